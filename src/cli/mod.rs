@@ -1,0 +1,295 @@
+//! Argument model: what the user typed, in sysbench's grammar.
+//!
+//! `dbpress [options] <workload> <command> [options]` with options anywhere, `--name=value` or
+//! `--name value`, dashes and underscores interchangeable, booleans on/off/true/false/1/0, and the
+//! deprecated spellings of sysbench 0.4/0.5/1.0 mapped onto current names with a notice.
+//! Validation of values happens in `config`; this module only knows names and shapes.
+
+pub mod options;
+
+use crate::error::{usage, Result};
+use options::{alias, find, Alias, Kind};
+use std::collections::BTreeMap;
+
+/// What to do.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Invocation {
+    Version,
+    Help,
+    List,
+    HelpWorkload(String),
+    Report(String, OptionValues),
+    Workload {
+        workload: String,
+        command: Command,
+        opts: OptionValues,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    Prepare,
+    Run,
+    Cleanup,
+}
+
+impl Command {
+    fn parse(s: &str) -> Option<Command> {
+        Some(match s {
+            "prepare" => Command::Prepare,
+            "run" => Command::Run,
+            "cleanup" => Command::Cleanup,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Command::Prepare => "prepare",
+            Command::Run => "run",
+            Command::Cleanup => "cleanup",
+        }
+    }
+}
+
+/// Option values by canonical name, as typed (validated later), plus deprecation notices.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OptionValues {
+    values: BTreeMap<&'static str, String>,
+    pub notices: Vec<String>,
+}
+
+impl OptionValues {
+    /// The value given, or the option's default.
+    pub fn get(&self, name: &str) -> &str {
+        match self.values.get(name) {
+            Some(v) => v,
+            None => find(name).map(|s| s.default).unwrap_or_else(|| {
+                panic!("option --{name} is not in the option table (programming error)")
+            }),
+        }
+    }
+
+    pub fn is_set(&self, name: &str) -> bool {
+        self.values.contains_key(name)
+    }
+
+    pub fn set(&mut self, name: &'static str, value: impl Into<String>) {
+        self.values.insert(name, value.into());
+    }
+
+    /// Every option given explicitly, secrets included (callers decide what to show).
+    pub fn explicit(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        self.values.iter().map(|(k, v)| (*k, v.as_str()))
+    }
+}
+
+/// True for sysbench's boolean spellings.
+pub fn parse_bool(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "on" | "true" | "1" | "yes" => Some(true),
+        "off" | "false" | "0" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+/// Workload name from sysbench's `--test=`: a name, or a script path whose file name is used.
+fn workload_from_test(value: &str) -> String {
+    let file = value.rsplit('/').next().unwrap_or(value);
+    file.strip_suffix(".lua").unwrap_or(file).to_string()
+}
+
+pub fn parse(args: &[String]) -> Result<Invocation> {
+    let mut opts = OptionValues::default();
+    let mut words: Vec<String> = Vec::new();
+    let mut test_name: Option<String> = None;
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        i += 1;
+        let Some(body) = arg.strip_prefix("--") else {
+            if arg == "-h" {
+                return Ok(Invocation::Help);
+            }
+            if arg.starts_with('-') && arg.len() > 1 {
+                return Err(usage(format!(
+                    "unknown option '{arg}': options are spelled --name=value; see `dbpress help`"
+                )));
+            }
+            words.push(arg.clone());
+            continue;
+        };
+        if body.is_empty() {
+            return Err(usage("stray '--': options are spelled --name=value"));
+        }
+        let (raw_name, inline) = match body.split_once('=') {
+            Some((n, v)) => (n, Some(v.to_string())),
+            None => (body, None),
+        };
+        let name = raw_name.replace('_', "-");
+        match name.as_str() {
+            "help" => return Ok(Invocation::Help),
+            "version" => return Ok(Invocation::Version),
+            _ => {}
+        }
+        if name == "test" {
+            let v = take_value(&name, inline, args, &mut i, Kind::Str)?;
+            opts.notices.push(format!(
+                "--test is deprecated: use `dbpress {} <command>`",
+                workload_from_test(&v)
+            ));
+            test_name = Some(workload_from_test(&v));
+            continue;
+        }
+        if let Some(spec) = find(&name) {
+            let v = take_value(spec.name, inline, args, &mut i, spec.kind)?;
+            opts.set(spec.name, v);
+            continue;
+        }
+        match alias(&name) {
+            Some(Alias::Rename(new)) => {
+                let spec = find(new).expect("alias target is in the option table");
+                let v = take_value(spec.name, inline, args, &mut i, spec.kind)?;
+                opts.notices.push(format!(
+                    "--{raw_name} is deprecated, using --{new}={}",
+                    if spec.secret { "***" } else { &v }
+                ));
+                opts.set(spec.name, v);
+            }
+            Some(Alias::Expand(sets)) => {
+                let v = take_value(&name, inline, args, &mut i, Kind::Bool)?;
+                let on = parse_bool(&v).ok_or_else(|| bad_bool(&name, &v))?;
+                if on {
+                    let list: Vec<String> = sets.iter().map(|(n, v)| format!("--{n}={v}")).collect();
+                    opts.notices
+                        .push(format!("--{raw_name} is deprecated, using {}", list.join(" ")));
+                    for (n, v) in sets.iter() {
+                        let spec = find(n).expect("expansion target is in the option table");
+                        opts.set(spec.name, *v);
+                    }
+                }
+            }
+            None => return Err(unknown_option(raw_name)),
+        }
+    }
+
+    let mut words = words.into_iter();
+    let first = match test_name {
+        Some(t) => Some(t),
+        None => words.next(),
+    };
+    let Some(first) = first else {
+        return Ok(Invocation::Help);
+    };
+    let second = words.next();
+    if let Some(extra) = words.next() {
+        return Err(usage(format!(
+            "unexpected argument '{extra}': the form is `dbpress <workload> prepare|run|cleanup [options]`"
+        )));
+    }
+    match first.as_str() {
+        "list" => return Ok(Invocation::List),
+        "help" => {
+            return Ok(match second {
+                Some(w) => Invocation::HelpWorkload(w),
+                None => Invocation::Help,
+            });
+        }
+        "version" => return Ok(Invocation::Version),
+        "report" => {
+            let file = second.ok_or_else(|| {
+                usage("`dbpress report` needs a result file: dbpress report results.json")
+            })?;
+            return Ok(Invocation::Report(file, opts));
+        }
+        _ => {}
+    }
+    let Some(cmd_word) = second else {
+        return Err(usage(format!(
+            "no command given for '{first}': use `dbpress {first} prepare|run|cleanup`"
+        )));
+    };
+    if cmd_word == "help" {
+        return Ok(Invocation::HelpWorkload(first));
+    }
+    let command = Command::parse(&cmd_word).ok_or_else(|| {
+        usage(format!(
+            "unknown command '{cmd_word}': use prepare, run, cleanup or help (`dbpress {first} run`)"
+        ))
+    })?;
+    Ok(Invocation::Workload {
+        workload: first,
+        command,
+        opts,
+    })
+}
+
+fn take_value(
+    name: &str,
+    inline: Option<String>,
+    args: &[String],
+    i: &mut usize,
+    kind: Kind,
+) -> Result<String> {
+    if let Some(v) = inline {
+        return Ok(v);
+    }
+    let next = args.get(*i);
+    if kind == Kind::Bool {
+        // `--histogram` alone means on; `--histogram off` is accepted too.
+        if let Some(n) = next {
+            if parse_bool(n).is_some() {
+                *i += 1;
+                return Ok(n.clone());
+            }
+        }
+        return Ok("on".to_string());
+    }
+    match next {
+        Some(n) if !n.starts_with("--") => {
+            *i += 1;
+            Ok(n.clone())
+        }
+        _ => Err(usage(format!(
+            "option --{name} needs a value: --{name}=VALUE"
+        ))),
+    }
+}
+
+fn bad_bool(name: &str, v: &str) -> crate::error::Error {
+    usage(format!(
+        "invalid value '{v}' for --{name}: use on/off (also true/false, 1/0)"
+    ))
+}
+
+fn unknown_option(raw: &str) -> crate::error::Error {
+    let name = raw.replace('_', "-");
+    let close = options::SPECS
+        .iter()
+        .map(|s| s.name)
+        .filter(|candidate| edit_distance(candidate, &name) <= 2)
+        .min_by_key(|candidate| edit_distance(candidate, &name));
+    match close {
+        Some(c) => usage(format!("unknown option --{raw}: did you mean --{c}?")),
+        None => usage(format!(
+            "unknown option --{raw}: `dbpress help <workload>` lists the options"
+        )),
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,178 @@
+//! Every option dbpress accepts: sysbench's names and defaults, plus dbpress's own.
+//! One table drives parsing, `dbpress help <workload>` and the config echo in results.
+
+/// How an option's value is parsed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// on/off/true/false/1/0; a bare `--flag` means on.
+    Bool,
+    Int,
+    Float,
+    Str,
+    /// Comma-separated.
+    List,
+}
+
+/// Which `help` section an option belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    General,
+    Rand,
+    Db,
+    Mysql,
+    Output,
+    Oltp,
+}
+
+impl Group {
+    pub fn title(self) -> &'static str {
+        match self {
+            Group::General => "General options",
+            Group::Rand => "Pseudo-Random Numbers Generator options",
+            Group::Db => "General database options",
+            Group::Mysql => "MySQL driver options (mysql)",
+            Group::Output => "Result options (dbpress)",
+            Group::Oltp => "OLTP workload options",
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct Spec {
+    /// Canonical name, with dashes.
+    pub name: &'static str,
+    pub kind: Kind,
+    /// Default as text; "" for none.
+    pub default: &'static str,
+    pub help: &'static str,
+    pub group: Group,
+    /// Never echoed anywhere (passwords).
+    pub secret: bool,
+}
+
+const fn o(
+    name: &'static str,
+    kind: Kind,
+    default: &'static str,
+    group: Group,
+    help: &'static str,
+) -> Spec {
+    Spec {
+        name,
+        kind,
+        default,
+        help,
+        group,
+        secret: false,
+    }
+}
+
+use Group::*;
+use Kind::*;
+
+pub static SPECS: &[Spec] = &[
+    o("threads", Int, "1", General, "number of threads (one connection each)"),
+    o("events", Int, "0", General, "limit for total number of events (0 = no limit)"),
+    o("time", Int, "10", General, "limit for total execution time in seconds (0 = no limit)"),
+    o("warmup-time", Int, "0", General, "run events for this many seconds before measuring; excluded from all figures"),
+    o("rate", Float, "0", General, "target average events per second, open loop (0 = closed loop)"),
+    o("rate-arrival", Str, "poisson", General, "arrival process under --rate: poisson or uniform"),
+    o("report-interval", Int, "0", General, "periodically report intermediate statistics every N seconds (0 = off)"),
+    o("percentile", Int, "95", General, "percentile to report in the sysbench block (1-100)"),
+    o("histogram", Bool, "off", General, "print latency histogram in report"),
+    o("rand-type", Str, "uniform", Rand, "random numbers distribution {uniform, gaussian, special, pareto, zipfian}"),
+    o("rand-seed", Int, "0", Rand, "seed for random number generator (0 = from current time)"),
+    o("rand-spec-iter", Int, "12", Rand, "number of iterations for the special and gaussian distributions"),
+    o("rand-spec-pct", Float, "1", Rand, "percentage of the range treated as 'special' (special distribution)"),
+    o("rand-spec-res", Float, "75", Rand, "percentage of 'special' values to use (special distribution)"),
+    o("rand-pareto-h", Float, "0.2", Rand, "parameter h for the pareto distribution"),
+    o("rand-zipfian-exp", Float, "0.8", Rand, "shape parameter (theta) for the zipfian distribution"),
+    o("db-driver", Str, "mysql", Db, "database driver: mysql"),
+    o("db-ps-mode", Str, "auto", Db, "prepared statements usage mode {auto, disable}"),
+    o("db", Str, "", Db, "target as a URL: mysql://user[:password]@host[:port]/db[?socket=/path]"),
+    o("mysql-host", List, "localhost", Mysql, "MySQL server host (localhost without a port means the Unix socket)"),
+    o("mysql-port", List, "3306", Mysql, "MySQL server port"),
+    o("mysql-socket", List, "", Mysql, "MySQL socket"),
+    o("mysql-user", Str, "sbtest", Mysql, "MySQL user"),
+    Spec {
+        secret: true,
+        ..o("mysql-password", Str, "", Mysql, "MySQL password (also MYSQL_PWD or [client] password in ~/.my.cnf)")
+    },
+    o("mysql-db", Str, "sbtest", Mysql, "MySQL database name"),
+    o("mysql-ssl", Str, "off", Mysql, "TLS mode {off, on, disabled, preferred, required, verify_ca, verify_identity}"),
+    o("mysql-ssl-ca", Str, "", Mysql, "CA certificate file for verify_ca / verify_identity"),
+    o("mysql-ignore-errors", List, "1213,1020,1205", Mysql, "list of errors to ignore, or \"all\"; empty = none"),
+    o("mysql-dry-run", Bool, "off", Mysql, "dry run: all client calls succeed without executing anything"),
+    o("mysql-storage-engine", Str, "innodb", Oltp, "storage engine, if MySQL is used"),
+    o("output-format", Str, "text", Output, "result format on stdout {text, json}"),
+    o("output", Str, "", Output, "also write the JSON result to this file"),
+    o("tables", Int, "1", Oltp, "number of tables"),
+    o("table-size", Int, "10000", Oltp, "number of rows per table"),
+    o("range-size", Int, "100", Oltp, "range size for range SELECT queries"),
+    o("point-selects", Int, "10", Oltp, "number of point SELECT queries per transaction"),
+    o("simple-ranges", Int, "1", Oltp, "number of simple range SELECT queries per transaction"),
+    o("sum-ranges", Int, "1", Oltp, "number of SELECT SUM() queries per transaction"),
+    o("order-ranges", Int, "1", Oltp, "number of SELECT ORDER BY queries per transaction"),
+    o("distinct-ranges", Int, "1", Oltp, "number of SELECT DISTINCT queries per transaction"),
+    o("index-updates", Int, "1", Oltp, "number of UPDATE index queries per transaction"),
+    o("non-index-updates", Int, "1", Oltp, "number of UPDATE non-index queries per transaction"),
+    o("delete-inserts", Int, "1", Oltp, "number of DELETE/INSERT combinations per transaction"),
+    o("range-selects", Bool, "on", Oltp, "enable/disable all range SELECT queries"),
+    o("auto-inc", Bool, "on", Oltp, "use AUTO_INCREMENT column as primary key; off = client-generated ids"),
+    o("create-table-options", Str, "", Oltp, "extra CREATE TABLE options"),
+    o("skip-trx", Bool, "off", Oltp, "don't start explicit transactions and execute all queries in AUTOCOMMIT mode"),
+    o("secondary", Bool, "off", Oltp, "use a secondary index in place of the PRIMARY KEY"),
+    o("create-secondary", Bool, "on", Oltp, "create a secondary index in addition to the PRIMARY KEY"),
+];
+
+pub fn find(name: &str) -> Option<&'static Spec> {
+    SPECS.iter().find(|s| s.name == name)
+}
+
+/// A deprecated spelling and what it becomes.
+pub enum Alias {
+    /// Same value, new name.
+    Rename(&'static str),
+    /// A boolean switch that, when on, sets several options (sysbench 0.5's --oltp-read-only).
+    Expand(&'static [(&'static str, &'static str)]),
+}
+
+/// Spellings from sysbench 0.4/0.5 and 1.0's deprecated general options.
+pub fn alias(name: &str) -> Option<Alias> {
+    use Alias::*;
+    Some(match name {
+        "num-threads" => Rename("threads"),
+        "max-time" => Rename("time"),
+        "max-requests" => Rename("events"),
+        "tx-rate" => Rename("rate"),
+        "oltp-table-size" => Rename("table-size"),
+        "oltp-tables-count" => Rename("tables"),
+        "oltp-range-size" => Rename("range-size"),
+        "oltp-point-selects" => Rename("point-selects"),
+        "oltp-simple-ranges" => Rename("simple-ranges"),
+        "oltp-sum-ranges" => Rename("sum-ranges"),
+        "oltp-order-ranges" => Rename("order-ranges"),
+        "oltp-distinct-ranges" => Rename("distinct-ranges"),
+        "oltp-index-updates" => Rename("index-updates"),
+        "oltp-non-index-updates" => Rename("non-index-updates"),
+        "oltp-delete-inserts" => Rename("delete-inserts"),
+        "oltp-range-selects" => Rename("range-selects"),
+        "oltp-auto-inc" => Rename("auto-inc"),
+        "oltp-skip-trx" => Rename("skip-trx"),
+        "oltp-secondary" => Rename("secondary"),
+        "oltp-create-secondary" => Rename("create-secondary"),
+        "oltp-dist-type" => Rename("rand-type"),
+        "oltp-dist-iter" => Rename("rand-spec-iter"),
+        "oltp-dist-pct" => Rename("rand-spec-pct"),
+        "oltp-dist-res" => Rename("rand-spec-res"),
+        "mysql-table-engine" => Rename("mysql-storage-engine"),
+        "mysql-table-options" => Rename("create-table-options"),
+        "oltp-read-only" => Expand(&[
+            ("index-updates", "0"),
+            ("non-index-updates", "0"),
+            ("delete-inserts", "0"),
+        ]),
+        "oltp-write-only" => Expand(&[("point-selects", "0"), ("range-selects", "off")]),
+        _ => return None,
+    })
+}

@@ -1,0 +1,178 @@
+use super::*;
+
+fn args(s: &str) -> Vec<String> {
+    s.split_whitespace().map(String::from).collect()
+}
+
+fn opts_of(s: &str) -> OptionValues {
+    match parse(&args(s)).expect("parses") {
+        Invocation::Workload { opts, .. } => opts,
+        other => panic!("expected a workload invocation, got {other:?}"),
+    }
+}
+
+#[test]
+fn sysbench_word_order_with_options_anywhere() {
+    let inv = parse(&args("--threads=4 oltp_read_write --time 5 run --table_size=99")).unwrap();
+    let Invocation::Workload {
+        workload,
+        command,
+        opts,
+    } = inv
+    else {
+        panic!("not a workload")
+    };
+    assert_eq!(workload, "oltp_read_write");
+    assert_eq!(command, Command::Run);
+    assert_eq!(opts.get("threads"), "4");
+    assert_eq!(opts.get("time"), "5");
+    assert_eq!(opts.get("table-size"), "99");
+}
+
+#[test]
+fn dashes_and_underscores_are_interchangeable() {
+    let a = opts_of("oltp_point_select run --report_interval=1 --mysql_ignore_errors=all");
+    let b = opts_of("oltp_point_select run --report-interval=1 --mysql-ignore-errors=all");
+    assert_eq!(a, b);
+    assert_eq!(a.get("report-interval"), "1");
+}
+
+#[test]
+fn defaults_apply_when_not_given() {
+    let o = opts_of("oltp_point_select run");
+    assert_eq!(o.get("threads"), "1");
+    assert_eq!(o.get("time"), "10");
+    assert_eq!(o.get("mysql-ignore-errors"), "1213,1020,1205");
+    assert_eq!(o.get("rand-type"), "uniform");
+    assert!(!o.is_set("threads"));
+}
+
+#[test]
+fn bare_boolean_means_on_and_explicit_values_are_kept() {
+    assert_eq!(opts_of("oltp_point_select run --histogram").get("histogram"), "on");
+    assert_eq!(opts_of("oltp_point_select run --histogram off").get("histogram"), "off");
+    assert_eq!(opts_of("oltp_point_select run --histogram=0").get("histogram"), "0");
+    assert_eq!(opts_of("oltp_point_select --mysql-dry-run run").get("mysql-dry-run"), "on");
+    for (v, want) in [("on", true), ("TRUE", true), ("1", true), ("off", false), ("false", false), ("0", false)] {
+        assert_eq!(parse_bool(v), Some(want), "{v}");
+    }
+    assert_eq!(parse_bool("maybe"), None);
+}
+
+#[test]
+fn every_deprecated_rename_maps_to_its_new_option_with_a_notice() {
+    let cases = [
+        ("num-threads", "threads"),
+        ("max-time", "time"),
+        ("max-requests", "events"),
+        ("tx-rate", "rate"),
+        ("oltp-table-size", "table-size"),
+        ("oltp-tables-count", "tables"),
+        ("oltp-range-size", "range-size"),
+        ("oltp-point-selects", "point-selects"),
+        ("oltp-simple-ranges", "simple-ranges"),
+        ("oltp-sum-ranges", "sum-ranges"),
+        ("oltp-order-ranges", "order-ranges"),
+        ("oltp-distinct-ranges", "distinct-ranges"),
+        ("oltp-index-updates", "index-updates"),
+        ("oltp-non-index-updates", "non-index-updates"),
+        ("oltp-delete-inserts", "delete-inserts"),
+        ("oltp-range-selects", "range-selects"),
+        ("oltp-auto-inc", "auto-inc"),
+        ("oltp-skip-trx", "skip-trx"),
+        ("oltp-secondary", "secondary"),
+        ("oltp-create-secondary", "create-secondary"),
+        ("oltp-dist-type", "rand-type"),
+        ("oltp-dist-iter", "rand-spec-iter"),
+        ("oltp-dist-pct", "rand-spec-pct"),
+        ("oltp-dist-res", "rand-spec-res"),
+        ("mysql-table-engine", "mysql-storage-engine"),
+        ("mysql-table-options", "create-table-options"),
+    ];
+    for (old, new) in cases {
+        for spelling in [old.to_string(), old.replace('-', "_")] {
+            let o = opts_of(&format!("oltp_read_write run --{spelling}=7"));
+            assert_eq!(o.get(new), "7", "--{spelling} should set --{new}");
+            assert_eq!(o.notices.len(), 1, "--{spelling} gives one notice");
+            assert!(o.notices[0].contains(&format!("--{new}=7")), "{:?}", o.notices);
+        }
+    }
+}
+
+#[test]
+fn oltp_read_only_and_write_only_expand_to_the_statement_counts() {
+    let o = opts_of("oltp_read_write run --oltp-read-only=on");
+    assert_eq!(o.get("index-updates"), "0");
+    assert_eq!(o.get("non-index-updates"), "0");
+    assert_eq!(o.get("delete-inserts"), "0");
+    let o = opts_of("oltp_read_write run --oltp-write-only");
+    assert_eq!(o.get("point-selects"), "0");
+    assert_eq!(o.get("range-selects"), "off");
+    let o = opts_of("oltp_read_write run --oltp-read-only=off");
+    assert!(!o.is_set("index-updates"));
+    assert!(o.notices.is_empty());
+}
+
+#[test]
+fn test_option_names_the_workload_from_a_name_or_a_lua_path() {
+    for t in [
+        "--test=oltp_read_write",
+        "--test=/usr/share/sysbench/oltp_read_write.lua",
+        "--test oltp_read_write.lua",
+    ] {
+        let inv = parse(&args(&format!("{t} --num-threads=2 run"))).unwrap();
+        let Invocation::Workload {
+            workload, opts, ..
+        } = inv
+        else {
+            panic!("{t}: not a workload")
+        };
+        assert_eq!(workload, "oltp_read_write", "{t}");
+        assert_eq!(opts.get("threads"), "2");
+        assert_eq!(opts.notices.len(), 2);
+    }
+}
+
+#[test]
+fn password_notice_never_shows_the_password() {
+    // There is no deprecated password spelling today; the renamed-secret branch is still
+    // exercised through the table: a secret option's value must never reach a notice.
+    let o = opts_of("oltp_point_select run --mysql-password=hunter2");
+    assert!(o.notices.iter().all(|n| !n.contains("hunter2")));
+}
+
+#[test]
+fn top_level_words() {
+    assert_eq!(parse(&args("list")).unwrap(), Invocation::List);
+    assert_eq!(parse(&args("--version")).unwrap(), Invocation::Version);
+    assert_eq!(parse(&args("")).unwrap(), Invocation::Help);
+    assert_eq!(
+        parse(&args("help oltp_read_write")).unwrap(),
+        Invocation::HelpWorkload("oltp_read_write".into())
+    );
+    assert_eq!(
+        parse(&args("oltp_read_write help")).unwrap(),
+        Invocation::HelpWorkload("oltp_read_write".into())
+    );
+    assert!(matches!(parse(&args("report r.json")).unwrap(), Invocation::Report(f, _) if f == "r.json"));
+}
+
+#[test]
+fn mistakes_get_one_line_with_the_fix() {
+    let e = parse(&args("oltp_read_write run --thread=4")).unwrap_err();
+    assert_eq!(e.message(), "unknown option --thread: did you mean --threads?");
+    assert_eq!(e.exit_code(), 2);
+    let e = parse(&args("oltp_read_write go")).unwrap_err();
+    assert!(e.message().contains("unknown command 'go'"), "{e}");
+    let e = parse(&args("oltp_read_write")).unwrap_err();
+    assert!(e.message().contains("no command given"), "{e}");
+    let e = parse(&args("oltp_read_write run --time")).unwrap_err();
+    assert_eq!(e.message(), "option --time needs a value: --time=VALUE");
+    let e = parse(&args("oltp_read_write run extra")).unwrap_err();
+    assert!(e.message().contains("unexpected argument 'extra'"), "{e}");
+    let e = parse(&args("oltp_read_write run --oltp-read-only=maybe")).unwrap_err();
+    assert!(e.message().contains("use on/off"), "{e}");
+    for e in [e] {
+        assert!(!e.message().contains('\n'));
+    }
+}

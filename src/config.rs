@@ -1,0 +1,305 @@
+//! Raw option values → a validated `RunConfig`. Every value is checked here, once; an error names
+//! the flag and what would be accepted.
+
+use crate::cli::{parse_bool, Command, OptionValues};
+use crate::driver::mysql_target::MysqlTarget;
+use crate::error::{usage, Result};
+use crate::rand::{DistKind, DistParams};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Arrival {
+    Poisson,
+    Uniform,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PsMode {
+    /// Server-side prepared statements (sysbench's `auto`).
+    Auto,
+    /// Text SQL with values escaped client-side.
+    Disable,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OutputFormat {
+    Text,
+    Json,
+}
+
+/// Which server error codes restart the event instead of failing the run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum IgnoreList {
+    All,
+    Codes(Vec<String>),
+}
+
+impl IgnoreList {
+    pub fn contains(&self, code: &str) -> bool {
+        match self {
+            IgnoreList::All => true,
+            IgnoreList::Codes(c) => c.iter().any(|x| x == code),
+        }
+    }
+}
+
+/// Where the benchmark's statements go.
+#[derive(Clone, Debug)]
+pub enum Target {
+    Mysql(MysqlTarget),
+    /// `--mysql-dry-run`: a driver that executes nothing, to measure dbpress's own cost.
+    DryRun,
+}
+
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    pub workload: String,
+    pub command: Command,
+    pub threads: u32,
+    /// Seconds; 0 = no limit.
+    pub time: u64,
+    /// 0 = no limit.
+    pub events: u64,
+    pub warmup: u64,
+    /// Events per second; None = closed loop.
+    pub rate: Option<f64>,
+    pub arrival: Arrival,
+    /// Seconds between printed interval lines; 0 = none printed (1 s intervals are still kept).
+    pub report_interval: u64,
+    pub percentile: u32,
+    pub histogram: bool,
+    pub dist: DistParams,
+    /// The seed actually used (drawn from the clock when --rand-seed=0), printed so runs repeat.
+    pub seed: u64,
+    pub seed_from_time: bool,
+    pub ps_mode: PsMode,
+    pub ignore: IgnoreList,
+    pub target: Target,
+    pub output_format: OutputFormat,
+    pub output_file: Option<String>,
+    /// Every effective option (defaults included) with secrets removed, for the result file.
+    pub echo: BTreeMap<String, String>,
+}
+
+pub fn int(opts: &OptionValues, name: &str, min: u64, max: u64) -> Result<u64> {
+    let raw = opts.get(name);
+    let v: u64 = raw.trim().parse().map_err(|_| {
+        usage(format!(
+            "invalid value '{raw}' for --{name}: expected a whole number from {min} to {max}"
+        ))
+    })?;
+    if v < min || v > max {
+        return Err(usage(format!(
+            "invalid value '{raw}' for --{name}: expected a whole number from {min} to {max}"
+        )));
+    }
+    Ok(v)
+}
+
+pub fn float(opts: &OptionValues, name: &str, min: f64, max: f64) -> Result<f64> {
+    let raw = opts.get(name);
+    match raw.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= min && v <= max => Ok(v),
+        _ => Err(usage(format!(
+            "invalid value '{raw}' for --{name}: expected a number from {min} to {max}"
+        ))),
+    }
+}
+
+pub fn boolean(opts: &OptionValues, name: &str) -> Result<bool> {
+    let raw = opts.get(name);
+    parse_bool(raw).ok_or_else(|| {
+        usage(format!(
+            "invalid value '{raw}' for --{name}: use on/off (also true/false, 1/0)"
+        ))
+    })
+}
+
+pub fn choice<T>(opts: &OptionValues, name: &str, known: &str, f: impl Fn(&str) -> Option<T>) -> Result<T> {
+    let raw = opts.get(name);
+    f(&raw.to_ascii_lowercase())
+        .ok_or_else(|| usage(format!("invalid value '{raw}' for --{name}: use one of {known}")))
+}
+
+fn ignore_list(raw: &str) -> Result<IgnoreList> {
+    let raw = raw.trim();
+    if raw.eq_ignore_ascii_case("all") {
+        return Ok(IgnoreList::All);
+    }
+    let mut codes = Vec::new();
+    for part in raw.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if !part.chars().all(|c| c.is_ascii_alphanumeric()) {
+            return Err(usage(format!(
+                "invalid error code '{part}' in --mysql-ignore-errors: use numbers like 1213,1205 or \"all\""
+            )));
+        }
+        codes.push(part.to_string());
+    }
+    Ok(IgnoreList::Codes(codes))
+}
+
+impl RunConfig {
+    pub fn from_options(workload: &str, command: Command, opts: &OptionValues) -> Result<RunConfig> {
+        let threads = int(opts, "threads", 1, 100_000)? as u32;
+        let time = int(opts, "time", 0, u64::from(u32::MAX))?;
+        let events = int(opts, "events", 0, u64::MAX)?;
+        let warmup = int(opts, "warmup-time", 0, u64::from(u32::MAX))?;
+        let rate = float(opts, "rate", 0.0, 1e9)?;
+        let arrival = choice(opts, "rate-arrival", "poisson, uniform", |s| match s {
+            "poisson" => Some(Arrival::Poisson),
+            "uniform" => Some(Arrival::Uniform),
+            _ => None,
+        })?;
+        let report_interval = int(opts, "report-interval", 0, 86_400)?;
+        let percentile = int(opts, "percentile", 0, 100)? as u32;
+        let histogram = boolean(opts, "histogram")?;
+        if histogram && percentile == 0 {
+            return Err(usage(
+                "--histogram needs latency statistics, which --percentile=0 turns off: drop one of them",
+            ));
+        }
+        let dist = DistParams {
+            kind: choice(opts, "rand-type", DistKind::NAMES, DistKind::parse)?,
+            spec_iter: int(opts, "rand-spec-iter", 1, 1000)? as u32,
+            spec_pct: float(opts, "rand-spec-pct", 0.0, 100.0)?,
+            spec_res: float(opts, "rand-spec-res", 0.0, 99.999)?,
+            pareto_h: float(opts, "rand-pareto-h", 0.001, 0.999)?,
+            zipfian_exp: float(opts, "rand-zipfian-exp", 0.0, 100.0)?,
+        };
+        let seed_opt = int(opts, "rand-seed", 0, u64::MAX)?;
+        let (seed, seed_from_time) = if seed_opt == 0 {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos() as u64)
+                .unwrap_or(1);
+            (nanos | 1, true)
+        } else {
+            (seed_opt, false)
+        };
+        let ps_mode = choice(opts, "db-ps-mode", "auto, disable", |s| match s {
+            "auto" => Some(PsMode::Auto),
+            "disable" => Some(PsMode::Disable),
+            _ => None,
+        })?;
+        let ignore = ignore_list(opts.get("mysql-ignore-errors"))?;
+        let output_format = choice(opts, "output-format", "text, json", |s| match s {
+            "text" => Some(OutputFormat::Text),
+            "json" => Some(OutputFormat::Json),
+            _ => None,
+        })?;
+        let output_file = Some(opts.get("output").to_string()).filter(|s| !s.is_empty());
+
+        let driver = opts.get("db-driver").to_ascii_lowercase();
+        let dry_run = boolean(opts, "mysql-dry-run")?;
+        let target = match driver.as_str() {
+            "mysql" if dry_run => Target::DryRun,
+            "mysql" => Target::Mysql(MysqlTarget::from_options(opts)?),
+            "pgsql" | "postgres" | "postgresql" | "sqlite" => {
+                return Err(usage(format!(
+                    "--db-driver={driver} is not available in this version of dbpress: use --db-driver=mysql"
+                )))
+            }
+            other => {
+                return Err(usage(format!(
+                    "unknown --db-driver '{other}': use mysql (or --mysql-dry-run to execute nothing)"
+                )))
+            }
+        };
+        if command == Command::Prepare && matches!(target, Target::DryRun) {
+            // Nothing to load, but accept it: a dry-run prepare just says what it would do.
+        }
+
+        let echo = crate::cli::options::SPECS
+            .iter()
+            .filter(|s| !s.secret)
+            .map(|s| (s.name.to_string(), opts.get(s.name).to_string()))
+            .collect();
+
+        Ok(RunConfig {
+            workload: workload.to_string(),
+            command,
+            threads,
+            time,
+            events,
+            warmup,
+            rate: (rate > 0.0).then_some(rate),
+            arrival,
+            report_interval,
+            percentile,
+            histogram,
+            dist,
+            seed,
+            seed_from_time,
+            ps_mode,
+            ignore,
+            target,
+            output_format,
+            output_file,
+            echo,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{parse, Invocation};
+
+    fn config(s: &str) -> Result<RunConfig> {
+        let args: Vec<String> = s.split_whitespace().map(String::from).collect();
+        match parse(&args)? {
+            Invocation::Workload {
+                workload,
+                command,
+                opts,
+            } => RunConfig::from_options(&workload, command, &opts),
+            other => panic!("not a workload: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn values_are_validated_with_the_flag_named() {
+        let e = config("oltp_point_select run --threads=0 --mysql-dry-run").unwrap_err();
+        assert_eq!(
+            e.message(),
+            "invalid value '0' for --threads: expected a whole number from 1 to 100000"
+        );
+        let e = config("oltp_point_select run --rand-type=normal --mysql-dry-run").unwrap_err();
+        assert!(e.message().contains("use one of uniform, gaussian, special, pareto, zipfian"));
+        let e = config("oltp_point_select run --rate=fast --mysql-dry-run").unwrap_err();
+        assert!(e.message().starts_with("invalid value 'fast' for --rate"));
+        let e = config("oltp_point_select run --db-driver=oracle").unwrap_err();
+        assert!(e.message().contains("unknown --db-driver 'oracle'"));
+        let e = config("oltp_point_select run --histogram --percentile=0 --mysql-dry-run").unwrap_err();
+        assert!(e.message().contains("--percentile=0"));
+    }
+
+    #[test]
+    fn ignore_errors_list_forms() {
+        let c = config("oltp_point_select run --mysql-dry-run").unwrap();
+        assert!(c.ignore.contains("1213") && c.ignore.contains("1205") && !c.ignore.contains("1062"));
+        let c = config("oltp_point_select run --mysql-dry-run --mysql-ignore-errors=all").unwrap();
+        assert!(c.ignore.contains("1062"));
+        let c = config("oltp_point_select run --mysql-dry-run --mysql-ignore-errors=").unwrap();
+        assert!(!c.ignore.contains("1213"));
+    }
+
+    #[test]
+    fn seed_zero_draws_one_and_records_it() {
+        let c = config("oltp_point_select run --mysql-dry-run").unwrap();
+        assert!(c.seed_from_time && c.seed != 0);
+        let c = config("oltp_point_select run --mysql-dry-run --rand-seed=42").unwrap();
+        assert!(!c.seed_from_time);
+        assert_eq!(c.seed, 42);
+    }
+
+    #[test]
+    fn echo_never_holds_the_password() {
+        let c = config("oltp_point_select run --mysql-dry-run --mysql-password=hunter2").unwrap();
+        assert!(c.echo.values().all(|v| !v.contains("hunter2")));
+        assert!(!c.echo.contains_key("mysql-password"));
+    }
+}

@@ -1,0 +1,193 @@
+//! How dbpress reaches a database: object-safe `Driver`/`Connection` traits, a normalised error
+//! kind that keeps the server's own code, and one module per backend.
+//!
+//! Workloads see only these traits. A `Connection` owns its prepared statements and hands out
+//! `StmtHandle`s; after a reconnect it re-prepares them itself, so handles stay valid.
+
+pub mod dry_run;
+pub mod mysql;
+pub mod mysql_target;
+
+use std::fmt;
+
+/// A bound parameter. Strings are borrowed so that generating an event allocates nothing.
+#[derive(Clone, Copy, Debug)]
+pub enum Value<'a> {
+    Int(i64),
+    Str(&'a [u8]),
+}
+
+/// sysbench's classification of an executed statement (ref §2.11): a result set is a read,
+/// affected rows > 0 is a write, anything else (BEGIN, COMMIT, an UPDATE that matched nothing)
+/// is "other".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueryKind {
+    Read,
+    Write,
+    Other,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StmtHandle(pub u32);
+
+/// Errors normalised across servers; the runner's retry/reconnect/fail policy reads `kind`,
+/// the user's ignore list reads `code`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DbErrorKind {
+    Deadlock,
+    LockTimeout,
+    DuplicateKey,
+    ConnectionLost,
+    TooManyConnections,
+    Auth,
+    UnknownDatabase,
+    NoSuchTable,
+    TableExists,
+    TooManyPreparedStatements,
+    /// The server cannot prepare this statement (MySQL 1295); fall back to text.
+    UnsupportedPrepare,
+    Unreachable,
+    Other,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DbError {
+    pub kind: DbErrorKind,
+    /// The server's own code (MySQL error number, later SQLSTATE), or a client-side code.
+    pub code: String,
+    pub message: String,
+}
+
+impl DbError {
+    pub fn new(kind: DbErrorKind, code: impl Into<String>, message: impl Into<String>) -> DbError {
+        DbError {
+            kind,
+            code: code.into(),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for DbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error {}: {}", self.code, self.message)
+    }
+}
+
+pub type DbResult<T> = std::result::Result<T, DbError>;
+
+/// One client session.
+pub trait Connection: Send {
+    /// Prepare `sql` (with `?` placeholders). In text mode, or when the server cannot prepare
+    /// this statement, the connection keeps it as a text template instead.
+    fn prepare(&mut self, sql: &str) -> DbResult<StmtHandle>;
+    /// Execute a prepared statement, discarding any rows.
+    fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind>;
+    /// Run text SQL, discarding any rows.
+    fn query(&mut self, sql: &str) -> DbResult<QueryKind>;
+    /// Run text SQL and return its rows as text (for setup and metadata, never on the hot path).
+    fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>>;
+    /// Drop the session, open a new one, and re-prepare every statement.
+    fn reconnect(&mut self) -> DbResult<()>;
+}
+
+/// Per-engine SQL differences, asked by workloads instead of branching on a driver name.
+#[derive(Debug)]
+pub struct Dialect {
+    pub name: &'static str,
+    /// Column definition of an auto-assigned integer primary key.
+    pub auto_increment_id: &'static str,
+    /// Whether `/*! ENGINE = x */` is understood.
+    pub storage_engine_clause: bool,
+    /// Largest multi-row INSERT worth sending in one statement during prepare.
+    pub bulk_insert_bytes: usize,
+}
+
+pub static MYSQL_DIALECT: Dialect = Dialect {
+    name: "mysql",
+    auto_increment_id: "INTEGER NOT NULL AUTO_INCREMENT",
+    storage_engine_clause: true,
+    bulk_insert_bytes: 512 * 1024,
+};
+
+/// Facts about the server for the result file and the header.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct ServerInfo {
+    pub product: String,
+    pub version: String,
+    /// Settings that change benchmark results (durability, buffer pool, limits).
+    pub variables: std::collections::BTreeMap<String, String>,
+}
+
+pub trait Driver: Send + Sync {
+    /// Open connection number `index` (connections are spread over the target's addresses).
+    fn connect(&self, index: usize) -> DbResult<Box<dyn Connection>>;
+    fn dialect(&self) -> &'static Dialect;
+    /// How connections reach the server, for the run header.
+    fn describe(&self) -> String;
+    /// Version and key settings, read over `conn`.
+    fn server_info(&self, conn: &mut dyn Connection) -> ServerInfo;
+}
+
+/// Substitute `?` placeholders with literal values, quoting strings with `escape`.
+/// Used by text mode (`--db-ps-mode=disable`); `out` is reused across calls.
+pub fn render_text(template: &str, params: &[Value<'_>], escape: fn(&[u8], &mut Vec<u8>), out: &mut Vec<u8>) {
+    out.clear();
+    let mut params = params.iter();
+    let mut in_quote: Option<u8> = None;
+    for &b in template.as_bytes() {
+        match (in_quote, b) {
+            (None, b'\'' | b'"' | b'`') => {
+                in_quote = Some(b);
+                out.push(b);
+            }
+            (Some(q), _) if b == q => {
+                in_quote = None;
+                out.push(b);
+            }
+            (None, b'?') => match params.next() {
+                Some(Value::Int(i)) => {
+                    use std::io::Write;
+                    let _ = write!(out, "{i}");
+                }
+                Some(Value::Str(s)) => {
+                    out.push(b'\'');
+                    escape(s, out);
+                    out.push(b'\'');
+                }
+                None => out.extend_from_slice(b"NULL"),
+            },
+            _ => out.push(b),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mysql_escape(s: &[u8], out: &mut Vec<u8>) {
+        for &b in s {
+            match b {
+                b'\'' => out.extend_from_slice(b"''"),
+                b'\\' => out.extend_from_slice(b"\\\\"),
+                _ => out.push(b),
+            }
+        }
+    }
+
+    #[test]
+    fn text_rendering_substitutes_in_order_and_escapes_strings() {
+        let mut out = Vec::new();
+        render_text(
+            "UPDATE t SET c=? WHERE id=? AND x='?'",
+            &[Value::Str(b"it's a \\ test"), Value::Int(-42)],
+            mysql_escape,
+            &mut out,
+        );
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "UPDATE t SET c='it''s a \\\\ test' WHERE id=-42 AND x='?'"
+        );
+    }
+}

@@ -1,0 +1,365 @@
+//! MySQL-protocol servers (MySQL, MariaDB, Percona, TiDB…) through the `mysql` crate, TLS by
+//! rustls. One blocking connection per worker thread.
+
+use super::mysql_target::{MysqlTarget, SslMode, Transport};
+use super::{
+    render_text, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, QueryKind, ServerInfo,
+    StmtHandle, Value, MYSQL_DIALECT,
+};
+use crate::config::PsMode;
+use mysql::prelude::Queryable;
+use std::time::Duration;
+
+pub struct MysqlDriver {
+    target: MysqlTarget,
+    ps_mode: PsMode,
+}
+
+impl MysqlDriver {
+    pub fn new(target: MysqlTarget, ps_mode: PsMode) -> MysqlDriver {
+        MysqlDriver { target, ps_mode }
+    }
+
+    fn opts(&self, index: usize) -> mysql::Opts {
+        let t = &self.target;
+        let transport = &t.transports[index % t.transports.len()];
+        let mut b = mysql::OptsBuilder::new()
+            .user(Some(t.user.clone()))
+            .pass((!t.password.is_empty()).then(|| t.password.expose().to_string()))
+            .db_name(Some(t.db.clone()))
+            // Statements are held by the connection for its whole life; the crate's LRU cache
+            // would close them behind our back when a workload prepares more than it holds.
+            .stmt_cache_size(0)
+            .tcp_connect_timeout(Some(Duration::from_secs(10)))
+            // The crate would otherwise silently move a loopback TCP connection to the socket.
+            .prefer_socket(false);
+        b = match transport {
+            Transport::Tcp { host, port } => b.ip_or_hostname(Some(host.clone())).tcp_port(*port),
+            Transport::Socket(p) => b.socket(Some(p.to_string_lossy().into_owned())),
+        };
+        let ssl = match t.ssl {
+            SslMode::Disabled | SslMode::Preferred => None,
+            SslMode::Required => Some(
+                mysql::SslOpts::default()
+                    .with_danger_accept_invalid_certs(true)
+                    .with_danger_skip_domain_validation(true),
+            ),
+            SslMode::VerifyCa => Some(
+                mysql::SslOpts::default()
+                    .with_root_cert_path(t.ssl_ca.clone())
+                    .with_danger_skip_domain_validation(true),
+            ),
+            SslMode::VerifyIdentity => {
+                Some(mysql::SslOpts::default().with_root_cert_path(t.ssl_ca.clone()))
+            }
+        };
+        // TLS is not negotiated over a Unix socket (the socket is already local and private).
+        if matches!(transport, Transport::Tcp { .. }) {
+            b = b.ssl_opts(ssl);
+        }
+        b.into()
+    }
+
+    fn transport_of(&self, index: usize) -> &Transport {
+        &self.target.transports[index % self.target.transports.len()]
+    }
+}
+
+impl Driver for MysqlDriver {
+    fn connect(&self, index: usize) -> DbResult<Box<dyn Connection>> {
+        let opts = self.opts(index);
+        let transport = self.transport_of(index).clone();
+        let conn = open(&opts, &transport, &self.target)?;
+        let mut c = MysqlConnection {
+            conn,
+            opts,
+            transport,
+            text_mode: self.ps_mode == PsMode::Disable,
+            stmts: Vec::new(),
+            text_buf: Vec::with_capacity(1024),
+            backslash_escapes: true,
+            user: self.target.user.clone(),
+        };
+        if c.text_mode {
+            let mode = c.query_rows("SELECT @@SESSION.sql_mode")?;
+            let mode = mode.first().and_then(|r| r.first().cloned().flatten()).unwrap_or_default();
+            c.backslash_escapes = !mode.contains("NO_BACKSLASH_ESCAPES");
+        }
+        Ok(Box::new(c))
+    }
+
+    fn dialect(&self) -> &'static Dialect {
+        &MYSQL_DIALECT
+    }
+
+    fn describe(&self) -> String {
+        self.target.describe()
+    }
+
+    fn server_info(&self, conn: &mut dyn Connection) -> ServerInfo {
+        let mut info = ServerInfo {
+            product: "MySQL".into(),
+            ..ServerInfo::default()
+        };
+        let vars = conn.query_rows(
+            "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('version', 'version_comment', \
+             'innodb_buffer_pool_size', 'innodb_flush_log_at_trx_commit', 'sync_binlog', 'log_bin', \
+             'innodb_doublewrite', 'innodb_flush_method', 'innodb_log_file_size', \
+             'transaction_isolation', 'tx_isolation', 'max_connections', 'max_prepared_stmt_count', \
+             'thread_handling', 'default_storage_engine', 'innodb_deadlock_detect', \
+             'innodb_lock_wait_timeout', 'have_ssl', 'max_allowed_packet')",
+        );
+        for row in vars.unwrap_or_default() {
+            if let (Some(Some(k)), Some(Some(v))) = (row.first(), row.get(1)) {
+                info.variables.insert(k.clone(), v.clone());
+            }
+        }
+        info.version = info.variables.get("version").cloned().unwrap_or_default();
+        if info.version.to_ascii_lowercase().contains("mariadb") {
+            info.product = "MariaDB".into();
+        } else if let Some(c) = info.variables.get("version_comment") {
+            if c.contains("Percona") {
+                info.product = "Percona Server".into();
+            }
+        }
+        if info.version.contains("TiDB") {
+            info.product = "TiDB".into();
+        }
+        info
+    }
+}
+
+fn open(opts: &mysql::Opts, transport: &Transport, target: &MysqlTarget) -> DbResult<mysql::Conn> {
+    match mysql::Conn::new(opts.clone()) {
+        Ok(c) => Ok(c),
+        Err(e) if target.ssl == SslMode::Preferred => {
+            let _ = e;
+            mysql::Conn::new(opts.clone()).map_err(|e| connect_error(e, transport))
+        }
+        Err(e) => Err(connect_error(e, transport)),
+    }
+}
+
+/// Errors while opening a session: name the transport so the user knows what was tried.
+fn connect_error(e: mysql::Error, transport: &Transport) -> DbError {
+    match e {
+        mysql::Error::IoError(io) => unreachable(transport, &io.to_string()),
+        mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(detail)) => {
+            let why = detail.map(|(_, d, _)| d).unwrap_or_else(|| "connection failed".into());
+            unreachable(transport, &why)
+        }
+        mysql::Error::DriverError(mysql::DriverError::ConnectTimeout) => {
+            unreachable(transport, "timed out after 10 s")
+        }
+        other => query_error(other),
+    }
+}
+
+fn unreachable(transport: &Transport, why: &str) -> DbError {
+    let code = match transport {
+        Transport::Socket(_) => "2002",
+        Transport::Tcp { .. } => "2003",
+    };
+    DbError::new(
+        DbErrorKind::Unreachable,
+        code,
+        format!("cannot connect to the server over {transport}: {why}"),
+    )
+}
+
+/// Map a crate error into the normalised kind, keeping the server's number as the code.
+/// Client-side failures get libmysqlclient's numbers (2013 lost connection, 2006 gone away)
+/// so that `--mysql-ignore-errors` lists written for sysbench keep working.
+fn query_error(e: mysql::Error) -> DbError {
+    match e {
+        mysql::Error::MySqlError(m) => {
+            let kind = match m.code {
+                1213 => DbErrorKind::Deadlock,
+                1205 => DbErrorKind::LockTimeout,
+                1062 => DbErrorKind::DuplicateKey,
+                1040 => DbErrorKind::TooManyConnections,
+                1044 | 1045 | 1698 => DbErrorKind::Auth,
+                1049 => DbErrorKind::UnknownDatabase,
+                1146 => DbErrorKind::NoSuchTable,
+                1050 => DbErrorKind::TableExists,
+                1461 => DbErrorKind::TooManyPreparedStatements,
+                1295 => DbErrorKind::UnsupportedPrepare,
+                1053 | 1077 | 1152 | 1184 | 1927 | 4031 => DbErrorKind::ConnectionLost,
+                _ => DbErrorKind::Other,
+            };
+            DbError::new(kind, m.code.to_string(), m.message)
+        }
+        mysql::Error::IoError(io) => DbError::new(
+            DbErrorKind::ConnectionLost,
+            "2013",
+            format!("lost connection to server during query: {io}"),
+        ),
+        mysql::Error::CodecError(c) => DbError::new(
+            DbErrorKind::ConnectionLost,
+            "2013",
+            format!("lost connection to server during query: {c}"),
+        ),
+        mysql::Error::DriverError(
+            d @ (mysql::DriverError::PacketOutOfSync
+            | mysql::DriverError::UnexpectedPacket
+            | mysql::DriverError::Timeout),
+        ) => DbError::new(DbErrorKind::ConnectionLost, "2006", format!("server has gone away: {d}")),
+        other => DbError::new(DbErrorKind::Other, "client", other.to_string()),
+    }
+}
+
+enum Prepared {
+    Server { stmt: mysql::Statement, sql: String },
+    Text { sql: String },
+}
+
+pub struct MysqlConnection {
+    conn: mysql::Conn,
+    opts: mysql::Opts,
+    transport: Transport,
+    text_mode: bool,
+    stmts: Vec<Prepared>,
+    text_buf: Vec<u8>,
+    backslash_escapes: bool,
+    user: String,
+}
+
+fn escape_backslash(s: &[u8], out: &mut Vec<u8>) {
+    for &b in s {
+        match b {
+            b'\'' => out.extend_from_slice(b"''"),
+            b'\\' => out.extend_from_slice(b"\\\\"),
+            0 => out.extend_from_slice(b"\\0"),
+            _ => out.push(b),
+        }
+    }
+}
+
+/// Under sql_mode NO_BACKSLASH_ESCAPES a backslash is an ordinary character.
+fn escape_ansi(s: &[u8], out: &mut Vec<u8>) {
+    for &b in s {
+        match b {
+            b'\'' => out.extend_from_slice(b"''"),
+            _ => out.push(b),
+        }
+    }
+}
+
+fn to_mysql(v: &Value<'_>) -> mysql::Value {
+    match *v {
+        Value::Int(i) => mysql::Value::Int(i),
+        Value::Str(s) => mysql::Value::Bytes(s.to_vec()),
+    }
+}
+
+fn classify<T: mysql::prelude::Protocol>(mut result: mysql::QueryResult<'_, '_, '_, T>) -> DbResult<QueryKind> {
+    let returns_rows = !result.columns().as_ref().is_empty();
+    let affected = result.affected_rows();
+    for row in result.by_ref() {
+        row.map_err(query_error)?;
+    }
+    Ok(if returns_rows {
+        QueryKind::Read
+    } else if affected > 0 {
+        QueryKind::Write
+    } else {
+        QueryKind::Other
+    })
+}
+
+impl MysqlConnection {
+    fn prepare_one(&mut self, sql: &str) -> DbResult<Prepared> {
+        if self.text_mode {
+            return Ok(Prepared::Text { sql: sql.to_string() });
+        }
+        match self.conn.prep(sql) {
+            Ok(stmt) => Ok(Prepared::Server {
+                stmt,
+                sql: sql.to_string(),
+            }),
+            Err(e) => {
+                let e = query_error(e);
+                if e.kind == DbErrorKind::UnsupportedPrepare {
+                    // sysbench does the same: statements like BEGIN go as text.
+                    Ok(Prepared::Text { sql: sql.to_string() })
+                } else {
+                    Err(e)
+                }
+            }
+        }
+    }
+}
+
+impl Connection for MysqlConnection {
+    fn prepare(&mut self, sql: &str) -> DbResult<StmtHandle> {
+        let p = self.prepare_one(sql)?;
+        self.stmts.push(p);
+        Ok(StmtHandle(self.stmts.len() as u32 - 1))
+    }
+
+    fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind> {
+        match &self.stmts[stmt.0 as usize] {
+            Prepared::Server { stmt, .. } => {
+                let params = if params.is_empty() {
+                    mysql::Params::Empty
+                } else {
+                    mysql::Params::Positional(params.iter().map(to_mysql).collect())
+                };
+                let result = self.conn.exec_iter(stmt, params).map_err(query_error)?;
+                classify(result)
+            }
+            Prepared::Text { sql } => {
+                let escape = if self.backslash_escapes { escape_backslash } else { escape_ansi };
+                let mut buf = std::mem::take(&mut self.text_buf);
+                render_text(sql, params, escape, &mut buf);
+                // The template is valid UTF-8 and values are ASCII digits or caller bytes that
+                // came from str; a lossy view only matters for invalid input, which we never make.
+                let text = String::from_utf8_lossy(&buf);
+                let r = self.conn.query_iter(text.as_ref()).map_err(query_error).and_then(classify);
+                self.text_buf = buf;
+                r
+            }
+        }
+    }
+
+    fn query(&mut self, sql: &str) -> DbResult<QueryKind> {
+        let result = self.conn.query_iter(sql).map_err(query_error)?;
+        classify(result)
+    }
+
+    fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>> {
+        let rows: Vec<mysql::Row> = self.conn.query(sql).map_err(query_error)?;
+        Ok(rows
+            .into_iter()
+            .map(|row| {
+                row.unwrap()
+                    .into_iter()
+                    .map(|v| match v {
+                        mysql::Value::NULL => None,
+                        mysql::Value::Bytes(b) => Some(String::from_utf8_lossy(&b).into_owned()),
+                        other => Some(other.as_sql(true).trim_matches('\'').to_string()),
+                    })
+                    .collect()
+            })
+            .collect())
+    }
+
+    fn reconnect(&mut self) -> DbResult<()> {
+        let conn = mysql::Conn::new(self.opts.clone()).map_err(|e| connect_error(e, &self.transport))?;
+        self.conn = conn;
+        let sqls: Vec<String> = self
+            .stmts
+            .iter()
+            .map(|p| match p {
+                Prepared::Server { sql, .. } | Prepared::Text { sql } => sql.clone(),
+            })
+            .collect();
+        let mut fresh = Vec::with_capacity(sqls.len());
+        for sql in &sqls {
+            fresh.push(self.prepare_one(sql)?);
+        }
+        self.stmts = fresh;
+        let _ = &self.user;
+        Ok(())
+    }
+}

@@ -1,0 +1,54 @@
+//! User-facing errors and the exit-code policy, in one place.
+//!
+//! Exit codes: 0 success; 1 the benchmark failed (a server error that is not ignorable);
+//! 2 bad usage or environment (unknown option, bad value, unreachable server, bad credentials,
+//! missing tables…); 130/143 interrupted by SIGINT/SIGTERM after writing what ran.
+
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// What the user typed is wrong. The message names the flag and the fix.
+    Usage(String),
+    /// The world is not as the command needs it (server down, credentials, tables).
+    Environment(String),
+    /// The benchmark itself failed.
+    Failed(String),
+}
+
+impl Error {
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::Usage(_) | Error::Environment(_) => 2,
+            Error::Failed(_) => 1,
+        }
+    }
+
+    pub fn message(&self) -> &str {
+        match self {
+            Error::Usage(m) | Error::Environment(m) | Error::Failed(m) => m,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+impl std::error::Error for Error {}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+pub fn usage(msg: impl Into<String>) -> Error {
+    Error::Usage(msg.into())
+}
+
+pub fn environment(msg: impl Into<String>) -> Error {
+    Error::Environment(msg.into())
+}
+
+pub fn failed(msg: impl Into<String>) -> Error {
+    Error::Failed(msg.into())
+}

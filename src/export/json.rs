@@ -1,0 +1,33 @@
+//! The JSON result file: `RunResult` as pretty JSON (schema in docs/results.schema.json).
+
+use crate::error::{environment, usage, Result};
+use crate::result::{RunResult, SCHEMA_VERSION};
+
+pub fn render(r: &RunResult) -> String {
+    serde_json::to_string_pretty(r).expect("RunResult always serialises") + "\n"
+}
+
+pub fn write_file(path: &str, r: &RunResult) -> Result<()> {
+    std::fs::write(path, render(r)).map_err(|e| {
+        environment(format!(
+            "cannot write the result file {path}: {e}: choose a writable path with --output"
+        ))
+    })
+}
+
+pub fn read_file(path: &str) -> Result<RunResult> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| usage(format!("cannot read result file {path}: {e}")))?;
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| usage(format!("{path} is not a dbpress JSON result: {e}")))?;
+    match value.get("schema_version").and_then(|v| v.as_u64()) {
+        Some(v) if v == u64::from(SCHEMA_VERSION) => {}
+        Some(v) => {
+            return Err(usage(format!(
+                "{path} has result schema version {v}, this dbpress reads version {SCHEMA_VERSION}: use a matching dbpress"
+            )))
+        }
+        None => return Err(usage(format!("{path} is not a dbpress JSON result: no schema_version"))),
+    }
+    serde_json::from_value(value).map_err(|e| usage(format!("{path} is not a valid dbpress result: {e}")))
+}

@@ -1,0 +1,4 @@
+//! Renderers of a `RunResult`. Each renders from the result alone.
+
+pub mod json;
+pub mod text;

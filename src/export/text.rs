@@ -1,0 +1,196 @@
+//! Text output: sysbench 1.0.20's interval line and final report, byte-compatible so existing
+//! parsers keep working, followed by dbpress's own sections.
+
+use crate::result::{Interval, Latency, RunResult};
+use crate::stats::summary::decode;
+use std::fmt::Write;
+
+/// `[ 1s ] thds: 8 tps: … qps: … (r/w/o: …) lat (ms,95%): … err/s: … reconn/s: …`
+pub fn interval_line(i: &Interval, percentile: u32) -> String {
+    let d = i.duration_s.max(1e-9);
+    format!(
+        "[ {:.0}s ] thds: {} tps: {:.2} qps: {:.2} (r/w/o: {:.2}/{:.2}/{:.2}) lat (ms,{}%): {:.2} err/s: {:.2} reconn/s: {:.2}",
+        i.time_s,
+        i.threads,
+        i.events as f64 / d,
+        (i.reads + i.writes + i.other) as f64 / d,
+        i.reads as f64 / d,
+        i.writes as f64 / d,
+        i.other as f64 / d,
+        percentile,
+        i.latency_pct_ms,
+        i.errors as f64 / d,
+        i.reconnects as f64 / d,
+    )
+}
+
+/// Under --rate: sysbench's queue line, and dbpress's lag line when behind schedule.
+pub fn rate_lines(i: &Interval) -> Option<String> {
+    let (q, c) = (i.queue_length?, i.concurrency?);
+    let mut s = format!("[ {:.0}s ] queue length: {q}, concurrency: {c}", i.time_s);
+    let late = i.late_events.unwrap_or(0);
+    let lag = i.lag_ms.unwrap_or(0.0);
+    if late > 0 || lag > 1.0 {
+        let _ = write!(
+            s,
+            "\n[ {:.0}s ] behind schedule: lag {lag:.2} ms, late events: {late}",
+            i.time_s
+        );
+    }
+    Some(s)
+}
+
+fn per_sec(n: u64, secs: f64) -> f64 {
+    n as f64 / secs.max(1e-9)
+}
+
+/// The final report: sysbench's block, then dbpress's sections.
+pub fn summary(r: &RunResult, with_histogram: bool) -> String {
+    let s = &r.summary;
+    let t = s.total_time_s;
+    let mut o = String::new();
+    if with_histogram {
+        o.push_str(&histogram(r));
+    }
+    let _ = writeln!(o, "SQL statistics:");
+    let _ = writeln!(o, "    queries performed:");
+    let _ = writeln!(o, "        read:                            {}", s.reads);
+    let _ = writeln!(o, "        write:                           {}", s.writes);
+    let _ = writeln!(o, "        other:                           {}", s.other);
+    let _ = writeln!(o, "        total:                           {}", s.reads + s.writes + s.other);
+    let q = s.reads + s.writes + s.other;
+    let _ = writeln!(o, "    transactions:                        {:<6} ({:.2} per sec.)", s.events, per_sec(s.events, t));
+    let _ = writeln!(o, "    queries:                             {:<6} ({:.2} per sec.)", q, per_sec(q, t));
+    let _ = writeln!(o, "    ignored errors:                      {:<6} ({:.2} per sec.)", s.errors, per_sec(s.errors, t));
+    let _ = writeln!(o, "    reconnects:                          {:<6} ({:.2} per sec.)", s.reconnects, per_sec(s.reconnects, t));
+    let _ = writeln!(o);
+    let _ = writeln!(o, "General statistics:");
+    let _ = writeln!(o, "    total time:                          {t:.4}s");
+    let _ = writeln!(o, "    total number of events:              {}", s.events);
+    let _ = writeln!(o);
+    let l = &s.latency;
+    let _ = writeln!(o, "Latency (ms):");
+    let _ = writeln!(o, "         min: {:39.2}", l.min_ms);
+    let _ = writeln!(o, "         avg: {:39.2}", l.avg_ms);
+    let _ = writeln!(o, "         max: {:39.2}", l.max_ms);
+    if r.run.percentile > 0 {
+        let _ = writeln!(o, "        {:3}th percentile: {:27.2}", r.run.percentile, l.pct_ms);
+    } else {
+        let _ = writeln!(o, "         percentile stats:               disabled");
+    }
+    let _ = writeln!(o, "         sum: {:39.2}", l.sum_ms);
+    let _ = writeln!(o);
+    let f = &s.fairness;
+    let _ = writeln!(o, "Threads fairness:");
+    let _ = writeln!(o, "    events (avg/stddev):           {:.4}/{:3.2}", f.events_avg, f.events_stddev);
+    let _ = writeln!(o, "    execution time (avg/stddev):   {:.4}/{:3.2}", f.time_avg_s, f.time_stddev_s);
+    let _ = writeln!(o);
+    o.push_str(&dbpress_sections(r));
+    o
+}
+
+fn latency_row(o: &mut String, name: &str, count: u64, errors: u64, l: &Latency) {
+    let _ = writeln!(
+        o,
+        "    {name:<18} {count:>10} {errors:>7} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
+        l.p50_ms, l.p95_ms, l.p99_ms, l.p999_ms, l.max_ms
+    );
+}
+
+fn dbpress_sections(r: &RunResult) -> String {
+    let mut o = String::new();
+    let s = &r.summary;
+    let _ = writeln!(o, "Latency by statement (ms, dbpress):");
+    let _ = writeln!(
+        o,
+        "    {:<18} {:>10} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "statement", "count", "errors", "p50", "p95", "p99", "p99.9", "max"
+    );
+    latency_row(&mut o, "event", s.events, s.errors, &s.latency);
+    for st in &r.statements {
+        latency_row(&mut o, &st.name, st.count, st.errors, &st.latency);
+    }
+    let _ = writeln!(o);
+    if !r.errors_by_code.is_empty() {
+        let _ = writeln!(o, "Errors by code (dbpress):");
+        for (code, n) in &r.errors_by_code {
+            let _ = writeln!(o, "    {code:<8} {n:>10}  {}", describe_code(code));
+        }
+        let _ = writeln!(o);
+    }
+    if let Some(sv) = &s.service_time {
+        let rate = r.run.rate.unwrap_or(0.0);
+        let _ = writeln!(
+            o,
+            "Response vs service time under --rate={rate} (ms, dbpress):"
+        );
+        let _ = writeln!(
+            o,
+            "    {:<18} {:>10} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9}",
+            "", "count", "", "p50", "p95", "p99", "p99.9", "max"
+        );
+        latency_row(&mut o, "response", s.latency.count, 0, &s.latency);
+        latency_row(&mut o, "service", sv.count, 0, sv);
+        let _ = writeln!(
+            o,
+            "    late events (started > 1 ms after their intended time): {} ({:.2}%), max lag {:.2} ms",
+            s.late_events,
+            100.0 * s.late_events as f64 / (s.events.max(1)) as f64,
+            s.max_lag_ms
+        );
+        let _ = writeln!(o);
+    }
+    if let Some(sig) = &r.run.interrupted_by {
+        let _ = writeln!(o, "Interrupted by {sig}: the figures above cover the {:.2}s that ran.", s.total_time_s);
+    }
+    if let Some(e) = &r.run.fatal_error {
+        let _ = writeln!(o, "Stopped by an error: {e}");
+    }
+    o
+}
+
+fn describe_code(code: &str) -> &'static str {
+    match code {
+        "1213" => "deadlock",
+        "1205" => "lock wait timeout",
+        "1020" => "record changed since last read",
+        "1062" => "duplicate key",
+        "2006" => "server has gone away",
+        "2013" => "lost connection during query",
+        "2055" => "lost connection (system error)",
+        "1317" => "query interrupted",
+        _ => "",
+    }
+}
+
+/// sysbench's `--histogram` block: counts on sysbench's 1024-bucket log grid (0.001 ms to
+/// 100 s), so the picture matches what sysbench users know; values from the HDR histogram.
+pub fn histogram(r: &RunResult) -> String {
+    let mut o = String::new();
+    let Some(h) = decode(&r.histograms.response) else {
+        return o;
+    };
+    const BUCKETS: usize = 1024;
+    let (lo, hi) = (1e-3f64, 1e5f64);
+    let mult = (BUCKETS - 1) as f64 / (hi.ln() - lo.ln());
+    let mut counts = vec![0u64; BUCKETS];
+    for v in h.iter_recorded() {
+        let ms = (v.value_iterated_to() as f64 / 1000.0).max(lo);
+        let idx = (((ms.ln() - lo.ln()) * mult + 0.5).floor() as usize).min(BUCKETS - 1);
+        counts[idx] += v.count_at_value();
+    }
+    let max = counts.iter().copied().max().unwrap_or(0).max(1);
+    let _ = writeln!(o, "Latency histogram (values are in milliseconds)");
+    let _ = writeln!(o, "       value  ------------- distribution ------------- count");
+    for (i, &c) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
+        let value = (i as f64 / mult + lo.ln()).exp();
+        let width = ((c as f64 * 40.0 / max as f64) + 0.5) as usize;
+        let _ = writeln!(o, "{value:12.3} |{:<40} {c}", "*".repeat(width));
+    }
+    let _ = writeln!(o, " ");
+    let _ = writeln!(o);
+    o
+}
+
+#[cfg(test)]
+mod tests;

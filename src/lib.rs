@@ -1,0 +1,387 @@
+//! dbpress: a database pressure-testing tool, sysbench-compatible.
+//!
+//! `main_with_args` is the whole program; `main.rs` only maps its return value to the exit code,
+//! so tests can drive the tool in-process as well as through the binary.
+
+pub mod cli;
+pub mod config;
+pub mod driver;
+pub mod environment;
+pub mod error;
+pub mod export;
+pub mod rand;
+pub mod result;
+pub mod runner;
+pub mod stats;
+pub mod workload;
+
+use cli::{Command, Invocation, OptionValues};
+use config::{OutputFormat, RunConfig, Target};
+use driver::{dry_run::DryRunDriver, mysql::MysqlDriver, Driver};
+use error::{Error, Result};
+use result::{Histograms, RunInfo, RunResult, StatementSummary, Tool};
+use std::io::Write;
+use workload::{Context, Workload};
+
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Run dbpress with `args` (without the program name); returns the exit code.
+pub fn main_with_args(args: &[String]) -> u8 {
+    match dispatch(args) {
+        Ok(code) => code,
+        Err(e) => {
+            let _ = std::io::stdout().flush();
+            eprintln!("dbpress: error: {}", e.message());
+            e.exit_code()
+        }
+    }
+}
+
+fn dispatch(args: &[String]) -> Result<u8> {
+    let inv = cli::parse(args)?;
+    match inv {
+        Invocation::Version => {
+            println!("dbpress {VERSION}");
+            Ok(0)
+        }
+        Invocation::Help => {
+            print!("{}", general_help());
+            Ok(0)
+        }
+        Invocation::List => {
+            for (name, desc) in workload::list() {
+                println!("  {name:<20} {desc}");
+            }
+            Ok(0)
+        }
+        Invocation::HelpWorkload(name) => {
+            workload::build(&name, &OptionValues::default())?;
+            print!("{}", workload_help(&name));
+            Ok(0)
+        }
+        Invocation::Report(file, opts) => {
+            print_notices(&opts);
+            let r = export::json::read_file(&file)?;
+            match config::choice(&opts, "output-format", "text, json", |s| match s {
+                "text" => Some(OutputFormat::Text),
+                "json" => Some(OutputFormat::Json),
+                _ => None,
+            })? {
+                OutputFormat::Json => print!("{}", export::json::render(&r)),
+                OutputFormat::Text => {
+                    for i in &r.intervals {
+                        println!("{}", export::text::interval_line(i, r.run.percentile));
+                    }
+                    if !r.intervals.is_empty() {
+                        println!();
+                    }
+                    print!("{}", export::text::summary(&r, config::boolean(&opts, "histogram")?));
+                }
+            }
+            Ok(0)
+        }
+        Invocation::Workload {
+            workload,
+            command,
+            opts,
+        } => {
+            print_notices(&opts);
+            if !workload::exists(&workload) {
+                workload::build(&workload, &opts)?;
+            }
+            let cfg = RunConfig::from_options(&workload, command, &opts)?;
+            let w = workload::build(&workload, &opts)?;
+            run_command(&cfg, w.as_ref(), args)
+        }
+    }
+}
+
+fn print_notices(opts: &OptionValues) {
+    for n in &opts.notices {
+        eprintln!("dbpress: notice: {n}");
+    }
+}
+
+fn make_driver(cfg: &RunConfig) -> Box<dyn Driver> {
+    match &cfg.target {
+        Target::Mysql(t) => Box::new(MysqlDriver::new(t.clone(), cfg.ps_mode)),
+        Target::DryRun => Box::new(DryRunDriver),
+    }
+}
+
+/// argv with passwords replaced, for the result file.
+pub fn redact_args(args: &[String]) -> Vec<String> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut hide_next = false;
+    for a in args {
+        if hide_next {
+            out.push("***".to_string());
+            hide_next = false;
+            continue;
+        }
+        let norm = a.replace('_', "-");
+        if norm.starts_with("--mysql-password") {
+            if norm.contains('=') {
+                out.push("--mysql-password=***".to_string());
+            } else {
+                out.push(a.clone());
+                hide_next = true;
+            }
+        } else if a.contains("://") {
+            out.push(driver::mysql_target::redact_url(a));
+        } else {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
+fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8> {
+    let driver = make_driver(cfg);
+    let ctx = Context {
+        driver: driver.as_ref(),
+        threads: cfg.threads,
+        dist: &cfg.dist,
+        seed: cfg.seed,
+        invocation: format!("dbpress {}", cfg.workload),
+    };
+    // Header and interval lines go to stdout, unless stdout carries the JSON result.
+    let mut stdout = std::io::stdout();
+    let mut stderr = std::io::stderr();
+    let out: &mut dyn Write = match cfg.output_format {
+        OutputFormat::Text => &mut stdout,
+        OutputFormat::Json => &mut stderr,
+    };
+    let _ = writeln!(out, "dbpress {VERSION} (sysbench-compatible)\n");
+    match cfg.command {
+        Command::Prepare => {
+            w.prepare(&ctx)?;
+            Ok(0)
+        }
+        Command::Cleanup => {
+            w.cleanup(&ctx)?;
+            Ok(0)
+        }
+        Command::Run => run_benchmark(cfg, w, driver.as_ref(), &ctx, args, out),
+    }
+}
+
+fn stop_condition(cfg: &RunConfig) -> String {
+    match (cfg.time, cfg.events) {
+        (0, 0) => "none".into(),
+        (t, 0) => format!("time ({t}s)"),
+        (0, e) => format!("events ({e})"),
+        (t, e) => format!("time ({t}s) or events ({e}), whichever comes first"),
+    }
+}
+
+fn run_benchmark(
+    cfg: &RunConfig,
+    w: &dyn Workload,
+    driver: &dyn Driver,
+    ctx: &Context<'_>,
+    args: &[String],
+    out: &mut dyn Write,
+) -> Result<u8> {
+    let mut probe = runner::probe(driver)?;
+    let info = driver.server_info(probe.as_mut());
+    w.check_ready(probe.as_mut(), ctx)?;
+
+    let _ = writeln!(out, "Running the test with following options:");
+    let _ = writeln!(out, "Number of threads: {}", cfg.threads);
+    if cfg.warmup > 0 {
+        let _ = writeln!(out, "Warmup time: {}s", cfg.warmup);
+    }
+    if let Some(rate) = cfg.rate {
+        let _ = writeln!(out, "Target transaction rate: {rate}/sec");
+    }
+    if cfg.report_interval > 0 {
+        let _ = writeln!(out, "Report intermediate results every {} second(s)", cfg.report_interval);
+    }
+    let _ = writeln!(out, "Initializing random number generator from seed ({}).", cfg.seed);
+    let server = if info.version.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} {})", info.product, info.version)
+    };
+    let _ = writeln!(out, "Workload: {}", cfg.workload);
+    let _ = writeln!(out, "Target: {}{server}", driver.describe());
+    let _ = writeln!(out, "Stop condition: {}", stop_condition(cfg));
+    let _ = writeln!(
+        out,
+        "Random ids: {}; statements: {}",
+        cfg.dist.kind,
+        match cfg.ps_mode {
+            config::PsMode::Auto => "server-side prepared",
+            config::PsMode::Disable => "text (--db-ps-mode=disable)",
+        }
+    );
+    if let Some(rate) = cfg.rate {
+        let _ = writeln!(
+            out,
+            "Pacing: open loop at {rate}/s, {} arrivals; latency measured from each event's intended start",
+            match cfg.arrival {
+                config::Arrival::Poisson => "Poisson",
+                config::Arrival::Uniform => "uniform",
+            }
+        );
+    }
+    for line in w.describe() {
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = writeln!(out, "\n");
+    drop(probe);
+
+    let signals = runner::signals::Signals::install();
+    let started_at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let output = runner::run(cfg, w, driver, &info, ctx, &signals, out)?;
+    if cfg.report_interval > 0 && !output.intervals.is_empty() {
+        let _ = writeln!(out);
+    }
+
+    let kinds = w.statement_kinds();
+    let statements: Vec<StatementSummary> = output
+        .totals
+        .stmts
+        .iter()
+        .zip(kinds)
+        .filter(|(s, _)| s.count + s.errors > 0)
+        .map(|(s, name)| StatementSummary {
+            name: name.to_string(),
+            count: s.count,
+            errors: s.errors,
+            latency: stats::summary::latency(&s.latency, None, cfg.percentile),
+        })
+        .collect();
+    let histograms = Histograms {
+        unit: "us".into(),
+        response: stats::summary::encode(&output.totals.response),
+        service: cfg.rate.map(|_| stats::summary::encode(&output.totals.service)),
+        statements: output
+            .totals
+            .stmts
+            .iter()
+            .zip(kinds)
+            .filter(|(s, _)| s.count > 0)
+            .map(|(s, name)| (name.to_string(), stats::summary::encode(&s.latency)))
+            .collect(),
+    };
+    let mut environment = environment::capture();
+    environment.target = driver.describe();
+    environment.server = info;
+    let mut config_echo = cfg.echo.clone();
+    if let Some(db) = config_echo.get_mut("db") {
+        *db = driver::mysql_target::redact_url(db);
+    }
+    let result = RunResult {
+        schema_version: result::SCHEMA_VERSION,
+        tool: Tool {
+            name: "dbpress".into(),
+            version: VERSION.into(),
+        },
+        command_line: redact_args(args),
+        config: config_echo,
+        environment,
+        run: RunInfo {
+            workload: cfg.workload.clone(),
+            threads: cfg.threads,
+            stop_condition: stop_condition(cfg),
+            time_limit_s: cfg.time,
+            events_limit: cfg.events,
+            warmup_s: cfg.warmup,
+            rate: cfg.rate,
+            rate_arrival: cfg.rate.map(|_| format!("{:?}", cfg.arrival).to_lowercase()),
+            rand_type: cfg.dist.kind.to_string(),
+            seed: cfg.seed,
+            ps_mode: format!("{:?}", cfg.ps_mode).to_lowercase(),
+            percentile: cfg.percentile,
+            started_at_unix_s: started_at,
+            interrupted_by: output.interrupted_by.map(String::from),
+            fatal_error: output.fatal.as_ref().map(|e| e.to_string()),
+        },
+        intervals: output.intervals,
+        summary: output.summary,
+        statements,
+        errors_by_code: output.totals.errors_by_code.clone(),
+        histograms,
+    };
+    if let Some(path) = &cfg.output_file {
+        export::json::write_file(path, &result)?;
+    }
+    match cfg.output_format {
+        OutputFormat::Text => {
+            print!("{}", export::text::summary(&result, cfg.histogram));
+        }
+        OutputFormat::Json => print!("{}", export::json::render(&result)),
+    }
+    let _ = std::io::stdout().flush();
+    if let Some(e) = &output.fatal {
+        return Err(runner::fatal_message(e));
+    }
+    if let Some(sig) = output.interrupted_by {
+        eprintln!("dbpress: interrupted by {sig}; the summary covers what ran");
+        return Ok(runner::signals::exit_code(sig));
+    }
+    Ok(0)
+}
+
+fn general_help() -> String {
+    let mut s = format!(
+        "dbpress {VERSION}: database pressure testing, sysbench-compatible\n\n\
+         Usage:\n  dbpress <workload> prepare|run|cleanup [options]\n  dbpress list\n  \
+         dbpress help <workload>\n  dbpress report FILE [--output-format=text|json]\n  dbpress --version\n\n\
+         Examples:\n  dbpress oltp_read_write prepare --mysql-host=127.0.0.1 --tables=4 --table-size=100000\n  \
+         dbpress oltp_read_write run --mysql-host=127.0.0.1 --tables=4 --table-size=100000 --threads=8 --time=60 --report-interval=1\n  \
+         dbpress oltp_point_select run --db mysql://sbtest@127.0.0.1:3306/sbtest --rate=5000 --output=result.json\n\n"
+    );
+    s.push_str(&options_help(&[
+        cli::options::Group::General,
+        cli::options::Group::Rand,
+        cli::options::Group::Db,
+        cli::options::Group::Mysql,
+        cli::options::Group::Output,
+    ]));
+    s
+}
+
+fn workload_help(name: &str) -> String {
+    let mut s = format!("{name} options:\n");
+    s.push_str(&options_help(&[cli::options::Group::Oltp]));
+    s.push_str(&options_help(&[
+        cli::options::Group::General,
+        cli::options::Group::Rand,
+        cli::options::Group::Db,
+        cli::options::Group::Mysql,
+        cli::options::Group::Output,
+    ]));
+    s
+}
+
+fn options_help(groups: &[cli::options::Group]) -> String {
+    use cli::options::{Kind, SPECS};
+    let mut s = String::new();
+    for &g in groups {
+        s.push_str(&format!("{}:\n", g.title()));
+        let mut specs: Vec<_> = SPECS.iter().filter(|o| o.group == g).collect();
+        specs.sort_by_key(|o| o.name);
+        for o in specs {
+            let shape = match o.kind {
+                Kind::Bool => "[=on|off]",
+                Kind::Int | Kind::Float => "=N",
+                Kind::Str => "=STRING",
+                Kind::List => "=[LIST,...]",
+            };
+            let flag = format!("--{}{shape}", o.name);
+            let default = if o.default.is_empty() { String::new() } else { format!(" [{}]", o.default) };
+            s.push_str(&format!("  {flag:<34} {}{default}\n", o.help));
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// Exposed for tests: `Error` type re-export.
+pub type DbpressError = Error;

@@ -1,0 +1,151 @@
+//! `RunResult`: everything a run measured, versioned. Every exporter renders from this alone,
+//! so `dbpress report results.json` reproduces the text without re-running.
+//! Schema: docs/results.schema.json (bump `SCHEMA_VERSION` on incompatible change).
+
+use crate::driver::ServerInfo;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RunResult {
+    pub schema_version: u32,
+    pub tool: Tool,
+    /// argv with any password replaced by ***.
+    pub command_line: Vec<String>,
+    /// Every effective option (defaults included), passwords removed.
+    pub config: BTreeMap<String, String>,
+    pub environment: Environment,
+    pub run: RunInfo,
+    pub intervals: Vec<Interval>,
+    pub summary: Summary,
+    pub statements: Vec<StatementSummary>,
+    pub errors_by_code: BTreeMap<String, u64>,
+    pub histograms: Histograms,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Tool {
+    pub name: String,
+    pub version: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+pub struct Environment {
+    pub os: String,
+    pub kernel: String,
+    pub cpu_model: String,
+    pub cpu_count: u32,
+    pub hostname: String,
+    /// How connections reached the server (transport, user, database; never the password).
+    pub target: String,
+    pub server: ServerInfo,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RunInfo {
+    pub workload: String,
+    pub threads: u32,
+    /// "time", "events", "time or events" or "none".
+    pub stop_condition: String,
+    pub time_limit_s: u64,
+    pub events_limit: u64,
+    pub warmup_s: u64,
+    pub rate: Option<f64>,
+    pub rate_arrival: Option<String>,
+    pub rand_type: String,
+    pub seed: u64,
+    pub ps_mode: String,
+    pub percentile: u32,
+    pub started_at_unix_s: u64,
+    /// "SIGINT"/"SIGTERM" when the run was stopped by a signal.
+    pub interrupted_by: Option<String>,
+    /// The error that stopped the run, if one did.
+    pub fatal_error: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Interval {
+    /// Seconds from the start of measurement to the end of this interval.
+    pub time_s: f64,
+    pub duration_s: f64,
+    pub threads: u32,
+    pub events: u64,
+    pub reads: u64,
+    pub writes: u64,
+    pub other: u64,
+    pub errors: u64,
+    pub reconnects: u64,
+    /// Latency at the configured percentile, ms (0 when the interval had no events).
+    pub latency_pct_ms: f64,
+    pub latency_p99_ms: f64,
+    pub latency_max_ms: f64,
+    /// Under --rate: estimated events due but not started, events in progress, schedule lag.
+    pub queue_length: Option<u64>,
+    pub concurrency: Option<u64>,
+    pub lag_ms: Option<f64>,
+    pub late_events: Option<u64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+pub struct Latency {
+    pub count: u64,
+    pub min_ms: f64,
+    pub avg_ms: f64,
+    pub max_ms: f64,
+    pub sum_ms: f64,
+    pub p50_ms: f64,
+    pub p95_ms: f64,
+    pub p99_ms: f64,
+    pub p999_ms: f64,
+    /// At --percentile.
+    pub pct_ms: f64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Summary {
+    pub total_time_s: f64,
+    pub events: u64,
+    pub reads: u64,
+    pub writes: u64,
+    pub other: u64,
+    pub errors: u64,
+    pub reconnects: u64,
+    pub tps: f64,
+    pub qps: f64,
+    /// Per event; under --rate measured from the intended start (response time).
+    pub latency: Latency,
+    /// Under --rate: per event from the actual start.
+    pub service_time: Option<Latency>,
+    pub late_events: u64,
+    pub max_lag_ms: f64,
+    pub fairness: Fairness,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Fairness {
+    pub events_avg: f64,
+    pub events_stddev: f64,
+    pub time_avg_s: f64,
+    pub time_stddev_s: f64,
+    pub events_per_thread: Vec<u64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StatementSummary {
+    pub name: String,
+    pub count: u64,
+    pub errors: u64,
+    pub latency: Latency,
+}
+
+/// HdrHistograms (µs) in the V2 deflate format, base64: lossless, and readable by every
+/// HdrHistogram implementation.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+pub struct Histograms {
+    pub unit: String,
+    pub response: String,
+    pub service: Option<String>,
+    pub statements: BTreeMap<String, String>,
+}

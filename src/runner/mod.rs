@@ -1,0 +1,430 @@
+//! Who executes the workload, and when: one OS thread and one connection per `--threads`,
+//! closed loop or `--rate` schedule, `--time`/`--events` stop, warm-up, signals, and the
+//! reporter loop (this thread) that folds per-thread statistics into intervals.
+
+mod pacing;
+pub mod signals;
+mod worker;
+
+use crate::config::RunConfig;
+use crate::driver::{Connection, DbError, DbErrorKind, Driver, ServerInfo};
+use crate::error::{environment, failed, Error, Result};
+use crate::export::text;
+use crate::rand::{Distribution, Rng};
+use crate::result::{Fairness, Interval, Summary};
+use crate::stats::snapshot::{collect, Totals};
+use crate::stats::summary::{latency, mean_stddev, percentile_ms};
+use crate::stats::ThreadCell;
+use crate::workload::{Context, Workload};
+use pacing::Schedule;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use worker::Worker;
+
+/// State every worker reads; written by the reporter (this thread) and by signal handlers.
+pub struct Shared {
+    pub stop: AtomicBool,
+    pub measuring: AtomicBool,
+    pub events_limit: u64,
+    pub events_claimed: AtomicU64,
+    pub in_flight: AtomicU64,
+    pub running: AtomicUsize,
+    pub epoch: Instant,
+    /// ns since `epoch` after which scheduled events are not issued (end of --time); 0 = none.
+    pub deadline_ns: AtomicU64,
+}
+
+/// What a run produced, for the caller to turn into a `RunResult`.
+pub struct RunOutput {
+    pub intervals: Vec<Interval>,
+    pub summary: Summary,
+    pub totals: Totals,
+    pub interrupted_by: Option<&'static str>,
+    pub fatal: Option<DbError>,
+}
+
+/// The one-line message for a failure to open a session.
+pub fn connect_error_message(e: &DbError) -> Error {
+    match e.kind {
+        DbErrorKind::Unreachable => environment(format!(
+            "{} (error {}): is the server running? Start it (scripts/services.sh) or fix --mysql-host/--mysql-port/--mysql-socket",
+            e.message, e.code
+        )),
+        DbErrorKind::Auth => environment(format!(
+            "authentication failed (server error {}: {}): check --mysql-user and --mysql-password (or MYSQL_PWD, ~/.my.cnf)",
+            e.code, e.message
+        )),
+        DbErrorKind::UnknownDatabase => environment(format!(
+            "{} (server error {}): create it (CREATE DATABASE ...) or choose another with --mysql-db",
+            e.message, e.code
+        )),
+        _ => environment(format!("cannot open a session: server error {}: {}", e.code, e.message)),
+    }
+}
+
+fn worker_setup_error(e: &DbError, thread: u32, cfg: &RunConfig, info: &ServerInfo) -> Error {
+    let var = |name: &str| info.variables.get(name).cloned().unwrap_or_else(|| "?".into());
+    match e.kind {
+        DbErrorKind::TooManyConnections => environment(format!(
+            "the server refused connection {} of {}: max_connections={} reached (server error {}): \
+             raise it (SET GLOBAL max_connections=N, or max_connections in my.cnf) or use fewer --threads",
+            thread + 1,
+            cfg.threads,
+            var("max_connections"),
+            e.code
+        )),
+        DbErrorKind::TooManyPreparedStatements => environment(format!(
+            "the server's max_prepared_stmt_count={} was reached while thread {} prepared its statements (server error {}): \
+             use --db-ps-mode=disable, or raise max_prepared_stmt_count",
+            var("max_prepared_stmt_count"),
+            thread + 1,
+            e.code
+        )),
+        DbErrorKind::NoSuchTable => environment(format!(
+            "{} (server error {}): run `dbpress {} prepare` with the same options first",
+            e.message, e.code, cfg.workload
+        )),
+        _ => connect_error_message(e),
+    }
+}
+
+/// Run the benchmark. Interval lines go to `out` as they happen when `cfg.report_interval > 0`.
+pub fn run(
+    cfg: &RunConfig,
+    workload: &dyn Workload,
+    driver: &dyn Driver,
+    info: &ServerInfo,
+    ctx: &Context<'_>,
+    signals: &signals::Signals,
+    out: &mut dyn Write,
+) -> Result<RunOutput> {
+    let kinds = workload.statement_kinds().len();
+    let threads = cfg.threads as usize;
+    let cells: Vec<ThreadCell> = (0..threads).map(|_| ThreadCell::new(kinds)).collect();
+    let epoch = Instant::now();
+    let schedule = cfg.rate.map(|r| Schedule::new(r, cfg.arrival));
+    let (ready_tx, ready_rx) = mpsc::channel::<(u32, std::result::Result<(), DbError>)>();
+    let go = Gate::default();
+    let setup_failed = AtomicBool::new(false);
+    let shared = Shared {
+        stop: AtomicBool::new(false),
+        measuring: AtomicBool::new(cfg.warmup == 0),
+        events_limit: cfg.events,
+        events_claimed: AtomicU64::new(0),
+        in_flight: AtomicU64::new(0),
+        running: AtomicUsize::new(threads),
+        epoch,
+        deadline_ns: AtomicU64::new(0),
+    };
+    let transactional = workload.statement_kinds().contains(&"begin");
+
+    let _ = writeln!(out, "Initializing worker threads...\n");
+    let _ = out.flush();
+    let outcome = std::thread::scope(|s| -> Result<RunOutput> {
+        let mut handles = Vec::with_capacity(threads);
+        for tid in 0..threads as u32 {
+            let cell = &cells[tid as usize];
+            let shared = &shared;
+            let schedule = schedule.as_ref();
+            let tx = ready_tx.clone();
+            let go = &go;
+            let setup_failed = &setup_failed;
+            let builder = std::thread::Builder::new()
+                .name(format!("dbpress-w{tid}"))
+                .stack_size(256 * 1024);
+            let spawned = builder.spawn_scoped(s, move || -> Option<DbError> {
+                let setup = driver.connect(tid as usize).and_then(|mut conn| {
+                    let rng = Rng::new(cfg.seed, u64::from(tid) + 1);
+                    let events = workload.worker(conn.as_mut(), tid, rng.clone(), Distribution::new(&cfg.dist))?;
+                    Ok((conn, events, rng))
+                });
+                let parts = match setup {
+                    Ok(p) => {
+                        let _ = tx.send((tid, Ok(())));
+                        Some(p)
+                    }
+                    Err(e) => {
+                        let _ = tx.send((tid, Err(e)));
+                        None
+                    }
+                };
+                drop(tx);
+                go.wait();
+                let (conn, events, mut rng) = parts?;
+                if setup_failed.load(Ordering::Relaxed) {
+                    shared.running.fetch_sub(1, Ordering::Relaxed);
+                    return None;
+                }
+                // A distinct stream for pacing so it does not perturb the workload's draws.
+                let pacing_rng = Rng::new(rng.next_u64(), 0xFACE);
+                let w = Worker {
+                    conn,
+                    events,
+                    cell,
+                    shared,
+                    schedule,
+                    ignore: &cfg.ignore,
+                    rng: pacing_rng,
+                    transactional,
+                };
+                let r = w.run();
+                if r.is_some() {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+                shared.running.fetch_sub(1, Ordering::Relaxed);
+                r
+            });
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    setup_failed.store(true, Ordering::Relaxed);
+                    go.open();
+                    return Err(environment(format!(
+                        "cannot start worker thread {} of {}: {e}: use fewer --threads or raise the process limits (ulimit -u)",
+                        tid + 1,
+                        threads
+                    )));
+                }
+            }
+        }
+        drop(ready_tx);
+        let mut first_err: Option<(u32, DbError)> = None;
+        for (tid, r) in ready_rx.iter().take(threads) {
+            if let Err(e) = r {
+                if first_err.as_ref().is_none_or(|(t, _)| tid < *t) {
+                    first_err = Some((tid, e));
+                }
+            }
+        }
+        if first_err.is_some() {
+            setup_failed.store(true, Ordering::Relaxed);
+        }
+        // Workers are parked at the barrier: the schedule and deadline start now.
+        let start_ns = epoch.elapsed().as_nanos() as u64;
+        if let Some(s) = &schedule {
+            s.start_at(start_ns);
+        }
+        if cfg.time > 0 {
+            shared
+                .deadline_ns
+                .store(start_ns + (cfg.time + cfg.warmup) * 1_000_000_000, Ordering::Relaxed);
+        }
+        go.open();
+        if let Some((tid, e)) = first_err {
+            return Err(worker_setup_error(&e, tid, cfg, info));
+        }
+        let _ = writeln!(out, "Threads started!\n");
+        let _ = out.flush();
+        let result = report_loop(cfg, &shared, &cells, kinds, schedule.as_ref(), signals, out, ctx);
+        shared.stop.store(true, Ordering::Relaxed);
+        let mut fatal = None;
+        for h in handles {
+            if let Ok(Some(e)) = h.join() {
+                fatal.get_or_insert(e);
+            }
+        }
+        let (mut output, per_thread, measure_start) = result;
+        let end = Instant::now();
+        // What finished after the last tick belongs to the run too.
+        let mut per_thread_tail = per_thread;
+        let tail = collect(&cells, kinds, &mut per_thread_tail);
+        output.totals.add(&tail);
+        let total_time = end.saturating_duration_since(measure_start).as_secs_f64();
+        output.summary = summarize(cfg, &output.totals, total_time, &per_thread_tail);
+        output.fatal = fatal;
+        Ok(output)
+    });
+    outcome
+}
+
+/// Where workers wait after connecting until every worker is ready (or setup failed).
+#[derive(Default)]
+struct Gate {
+    open: std::sync::Mutex<bool>,
+    cv: std::sync::Condvar,
+}
+
+impl Gate {
+    fn wait(&self) {
+        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+        while !*open {
+            open = self.cv.wait(open).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    fn open(&self) {
+        *self.open.lock().unwrap_or_else(|p| p.into_inner()) = true;
+        self.cv.notify_all();
+    }
+}
+
+type LoopResult = (RunOutput, Vec<(u64, u64)>, Instant);
+
+#[allow(clippy::too_many_arguments)]
+fn report_loop(
+    cfg: &RunConfig,
+    shared: &Shared,
+    cells: &[ThreadCell],
+    kinds: usize,
+    schedule: Option<&Schedule>,
+    signals: &signals::Signals,
+    out: &mut dyn Write,
+    _ctx: &Context<'_>,
+) -> LoopResult {
+    let start = shared.epoch.max(Instant::now());
+    let mut per_thread = vec![(0u64, 0u64); cells.len()];
+    let mut measure_start = start;
+    if cfg.warmup > 0 {
+        let _ = writeln!(out, "Warming up for {} seconds...\n", cfg.warmup);
+        let _ = out.flush();
+        let warm_end = start + Duration::from_secs(cfg.warmup);
+        while Instant::now() < warm_end && !shared.stop.load(Ordering::Relaxed) && signals.caught().is_none() {
+            std::thread::sleep(Duration::from_millis(20).min(warm_end.saturating_duration_since(Instant::now())));
+        }
+        // Discard everything recorded so far: warm-up is excluded from every figure.
+        let mut scratch = vec![(0u64, 0u64); cells.len()];
+        let _ = collect(cells, kinds, &mut scratch);
+        shared.measuring.store(true, Ordering::Relaxed);
+        measure_start = Instant::now();
+    }
+    let tick = Duration::from_secs(cfg.report_interval.max(1));
+    let deadline = (cfg.time > 0).then(|| measure_start + Duration::from_secs(cfg.time));
+    let mut totals = Totals::new(kinds);
+    let mut intervals = Vec::new();
+    let mut last_tick = measure_start;
+    let mut n: u32 = 1;
+    let mut interrupted_by = None;
+    loop {
+        let next = measure_start + tick * n;
+        let wake = deadline.map_or(next, |d| d.min(next));
+        // Sleep in short steps to notice signals, a fatal error, or all workers finishing.
+        loop {
+            if let Some(sig) = signals.caught() {
+                interrupted_by = Some(sig);
+                break;
+            }
+            if shared.stop.load(Ordering::Relaxed) || shared.running.load(Ordering::Relaxed) == 0 {
+                break;
+            }
+            let now = Instant::now();
+            if now >= wake {
+                break;
+            }
+            std::thread::sleep((wake - now).min(Duration::from_millis(10)));
+        }
+        let now = Instant::now();
+        let running_now = shared.running.load(Ordering::Relaxed) as u32;
+        let finished = interrupted_by.is_some()
+            || shared.stop.load(Ordering::Relaxed)
+            || shared.running.load(Ordering::Relaxed) == 0
+            || deadline.is_some_and(|d| now >= d);
+        if finished {
+            shared.stop.store(true, Ordering::Relaxed);
+        }
+        if now >= next || !finished {
+            let iv = collect(cells, kinds, &mut per_thread);
+            let dur = now.saturating_duration_since(last_tick).as_secs_f64();
+            let now_ns = now.saturating_duration_since(shared.epoch).as_nanos() as u64;
+            let interval = Interval {
+                time_s: now.saturating_duration_since(measure_start).as_secs_f64(),
+                duration_s: dur,
+                threads: running_now,
+                events: iv.events,
+                reads: iv.reads,
+                writes: iv.writes,
+                other: iv.other,
+                errors: iv.errors,
+                reconnects: iv.reconnects,
+                latency_pct_ms: percentile_ms(&iv.response, f64::from(cfg.percentile.max(1))),
+                latency_p99_ms: percentile_ms(&iv.response, 99.0),
+                latency_max_ms: if iv.events > 0 { iv.lat_max_ns as f64 / 1e6 } else { 0.0 },
+                queue_length: schedule.map(|s| s.backlog(now_ns)),
+                concurrency: schedule.map(|_| shared.in_flight.load(Ordering::Relaxed)),
+                lag_ms: schedule.map(|s| s.lag_ns(now_ns) as f64 / 1e6),
+                late_events: schedule.map(|_| iv.late),
+            };
+            if cfg.report_interval > 0 && now >= next {
+                let _ = writeln!(out, "{}", text::interval_line(&interval, cfg.percentile));
+                if let Some(extra) = text::rate_lines(&interval) {
+                    let _ = writeln!(out, "{extra}");
+                }
+                let _ = out.flush();
+            }
+            totals.add(&iv);
+            intervals.push(interval);
+            last_tick = now;
+            n += 1;
+            // Skip ticks that were missed (a stalled reporter), as sysbench does.
+            while measure_start + tick * n <= now {
+                n += 1;
+            }
+        }
+        if finished {
+            break;
+        }
+    }
+    let output = RunOutput {
+        intervals,
+        summary: summarize(cfg, &totals, 0.0, &per_thread),
+        totals,
+        interrupted_by,
+        fatal: None,
+    };
+    (output, per_thread, measure_start)
+}
+
+fn summarize(cfg: &RunConfig, t: &Totals, total_time: f64, per_thread: &[(u64, u64)]) -> Summary {
+    let secs = total_time.max(1e-9);
+    let events: Vec<f64> = per_thread.iter().map(|p| p.0 as f64).collect();
+    let times: Vec<f64> = per_thread.iter().map(|p| p.1 as f64 / 1e9).collect();
+    let (events_avg, events_stddev) = mean_stddev(&events);
+    let (time_avg_s, time_stddev_s) = mean_stddev(&times);
+    let exact = (t.events > 0).then_some((t.lat_min_ns, t.lat_max_ns, t.lat_sum_ns));
+    Summary {
+        total_time_s: total_time,
+        events: t.events,
+        reads: t.reads,
+        writes: t.writes,
+        other: t.other,
+        errors: t.errors,
+        reconnects: t.reconnects,
+        tps: t.events as f64 / secs,
+        qps: t.queries() as f64 / secs,
+        latency: latency(&t.response, exact, cfg.percentile),
+        service_time: cfg.rate.map(|_| latency(&t.service, None, cfg.percentile)),
+        late_events: t.late,
+        max_lag_ms: t.max_lag_ns as f64 / 1e6,
+        fairness: Fairness {
+            events_avg,
+            events_stddev,
+            time_avg_s,
+            time_stddev_s,
+            events_per_thread: per_thread.iter().map(|p| p.0).collect(),
+        },
+    }
+}
+
+/// Open the probe session used for metadata and readiness checks.
+pub fn probe(driver: &dyn Driver) -> Result<Box<dyn Connection>> {
+    driver.connect(0).map_err(|e| connect_error_message(&e))
+}
+
+/// The fatal error that ended a run, as a user message.
+pub fn fatal_message(e: &DbError) -> Error {
+    match e.kind {
+        DbErrorKind::NoSuchTable => environment(format!(
+            "{} (server error {}): run prepare with the same options first",
+            e.message, e.code
+        )),
+        DbErrorKind::ConnectionLost => failed(format!(
+            "{} (error {}): the connection was lost; add {} to --mysql-ignore-errors to reconnect and continue",
+            e.message, e.code, e.code
+        )),
+        _ => failed(format!(
+            "server error {} stopped the run: {} (add {} to --mysql-ignore-errors to count and retry it instead)",
+            e.code, e.message, e.code
+        )),
+    }
+}

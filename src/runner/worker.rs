@@ -1,0 +1,156 @@
+//! One worker thread: one connection, one event generator, one stats cell. The loop has three
+//! independent parameters — stop condition, pacing, latency origin — and no per-workload code.
+
+use super::pacing::Schedule;
+use super::Shared;
+use crate::config::IgnoreList;
+use crate::driver::{Connection, DbError, DbErrorKind};
+use crate::rand::Rng;
+use crate::stats::{EventRecord, ThreadCell};
+use crate::workload::{EventGen, Exec};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// An event that starts this much after its intended time counts as late.
+pub const LATE_THRESHOLD_NS: u64 = 1_000_000;
+
+pub struct Worker<'a> {
+    pub conn: Box<dyn Connection>,
+    pub events: Box<dyn EventGen>,
+    pub cell: &'a ThreadCell,
+    pub shared: &'a Shared,
+    pub schedule: Option<&'a Schedule>,
+    pub ignore: &'a IgnoreList,
+    pub rng: Rng,
+    /// Whether events run inside BEGIN/COMMIT (so a failed attempt needs a ROLLBACK).
+    pub transactional: bool,
+}
+
+fn ns_since(epoch: Instant, t: Instant) -> u64 {
+    t.saturating_duration_since(epoch).as_nanos() as u64
+}
+
+impl Worker<'_> {
+    /// Run events until told to stop. Returns a fatal error, if one ended the run.
+    pub fn run(mut self) -> Option<DbError> {
+        let shared = self.shared;
+        let mut samples: Vec<(u8, u64, bool)> = Vec::with_capacity(64);
+        let mut error_codes: Vec<String> = Vec::new();
+        loop {
+            if shared.stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let measuring = shared.measuring.load(Ordering::Relaxed);
+            if measuring && shared.events_limit > 0 {
+                // Claimed before the event, like sysbench, so exactly `--events` events run.
+                if shared.events_claimed.fetch_add(1, Ordering::Relaxed) >= shared.events_limit {
+                    return None;
+                }
+            }
+            let (intended, started) = match self.schedule {
+                None => {
+                    let now = Instant::now();
+                    (now, now)
+                }
+                Some(s) => {
+                    let at_ns = s.claim(&mut self.rng);
+                    let deadline = shared.deadline_ns.load(Ordering::Relaxed);
+                    if deadline > 0 && at_ns >= deadline {
+                        return None;
+                    }
+                    let at = shared.epoch + Duration::from_nanos(at_ns);
+                    if !sleep_until(at, shared) {
+                        return None;
+                    }
+                    (at, Instant::now())
+                }
+            };
+            if self.schedule.is_some() {
+                shared.in_flight.fetch_add(1, Ordering::Relaxed);
+            }
+
+            samples.clear();
+            error_codes.clear();
+            let (mut reads, mut writes, mut other, mut reconnects) = (0, 0, 0, 0);
+            let fatal = loop {
+                let mut exec = Exec::new(self.conn.as_mut(), &mut samples);
+                let r = self.events.event(&mut exec);
+                reads += exec.reads;
+                writes += exec.writes;
+                other += exec.other;
+                match r {
+                    Ok(()) => break None,
+                    Err(e) if self.ignore.contains(&e.code) => {
+                        error_codes.push(e.code.clone());
+                        if e.kind == DbErrorKind::ConnectionLost {
+                            if let Err(e) = self.reconnect() {
+                                break Some(e);
+                            }
+                            reconnects += 1;
+                        } else if self.transactional {
+                            // A deadlock already rolled back; a lock wait timeout did not.
+                            // Either way start the retry from a clean transaction.
+                            let _ = self.conn.query("ROLLBACK");
+                        }
+                        if shared.stop.load(Ordering::Relaxed) {
+                            break None;
+                        }
+                    }
+                    Err(e) => break Some(e),
+                }
+            };
+            let end = Instant::now();
+            if self.schedule.is_some() {
+                shared.in_flight.fetch_sub(1, Ordering::Relaxed);
+            }
+            let lag_ns = ns_since(intended, started);
+            self.cell.record_event(&EventRecord {
+                response_ns: ns_since(intended, end),
+                service_ns: ns_since(started, end),
+                reads,
+                writes,
+                other,
+                reconnects,
+                late: self.schedule.is_some() && lag_ns > LATE_THRESHOLD_NS,
+                lag_ns,
+                statements: &samples,
+                error_codes: &error_codes,
+            });
+            if let Some(e) = fatal {
+                return Some(e);
+            }
+        }
+    }
+
+    /// Reconnect after a lost connection, retrying until it works or the run stops.
+    fn reconnect(&mut self) -> Result<(), DbError> {
+        let mut wait = Duration::from_millis(1);
+        loop {
+            match self.conn.reconnect() {
+                Ok(()) => return Ok(()),
+                Err(e) if e.kind == DbErrorKind::Unreachable || e.kind == DbErrorKind::ConnectionLost => {
+                    if self.shared.stop.load(Ordering::Relaxed) {
+                        return Err(e);
+                    }
+                    std::thread::sleep(wait);
+                    wait = (wait * 2).min(Duration::from_millis(200));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+/// Sleep until `at`, waking early if the run stops. Returns false if it stopped.
+fn sleep_until(at: Instant, shared: &Shared) -> bool {
+    loop {
+        if shared.stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        let now = Instant::now();
+        if now >= at {
+            return true;
+        }
+        std::thread::sleep((at - now).min(Duration::from_millis(50)));
+    }
+}

@@ -1,0 +1,184 @@
+//! Latency and throughput statistics.
+//!
+//! Each worker owns a `ThreadCell`: its interval counters and HDR histograms (µs, 3 significant
+//! digits, auto-resizing so an idle-fast connection stays small, clamped at one hour). The worker
+//! records a whole event under its own cell's lock, which no other worker ever touches; the
+//! reporter takes each lock once per interval to fold the cell into the interval aggregate and
+//! clear it. So the hot path never waits on another worker, and percentiles come from full
+//! histograms, not a coarse bucket grid.
+
+pub mod snapshot;
+pub mod summary;
+
+use hdrhistogram::Histogram;
+use std::sync::Mutex;
+
+/// Largest latency kept exactly: one hour, in µs. Longer values are clamped to it.
+pub const MAX_TRACKED_US: u64 = 3_600_000_000;
+
+/// A small histogram that grows on demand (initial range 4 ms, 12 KiB of counters).
+pub fn thread_histogram() -> Histogram<u32> {
+    let mut h = Histogram::new_with_bounds(1, 4096, 3).expect("valid histogram bounds");
+    h.auto(true);
+    h
+}
+
+pub fn aggregate_histogram() -> Histogram<u64> {
+    let mut h = Histogram::new_with_bounds(1, 4096, 3).expect("valid histogram bounds");
+    h.auto(true);
+    h
+}
+
+#[inline]
+pub fn ns_to_us(ns: u64) -> u64 {
+    (ns / 1000).min(MAX_TRACKED_US)
+}
+
+/// Counts of one statement kind in one interval of one thread.
+pub struct StmtCell {
+    pub count: u64,
+    pub errors: u64,
+    pub latency: Histogram<u32>,
+}
+
+/// The interval statistics of one worker.
+pub struct ThreadStats {
+    pub events: u64,
+    pub reads: u64,
+    pub writes: u64,
+    pub other: u64,
+    pub errors: u64,
+    pub reconnects: u64,
+    /// Events that started later than their intended time (under --rate).
+    pub late: u64,
+    pub max_lag_ns: u64,
+    pub lat_sum_ns: u64,
+    pub lat_min_ns: u64,
+    pub lat_max_ns: u64,
+    /// Response time: from intended start under --rate, from actual start otherwise.
+    pub response: Histogram<u32>,
+    /// Service time: from actual start (differs from `response` only under --rate).
+    pub service: Histogram<u32>,
+    pub stmts: Vec<StmtCell>,
+    pub errors_by_code: Vec<(String, u64)>,
+}
+
+impl ThreadStats {
+    pub fn new(stmt_kinds: usize) -> ThreadStats {
+        ThreadStats {
+            events: 0,
+            reads: 0,
+            writes: 0,
+            other: 0,
+            errors: 0,
+            reconnects: 0,
+            late: 0,
+            max_lag_ns: 0,
+            lat_sum_ns: 0,
+            lat_min_ns: u64::MAX,
+            lat_max_ns: 0,
+            response: thread_histogram(),
+            service: thread_histogram(),
+            stmts: (0..stmt_kinds)
+                .map(|_| StmtCell {
+                    count: 0,
+                    errors: 0,
+                    latency: thread_histogram(),
+                })
+                .collect(),
+            errors_by_code: Vec::new(),
+        }
+    }
+
+    pub fn clear(&mut self) {
+        let kinds = self.stmts.len();
+        self.events = 0;
+        self.reads = 0;
+        self.writes = 0;
+        self.other = 0;
+        self.errors = 0;
+        self.reconnects = 0;
+        self.late = 0;
+        self.max_lag_ns = 0;
+        self.lat_sum_ns = 0;
+        self.lat_min_ns = u64::MAX;
+        self.lat_max_ns = 0;
+        self.response.reset();
+        self.service.reset();
+        for s in &mut self.stmts {
+            s.count = 0;
+            s.errors = 0;
+            s.latency.reset();
+        }
+        debug_assert_eq!(kinds, self.stmts.len());
+        self.errors_by_code.clear();
+    }
+}
+
+/// What one event did, handed to the cell in one piece.
+pub struct EventRecord<'a> {
+    pub response_ns: u64,
+    pub service_ns: u64,
+    pub reads: u64,
+    pub writes: u64,
+    pub other: u64,
+    pub reconnects: u64,
+    pub late: bool,
+    pub lag_ns: u64,
+    /// (statement kind, latency ns, failed)
+    pub statements: &'a [(u8, u64, bool)],
+    /// Server codes of the ignorable errors that restarted this event.
+    pub error_codes: &'a [String],
+}
+
+/// One worker's statistics, padded to its own cache lines.
+#[repr(align(128))]
+pub struct ThreadCell {
+    pub stats: Mutex<ThreadStats>,
+}
+
+impl ThreadCell {
+    pub fn new(stmt_kinds: usize) -> ThreadCell {
+        ThreadCell {
+            stats: Mutex::new(ThreadStats::new(stmt_kinds)),
+        }
+    }
+
+    /// Record a statement-level error that ended the event without retry (fatal path), so the
+    /// summary still shows it.
+    pub fn record_event(&self, e: &EventRecord<'_>) {
+        let mut s = self.stats.lock().unwrap_or_else(|p| p.into_inner());
+        s.events += 1;
+        s.reads += e.reads;
+        s.writes += e.writes;
+        s.other += e.other;
+        s.reconnects += e.reconnects;
+        s.lat_sum_ns += e.response_ns;
+        s.lat_min_ns = s.lat_min_ns.min(e.response_ns);
+        s.lat_max_ns = s.lat_max_ns.max(e.response_ns);
+        s.response.saturating_record(ns_to_us(e.response_ns));
+        s.service.saturating_record(ns_to_us(e.service_ns));
+        if e.late {
+            s.late += 1;
+            s.max_lag_ns = s.max_lag_ns.max(e.lag_ns);
+        }
+        for &(kind, ns, failed) in e.statements {
+            let cell = &mut s.stmts[kind as usize];
+            if failed {
+                cell.errors += 1;
+            } else {
+                cell.count += 1;
+                cell.latency.saturating_record(ns_to_us(ns));
+            }
+        }
+        if !e.error_codes.is_empty() {
+            s.errors += e.error_codes.len() as u64;
+            for code in e.error_codes {
+                match s.errors_by_code.iter_mut().find(|(c, _)| c == code) {
+                    Some((_, n)) => *n += 1,
+                    None => s.errors_by_code.push((code.clone(), 1)),
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! Folding per-thread cells into an interval aggregate, and interval aggregates into the run's
+//! cumulative totals. Only the reporter (and the final collection) runs this code.
+
+use super::{aggregate_histogram, ThreadCell, ThreadStats};
+use hdrhistogram::Histogram;
+use std::collections::BTreeMap;
+
+pub struct StmtTotals {
+    pub count: u64,
+    pub errors: u64,
+    pub latency: Histogram<u64>,
+}
+
+/// Totals over some set of threads and some span of time.
+pub struct Totals {
+    pub events: u64,
+    pub reads: u64,
+    pub writes: u64,
+    pub other: u64,
+    pub errors: u64,
+    pub reconnects: u64,
+    pub late: u64,
+    pub max_lag_ns: u64,
+    pub lat_sum_ns: u64,
+    pub lat_min_ns: u64,
+    pub lat_max_ns: u64,
+    pub response: Histogram<u64>,
+    pub service: Histogram<u64>,
+    pub stmts: Vec<StmtTotals>,
+    pub errors_by_code: BTreeMap<String, u64>,
+}
+
+fn add_hist(into: &mut Histogram<u64>, from: &Histogram<u32>) {
+    for v in from.iter_recorded() {
+        into.saturating_record_n(v.value_iterated_to(), u64::from(v.count_at_value()));
+    }
+}
+
+impl Totals {
+    pub fn new(stmt_kinds: usize) -> Totals {
+        Totals {
+            events: 0,
+            reads: 0,
+            writes: 0,
+            other: 0,
+            errors: 0,
+            reconnects: 0,
+            late: 0,
+            max_lag_ns: 0,
+            lat_sum_ns: 0,
+            lat_min_ns: u64::MAX,
+            lat_max_ns: 0,
+            response: aggregate_histogram(),
+            service: aggregate_histogram(),
+            stmts: (0..stmt_kinds)
+                .map(|_| StmtTotals {
+                    count: 0,
+                    errors: 0,
+                    latency: aggregate_histogram(),
+                })
+                .collect(),
+            errors_by_code: BTreeMap::new(),
+        }
+    }
+
+    pub fn queries(&self) -> u64 {
+        self.reads + self.writes + self.other
+    }
+
+    fn add_thread(&mut self, t: &ThreadStats) {
+        self.events += t.events;
+        self.reads += t.reads;
+        self.writes += t.writes;
+        self.other += t.other;
+        self.errors += t.errors;
+        self.reconnects += t.reconnects;
+        self.late += t.late;
+        self.max_lag_ns = self.max_lag_ns.max(t.max_lag_ns);
+        self.lat_sum_ns += t.lat_sum_ns;
+        self.lat_min_ns = self.lat_min_ns.min(t.lat_min_ns);
+        self.lat_max_ns = self.lat_max_ns.max(t.lat_max_ns);
+        add_hist(&mut self.response, &t.response);
+        add_hist(&mut self.service, &t.service);
+        for (into, from) in self.stmts.iter_mut().zip(&t.stmts) {
+            into.count += from.count;
+            into.errors += from.errors;
+            add_hist(&mut into.latency, &from.latency);
+        }
+        for (code, n) in &t.errors_by_code {
+            *self.errors_by_code.entry(code.clone()).or_insert(0) += n;
+        }
+    }
+
+    pub fn add(&mut self, o: &Totals) {
+        self.events += o.events;
+        self.reads += o.reads;
+        self.writes += o.writes;
+        self.other += o.other;
+        self.errors += o.errors;
+        self.reconnects += o.reconnects;
+        self.late += o.late;
+        self.max_lag_ns = self.max_lag_ns.max(o.max_lag_ns);
+        self.lat_sum_ns += o.lat_sum_ns;
+        self.lat_min_ns = self.lat_min_ns.min(o.lat_min_ns);
+        self.lat_max_ns = self.lat_max_ns.max(o.lat_max_ns);
+        let _ = self.response.add(&o.response);
+        let _ = self.service.add(&o.service);
+        for (into, from) in self.stmts.iter_mut().zip(&o.stmts) {
+            into.count += from.count;
+            into.errors += from.errors;
+            let _ = into.latency.add(&from.latency);
+        }
+        for (code, n) in &o.errors_by_code {
+            *self.errors_by_code.entry(code.clone()).or_insert(0) += n;
+        }
+    }
+}
+
+/// Take every thread's interval statistics (clearing them) into one `Totals`.
+/// `per_thread` receives each thread's (events, latency sum ns) for the fairness figures.
+pub fn collect(cells: &[ThreadCell], stmt_kinds: usize, per_thread: &mut [(u64, u64)]) -> Totals {
+    let mut totals = Totals::new(stmt_kinds);
+    for (i, cell) in cells.iter().enumerate() {
+        let mut s = cell.stats.lock().unwrap_or_else(|p| p.into_inner());
+        totals.add_thread(&s);
+        per_thread[i].0 += s.events;
+        per_thread[i].1 += s.lat_sum_ns;
+        s.clear();
+    }
+    totals
+}

@@ -1,0 +1,110 @@
+//! What to execute. A workload knows its schema (prepare/cleanup/readiness check) and makes one
+//! `EventGen` per worker; the runner never looks at which workload it runs.
+
+pub mod oltp;
+
+use crate::cli::OptionValues;
+use crate::driver::{Connection, DbResult, Driver, QueryKind, StmtHandle, Value};
+use crate::error::{usage, Result};
+use crate::rand::{DistParams, Distribution, Rng};
+use std::time::Instant;
+
+/// Everything a workload's lifecycle commands need besides the driver.
+pub struct Context<'a> {
+    pub driver: &'a dyn Driver,
+    pub threads: u32,
+    pub dist: &'a DistParams,
+    pub seed: u64,
+    /// The command line to suggest in messages (e.g. "dbpress oltp_read_write").
+    pub invocation: String,
+}
+
+pub trait Workload: Send + Sync {
+    fn name(&self) -> &'static str;
+    /// Names of the statement kinds this workload reports on, indexed by `Exec::run`'s `kind`.
+    fn statement_kinds(&self) -> &'static [&'static str];
+    /// Header lines describing the workload's effective settings.
+    fn describe(&self) -> Vec<String>;
+    fn prepare(&self, ctx: &Context<'_>) -> Result<()>;
+    fn cleanup(&self, ctx: &Context<'_>) -> Result<()>;
+    /// Fail with a clear message if the prepared data is missing, before any worker starts.
+    fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<()>;
+    /// Prepare statements on `conn` and return the per-thread event generator.
+    fn worker(
+        &self,
+        conn: &mut dyn Connection,
+        thread: u32,
+        rng: Rng,
+        dist: Distribution,
+    ) -> DbResult<Box<dyn EventGen>>;
+}
+
+/// One worker's event loop body.
+pub trait EventGen: Send {
+    /// Execute one event: every statement goes through `exec` so it is timed and classified.
+    fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()>;
+}
+
+/// Runs statements for an event, timing each and counting it as sysbench does.
+pub struct Exec<'a> {
+    pub conn: &'a mut dyn Connection,
+    pub samples: &'a mut Vec<(u8, u64, bool)>,
+    pub reads: u64,
+    pub writes: u64,
+    pub other: u64,
+}
+
+impl<'a> Exec<'a> {
+    pub fn new(conn: &'a mut dyn Connection, samples: &'a mut Vec<(u8, u64, bool)>) -> Exec<'a> {
+        Exec {
+            conn,
+            samples,
+            reads: 0,
+            writes: 0,
+            other: 0,
+        }
+    }
+
+    #[inline]
+    pub fn run(&mut self, kind: u8, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<()> {
+        let t0 = Instant::now();
+        let r = self.conn.execute(stmt, params);
+        let ns = t0.elapsed().as_nanos() as u64;
+        match r {
+            Ok(k) => {
+                match k {
+                    QueryKind::Read => self.reads += 1,
+                    QueryKind::Write => self.writes += 1,
+                    QueryKind::Other => self.other += 1,
+                }
+                self.samples.push((kind, ns, false));
+                Ok(())
+            }
+            Err(e) => {
+                self.samples.push((kind, ns, true));
+                Err(e)
+            }
+        }
+    }
+}
+
+/// (name, one-line description) of every workload, for `dbpress list`.
+pub fn list() -> Vec<(&'static str, &'static str)> {
+    oltp::VARIANTS.iter().map(|v| (v.name, v.description)).collect()
+}
+
+pub fn build(name: &str, opts: &OptionValues) -> Result<Box<dyn Workload>> {
+    if let Some(v) = oltp::VARIANTS.iter().find(|v| v.name == name) {
+        return Ok(Box::new(oltp::Oltp::new(v, opts)?));
+    }
+    let names: Vec<&str> = list().iter().map(|(n, _)| *n).collect();
+    Err(usage(format!(
+        "unknown workload '{name}': available are {} (`dbpress list`)",
+        names.join(", ")
+    )))
+}
+
+/// Whether `name` is a known workload.
+pub fn exists(name: &str) -> bool {
+    list().iter().any(|(n, _)| *n == name)
+}

@@ -1,0 +1,86 @@
+//! sysbench's OLTP SQL text, byte for byte (ref sysbench.md §2.2, §2.4), so that query digests,
+//! statement counts and lock patterns on the server match sysbench's.
+
+use super::{kind, Schema};
+use crate::driver::Dialect;
+
+/// Statement text of `kind` for table number `t`.
+pub fn statement(k: u8, t: u32) -> String {
+    match k {
+        kind::POINT_SELECT => format!("SELECT c FROM sbtest{t} WHERE id=?"),
+        kind::SIMPLE_RANGE => format!("SELECT c FROM sbtest{t} WHERE id BETWEEN ? AND ?"),
+        kind::SUM_RANGE => format!("SELECT SUM(k) FROM sbtest{t} WHERE id BETWEEN ? AND ?"),
+        kind::ORDER_RANGE => format!("SELECT c FROM sbtest{t} WHERE id BETWEEN ? AND ? ORDER BY c"),
+        kind::DISTINCT_RANGE => {
+            format!("SELECT DISTINCT c FROM sbtest{t} WHERE id BETWEEN ? AND ? ORDER BY c")
+        }
+        kind::INDEX_UPDATE => format!("UPDATE sbtest{t} SET k=k+1 WHERE id=?"),
+        kind::NON_INDEX_UPDATE => format!("UPDATE sbtest{t} SET c=? WHERE id=?"),
+        kind::DELETE => format!("DELETE FROM sbtest{t} WHERE id=?"),
+        kind::INSERT => format!("INSERT INTO sbtest{t} (id, k, c, pad) VALUES (?, ?, ?, ?)"),
+        kind::BEGIN => "BEGIN".to_string(),
+        kind::COMMIT => "COMMIT".to_string(),
+        other => unreachable!("no statement kind {other}"),
+    }
+}
+
+pub fn create_table(s: &Schema, d: &Dialect, t: u32) -> String {
+    let id = if s.auto_inc { d.auto_increment_id } else { "INTEGER NOT NULL" };
+    let key = if s.secondary { "KEY xid (id)" } else { "PRIMARY KEY (id)" };
+    let engine = if d.storage_engine_clause {
+        format!(" /*! ENGINE = {} */", s.storage_engine)
+    } else {
+        String::new()
+    };
+    format!(
+        "CREATE TABLE sbtest{t}(\n  id {id},\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  {key}\n){engine} {}",
+        s.create_table_options
+    )
+}
+
+pub fn create_index(t: u32) -> String {
+    format!("CREATE INDEX k_{t} ON sbtest{t}(k)")
+}
+
+pub fn drop_table(t: u32) -> String {
+    format!("DROP TABLE IF EXISTS sbtest{t}")
+}
+
+/// `c`: ten groups of eleven digits joined by dashes (119 characters).
+pub const C_TEMPLATE: &[u8; 119] = b"###########-###########-###########-###########-###########-###########-###########-###########-###########-###########";
+/// `pad`: five groups (59 characters).
+pub const PAD_TEMPLATE: &[u8; 59] = b"###########-###########-###########-###########-###########";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::driver::MYSQL_DIALECT;
+
+    #[test]
+    fn ddl_matches_sysbench() {
+        let s = Schema {
+            tables: 1,
+            table_size: 10,
+            range_size: 100,
+            auto_inc: true,
+            secondary: false,
+            create_secondary: true,
+            create_table_options: String::new(),
+            storage_engine: "innodb".into(),
+        };
+        assert_eq!(
+            create_table(&s, &MYSQL_DIALECT, 3),
+            "CREATE TABLE sbtest3(\n  id INTEGER NOT NULL AUTO_INCREMENT,\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id)\n) /*! ENGINE = innodb */ "
+        );
+        assert_eq!(create_index(3), "CREATE INDEX k_3 ON sbtest3(k)");
+        assert_eq!(statement(kind::INSERT, 2), "INSERT INTO sbtest2 (id, k, c, pad) VALUES (?, ?, ?, ?)");
+    }
+
+    #[test]
+    fn templates_have_sysbench_lengths() {
+        assert_eq!(C_TEMPLATE.len(), 119);
+        assert_eq!(PAD_TEMPLATE.len(), 59);
+        assert_eq!(C_TEMPLATE.iter().filter(|&&b| b == b'-').count(), 9);
+        assert_eq!(PAD_TEMPLATE.iter().filter(|&&b| b == b'-').count(), 4);
+    }
+}
