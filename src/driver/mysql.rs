@@ -30,6 +30,9 @@ impl MysqlDriver {
             // Statements are held by the connection for its whole life; the crate's LRU cache
             // would close them behind our back when a workload prepares more than it holds.
             .stmt_cache_size(0)
+            // Known up front so the crate does not send `SELECT @@max_allowed_packet` on every
+            // connect, which would show up in the server's Com_select and skew parity checks.
+            .max_allowed_packet(Some(1 << 30))
             .tcp_connect_timeout(Some(Duration::from_secs(10)))
             // The crate would otherwise silently move a loopback TCP connection to the socket.
             .prefer_socket(false);
@@ -81,8 +84,8 @@ impl Driver for MysqlDriver {
             user: self.target.user.clone(),
         };
         if c.text_mode {
-            let mode = c.query_rows("SELECT @@SESSION.sql_mode")?;
-            let mode = mode.first().and_then(|r| r.first().cloned().flatten()).unwrap_or_default();
+            let mode = c.query_rows("SHOW SESSION VARIABLES LIKE 'sql_mode'")?;
+            let mode = mode.first().and_then(|r| r.get(1).cloned().flatten()).unwrap_or_default();
             c.backslash_escapes = !mode.contains("NO_BACKSLASH_ESCAPES");
         }
         Ok(Box::new(c))

@@ -104,6 +104,14 @@ impl Worker<'_> {
                 shared.in_flight.fetch_sub(1, Ordering::Relaxed);
             }
             let lag_ns = ns_since(intended, started);
+            // Whether an event counts is decided when it starts: warm-up events, including
+            // those still running when measurement begins, are excluded from every figure.
+            if !measuring {
+                if let Some(e) = fatal {
+                    return Some(e);
+                }
+                continue;
+            }
             self.cell.record_event(&EventRecord {
                 response_ns: ns_since(intended, end),
                 service_ns: ns_since(started, end),

@@ -1,0 +1,102 @@
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::{Mutex, MutexGuard};
+
+pub const SOCKET: &str = "/run/mysqld/mysqld.sock";
+
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_dbpress")
+}
+
+pub fn dbpress(args: &[&str]) -> Output {
+    Command::new(bin()).args(args).output().expect("dbpress runs")
+}
+
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A scratch directory unique to this test.
+pub fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("dbpress-it-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Server tests share global counters and table names, so they run one at a time.
+static SERVER_LOCK: Mutex<()> = Mutex::new(());
+
+pub struct Server {
+    _guard: MutexGuard<'static, ()>,
+    pub conn: mysql::Conn,
+}
+
+/// Connection flags for dbpress to reach the test server over the socket.
+pub const CONN: &[&str] = &["--mysql-socket", SOCKET, "--mysql-user=sbtest", "--mysql-password=sbtest", "--mysql-db=sbtest"];
+
+pub fn server(test: &str) -> Option<Server> {
+    let guard = SERVER_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+    let opts = mysql::OptsBuilder::new()
+        .socket(Some(SOCKET))
+        .user(Some("sbtest"))
+        .pass(Some("sbtest"))
+        .db_name(Some("sbtest"))
+        .prefer_socket(false);
+    match mysql::Conn::new(opts) {
+        Ok(mut conn) => {
+            // Start from a clean schema: drop what earlier (failed) tests may have left.
+            use mysql::prelude::Queryable;
+            let tables: Vec<String> = conn.query("SHOW TABLES LIKE 'sbtest%'").unwrap();
+            for t in tables {
+                conn.query_drop(format!("DROP TABLE `{t}`")).unwrap();
+            }
+            Some(Server { _guard: guard, conn })
+        }
+        Err(e) => {
+            if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
+                panic!("{test}: MariaDB is required in CI but unreachable at {SOCKET}: {e}");
+            }
+            eprintln!("SKIPPED {test}: MariaDB not reachable at {SOCKET} ({e}); start it with scripts/services.sh");
+            None
+        }
+    }
+}
+
+impl Server {
+    /// Global Com_* counters.
+    pub fn com(&mut self) -> std::collections::HashMap<String, u64> {
+        use mysql::prelude::Queryable;
+        let rows: Vec<(String, String)> = self.conn.query("SHOW GLOBAL STATUS LIKE 'Com\\_%'").unwrap();
+        rows.into_iter().map(|(k, v)| (k, v.parse().unwrap_or(0))).collect()
+    }
+
+    pub fn tables(&mut self) -> Vec<String> {
+        use mysql::prelude::Queryable;
+        self.conn.query("SHOW TABLES LIKE 'sbtest%'").unwrap()
+    }
+}
+
+/// Run SQL as the server's root over the socket (the `mariadb` client, unix_socket auth).
+pub fn as_root(sql: &str) -> bool {
+    Command::new("mariadb")
+        .args(["--protocol=socket", "-uroot", "-e", sql])
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+pub fn json(path: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// A failure is one line on stderr, with no panic or backtrace.
+pub fn assert_one_clean_line(o: &Output) {
+    let err = stderr(o);
+    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("dbpress: error:")).collect();
+    assert_eq!(errors.len(), 1, "expected one error line, got: {err}");
+    assert!(!err.contains("panicked") && !err.contains("RUST_BACKTRACE"), "{err}");
+}

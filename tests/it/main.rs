@@ -1,0 +1,14 @@
+//! One integration-test binary; modules by surface.
+//! Tests that need MariaDB take `common::server()`: in CI (`CI=true`) an unreachable server is a
+//! failure, elsewhere the test prints SKIPPED with how to start it.
+
+mod common;
+
+/// Command-line behaviour that needs no server.
+mod cli;
+/// The dry-run driver: dbpress's own machinery without a server.
+mod dry_run;
+/// JSON results: schema, report re-rendering.
+mod export;
+/// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.
+mod mariadb;
