@@ -118,10 +118,18 @@ pub fn boolean(opts: &OptionValues, name: &str) -> Result<bool> {
     })
 }
 
-pub fn choice<T>(opts: &OptionValues, name: &str, known: &str, f: impl Fn(&str) -> Option<T>) -> Result<T> {
+pub fn choice<T>(
+    opts: &OptionValues,
+    name: &str,
+    known: &str,
+    f: impl Fn(&str) -> Option<T>,
+) -> Result<T> {
     let raw = opts.get(name);
-    f(&raw.to_ascii_lowercase())
-        .ok_or_else(|| usage(format!("invalid value '{raw}' for --{name}: use one of {known}")))
+    f(&raw.to_ascii_lowercase()).ok_or_else(|| {
+        usage(format!(
+            "invalid value '{raw}' for --{name}: use one of {known}"
+        ))
+    })
 }
 
 fn ignore_list(raw: &str) -> Result<IgnoreList> {
@@ -142,7 +150,11 @@ fn ignore_list(raw: &str) -> Result<IgnoreList> {
 }
 
 impl RunConfig {
-    pub fn from_options(workload: &str, command: Command, opts: &OptionValues) -> Result<RunConfig> {
+    pub fn from_options(
+        workload: &str,
+        command: Command,
+        opts: &OptionValues,
+    ) -> Result<RunConfig> {
         let threads = int(opts, "threads", 1, 100_000)? as u32;
         let time = int(opts, "time", 0, u64::from(u32::MAX))?;
         let events = int(opts, "events", 0, u64::MAX)?;
@@ -268,19 +280,24 @@ mod tests {
             "invalid value '0' for --threads: expected a whole number from 1 to 100000"
         );
         let e = config("oltp_point_select run --rand-type=normal --mysql-dry-run").unwrap_err();
-        assert!(e.message().contains("use one of uniform, gaussian, special, pareto, zipfian"));
+        assert!(e
+            .message()
+            .contains("use one of uniform, gaussian, special, pareto, zipfian"));
         let e = config("oltp_point_select run --rate=fast --mysql-dry-run").unwrap_err();
         assert!(e.message().starts_with("invalid value 'fast' for --rate"));
         let e = config("oltp_point_select run --db-driver=oracle").unwrap_err();
         assert!(e.message().contains("unknown --db-driver 'oracle'"));
-        let e = config("oltp_point_select run --histogram --percentile=0 --mysql-dry-run").unwrap_err();
+        let e =
+            config("oltp_point_select run --histogram --percentile=0 --mysql-dry-run").unwrap_err();
         assert!(e.message().contains("--percentile=0"));
     }
 
     #[test]
     fn ignore_errors_list_forms() {
         let c = config("oltp_point_select run --mysql-dry-run").unwrap();
-        assert!(c.ignore.contains("1213") && c.ignore.contains("1205") && !c.ignore.contains("1062"));
+        assert!(
+            c.ignore.contains("1213") && c.ignore.contains("1205") && !c.ignore.contains("1062")
+        );
         let c = config("oltp_point_select run --mysql-dry-run --mysql-ignore-errors=all").unwrap();
         assert!(c.ignore.contains("1062"));
         let c = config("oltp_point_select run --mysql-dry-run --mysql-ignore-errors=").unwrap();

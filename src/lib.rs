@@ -72,10 +72,10 @@ fn dispatch(args: &[String]) -> Result<u8> {
                     for i in &r.intervals {
                         println!("{}", export::text::interval_line(i, r.run.percentile));
                     }
-                    if !r.intervals.is_empty() {
-                        println!();
-                    }
-                    print!("{}", export::text::summary(&r, config::boolean(&opts, "histogram")?));
+                    print!(
+                        "{}",
+                        export::text::summary(&r, config::boolean(&opts, "histogram")?)
+                    );
                 }
             }
             Ok(0)
@@ -196,9 +196,17 @@ fn run_benchmark(
         let _ = writeln!(out, "Target transaction rate: {rate}/sec");
     }
     if cfg.report_interval > 0 {
-        let _ = writeln!(out, "Report intermediate results every {} second(s)", cfg.report_interval);
+        let _ = writeln!(
+            out,
+            "Report intermediate results every {} second(s)",
+            cfg.report_interval
+        );
     }
-    let _ = writeln!(out, "Initializing random number generator from seed ({}).", cfg.seed);
+    let _ = writeln!(
+        out,
+        "Initializing random number generator from seed ({}).",
+        cfg.seed
+    );
     let server = if info.version.is_empty() {
         String::new()
     } else {
@@ -238,9 +246,6 @@ fn run_benchmark(
         .map(|d| d.as_secs())
         .unwrap_or(0);
     let output = runner::run(cfg, w, driver, &info, ctx, &signals, out)?;
-    if cfg.report_interval > 0 && !output.intervals.is_empty() {
-        let _ = writeln!(out);
-    }
 
     let kinds = w.statement_kinds();
     let statements: Vec<StatementSummary> = output
@@ -259,7 +264,9 @@ fn run_benchmark(
     let histograms = Histograms {
         unit: "us".into(),
         response: stats::summary::encode(&output.totals.response),
-        service: cfg.rate.map(|_| stats::summary::encode(&output.totals.service)),
+        service: cfg
+            .rate
+            .map(|_| stats::summary::encode(&output.totals.service)),
         statements: output
             .totals
             .stmts
@@ -293,7 +300,9 @@ fn run_benchmark(
             events_limit: cfg.events,
             warmup_s: cfg.warmup,
             rate: cfg.rate,
-            rate_arrival: cfg.rate.map(|_| format!("{:?}", cfg.arrival).to_lowercase()),
+            rate_arrival: cfg
+                .rate
+                .map(|_| format!("{:?}", cfg.arrival).to_lowercase()),
             rand_type: cfg.dist.kind.to_string(),
             seed: cfg.seed,
             ps_mode: format!("{:?}", cfg.ps_mode).to_lowercase(),
@@ -375,7 +384,11 @@ fn options_help(groups: &[cli::options::Group]) -> String {
                 Kind::List => "=[LIST,...]",
             };
             let flag = format!("--{}{shape}", o.name);
-            let default = if o.default.is_empty() { String::new() } else { format!(" [{}]", o.default) };
+            let default = if o.default.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", o.default)
+            };
             s.push_str(&format!("  {flag:<34} {}{default}\n", o.help));
         }
         s.push('\n');

@@ -160,9 +160,12 @@ pub fn parse(args: &[String]) -> Result<Invocation> {
                 let v = take_value(&name, inline, args, &mut i, Kind::Bool)?;
                 let on = parse_bool(&v).ok_or_else(|| bad_bool(&name, &v))?;
                 if on {
-                    let list: Vec<String> = sets.iter().map(|(n, v)| format!("--{n}={v}")).collect();
-                    opts.notices
-                        .push(format!("--{raw_name} is deprecated, using {}", list.join(" ")));
+                    let list: Vec<String> =
+                        sets.iter().map(|(n, v)| format!("--{n}={v}")).collect();
+                    opts.notices.push(format!(
+                        "--{raw_name} is deprecated, using {}",
+                        list.join(" ")
+                    ));
                     for (n, v) in sets.iter() {
                         let spec = find(n).expect("expansion target is in the option table");
                         opts.set(spec.name, *v);

@@ -2,7 +2,9 @@
 //! own cost per event (statement generation, timing, statistics). Like sysbench's dry run, every
 //! statement counts as "other".
 
-use super::{Connection, DbResult, Dialect, Driver, QueryKind, ServerInfo, StmtHandle, Value, MYSQL_DIALECT};
+use super::{
+    Connection, DbResult, Dialect, Driver, QueryKind, ServerInfo, StmtHandle, Value, MYSQL_DIALECT,
+};
 
 pub struct DryRunDriver;
 

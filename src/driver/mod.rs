@@ -131,7 +131,12 @@ pub trait Driver: Send + Sync {
 
 /// Substitute `?` placeholders with literal values, quoting strings with `escape`.
 /// Used by text mode (`--db-ps-mode=disable`); `out` is reused across calls.
-pub fn render_text(template: &str, params: &[Value<'_>], escape: fn(&[u8], &mut Vec<u8>), out: &mut Vec<u8>) {
+pub fn render_text(
+    template: &str,
+    params: &[Value<'_>],
+    escape: fn(&[u8], &mut Vec<u8>),
+    out: &mut Vec<u8>,
+) {
     out.clear();
     let mut params = params.iter();
     let mut in_quote: Option<u8> = None;

@@ -3,8 +3,8 @@
 
 use super::mysql_target::{MysqlTarget, SslMode, Transport};
 use super::{
-    render_text, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, QueryKind, ServerInfo,
-    StmtHandle, Value, MYSQL_DIALECT,
+    render_text, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, QueryKind,
+    ServerInfo, StmtHandle, Value, MYSQL_DIALECT,
 };
 use crate::config::PsMode;
 use mysql::prelude::Queryable;
@@ -85,7 +85,10 @@ impl Driver for MysqlDriver {
         };
         if c.text_mode {
             let mode = c.query_rows("SHOW SESSION VARIABLES LIKE 'sql_mode'")?;
-            let mode = mode.first().and_then(|r| r.get(1).cloned().flatten()).unwrap_or_default();
+            let mode = mode
+                .first()
+                .and_then(|r| r.get(1).cloned().flatten())
+                .unwrap_or_default();
             c.backslash_escapes = !mode.contains("NO_BACKSLASH_ESCAPES");
         }
         Ok(Box::new(c))
@@ -148,7 +151,9 @@ fn connect_error(e: mysql::Error, transport: &Transport) -> DbError {
     match e {
         mysql::Error::IoError(io) => unreachable(transport, &io.to_string()),
         mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(detail)) => {
-            let why = detail.map(|(_, d, _)| d).unwrap_or_else(|| "connection failed".into());
+            let why = detail
+                .map(|(_, d, _)| d)
+                .unwrap_or_else(|| "connection failed".into());
             unreachable(transport, &why)
         }
         mysql::Error::DriverError(mysql::DriverError::ConnectTimeout) => {
@@ -206,7 +211,11 @@ fn query_error(e: mysql::Error) -> DbError {
             d @ (mysql::DriverError::PacketOutOfSync
             | mysql::DriverError::UnexpectedPacket
             | mysql::DriverError::Timeout),
-        ) => DbError::new(DbErrorKind::ConnectionLost, "2006", format!("server has gone away: {d}")),
+        ) => DbError::new(
+            DbErrorKind::ConnectionLost,
+            "2006",
+            format!("server has gone away: {d}"),
+        ),
         other => DbError::new(DbErrorKind::Other, "client", other.to_string()),
     }
 }
@@ -255,7 +264,9 @@ fn to_mysql(v: &Value<'_>) -> mysql::Value {
     }
 }
 
-fn classify<T: mysql::prelude::Protocol>(mut result: mysql::QueryResult<'_, '_, '_, T>) -> DbResult<QueryKind> {
+fn classify<T: mysql::prelude::Protocol>(
+    mut result: mysql::QueryResult<'_, '_, '_, T>,
+) -> DbResult<QueryKind> {
     let returns_rows = !result.columns().as_ref().is_empty();
     let affected = result.affected_rows();
     for row in result.by_ref() {
@@ -273,7 +284,9 @@ fn classify<T: mysql::prelude::Protocol>(mut result: mysql::QueryResult<'_, '_, 
 impl MysqlConnection {
     fn prepare_one(&mut self, sql: &str) -> DbResult<Prepared> {
         if self.text_mode {
-            return Ok(Prepared::Text { sql: sql.to_string() });
+            return Ok(Prepared::Text {
+                sql: sql.to_string(),
+            });
         }
         match self.conn.prep(sql) {
             Ok(stmt) => Ok(Prepared::Server {
@@ -284,7 +297,9 @@ impl MysqlConnection {
                 let e = query_error(e);
                 if e.kind == DbErrorKind::UnsupportedPrepare {
                     // sysbench does the same: statements like BEGIN go as text.
-                    Ok(Prepared::Text { sql: sql.to_string() })
+                    Ok(Prepared::Text {
+                        sql: sql.to_string(),
+                    })
                 } else {
                     Err(e)
                 }
@@ -312,13 +327,21 @@ impl Connection for MysqlConnection {
                 classify(result)
             }
             Prepared::Text { sql } => {
-                let escape = if self.backslash_escapes { escape_backslash } else { escape_ansi };
+                let escape = if self.backslash_escapes {
+                    escape_backslash
+                } else {
+                    escape_ansi
+                };
                 let mut buf = std::mem::take(&mut self.text_buf);
                 render_text(sql, params, escape, &mut buf);
                 // The template is valid UTF-8 and values are ASCII digits or caller bytes that
                 // came from str; a lossy view only matters for invalid input, which we never make.
                 let text = String::from_utf8_lossy(&buf);
-                let r = self.conn.query_iter(text.as_ref()).map_err(query_error).and_then(classify);
+                let r = self
+                    .conn
+                    .query_iter(text.as_ref())
+                    .map_err(query_error)
+                    .and_then(classify);
                 self.text_buf = buf;
                 r
             }
@@ -348,7 +371,8 @@ impl Connection for MysqlConnection {
     }
 
     fn reconnect(&mut self) -> DbResult<()> {
-        let conn = mysql::Conn::new(self.opts.clone()).map_err(|e| connect_error(e, &self.transport))?;
+        let conn =
+            mysql::Conn::new(self.opts.clone()).map_err(|e| connect_error(e, &self.transport))?;
         self.conn = conn;
         let sqls: Vec<String> = self
             .stmts

@@ -80,7 +80,10 @@ fn default_socket() -> Option<PathBuf> {
             return Some(PathBuf::from(p));
         }
     }
-    DEFAULT_SOCKETS.iter().map(PathBuf::from).find(|p| p.exists())
+    DEFAULT_SOCKETS
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
 }
 
 /// Percent-decoding for URL parts (user names and passwords may hold reserved characters).
@@ -90,14 +93,20 @@ fn percent_decode(s: &str) -> Result<String> {
     let mut i = 0;
     while i < bytes.len() {
         if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3).and_then(|h| u8::from_str_radix(h, 16).ok());
+            let hex = s
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok());
             match hex {
                 Some(b) => {
                     out.push(b);
                     i += 3;
                     continue;
                 }
-                None => return Err(usage("invalid percent-escape in --db URL: use %XX with two hex digits")),
+                None => {
+                    return Err(usage(
+                        "invalid percent-escape in --db URL: use %XX with two hex digits",
+                    ))
+                }
             }
         }
         out.push(bytes[i]);
@@ -153,7 +162,9 @@ pub fn parse_url(url: &str) -> Result<UrlParts> {
     if !hostport.is_empty() {
         let (host, port) = if let Some(h) = hostport.strip_prefix('[') {
             // [ipv6]:port
-            let (h, after) = h.split_once(']').ok_or_else(|| usage("unclosed '[' in --db URL host"))?;
+            let (h, after) = h
+                .split_once(']')
+                .ok_or_else(|| usage("unclosed '[' in --db URL host"))?;
             (h.to_string(), after.strip_prefix(':'))
         } else {
             match hostport.rsplit_once(':') {
@@ -165,9 +176,10 @@ pub fn parse_url(url: &str) -> Result<UrlParts> {
             parts.host = Some(host);
         }
         if let Some(p) = port {
-            parts.port = Some(p.parse().map_err(|_| {
-                usage(format!("invalid port '{p}' in --db URL: expected 1-65535"))
-            })?);
+            parts.port =
+                Some(p.parse().map_err(|_| {
+                    usage(format!("invalid port '{p}' in --db URL: expected 1-65535"))
+                })?);
         }
     }
     if !path.is_empty() {
@@ -223,7 +235,10 @@ pub fn password_from_my_cnf(path: &Path) -> Option<String> {
             continue;
         }
         if let Some(section) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            in_client = matches!(section.trim(), "client" | "client-server" | "client-mariadb");
+            in_client = matches!(
+                section.trim(),
+                "client" | "client-server" | "client-mariadb"
+            );
             continue;
         }
         if !in_client {
@@ -290,7 +305,9 @@ impl MysqlTarget {
                 .iter()
                 .map(|p| {
                     p.parse::<u16>().ok().filter(|p| *p > 0).ok_or_else(|| {
-                        usage(format!("invalid value '{p}' for --mysql-port: expected 1-65535"))
+                        usage(format!(
+                            "invalid value '{p}' for --mysql-port: expected 1-65535"
+                        ))
                     })
                 })
                 .collect::<Result<_>>()?
@@ -298,7 +315,9 @@ impl MysqlTarget {
             vec![url.port.unwrap_or(3306)]
         };
         if hosts.is_empty() && sockets.is_empty() {
-            return Err(usage("--mysql-host is empty: give a host name, or --mysql-socket=PATH"));
+            return Err(usage(
+                "--mysql-host is empty: give a host name, or --mysql-socket=PATH",
+            ));
         }
 
         let mut transports = Vec::new();
@@ -329,7 +348,9 @@ impl MysqlTarget {
         let user = if opts.is_set("mysql-user") {
             opts.get("mysql-user").to_string()
         } else {
-            url.user.clone().unwrap_or_else(|| opts.get("mysql-user").to_string())
+            url.user
+                .clone()
+                .unwrap_or_else(|| opts.get("mysql-user").to_string())
         };
         let (password, password_source) = if opts.is_set("mysql-password") {
             (opts.get("mysql-password").to_string(), "--mysql-password")
@@ -348,12 +369,16 @@ impl MysqlTarget {
         let db = if opts.is_set("mysql-db") {
             opts.get("mysql-db").to_string()
         } else {
-            url.db.clone().unwrap_or_else(|| opts.get("mysql-db").to_string())
+            url.db
+                .clone()
+                .unwrap_or_else(|| opts.get("mysql-db").to_string())
         };
         let ssl_raw = if opts.is_set("mysql-ssl") {
             opts.get("mysql-ssl").to_string()
         } else {
-            url.ssl_mode.clone().unwrap_or_else(|| opts.get("mysql-ssl").to_string())
+            url.ssl_mode
+                .clone()
+                .unwrap_or_else(|| opts.get("mysql-ssl").to_string())
         };
         let ssl = parse_ssl(&ssl_raw)?;
         let ssl_ca = Some(opts.get("mysql-ssl-ca"))
@@ -396,7 +421,12 @@ impl MysqlTarget {
             SslMode::VerifyCa => ", TLS verify_ca",
             SslMode::VerifyIdentity => ", TLS verify_identity",
         };
-        format!("MySQL {} as '{}' db '{}'{tls}", list.join(", "), self.user, self.db)
+        format!(
+            "MySQL {} as '{}' db '{}'{tls}",
+            list.join(", "),
+            self.user,
+            self.db
+        )
     }
 }
 
@@ -416,12 +446,24 @@ mod tests {
     #[test]
     fn host_and_port_is_tcp_and_socket_wins() {
         let t = target("x run --mysql-host=127.0.0.1 --mysql-port=3307").unwrap();
-        assert_eq!(t.transports, vec![Transport::Tcp { host: "127.0.0.1".into(), port: 3307 }]);
+        assert_eq!(
+            t.transports,
+            vec![Transport::Tcp {
+                host: "127.0.0.1".into(),
+                port: 3307
+            }]
+        );
         let t = target("x run --mysql-socket=/tmp/s.sock --mysql-host=db1").unwrap();
         assert_eq!(t.transports, vec![Transport::Socket("/tmp/s.sock".into())]);
         // localhost with an explicit port is TCP.
         let t = target("x run --mysql-host=localhost --mysql-port=3306").unwrap();
-        assert_eq!(t.transports, vec![Transport::Tcp { host: "localhost".into(), port: 3306 }]);
+        assert_eq!(
+            t.transports,
+            vec![Transport::Tcp {
+                host: "localhost".into(),
+                port: 3306
+            }]
+        );
     }
 
     #[test]
@@ -441,7 +483,13 @@ mod tests {
         assert_eq!(p.db.as_deref(), Some("shop"));
         assert_eq!(p.socket.as_deref(), Some("/run/x.sock"));
         let t = target("x run --db mysql://bob@10.0.0.1:3310/shop").unwrap();
-        assert_eq!(t.transports, vec![Transport::Tcp { host: "10.0.0.1".into(), port: 3310 }]);
+        assert_eq!(
+            t.transports,
+            vec![Transport::Tcp {
+                host: "10.0.0.1".into(),
+                port: 3310
+            }]
+        );
         assert_eq!((t.user.as_str(), t.db.as_str()), ("bob", "shop"));
         let e = parse_url("postgres://x@y/z").unwrap_err();
         assert!(e.message().contains("unsupported --db URL scheme"));
@@ -449,7 +497,10 @@ mod tests {
 
     #[test]
     fn redaction_hides_only_the_password() {
-        assert_eq!(redact_url("mysql://bob:hunter2@h:1/db"), "mysql://bob:***@h:1/db");
+        assert_eq!(
+            redact_url("mysql://bob:hunter2@h:1/db"),
+            "mysql://bob:***@h:1/db"
+        );
         assert_eq!(redact_url("mysql://bob@h/db"), "mysql://bob@h/db");
         let t = target("x run --db mysql://bob:hunter2@h:1/db").unwrap();
         assert!(!format!("{t:?}").contains("hunter2"));
@@ -462,7 +513,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("dbpress-mycnf-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let f = dir.join("my.cnf");
-        std::fs::write(&f, "[mysqld]\npassword=no\n[client]\nuser=x\npassword = \"s3cret\"\n").unwrap();
+        std::fs::write(
+            &f,
+            "[mysqld]\npassword=no\n[client]\nuser=x\npassword = \"s3cret\"\n",
+        )
+        .unwrap();
         assert_eq!(password_from_my_cnf(&f).as_deref(), Some("s3cret"));
         std::fs::write(&f, "[mysqld]\npassword=no\n").unwrap();
         assert_eq!(password_from_my_cnf(&f), None);
@@ -474,6 +529,8 @@ mod tests {
         let e = target("x run --mysql-host=h --mysql-ssl=verify_ca").unwrap_err();
         assert!(e.message().contains("--mysql-ssl-ca"));
         let e = target("x run --mysql-host=h --mysql-ssl=sometimes").unwrap_err();
-        assert!(e.message().contains("invalid value 'sometimes' for --mysql-ssl"));
+        assert!(e
+            .message()
+            .contains("invalid value 'sometimes' for --mysql-ssl"));
     }
 }

@@ -29,5 +29,6 @@ pub fn read_file(path: &str) -> Result<RunResult> {
         }
         None => return Err(usage(format!("{path} is not a dbpress JSON result: no schema_version"))),
     }
-    serde_json::from_value(value).map_err(|e| usage(format!("{path} is not a valid dbpress result: {e}")))
+    serde_json::from_value(value)
+        .map_err(|e| usage(format!("{path} is not a valid dbpress result: {e}")))
 }

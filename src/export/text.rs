@@ -57,12 +57,36 @@ pub fn summary(r: &RunResult, with_histogram: bool) -> String {
     let _ = writeln!(o, "        read:                            {}", s.reads);
     let _ = writeln!(o, "        write:                           {}", s.writes);
     let _ = writeln!(o, "        other:                           {}", s.other);
-    let _ = writeln!(o, "        total:                           {}", s.reads + s.writes + s.other);
+    let _ = writeln!(
+        o,
+        "        total:                           {}",
+        s.reads + s.writes + s.other
+    );
     let q = s.reads + s.writes + s.other;
-    let _ = writeln!(o, "    transactions:                        {:<6} ({:.2} per sec.)", s.events, per_sec(s.events, t));
-    let _ = writeln!(o, "    queries:                             {:<6} ({:.2} per sec.)", q, per_sec(q, t));
-    let _ = writeln!(o, "    ignored errors:                      {:<6} ({:.2} per sec.)", s.errors, per_sec(s.errors, t));
-    let _ = writeln!(o, "    reconnects:                          {:<6} ({:.2} per sec.)", s.reconnects, per_sec(s.reconnects, t));
+    let _ = writeln!(
+        o,
+        "    transactions:                        {:<6} ({:.2} per sec.)",
+        s.events,
+        per_sec(s.events, t)
+    );
+    let _ = writeln!(
+        o,
+        "    queries:                             {:<6} ({:.2} per sec.)",
+        q,
+        per_sec(q, t)
+    );
+    let _ = writeln!(
+        o,
+        "    ignored errors:                      {:<6} ({:.2} per sec.)",
+        s.errors,
+        per_sec(s.errors, t)
+    );
+    let _ = writeln!(
+        o,
+        "    reconnects:                          {:<6} ({:.2} per sec.)",
+        s.reconnects,
+        per_sec(s.reconnects, t)
+    );
     let _ = writeln!(o);
     let _ = writeln!(o, "General statistics:");
     let _ = writeln!(o, "    total time:                          {t:.4}s");
@@ -74,7 +98,11 @@ pub fn summary(r: &RunResult, with_histogram: bool) -> String {
     let _ = writeln!(o, "         avg: {:39.2}", l.avg_ms);
     let _ = writeln!(o, "         max: {:39.2}", l.max_ms);
     if r.run.percentile > 0 {
-        let _ = writeln!(o, "        {:3}th percentile: {:27.2}", r.run.percentile, l.pct_ms);
+        let _ = writeln!(
+            o,
+            "        {:3}th percentile: {:27.2}",
+            r.run.percentile, l.pct_ms
+        );
     } else {
         let _ = writeln!(o, "         percentile stats:               disabled");
     }
@@ -82,8 +110,16 @@ pub fn summary(r: &RunResult, with_histogram: bool) -> String {
     let _ = writeln!(o);
     let f = &s.fairness;
     let _ = writeln!(o, "Threads fairness:");
-    let _ = writeln!(o, "    events (avg/stddev):           {:.4}/{:3.2}", f.events_avg, f.events_stddev);
-    let _ = writeln!(o, "    execution time (avg/stddev):   {:.4}/{:3.2}", f.time_avg_s, f.time_stddev_s);
+    let _ = writeln!(
+        o,
+        "    events (avg/stddev):           {:.4}/{:3.2}",
+        f.events_avg, f.events_stddev
+    );
+    let _ = writeln!(
+        o,
+        "    execution time (avg/stddev):   {:.4}/{:3.2}",
+        f.time_avg_s, f.time_stddev_s
+    );
     let _ = writeln!(o);
     o.push_str(&dbpress_sections(r));
     o
@@ -141,7 +177,11 @@ fn dbpress_sections(r: &RunResult) -> String {
         let _ = writeln!(o);
     }
     if let Some(sig) = &r.run.interrupted_by {
-        let _ = writeln!(o, "Interrupted by {sig}: the figures above cover the {:.2}s that ran.", s.total_time_s);
+        let _ = writeln!(
+            o,
+            "Interrupted by {sig}: the figures above cover the {:.2}s that ran.",
+            s.total_time_s
+        );
     }
     if let Some(e) = &r.run.fatal_error {
         let _ = writeln!(o, "Stopped by an error: {e}");
@@ -181,7 +221,10 @@ pub fn histogram(r: &RunResult) -> String {
     }
     let max = counts.iter().copied().max().unwrap_or(0).max(1);
     let _ = writeln!(o, "Latency histogram (values are in milliseconds)");
-    let _ = writeln!(o, "       value  ------------- distribution ------------- count");
+    let _ = writeln!(
+        o,
+        "       value  ------------- distribution ------------- count"
+    );
     for (i, &c) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
         let value = (i as f64 / mult + lo.ln()).exp();
         let width = ((c as f64 * 40.0 / max as f64) + 0.5) as usize;

@@ -70,7 +70,12 @@ pub fn connect_error_message(e: &DbError) -> Error {
 }
 
 fn worker_setup_error(e: &DbError, thread: u32, cfg: &RunConfig, info: &ServerInfo) -> Error {
-    let var = |name: &str| info.variables.get(name).cloned().unwrap_or_else(|| "?".into());
+    let var = |name: &str| {
+        info.variables
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| "?".into())
+    };
     match e.kind {
         DbErrorKind::TooManyConnections => environment(format!(
             "the server refused connection {} of {}: max_connections={} reached (server error {}): \
@@ -142,7 +147,12 @@ pub fn run(
             let spawned = builder.spawn_scoped(s, move || -> Option<DbError> {
                 let setup = driver.connect(tid as usize).and_then(|mut conn| {
                     let rng = Rng::new(cfg.seed, u64::from(tid) + 1);
-                    let events = workload.worker(conn.as_mut(), tid, rng.clone(), Distribution::new(&cfg.dist))?;
+                    let events = workload.worker(
+                        conn.as_mut(),
+                        tid,
+                        rng.clone(),
+                        Distribution::new(&cfg.dist),
+                    )?;
                     Ok((conn, events, rng))
                 });
                 let parts = match setup {
@@ -212,9 +222,10 @@ pub fn run(
             s.start_at(start_ns);
         }
         if cfg.time > 0 {
-            shared
-                .deadline_ns
-                .store(start_ns + (cfg.time + cfg.warmup) * 1_000_000_000, Ordering::Relaxed);
+            shared.deadline_ns.store(
+                start_ns + (cfg.time + cfg.warmup) * 1_000_000_000,
+                Ordering::Relaxed,
+            );
         }
         go.open();
         if let Some((tid, e)) = first_err {
@@ -222,7 +233,16 @@ pub fn run(
         }
         let _ = writeln!(out, "Threads started!\n");
         let _ = out.flush();
-        let result = report_loop(cfg, &shared, &cells, kinds, schedule.as_ref(), signals, out, ctx);
+        let result = report_loop(
+            cfg,
+            &shared,
+            &cells,
+            kinds,
+            schedule.as_ref(),
+            signals,
+            out,
+            ctx,
+        );
         shared.stop.store(true, Ordering::Relaxed);
         let mut fatal = None;
         for h in handles {
@@ -285,8 +305,13 @@ fn report_loop(
         let _ = writeln!(out, "Warming up for {} seconds...\n", cfg.warmup);
         let _ = out.flush();
         let warm_end = start + Duration::from_secs(cfg.warmup);
-        while Instant::now() < warm_end && !shared.stop.load(Ordering::Relaxed) && signals.caught().is_none() {
-            std::thread::sleep(Duration::from_millis(20).min(warm_end.saturating_duration_since(Instant::now())));
+        while Instant::now() < warm_end
+            && !shared.stop.load(Ordering::Relaxed)
+            && signals.caught().is_none()
+        {
+            std::thread::sleep(
+                Duration::from_millis(20).min(warm_end.saturating_duration_since(Instant::now())),
+            );
         }
         // Workers record nothing while `measuring` is false, so there is nothing to discard.
         shared.measuring.store(true, Ordering::Relaxed);
@@ -342,13 +367,18 @@ fn report_loop(
                 reconnects: iv.reconnects,
                 latency_pct_ms: percentile_ms(&iv.response, f64::from(cfg.percentile.max(1))),
                 latency_p99_ms: percentile_ms(&iv.response, 99.0),
-                latency_max_ms: if iv.events > 0 { iv.lat_max_ns as f64 / 1e6 } else { 0.0 },
+                latency_max_ms: if iv.events > 0 {
+                    iv.lat_max_ns as f64 / 1e6
+                } else {
+                    0.0
+                },
                 queue_length: schedule.map(|s| s.backlog(now_ns)),
                 concurrency: schedule.map(|_| shared.in_flight.load(Ordering::Relaxed)),
                 lag_ms: schedule.map(|s| s.lag_ns(now_ns) as f64 / 1e6),
                 late_events: schedule.map(|_| iv.late),
             };
-            if cfg.report_interval > 0 && now >= next {
+            // Like sysbench, no line for the tick that ends the run (it stays in the result).
+            if cfg.report_interval > 0 && now >= next && !finished {
                 let _ = writeln!(out, "{}", text::interval_line(&interval, cfg.percentile));
                 if let Some(extra) = text::rate_lines(&interval) {
                     let _ = writeln!(out, "{extra}");

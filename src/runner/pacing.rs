@@ -35,7 +35,9 @@ impl Schedule {
     #[inline]
     pub fn claim(&self, rng: &mut Rng) -> u64 {
         match self.arrival {
-            Arrival::Uniform => self.next_ns.fetch_add(self.mean_gap_ns as u64, Ordering::Relaxed),
+            Arrival::Uniform => self
+                .next_ns
+                .fetch_add(self.mean_gap_ns as u64, Ordering::Relaxed),
             Arrival::Poisson => {
                 let gap = (-(1.0 - rng.uniform_double()).ln() * self.mean_gap_ns) as u64;
                 self.next_ns.fetch_add(gap.max(1), Ordering::Relaxed)
@@ -82,7 +84,10 @@ mod tests {
         assert!((mean / 100_000.0 - 1.0).abs() < 0.02, "mean gap {mean}");
         // Exponential: P(gap > mean) = 1/e.
         let over = gaps.iter().filter(|&&g| g > 100_000.0).count() as f64 / n as f64;
-        assert!((over - (-1.0f64).exp()).abs() < 0.01, "share above mean {over}");
+        assert!(
+            (over - (-1.0f64).exp()).abs() < 0.01,
+            "share above mean {over}"
+        );
     }
 
     #[test]

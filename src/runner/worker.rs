@@ -136,7 +136,10 @@ impl Worker<'_> {
         loop {
             match self.conn.reconnect() {
                 Ok(()) => return Ok(()),
-                Err(e) if e.kind == DbErrorKind::Unreachable || e.kind == DbErrorKind::ConnectionLost => {
+                Err(e)
+                    if e.kind == DbErrorKind::Unreachable
+                        || e.kind == DbErrorKind::ConnectionLost =>
+                {
                     if self.shared.stop.load(Ordering::Relaxed) {
                         return Err(e);
                     }

@@ -25,8 +25,16 @@ pub fn latency(h: &Histogram<u64>, exact: Option<(u64, u64, u64)>, percentile: u
         return Latency::default();
     }
     let (min_ms, max_ms, sum_ms) = match exact {
-        Some((min_ns, max_ns, sum_ns)) => (min_ns as f64 / 1e6, max_ns as f64 / 1e6, sum_ns as f64 / 1e6),
-        None => (us_to_ms(h.min()), us_to_ms(h.max()), h.mean() * count as f64 / 1000.0),
+        Some((min_ns, max_ns, sum_ns)) => (
+            min_ns as f64 / 1e6,
+            max_ns as f64 / 1e6,
+            sum_ns as f64 / 1e6,
+        ),
+        None => (
+            us_to_ms(h.min()),
+            us_to_ms(h.max()),
+            h.mean() * count as f64 / 1000.0,
+        ),
     };
     Latency {
         count,

@@ -90,7 +90,10 @@ impl<'a> Exec<'a> {
 
 /// (name, one-line description) of every workload, for `dbpress list`.
 pub fn list() -> Vec<(&'static str, &'static str)> {
-    oltp::VARIANTS.iter().map(|v| (v.name, v.description)).collect()
+    oltp::VARIANTS
+        .iter()
+        .map(|v| (v.name, v.description))
+        .collect()
 }
 
 pub fn build(name: &str, opts: &OptionValues) -> Result<Box<dyn Workload>> {

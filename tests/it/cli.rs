@@ -4,7 +4,10 @@ use crate::common::*;
 fn version_prints_name_and_version() {
     let o = dbpress(&["--version"]);
     assert!(o.status.success());
-    assert_eq!(stdout(&o).trim(), format!("dbpress {}", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        stdout(&o).trim(),
+        format!("dbpress {}", env!("CARGO_PKG_VERSION"))
+    );
 }
 
 #[test]
@@ -13,7 +16,10 @@ fn list_names_both_workloads_with_descriptions() {
     assert!(o.status.success());
     let out = stdout(&o);
     for w in ["oltp_point_select", "oltp_read_write"] {
-        let line = out.lines().find(|l| l.trim_start().starts_with(w)).unwrap_or_else(|| panic!("{w} missing: {out}"));
+        let line = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(w))
+            .unwrap_or_else(|| panic!("{w} missing: {out}"));
         assert!(line.len() > w.len() + 10, "{w} has no description");
     }
 }
@@ -24,7 +30,14 @@ fn help_for_a_workload_lists_options_with_defaults() {
     assert!(o.status.success());
     let out = stdout(&o);
     assert!(out.starts_with("oltp_read_write options:"), "{out}");
-    for needle in ["--table-size=N", "[10000]", "--point-selects=N", "--skip-trx[=on|off]", "--mysql-ignore-errors", "[1213,1020,1205]"] {
+    for needle in [
+        "--table-size=N",
+        "[10000]",
+        "--point-selects=N",
+        "--skip-trx[=on|off]",
+        "--mysql-ignore-errors",
+        "[1213,1020,1205]",
+    ] {
         assert!(out.contains(needle), "missing {needle}");
     }
     // sysbench's spelling works too.
@@ -35,13 +48,31 @@ fn help_for_a_workload_lists_options_with_defaults() {
 #[test]
 fn bad_input_exits_2_with_one_line() {
     let cases: &[(&[&str], &str)] = &[
-        (&["nosuch_workload", "run"], "unknown workload 'nosuch_workload'"),
-        (&["oltp_read_write", "run", "--treads=4"], "did you mean --threads?"),
-        (&["oltp_read_write", "run", "--threads=abc"], "invalid value 'abc' for --threads"),
-        (&["oltp_read_write", "run", "--rand-type=normal"], "invalid value 'normal' for --rand-type"),
+        (
+            &["nosuch_workload", "run"],
+            "unknown workload 'nosuch_workload'",
+        ),
+        (
+            &["oltp_read_write", "run", "--treads=4"],
+            "did you mean --threads?",
+        ),
+        (
+            &["oltp_read_write", "run", "--threads=abc"],
+            "invalid value 'abc' for --threads",
+        ),
+        (
+            &["oltp_read_write", "run", "--rand-type=normal"],
+            "invalid value 'normal' for --rand-type",
+        ),
         (&["oltp_read_write", "launch"], "unknown command 'launch'"),
-        (&["oltp_read_write", "run", "--db-driver=oracle"], "unknown --db-driver 'oracle'"),
-        (&["report", "/nonexistent/result.json"], "cannot read result file"),
+        (
+            &["oltp_read_write", "run", "--db-driver=oracle"],
+            "unknown --db-driver 'oracle'",
+        ),
+        (
+            &["report", "/nonexistent/result.json"],
+            "cannot read result file",
+        ),
     ];
     for (args, want) in cases {
         let o = dbpress(args);
@@ -53,10 +84,23 @@ fn bad_input_exits_2_with_one_line() {
 
 #[test]
 fn deprecated_options_print_a_notice_and_work() {
-    let o = dbpress(&["--test=oltp_point_select", "--num-threads=2", "--max-requests=100", "--max-time=0", "--mysql-dry-run", "run"]);
+    let o = dbpress(&[
+        "--test=oltp_point_select",
+        "--num-threads=2",
+        "--max-requests=100",
+        "--max-time=0",
+        "--mysql-dry-run",
+        "run",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("--num-threads is deprecated, using --threads=2"), "{err}");
-    assert!(err.contains("--max-requests is deprecated, using --events=100"), "{err}");
+    assert!(
+        err.contains("--num-threads is deprecated, using --threads=2"),
+        "{err}"
+    );
+    assert!(
+        err.contains("--max-requests is deprecated, using --events=100"),
+        "{err}"
+    );
     assert!(stdout(&o).contains("total number of events:              100"));
 }

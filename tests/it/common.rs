@@ -9,7 +9,10 @@ pub fn bin() -> &'static str {
 }
 
 pub fn dbpress(args: &[&str]) -> Output {
-    Command::new(bin()).args(args).output().expect("dbpress runs")
+    Command::new(bin())
+        .args(args)
+        .output()
+        .expect("dbpress runs")
 }
 
 pub fn stdout(o: &Output) -> String {
@@ -37,7 +40,13 @@ pub struct Server {
 }
 
 /// Connection flags for dbpress to reach the test server over the socket.
-pub const CONN: &[&str] = &["--mysql-socket", SOCKET, "--mysql-user=sbtest", "--mysql-password=sbtest", "--mysql-db=sbtest"];
+pub const CONN: &[&str] = &[
+    "--mysql-socket",
+    SOCKET,
+    "--mysql-user=sbtest",
+    "--mysql-password=sbtest",
+    "--mysql-db=sbtest",
+];
 
 pub fn server(test: &str) -> Option<Server> {
     let guard = SERVER_LOCK.lock().unwrap_or_else(|p| p.into_inner());
@@ -55,7 +64,10 @@ pub fn server(test: &str) -> Option<Server> {
             for t in tables {
                 conn.query_drop(format!("DROP TABLE `{t}`")).unwrap();
             }
-            Some(Server { _guard: guard, conn })
+            Some(Server {
+                _guard: guard,
+                conn,
+            })
         }
         Err(e) => {
             if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
@@ -71,8 +83,13 @@ impl Server {
     /// Global Com_* counters.
     pub fn com(&mut self) -> std::collections::HashMap<String, u64> {
         use mysql::prelude::Queryable;
-        let rows: Vec<(String, String)> = self.conn.query("SHOW GLOBAL STATUS LIKE 'Com\\_%'").unwrap();
-        rows.into_iter().map(|(k, v)| (k, v.parse().unwrap_or(0))).collect()
+        let rows: Vec<(String, String)> = self
+            .conn
+            .query("SHOW GLOBAL STATUS LIKE 'Com\\_%'")
+            .unwrap();
+        rows.into_iter()
+            .map(|(k, v)| (k, v.parse().unwrap_or(0)))
+            .collect()
     }
 
     pub fn tables(&mut self) -> Vec<String> {
@@ -96,7 +113,13 @@ pub fn json(path: &std::path::Path) -> serde_json::Value {
 /// A failure is one line on stderr, with no panic or backtrace.
 pub fn assert_one_clean_line(o: &Output) {
     let err = stderr(o);
-    let errors: Vec<&str> = err.lines().filter(|l| l.starts_with("dbpress: error:")).collect();
+    let errors: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("dbpress: error:"))
+        .collect();
     assert_eq!(errors.len(), 1, "expected one error line, got: {err}");
-    assert!(!err.contains("panicked") && !err.contains("RUST_BACKTRACE"), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+        "{err}"
+    );
 }

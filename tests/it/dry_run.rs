@@ -5,15 +5,26 @@ fn events_limit_runs_exactly_that_many_events_and_counts_all_as_other() {
     let dir = scratch("dry-events");
     let out = dir.join("r.json");
     let o = dbpress(&[
-        "oltp_read_write", "run", "--mysql-dry-run", "--threads=3", "--time=0", "--events=999",
-        "--output", out.to_str().unwrap(),
+        "oltp_read_write",
+        "run",
+        "--mysql-dry-run",
+        "--threads=3",
+        "--time=0",
+        "--events=999",
+        "--output",
+        out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let r = json(&out);
     assert_eq!(r["summary"]["events"], 999);
     assert_eq!(r["summary"]["other"], 999 * 20);
     assert_eq!(r["summary"]["reads"], 0);
-    let per_thread: u64 = r["summary"]["fairness"]["events_per_thread"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).sum();
+    let per_thread: u64 = r["summary"]["fairness"]["events_per_thread"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
     assert_eq!(per_thread, 999);
     assert_eq!(r["run"]["stop_condition"], "events (999)");
 }
@@ -23,8 +34,14 @@ fn warmup_is_excluded_from_every_figure() {
     let dir = scratch("dry-warmup");
     let out = dir.join("r.json");
     let o = dbpress(&[
-        "oltp_point_select", "run", "--mysql-dry-run", "--time=1", "--warmup-time=1", "--events=5000",
-        "--output", out.to_str().unwrap(),
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--time=1",
+        "--warmup-time=1",
+        "--events=5000",
+        "--output",
+        out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let r = json(&out);
@@ -38,8 +55,15 @@ fn rate_mode_reports_response_and_service_time() {
     let dir = scratch("dry-rate");
     let out = dir.join("r.json");
     let o = dbpress(&[
-        "oltp_point_select", "run", "--mysql-dry-run", "--time=2", "--rate=500", "--report-interval=1",
-        "--rate-arrival=uniform", "--output", out.to_str().unwrap(),
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--time=2",
+        "--rate=500",
+        "--report-interval=1",
+        "--rate-arrival=uniform",
+        "--output",
+        out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let r = json(&out);

@@ -8,8 +8,14 @@ fn validator() -> jsonschema::Validator {
 
 pub fn assert_valid(result: &serde_json::Value) {
     let v = validator();
-    let errors: Vec<String> = v.iter_errors(result).map(|e| format!("{e} at {}", e.instance_path())).collect();
-    assert!(errors.is_empty(), "result does not match docs/results.schema.json: {errors:#?}");
+    let errors: Vec<String> = v
+        .iter_errors(result)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "result does not match docs/results.schema.json: {errors:#?}"
+    );
 }
 
 #[test]
@@ -17,14 +23,24 @@ fn dry_run_result_validates_and_reports_back_identically() {
     let dir = scratch("export-dry");
     let out = dir.join("r.json");
     let o = dbpress(&[
-        "oltp_read_write", "run", "--mysql-dry-run", "--time=0", "--events=300", "--report-interval=1",
-        "--output", out.to_str().unwrap(), "--mysql-password=hunter2",
+        "oltp_read_write",
+        "run",
+        "--mysql-dry-run",
+        "--time=0",
+        "--events=300",
+        "--report-interval=1",
+        "--output",
+        out.to_str().unwrap(),
+        "--mysql-password=hunter2",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let r = json(&out);
     assert_valid(&r);
     let text = std::fs::read_to_string(&out).unwrap();
-    assert!(!text.contains("hunter2"), "password leaked into the result file");
+    assert!(
+        !text.contains("hunter2"),
+        "password leaked into the result file"
+    );
 
     // `report` re-renders the same summary from the file alone.
     let rep = dbpress(&["report", out.to_str().unwrap()]);
@@ -38,9 +54,17 @@ fn dry_run_result_validates_and_reports_back_identically() {
 
 #[test]
 fn json_on_stdout_is_the_whole_stdout() {
-    let o = dbpress(&["oltp_point_select", "run", "--mysql-dry-run", "--time=0", "--events=10", "--output-format=json"]);
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--time=0",
+        "--events=10",
+        "--output-format=json",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let r: serde_json::Value = serde_json::from_slice(&o.stdout).expect("stdout is one JSON document");
+    let r: serde_json::Value =
+        serde_json::from_slice(&o.stdout).expect("stdout is one JSON document");
     assert_valid(&r);
     assert_eq!(r["summary"]["events"], 10);
     assert!(stderr(&o).contains("Threads started!"));
@@ -48,10 +72,22 @@ fn json_on_stdout_is_the_whole_stdout() {
 
 #[test]
 fn histogram_option_prints_sysbench_block() {
-    let o = dbpress(&["oltp_point_select", "run", "--mysql-dry-run", "--time=0", "--events=1000", "--histogram"]);
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--time=0",
+        "--events=1000",
+        "--histogram",
+    ]);
     assert!(o.status.success());
     let out = stdout(&o);
-    let at = out.find("Latency histogram (values are in milliseconds)").expect("histogram printed");
-    assert!(at < out.find("SQL statistics:").unwrap(), "histogram comes before the report");
+    let at = out
+        .find("Latency histogram (values are in milliseconds)")
+        .expect("histogram printed");
+    assert!(
+        at < out.find("SQL statistics:").unwrap(),
+        "histogram comes before the report"
+    );
     assert!(out.contains("       value  ------------- distribution ------------- count"));
 }

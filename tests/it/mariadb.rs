@@ -9,14 +9,23 @@ fn args<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
     v
 }
 
-fn delta(before: &std::collections::HashMap<String, u64>, after: &std::collections::HashMap<String, u64>, k: &str) -> u64 {
+fn delta(
+    before: &std::collections::HashMap<String, u64>,
+    after: &std::collections::HashMap<String, u64>,
+    k: &str,
+) -> u64 {
     after.get(k).copied().unwrap_or(0) - before.get(k).copied().unwrap_or(0)
 }
 
 #[test]
 fn point_select_prepare_run_cleanup_matches_server_com_select() {
-    let Some(mut srv) = server("point_select_prepare_run_cleanup") else { return };
-    let o = dbpress(&args(&["oltp_point_select", "prepare"], &["--tables=2", "--table-size=1000", "--threads=2"]));
+    let Some(mut srv) = server("point_select_prepare_run_cleanup") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--tables=2", "--table-size=1000", "--threads=2"],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("Creating a secondary index on 'sbtest2'..."));
     assert_eq!(srv.tables().len(), 2);
@@ -26,7 +35,15 @@ fn point_select_prepare_run_cleanup_matches_server_com_select() {
     let before = srv.com();
     let o = dbpress(&args(
         &["oltp_point_select", "run"],
-        &["--tables=2", "--table-size=1000", "--threads=2", "--time=0", "--events=700", "--output", out.to_str().unwrap()],
+        &[
+            "--tables=2",
+            "--table-size=1000",
+            "--threads=2",
+            "--time=0",
+            "--events=700",
+            "--output",
+            out.to_str().unwrap(),
+        ],
     ));
     assert!(o.status.success(), "{}", stderr(&o));
     let after = srv.com();
@@ -34,7 +51,11 @@ fn point_select_prepare_run_cleanup_matches_server_com_select() {
     assert_valid(&r);
     assert_eq!(r["summary"]["events"], 700);
     assert_eq!(r["summary"]["reads"], 700);
-    assert_eq!(delta(&before, &after, "Com_select"), 700, "server executed a different number of SELECTs");
+    assert_eq!(
+        delta(&before, &after, "Com_select"),
+        700,
+        "server executed a different number of SELECTs"
+    );
     assert_eq!(delta(&before, &after, "Com_stmt_execute"), 700);
     assert_eq!(r["environment"]["server"]["product"], "MariaDB");
 
@@ -44,8 +65,13 @@ fn point_select_prepare_run_cleanup_matches_server_com_select() {
 }
 
 fn read_write_mix(ps_mode: &str) {
-    let Some(mut srv) = server("read_write_mix") else { return };
-    let o = dbpress(&args(&["oltp_read_write", "prepare"], &["--tables=2", "--table-size=2000"]));
+    let Some(mut srv) = server("read_write_mix") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_read_write", "prepare"],
+        &["--tables=2", "--table-size=2000"],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     let n = 150u64;
     let events = format!("--events={n}");
@@ -55,7 +81,16 @@ fn read_write_mix(ps_mode: &str) {
     let before = srv.com();
     let o = dbpress(&args(
         &["oltp_read_write", "run"],
-        &["--tables=2", "--table-size=2000", "--threads=1", "--time=0", &events, &ps, "--output", out.to_str().unwrap()],
+        &[
+            "--tables=2",
+            "--table-size=2000",
+            "--threads=1",
+            "--time=0",
+            &events,
+            &ps,
+            "--output",
+            out.to_str().unwrap(),
+        ],
     ));
     assert!(o.status.success(), "{}", stderr(&o));
     let after = srv.com();
@@ -70,13 +105,22 @@ fn read_write_mix(ps_mode: &str) {
         ("Com_begin", 1),
         ("Com_commit", 1),
     ] {
-        assert_eq!(delta(&before, &after, counter), per_txn * n, "{counter} with --db-ps-mode={ps_mode}");
+        assert_eq!(
+            delta(&before, &after, counter),
+            per_txn * n,
+            "{counter} with --db-ps-mode={ps_mode}"
+        );
     }
     // dbpress's own r/w/o agree with sysbench's classification: 14 reads, 4 writes, 2 other.
     assert_eq!(r["summary"]["reads"], 14 * n);
     assert_eq!(r["summary"]["writes"], 4 * n);
     assert_eq!(r["summary"]["other"], 2 * n);
-    let kinds: Vec<&str> = r["statements"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    let kinds: Vec<&str> = r["statements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
     assert_eq!(kinds.len(), 11, "{kinds:?}");
     let o = dbpress(&args(&["oltp_read_write", "cleanup"], &["--tables=2"]));
     assert!(o.status.success());
@@ -94,17 +138,29 @@ fn read_write_text_mode_matches_documented_mix() {
 
 #[test]
 fn transport_is_what_was_asked_for() {
-    let Some(_srv) = server("transport") else { return };
+    let Some(_srv) = server("transport") else {
+        return;
+    };
     use dbpress::driver::{mysql::MysqlDriver, Driver};
     let host_of = |flags: &[&str]| -> String {
         let mut argv: Vec<String> = vec!["oltp_point_select".into(), "run".into()];
         argv.extend(flags.iter().map(|s| s.to_string()));
-        argv.extend(["--mysql-user=sbtest".into(), "--mysql-password=sbtest".into()]);
-        let dbpress::cli::Invocation::Workload { opts, .. } = dbpress::cli::parse(&argv).unwrap() else { panic!() };
+        argv.extend([
+            "--mysql-user=sbtest".into(),
+            "--mysql-password=sbtest".into(),
+        ]);
+        let dbpress::cli::Invocation::Workload { opts, .. } = dbpress::cli::parse(&argv).unwrap()
+        else {
+            panic!()
+        };
         let target = dbpress::driver::mysql_target::MysqlTarget::from_options(&opts).unwrap();
         let d = MysqlDriver::new(target, dbpress::config::PsMode::Auto);
         let mut c = d.connect(0).unwrap();
-        let rows = c.query_rows("SELECT HOST FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()").unwrap();
+        let rows = c
+            .query_rows(
+                "SELECT HOST FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()",
+            )
+            .unwrap();
         rows[0][0].clone().unwrap()
     };
     // TCP to 127.0.0.1 stays TCP (the server shows host:port), despite the crate's prefer_socket.
@@ -114,54 +170,128 @@ fn transport_is_what_was_asked_for() {
     assert_eq!(host_of(&["--mysql-socket", SOCKET]), "localhost");
     assert_eq!(host_of(&["--mysql-host=localhost"]), "localhost");
     // The header says which.
-    let o = dbpress(&args(&["oltp_point_select", "prepare"], &["--table-size=10"]));
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--table-size=10"],
+    ));
     assert!(o.status.success());
-    let o = dbpress(&["oltp_point_select", "run", "--mysql-host=127.0.0.1", "--mysql-port=3306", "--mysql-user=sbtest", "--mysql-password=sbtest"]);
-    assert!(stdout(&o).contains("Target: MySQL TCP 127.0.0.1:3306"), "{}", stdout(&o));
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-host=127.0.0.1",
+        "--mysql-port=3306",
+        "--mysql-user=sbtest",
+        "--mysql-password=sbtest",
+    ]);
+    assert!(
+        stdout(&o).contains("Target: MySQL TCP 127.0.0.1:3306"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
 fn environment_errors_name_cause_and_fix() {
-    let Some(mut srv) = server("environment_errors") else { return };
+    let Some(mut srv) = server("environment_errors") else {
+        return;
+    };
     // Wrong password: exit 2, the server's message, never the password.
-    let o = dbpress(&["oltp_point_select", "run", "--mysql-socket", SOCKET, "--mysql-user=sbtest", "--mysql-password=WrongPw123"]);
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-socket",
+        SOCKET,
+        "--mysql-user=sbtest",
+        "--mysql-password=WrongPw123",
+    ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("authentication failed (server error 1045"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("authentication failed (server error 1045"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!stderr(&o).contains("WrongPw123") && !stdout(&o).contains("WrongPw123"));
     assert_one_clean_line(&o);
     // Nothing listening.
-    let o = dbpress(&["oltp_point_select", "run", "--mysql-host=127.0.0.1", "--mysql-port=1", "--mysql-user=sbtest"]);
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-host=127.0.0.1",
+        "--mysql-port=1",
+        "--mysql-user=sbtest",
+    ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("cannot connect to the server over TCP 127.0.0.1:1"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot connect to the server over TCP 127.0.0.1:1"),
+        "{}",
+        stderr(&o)
+    );
     assert_one_clean_line(&o);
-    let o = dbpress(&["oltp_point_select", "run", "--mysql-socket=/nonexistent.sock", "--mysql-user=sbtest"]);
-    assert!(stderr(&o).contains("Unix socket /nonexistent.sock"), "{}", stderr(&o));
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-socket=/nonexistent.sock",
+        "--mysql-user=sbtest",
+    ]);
+    assert!(
+        stderr(&o).contains("Unix socket /nonexistent.sock"),
+        "{}",
+        stderr(&o)
+    );
     // Missing database.
-    let o = dbpress(&args(&["oltp_point_select", "run"], &["--mysql-db=no_such_db_x"]));
+    let o = dbpress(&args(
+        &["oltp_point_select", "run"],
+        &["--mysql-db=no_such_db_x"],
+    ));
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("no_such_db_x"), "{}", stderr(&o));
     assert_one_clean_line(&o);
     // Missing tables on run: suggest prepare.
     let o = dbpress(&args(&["oltp_point_select", "run"], &[]));
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("table 'sbtest1' does not exist: run `dbpress oltp_point_select prepare`"), "{}", stderr(&o));
+    assert!(
+        stderr(&o)
+            .contains("table 'sbtest1' does not exist: run `dbpress oltp_point_select prepare`"),
+        "{}",
+        stderr(&o)
+    );
     // Existing tables on prepare: suggest cleanup, and touch nothing.
-    let o = dbpress(&args(&["oltp_point_select", "prepare"], &["--table-size=100"]));
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--table-size=100"],
+    ));
     assert!(o.status.success());
-    let o = dbpress(&args(&["oltp_point_select", "prepare"], &["--table-size=100"]));
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--table-size=100"],
+    ));
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("table 'sbtest1' already exists: run `dbpress oltp_point_select cleanup"), "{}", stderr(&o));
+    assert!(
+        stderr(&o)
+            .contains("table 'sbtest1' already exists: run `dbpress oltp_point_select cleanup"),
+        "{}",
+        stderr(&o)
+    );
     assert_one_clean_line(&o);
     assert_eq!(srv.tables(), vec!["sbtest1".to_string()]);
 }
 
 #[test]
 fn cleanup_drops_only_its_own_tables() {
-    let Some(mut srv) = server("cleanup_scope") else { return };
+    let Some(mut srv) = server("cleanup_scope") else {
+        return;
+    };
     use mysql::prelude::Queryable;
-    srv.conn.query_drop("CREATE TABLE sbtest_keep (id INT PRIMARY KEY)").unwrap();
-    srv.conn.query_drop("CREATE TABLE sbtest3 (id INT PRIMARY KEY)").unwrap();
-    let o = dbpress(&args(&["oltp_point_select", "prepare"], &["--tables=2", "--table-size=10"]));
+    srv.conn
+        .query_drop("CREATE TABLE sbtest_keep (id INT PRIMARY KEY)")
+        .unwrap();
+    srv.conn
+        .query_drop("CREATE TABLE sbtest3 (id INT PRIMARY KEY)")
+        .unwrap();
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--tables=2", "--table-size=10"],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     let o = dbpress(&args(&["oltp_point_select", "cleanup"], &["--tables=2"]));
     assert!(o.status.success());
@@ -172,26 +302,45 @@ fn cleanup_drops_only_its_own_tables() {
 
 #[test]
 fn server_limits_give_their_own_messages() {
-    let Some(_srv) = server("server_limits") else { return };
-    let o = dbpress(&args(&["oltp_read_write", "prepare"], &["--tables=2", "--table-size=100"]));
+    let Some(_srv) = server("server_limits") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_read_write", "prepare"],
+        &["--tables=2", "--table-size=100"],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     if !as_root("SET GLOBAL max_prepared_stmt_count = 5") {
         eprintln!("SKIPPED server_limits: needs root on the server (run as root with scripts/services.sh)");
         return;
     }
-    let o = dbpress(&args(&["oltp_read_write", "run"], &["--tables=2", "--table-size=100", "--time=1"]));
+    let o = dbpress(&args(
+        &["oltp_read_write", "run"],
+        &["--tables=2", "--table-size=100", "--time=1"],
+    ));
     as_root("SET GLOBAL max_prepared_stmt_count = DEFAULT");
     assert_eq!(o.status.code(), Some(2), "{}\n{}", stdout(&o), stderr(&o));
-    assert!(stderr(&o).contains("max_prepared_stmt_count=5") && stderr(&o).contains("--db-ps-mode=disable"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("max_prepared_stmt_count=5")
+            && stderr(&o).contains("--db-ps-mode=disable"),
+        "{}",
+        stderr(&o)
+    );
     assert_one_clean_line(&o);
 
     // MariaDB's lowest accepted max_connections is 10.
     assert!(as_root("SET GLOBAL max_connections = 10"));
-    let o = dbpress(&args(&["oltp_read_write", "run"], &["--tables=2", "--table-size=100", "--time=1", "--threads=16"]));
+    let o = dbpress(&args(
+        &["oltp_read_write", "run"],
+        &["--tables=2", "--table-size=100", "--time=1", "--threads=16"],
+    ));
     as_root("SET GLOBAL max_connections = 2000");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(err.contains("max_connections=10 reached") && err.contains("SET GLOBAL max_connections"), "{err}");
+    assert!(
+        err.contains("max_connections=10 reached") && err.contains("SET GLOBAL max_connections"),
+        "{err}"
+    );
     assert_one_clean_line(&o);
 }
 
@@ -200,7 +349,11 @@ fn with_locked_rows(srv: &mut Server, f: impl FnOnce()) {
     use mysql::prelude::Queryable;
     assert!(as_root("SET GLOBAL innodb_lock_wait_timeout = 1"));
     let mut locker = mysql::Conn::new(
-        mysql::OptsBuilder::new().socket(Some(SOCKET)).user(Some("sbtest")).pass(Some("sbtest")).db_name(Some("sbtest")),
+        mysql::OptsBuilder::new()
+            .socket(Some(SOCKET))
+            .user(Some("sbtest"))
+            .pass(Some("sbtest"))
+            .db_name(Some("sbtest")),
     )
     .unwrap();
     locker.query_drop("BEGIN").unwrap();
@@ -213,8 +366,13 @@ fn with_locked_rows(srv: &mut Server, f: impl FnOnce()) {
 
 #[test]
 fn ignorable_errors_are_counted_by_code_and_others_stop_the_run() {
-    let Some(mut srv) = server("ignorable_errors") else { return };
-    let o = dbpress(&args(&["oltp_read_write", "prepare"], &["--table-size=100"]));
+    let Some(mut srv) = server("ignorable_errors") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_read_write", "prepare"],
+        &["--table-size=100"],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     let dir = scratch("ignorable");
     let out = dir.join("r.json");
@@ -222,32 +380,58 @@ fn ignorable_errors_are_counted_by_code_and_others_stop_the_run() {
     let mut ok_run = None;
     let mut fatal_run = None;
     with_locked_rows(&mut srv, || {
-        ok_run = Some(dbpress(&args(&["oltp_read_write", "run"], &["--table-size=100", "--time=3", "--output", &out_s])));
-        fatal_run = Some(dbpress(&args(&["oltp_read_write", "run"], &["--table-size=100", "--time=3", "--mysql-ignore-errors="])));
+        ok_run = Some(dbpress(&args(
+            &["oltp_read_write", "run"],
+            &["--table-size=100", "--time=3", "--output", &out_s],
+        )));
+        fatal_run = Some(dbpress(&args(
+            &["oltp_read_write", "run"],
+            &["--table-size=100", "--time=3", "--mysql-ignore-errors="],
+        )));
     });
     let ok_run = ok_run.unwrap();
     assert!(ok_run.status.success(), "{}", stderr(&ok_run));
     let r = json(&out);
     let waits = r["errors_by_code"]["1205"].as_u64().unwrap_or(0);
-    assert!(waits >= 1, "expected lock wait timeouts counted under 1205: {}", r["errors_by_code"]);
+    assert!(
+        waits >= 1,
+        "expected lock wait timeouts counted under 1205: {}",
+        r["errors_by_code"]
+    );
     assert_eq!(r["summary"]["errors"].as_u64().unwrap(), waits);
     assert!(stdout(&ok_run).contains("Errors by code (dbpress):"));
 
     let fatal_run = fatal_run.unwrap();
     assert_eq!(fatal_run.status.code(), Some(1), "{}", stderr(&fatal_run));
-    assert!(stderr(&fatal_run).contains("server error 1205 stopped the run"), "{}", stderr(&fatal_run));
+    assert!(
+        stderr(&fatal_run).contains("server error 1205 stopped the run"),
+        "{}",
+        stderr(&fatal_run)
+    );
     assert_one_clean_line(&fatal_run);
 }
 
 #[test]
 fn sigint_stops_cleanly_and_leaves_a_valid_result() {
     let Some(_srv) = server("sigint") else { return };
-    let o = dbpress(&args(&["oltp_point_select", "prepare"], &["--table-size=1000"]));
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--table-size=1000"],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     let dir = scratch("sigint");
     let out = dir.join("r.json");
     let child = Command::new(bin())
-        .args(args(&["oltp_point_select", "run"], &["--table-size=1000", "--time=60", "--report-interval=1", "--output", out.to_str().unwrap()]))
+        .args(args(
+            &["oltp_point_select", "run"],
+            &[
+                "--table-size=1000",
+                "--time=60",
+                "--report-interval=1",
+                "--output",
+                out.to_str().unwrap(),
+            ],
+        ))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()

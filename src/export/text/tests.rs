@@ -1,1 +1,181 @@
+//! Snapshots of the text format, from a fixed RunResult. The sysbench block must stay
+//! byte-compatible with sysbench 1.0.20 (ref sysbench.md §5.2–5.3).
 
+use super::*;
+use crate::result::*;
+use std::collections::BTreeMap;
+
+fn latency(min: f64, avg: f64, max: f64, p95: f64, sum: f64) -> Latency {
+    Latency {
+        count: 100_000,
+        min_ms: min,
+        avg_ms: avg,
+        max_ms: max,
+        sum_ms: sum,
+        p50_ms: 4.5,
+        p95_ms: p95,
+        p99_ms: 9.1,
+        p999_ms: 20.25,
+        pct_ms: p95,
+    }
+}
+
+fn fixture() -> RunResult {
+    RunResult {
+        schema_version: SCHEMA_VERSION,
+        tool: Tool {
+            name: "dbpress".into(),
+            version: "0.1.0".into(),
+        },
+        command_line: vec![],
+        config: BTreeMap::new(),
+        environment: Environment::default(),
+        run: RunInfo {
+            workload: "oltp_read_write".into(),
+            threads: 8,
+            stop_condition: "time (60s)".into(),
+            time_limit_s: 60,
+            events_limit: 0,
+            warmup_s: 0,
+            rate: None,
+            rate_arrival: None,
+            rand_type: "uniform".into(),
+            seed: 42,
+            ps_mode: "auto".into(),
+            percentile: 95,
+            started_at_unix_s: 0,
+            interrupted_by: None,
+            fatal_error: None,
+        },
+        intervals: vec![],
+        summary: Summary {
+            total_time_s: 60.0012,
+            events: 100_000,
+            reads: 1_400_000,
+            writes: 400_000,
+            other: 200_000,
+            errors: 3,
+            reconnects: 0,
+            tps: 1666.63,
+            qps: 33332.67,
+            latency: latency(1.21, 4.80, 87.46, 7.98, 479_871.33),
+            service_time: None,
+            late_events: 0,
+            max_lag_ms: 0.0,
+            fairness: Fairness {
+                events_avg: 12500.0,
+                events_stddev: 41.37,
+                time_avg_s: 59.9839,
+                time_stddev_s: 0.01,
+                events_per_thread: vec![12500; 8],
+            },
+        },
+        statements: vec![StatementSummary {
+            name: "point_select".into(),
+            count: 1_000_000,
+            errors: 0,
+            latency: latency(0.05, 0.1, 3.0, 0.2, 100_000.0),
+        }],
+        errors_by_code: BTreeMap::from([("1213".to_string(), 3)]),
+        histograms: Histograms::default(),
+    }
+}
+
+#[test]
+fn sysbench_block_is_byte_compatible_with_1_0_20() {
+    let text = summary(&fixture(), false);
+    let sysbench_part = &text[..text.find("Latency by statement").unwrap()];
+    assert_eq!(
+        sysbench_part,
+        "SQL statistics:
+    queries performed:
+        read:                            1400000
+        write:                           400000
+        other:                           200000
+        total:                           2000000
+    transactions:                        100000 (1666.63 per sec.)
+    queries:                             2000000 (33332.67 per sec.)
+    ignored errors:                      3      (0.05 per sec.)
+    reconnects:                          0      (0.00 per sec.)
+
+General statistics:
+    total time:                          60.0012s
+    total number of events:              100000
+
+Latency (ms):
+         min:                                    1.21
+         avg:                                    4.80
+         max:                                   87.46
+         95th percentile:                        7.98
+         sum:                               479871.33
+
+Threads fairness:
+    events (avg/stddev):           12500.0000/41.37
+    execution time (avg/stddev):   59.9839/0.01
+
+"
+    );
+}
+
+#[test]
+fn dbpress_sections_follow_with_statements_and_error_codes() {
+    let text = summary(&fixture(), false);
+    let ours = &text[text.find("Latency by statement").unwrap()..];
+    assert_eq!(
+        ours,
+        "Latency by statement (ms, dbpress):
+    statement               count  errors       p50       p95       p99     p99.9       max
+    event                  100000       3     4.500     7.980     9.100    20.250    87.460
+    point_select          1000000       0     4.500     0.200     9.100    20.250     3.000
+
+Errors by code (dbpress):
+    1213              3  deadlock
+
+"
+    );
+}
+
+#[test]
+fn interval_line_matches_sysbench() {
+    let i = Interval {
+        time_s: 1.0003,
+        duration_s: 1.0,
+        threads: 8,
+        events: 1650,
+        reads: 23108,
+        writes: 6600,
+        other: 3301,
+        errors: 0,
+        reconnects: 0,
+        latency_pct_ms: 7.98,
+        latency_p99_ms: 9.0,
+        latency_max_ms: 12.0,
+        queue_length: None,
+        concurrency: None,
+        lag_ms: None,
+        late_events: None,
+    };
+    assert_eq!(
+        interval_line(&i, 95),
+        "[ 1s ] thds: 8 tps: 1650.00 qps: 33009.00 (r/w/o: 23108.00/6600.00/3301.00) lat (ms,95%): 7.98 err/s: 0.00 reconn/s: 0.00"
+    );
+    assert_eq!(rate_lines(&i), None);
+    let behind = Interval {
+        queue_length: Some(12),
+        concurrency: Some(8),
+        lag_ms: Some(24.5),
+        late_events: Some(300),
+        ..i
+    };
+    assert_eq!(
+        rate_lines(&behind).unwrap(),
+        "[ 1s ] queue length: 12, concurrency: 8\n[ 1s ] behind schedule: lag 24.50 ms, late events: 300"
+    );
+}
+
+#[test]
+fn percentile_zero_prints_disabled() {
+    let mut r = fixture();
+    r.run.percentile = 0;
+    assert!(summary(&r, false).contains("         percentile stats:               disabled\n"));
+}

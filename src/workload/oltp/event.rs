@@ -25,7 +25,12 @@ pub struct OltpEvents {
 }
 
 impl OltpEvents {
-    pub fn new(w: &Oltp, conn: &mut dyn Connection, rng: Rng, dist: Distribution) -> DbResult<OltpEvents> {
+    pub fn new(
+        w: &Oltp,
+        conn: &mut dyn Connection,
+        rng: Rng,
+        dist: Distribution,
+    ) -> DbResult<OltpEvents> {
         let m = &w.mix;
         let used = |k: u8| -> bool {
             match k {
@@ -41,7 +46,10 @@ impl OltpEvents {
             }
         };
         let (begin, commit) = if m.trx {
-            (conn.prepare(&statement(kind::BEGIN, 0))?, conn.prepare(&statement(kind::COMMIT, 0))?)
+            (
+                conn.prepare(&statement(kind::BEGIN, 0))?,
+                conn.prepare(&statement(kind::COMMIT, 0))?,
+            )
         } else {
             (NO_STMT, NO_STMT)
         };
@@ -88,7 +96,11 @@ impl OltpEvents {
         for _ in 0..count {
             let start = self.id();
             let end = start + i64::from(self.range_size) - 1;
-            exec.run(k, self.stmts[t][k as usize], &[Value::Int(start), Value::Int(end)])?;
+            exec.run(
+                k,
+                self.stmts[t][k as usize],
+                &[Value::Int(start), Value::Int(end)],
+            )?;
         }
         Ok(())
     }
@@ -103,7 +115,11 @@ impl EventGen for OltpEvents {
             let t = self.table();
             for _ in 0..self.mix.point_selects {
                 let id = self.id();
-                exec.run(kind::POINT_SELECT, self.stmts[t][kind::POINT_SELECT as usize], &[Value::Int(id)])?;
+                exec.run(
+                    kind::POINT_SELECT,
+                    self.stmts[t][kind::POINT_SELECT as usize],
+                    &[Value::Int(id)],
+                )?;
             }
         }
         self.ranges(exec, kind::SIMPLE_RANGE, self.mix.simple_ranges)?;
@@ -114,7 +130,11 @@ impl EventGen for OltpEvents {
             let t = self.table();
             for _ in 0..self.mix.index_updates {
                 let id = self.id();
-                exec.run(kind::INDEX_UPDATE, self.stmts[t][kind::INDEX_UPDATE as usize], &[Value::Int(id)])?;
+                exec.run(
+                    kind::INDEX_UPDATE,
+                    self.stmts[t][kind::INDEX_UPDATE as usize],
+                    &[Value::Int(id)],
+                )?;
             }
         }
         if self.mix.non_index_updates > 0 {
@@ -123,7 +143,11 @@ impl EventGen for OltpEvents {
                 self.rng.fill_template(C_TEMPLATE, &mut self.c_buf);
                 let id = self.id();
                 let s = self.stmts[t][kind::NON_INDEX_UPDATE as usize];
-                exec.run(kind::NON_INDEX_UPDATE, s, &[Value::Str(&self.c_buf), Value::Int(id)])?;
+                exec.run(
+                    kind::NON_INDEX_UPDATE,
+                    s,
+                    &[Value::Str(&self.c_buf), Value::Int(id)],
+                )?;
             }
         }
         if self.mix.delete_inserts > 0 {
@@ -131,7 +155,11 @@ impl EventGen for OltpEvents {
             for _ in 0..self.mix.delete_inserts {
                 let id = self.id();
                 let k = self.id();
-                exec.run(kind::DELETE, self.stmts[t][kind::DELETE as usize], &[Value::Int(id)])?;
+                exec.run(
+                    kind::DELETE,
+                    self.stmts[t][kind::DELETE as usize],
+                    &[Value::Int(id)],
+                )?;
                 self.rng.fill_template(C_TEMPLATE, &mut self.c_buf);
                 self.rng.fill_template(PAD_TEMPLATE, &mut self.pad_buf);
                 let params = [

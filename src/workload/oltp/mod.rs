@@ -134,7 +134,13 @@ impl Oltp {
     pub fn new(variant: &'static Variant, opts: &OptionValues) -> Result<Oltp> {
         let n = |name: &str| -> Result<u32> { Ok(int(opts, name, 0, 1_000_000)? as u32) };
         let range_selects = boolean(opts, "range-selects")?;
-        let r = |name: &str| -> Result<u32> { if range_selects { n(name) } else { Ok(0) } };
+        let r = |name: &str| -> Result<u32> {
+            if range_selects {
+                n(name)
+            } else {
+                Ok(0)
+            }
+        };
         let mut mix = Mix {
             trx: !boolean(opts, "skip-trx")?,
             point_selects: n("point-selects")?,

@@ -21,7 +21,10 @@ pub fn setup_error(e: DbError, what: &str) -> Error {
         DbErrorKind::Unreachable | DbErrorKind::Auth | DbErrorKind::UnknownDatabase => {
             crate::runner::connect_error_message(&e)
         }
-        _ => failed(format!("{what} failed: server error {}: {}", e.code, e.message)),
+        _ => failed(format!(
+            "{what} failed: server error {}: {}",
+            e.code, e.message
+        )),
     }
 }
 
@@ -30,7 +33,10 @@ fn existing_tables(conn: &mut dyn Connection) -> Result<Vec<String>> {
         // SHOW, not SELECT: dbpress's own metadata queries must not count in Com_select.
         .query_rows("SHOW TABLES LIKE 'sbtest%'")
         .map_err(|e| setup_error(e, "listing tables"))?;
-    Ok(rows.into_iter().filter_map(|r| r.into_iter().next().flatten()).collect())
+    Ok(rows
+        .into_iter()
+        .filter_map(|r| r.into_iter().next().flatten())
+        .collect())
 }
 
 pub fn check_ready(w: &Oltp, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<()> {
@@ -51,7 +57,10 @@ pub fn check_ready(w: &Oltp, conn: &mut dyn Connection, ctx: &Context<'_>) -> Re
 }
 
 pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
-    let mut probe = ctx.driver.connect(0).map_err(|e| setup_error(e, "connecting"))?;
+    let mut probe = ctx
+        .driver
+        .connect(0)
+        .map_err(|e| setup_error(e, "connecting"))?;
     let dry = ctx.driver.server_info(probe.as_mut()).product == "dry-run";
     if !dry {
         let existing = existing_tables(probe.as_mut())?;
@@ -119,7 +128,10 @@ fn prepare_thread(
         progress.say(&format!("Creating table 'sbtest{t}'..."));
         conn.query(&create_table(s, dialect, t))
             .map_err(|e| setup_error(e, &format!("creating sbtest{t}")))?;
-        progress.say(&format!("Inserting {} records into 'sbtest{t}'", s.table_size));
+        progress.say(&format!(
+            "Inserting {} records into 'sbtest{t}'",
+            s.table_size
+        ));
         // Data is a function of the table number only, so every prepare makes the same rows.
         let mut rng = Rng::new(0x5eed_0001, u64::from(t));
         let prefix = if s.auto_inc {
@@ -168,7 +180,10 @@ fn prepare_thread(
 }
 
 pub fn cleanup(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
-    let mut conn = ctx.driver.connect(0).map_err(|e| setup_error(e, "connecting"))?;
+    let mut conn = ctx
+        .driver
+        .connect(0)
+        .map_err(|e| setup_error(e, "connecting"))?;
     for t in 1..=w.schema.tables {
         println!("Dropping table 'sbtest{t}'...");
         conn.query(&drop_table(t))

@@ -25,8 +25,16 @@ pub fn statement(k: u8, t: u32) -> String {
 }
 
 pub fn create_table(s: &Schema, d: &Dialect, t: u32) -> String {
-    let id = if s.auto_inc { d.auto_increment_id } else { "INTEGER NOT NULL" };
-    let key = if s.secondary { "KEY xid (id)" } else { "PRIMARY KEY (id)" };
+    let id = if s.auto_inc {
+        d.auto_increment_id
+    } else {
+        "INTEGER NOT NULL"
+    };
+    let key = if s.secondary {
+        "KEY xid (id)"
+    } else {
+        "PRIMARY KEY (id)"
+    };
     let engine = if d.storage_engine_clause {
         format!(" /*! ENGINE = {} */", s.storage_engine)
     } else {
@@ -73,7 +81,10 @@ mod tests {
             "CREATE TABLE sbtest3(\n  id INTEGER NOT NULL AUTO_INCREMENT,\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id)\n) /*! ENGINE = innodb */ "
         );
         assert_eq!(create_index(3), "CREATE INDEX k_3 ON sbtest3(k)");
-        assert_eq!(statement(kind::INSERT, 2), "INSERT INTO sbtest2 (id, k, c, pad) VALUES (?, ?, ?, ?)");
+        assert_eq!(
+            statement(kind::INSERT, 2),
+            "INSERT INTO sbtest2 (id, k, c, pad) VALUES (?, ?, ?, ?)"
+        );
     }
 
     #[test]

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# The test command (README): start the servers the tests need, then run every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/services.sh mariadb
+cargo test --locked
