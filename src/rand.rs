@@ -57,15 +57,100 @@ impl Rng {
         a + (self.uniform_double() * f64::from(b - a + 1)) as u32
     }
 
-    /// Fill `buf` from a sysbench string template: `#` becomes a digit, `@` a lowercase letter,
-    /// anything else is copied. `buf` must be as long as the template.
-    pub fn fill_template(&mut self, template: &[u8], buf: &mut [u8]) {
-        for (out, &t) in buf.iter_mut().zip(template) {
-            *out = match t {
-                b'#' => b'0' + self.uniform(0, 9) as u8,
-                b'@' => b'a' + self.uniform(0, 25) as u8,
-                other => other,
-            };
+    /// A uniform digit pair "00".."99" from the high bits of a 32-bit value (bias < 1e-8).
+    #[inline]
+    fn pair(half: u64) -> usize {
+        ((half * 100) >> 32) as usize
+    }
+
+    /// Fill `out` with uniformly random ASCII digits. sysbench draws one random double per
+    /// character; here each 32-bit half of a draw yields two digits through a pair table.
+    #[inline]
+    pub fn fill_digits(&mut self, out: &mut [u8]) {
+        let mut quads = out.chunks_exact_mut(4);
+        for q in &mut quads {
+            let r = self.next_u64();
+            let (a, b) = (Self::pair(r >> 32), Self::pair(r & 0xFFFF_FFFF));
+            q[..2].copy_from_slice(&DIGIT_PAIRS[2 * a..2 * a + 2]);
+            q[2..].copy_from_slice(&DIGIT_PAIRS[2 * b..2 * b + 2]);
+        }
+        let rest = quads.into_remainder();
+        if !rest.is_empty() {
+            let r = self.next_u64();
+            let (a, b) = (Self::pair(r >> 32), Self::pair(r & 0xFFFF_FFFF));
+            let digits = [
+                DIGIT_PAIRS[2 * a],
+                DIGIT_PAIRS[2 * a + 1],
+                DIGIT_PAIRS[2 * b],
+            ];
+            rest.copy_from_slice(&digits[..rest.len()]);
+        }
+    }
+
+    /// Fill `out` with uniformly random lowercase letters.
+    pub fn fill_letters(&mut self, out: &mut [u8]) {
+        for c in out {
+            *c = b'a' + ((self.next_u64() >> 32) * 26 >> 32) as u8;
+        }
+    }
+}
+
+/// "00", "01", … "99" back to back.
+static DIGIT_PAIRS: [u8; 200] = {
+    let mut t = [0u8; 200];
+    let mut i = 0;
+    while i < 100 {
+        t[2 * i] = b'0' + (i / 10) as u8;
+        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// A sysbench string template (`#` digit, `@` lowercase letter, anything else literal), split
+/// into runs once so that filling it costs little per event.
+#[derive(Clone, Debug)]
+pub struct Template {
+    literal: Vec<u8>,
+    runs: Vec<(usize, usize, u8)>,
+}
+
+impl Template {
+    pub fn new(template: &[u8]) -> Template {
+        let mut runs: Vec<(usize, usize, u8)> = Vec::new();
+        for (i, &b) in template.iter().enumerate() {
+            if b != b'#' && b != b'@' {
+                continue;
+            }
+            match runs.last_mut() {
+                Some((start, len, class)) if *class == b && *start + *len == i => *len += 1,
+                _ => runs.push((i, 1, b)),
+            }
+        }
+        Template {
+            literal: template.to_vec(),
+            runs,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.literal.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.literal.is_empty()
+    }
+
+    /// Write a fresh random instance into `out` (which must be `len()` long).
+    pub fn fill(&self, rng: &mut Rng, out: &mut [u8]) {
+        out.copy_from_slice(&self.literal);
+        for &(start, len, class) in &self.runs {
+            let dst = &mut out[start..start + len];
+            if class == b'#' {
+                rng.fill_digits(dst);
+            } else {
+                rng.fill_letters(dst);
+            }
         }
     }
 }
@@ -391,11 +476,33 @@ mod tests {
     }
 
     #[test]
+    fn template_digits_are_uniform() {
+        let mut rng = Rng::new(5, 5);
+        let c = Template::new(crate::workload::oltp::sql::C_TEMPLATE);
+        let mut buf = [0u8; 119];
+        let mut counts = [0u64; 10];
+        for _ in 0..5000 {
+            c.fill(&mut rng, &mut buf);
+            for &b in buf.iter().filter(|b| b.is_ascii_digit()) {
+                counts[(b - b'0') as usize] += 1;
+            }
+        }
+        let total: u64 = counts.iter().sum();
+        assert_eq!(total, 5000 * 110);
+        let expected = total as f64 / 10.0;
+        let chi2: f64 = counts
+            .iter()
+            .map(|&c| (c as f64 - expected).powi(2) / expected)
+            .sum();
+        assert!(chi2 < 27.9, "chi-square {chi2}: {counts:?}");
+    }
+
+    #[test]
     fn template_fills_digits_and_letters() {
         let mut rng = Rng::new(1, 1);
-        let t = b"###-@@@";
+        let t = Template::new(b"###-@@@");
         let mut buf = [0u8; 7];
-        rng.fill_template(t, &mut buf);
+        t.fill(&mut rng, &mut buf);
         assert!(buf[..3].iter().all(u8::is_ascii_digit));
         assert_eq!(buf[3], b'-');
         assert!(buf[4..].iter().all(u8::is_ascii_lowercase));

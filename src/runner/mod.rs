@@ -32,6 +32,8 @@ pub struct Shared {
     pub in_flight: AtomicU64,
     pub running: AtomicUsize,
     pub epoch: Instant,
+    /// `epoch` on the `now_ns` clock.
+    pub epoch_ns: u64,
     /// ns since `epoch` after which scheduled events are not issued (end of --time); 0 = none.
     pub deadline_ns: AtomicU64,
 }
@@ -126,6 +128,7 @@ pub fn run(
         in_flight: AtomicU64::new(0),
         running: AtomicUsize::new(threads),
         epoch,
+        epoch_ns: crate::stats::now_ns(),
         deadline_ns: AtomicU64::new(0),
     };
     let transactional = workload.statement_kinds().contains(&"begin");
@@ -217,7 +220,7 @@ pub fn run(
             setup_failed.store(true, Ordering::Relaxed);
         }
         // Workers are parked at the barrier: the schedule and deadline start now.
-        let start_ns = epoch.elapsed().as_nanos() as u64;
+        let start_ns = crate::stats::now_ns().saturating_sub(shared.epoch_ns);
         if let Some(s) = &schedule {
             s.start_at(start_ns);
         }
@@ -354,7 +357,7 @@ fn report_loop(
         if now >= next || !finished {
             let iv = collect(cells, kinds, &mut per_thread);
             let dur = now.saturating_duration_since(last_tick).as_secs_f64();
-            let now_ns = now.saturating_duration_since(shared.epoch).as_nanos() as u64;
+            let now_ns = crate::stats::now_ns().saturating_sub(shared.epoch_ns);
             let interval = Interval {
                 time_s: now.saturating_duration_since(measure_start).as_secs_f64(),
                 duration_s: dur,

@@ -6,10 +6,11 @@ use super::Shared;
 use crate::config::IgnoreList;
 use crate::driver::{Connection, DbError, DbErrorKind};
 use crate::rand::Rng;
+use crate::stats::now_ns;
 use crate::stats::{EventRecord, ThreadCell};
 use crate::workload::{EventGen, Exec};
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// An event that starts this much after its intended time counts as late.
 pub const LATE_THRESHOLD_NS: u64 = 1_000_000;
@@ -24,10 +25,6 @@ pub struct Worker<'a> {
     pub rng: Rng,
     /// Whether events run inside BEGIN/COMMIT (so a failed attempt needs a ROLLBACK).
     pub transactional: bool,
-}
-
-fn ns_since(epoch: Instant, t: Instant) -> u64 {
-    t.saturating_duration_since(epoch).as_nanos() as u64
 }
 
 impl Worker<'_> {
@@ -49,7 +46,7 @@ impl Worker<'_> {
             }
             let (intended, started) = match self.schedule {
                 None => {
-                    let now = Instant::now();
+                    let now = now_ns();
                     (now, now)
                 }
                 Some(s) => {
@@ -58,11 +55,11 @@ impl Worker<'_> {
                     if deadline > 0 && at_ns >= deadline {
                         return None;
                     }
-                    let at = shared.epoch + Duration::from_nanos(at_ns);
+                    let at = shared.epoch_ns + at_ns;
                     if !sleep_until(at, shared) {
                         return None;
                     }
-                    (at, Instant::now())
+                    (at, now_ns())
                 }
             };
             if self.schedule.is_some() {
@@ -99,11 +96,11 @@ impl Worker<'_> {
                     Err(e) => break Some(e),
                 }
             };
-            let end = Instant::now();
+            let end = now_ns();
             if self.schedule.is_some() {
                 shared.in_flight.fetch_sub(1, Ordering::Relaxed);
             }
-            let lag_ns = ns_since(intended, started);
+            let lag_ns = started.saturating_sub(intended);
             // Whether an event counts is decided when it starts: warm-up events, including
             // those still running when measurement begins, are excluded from every figure.
             if !measuring {
@@ -113,14 +110,15 @@ impl Worker<'_> {
                 continue;
             }
             self.cell.record_event(&EventRecord {
-                response_ns: ns_since(intended, end),
-                service_ns: ns_since(started, end),
+                response_ns: end.saturating_sub(intended),
+                service_ns: end.saturating_sub(started),
                 reads,
                 writes,
                 other,
                 reconnects,
                 late: self.schedule.is_some() && lag_ns > LATE_THRESHOLD_NS,
                 lag_ns,
+                paced: self.schedule.is_some(),
                 statements: &samples,
                 error_codes: &error_codes,
             });
@@ -152,16 +150,17 @@ impl Worker<'_> {
     }
 }
 
-/// Sleep until `at`, waking early if the run stops. Returns false if it stopped.
-fn sleep_until(at: Instant, shared: &Shared) -> bool {
+/// Sleep until `at` (ns on the `now_ns` clock), waking early if the run stops.
+/// Returns false if it stopped.
+fn sleep_until(at: u64, shared: &Shared) -> bool {
     loop {
         if shared.stop.load(Ordering::Relaxed) {
             return false;
         }
-        let now = Instant::now();
+        let now = now_ns();
         if now >= at {
             return true;
         }
-        std::thread::sleep((at - now).min(Duration::from_millis(50)));
+        std::thread::sleep(Duration::from_nanos(at - now).min(Duration::from_millis(50)));
     }
 }

@@ -7,7 +7,7 @@ use crate::cli::OptionValues;
 use crate::driver::{Connection, DbResult, Driver, QueryKind, StmtHandle, Value};
 use crate::error::{usage, Result};
 use crate::rand::{DistParams, Distribution, Rng};
-use std::time::Instant;
+use crate::stats::now_ns;
 
 /// Everything a workload's lifecycle commands need besides the driver.
 pub struct Context<'a> {
@@ -67,9 +67,9 @@ impl<'a> Exec<'a> {
 
     #[inline]
     pub fn run(&mut self, kind: u8, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<()> {
-        let t0 = Instant::now();
+        let t0 = now_ns();
         let r = self.conn.execute(stmt, params);
-        let ns = t0.elapsed().as_nanos() as u64;
+        let ns = now_ns().saturating_sub(t0);
         match r {
             Ok(k) => {
                 match k {

@@ -4,7 +4,7 @@
 use super::sql::{statement, C_TEMPLATE, PAD_TEMPLATE};
 use super::{kind, Mix, Oltp};
 use crate::driver::{Connection, DbResult, StmtHandle, Value};
-use crate::rand::{Distribution, Rng};
+use crate::rand::{Distribution, Rng, Template};
 use crate::workload::{EventGen, Exec};
 
 const NO_STMT: StmtHandle = StmtHandle(u32::MAX);
@@ -20,6 +20,8 @@ pub struct OltpEvents {
     commit: StmtHandle,
     rng: Rng,
     dist: Distribution,
+    c_tpl: Template,
+    pad_tpl: Template,
     c_buf: [u8; 119],
     pad_buf: [u8; 59],
 }
@@ -73,6 +75,8 @@ impl OltpEvents {
             commit,
             rng,
             dist,
+            c_tpl: Template::new(C_TEMPLATE),
+            pad_tpl: Template::new(PAD_TEMPLATE),
             c_buf: [0; 119],
             pad_buf: [0; 59],
         })
@@ -140,7 +144,7 @@ impl EventGen for OltpEvents {
         if self.mix.non_index_updates > 0 {
             let t = self.table();
             for _ in 0..self.mix.non_index_updates {
-                self.rng.fill_template(C_TEMPLATE, &mut self.c_buf);
+                self.c_tpl.fill(&mut self.rng, &mut self.c_buf);
                 let id = self.id();
                 let s = self.stmts[t][kind::NON_INDEX_UPDATE as usize];
                 exec.run(
@@ -160,8 +164,8 @@ impl EventGen for OltpEvents {
                     self.stmts[t][kind::DELETE as usize],
                     &[Value::Int(id)],
                 )?;
-                self.rng.fill_template(C_TEMPLATE, &mut self.c_buf);
-                self.rng.fill_template(PAD_TEMPLATE, &mut self.pad_buf);
+                self.c_tpl.fill(&mut self.rng, &mut self.c_buf);
+                self.pad_tpl.fill(&mut self.rng, &mut self.pad_buf);
                 let params = [
                     Value::Int(id),
                     Value::Int(k),

@@ -8,7 +8,7 @@ use super::sql::{create_index, create_table, drop_table, C_TEMPLATE, PAD_TEMPLAT
 use super::Oltp;
 use crate::driver::{Connection, DbError, DbErrorKind};
 use crate::error::{environment, failed, Error, Result};
-use crate::rand::{Distribution, Rng};
+use crate::rand::{Distribution, Rng, Template};
 use crate::workload::Context;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -141,6 +141,7 @@ fn prepare_thread(
         };
         let mut sql = String::with_capacity(batch_bytes + 512);
         let mut rows_in_batch = 0u64;
+        let (c_tpl, pad_tpl) = (Template::new(C_TEMPLATE), Template::new(PAD_TEMPLATE));
         let mut c = [0u8; 119];
         let mut pad = [0u8; 59];
         for id in 1..=s.table_size {
@@ -151,8 +152,8 @@ fn prepare_thread(
                 sql.push(',');
             }
             let k = dist.sample(&mut rng, 1, s.table_size);
-            rng.fill_template(C_TEMPLATE, &mut c);
-            rng.fill_template(PAD_TEMPLATE, &mut pad);
+            c_tpl.fill(&mut rng, &mut c);
+            pad_tpl.fill(&mut rng, &mut pad);
             let c = std::str::from_utf8(&c).expect("template output is ASCII");
             let pad = std::str::from_utf8(&pad).expect("template output is ASCII");
             use std::fmt::Write as _;
