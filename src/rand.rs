@@ -90,7 +90,7 @@ impl Rng {
     /// Fill `out` with uniformly random lowercase letters.
     pub fn fill_letters(&mut self, out: &mut [u8]) {
         for c in out {
-            *c = b'a' + ((self.next_u64() >> 32) * 26 >> 32) as u8;
+            *c = b'a' + (((self.next_u64() >> 32) * 26) >> 32) as u8;
         }
     }
 }
