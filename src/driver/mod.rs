@@ -7,6 +7,7 @@
 pub mod dry_run;
 pub mod mysql;
 pub mod mysql_target;
+mod mysql_wire;
 
 use std::fmt;
 

@@ -2,6 +2,7 @@
 //! rustls. One blocking connection per worker thread.
 
 use super::mysql_target::{MysqlTarget, SslMode, Transport};
+use super::mysql_wire::{OpenError, WireConn, WireOpts};
 use super::{
     render_text, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, QueryKind,
     ServerInfo, StmtHandle, Value, MYSQL_DIALECT,
@@ -63,13 +64,8 @@ impl MysqlDriver {
         b.into()
     }
 
-    fn transport_of(&self, index: usize) -> &Transport {
-        &self.target.transports[index % self.target.transports.len()]
-    }
-}
-
-impl Driver for MysqlDriver {
-    fn connect(&self, index: usize) -> DbResult<Box<dyn Connection>> {
+    /// A session through the `mysql` crate (TLS, or auth methods the wire client lacks).
+    fn connect_with_crate(&self, index: usize) -> DbResult<Box<dyn Connection>> {
         let opts = self.opts(index);
         let transport = self.transport_of(index).clone();
         let conn = open(&opts, &transport, &self.target)?;
@@ -92,6 +88,31 @@ impl Driver for MysqlDriver {
             c.backslash_escapes = !mode.contains("NO_BACKSLASH_ESCAPES");
         }
         Ok(Box::new(c))
+    }
+
+    fn transport_of(&self, index: usize) -> &Transport {
+        &self.target.transports[index % self.target.transports.len()]
+    }
+}
+
+impl Driver for MysqlDriver {
+    fn connect(&self, index: usize) -> DbResult<Box<dyn Connection>> {
+        // Plain sessions use dbpress's own protocol client (rows skipped without decoding);
+        // TLS sessions, and servers wanting an auth method it does not speak, use the crate.
+        if self.target.ssl == SslMode::Disabled {
+            let wire = WireOpts {
+                transport: self.transport_of(index).clone(),
+                user: self.target.user.clone(),
+                password: self.target.password.clone(),
+                db: self.target.db.clone(),
+            };
+            match WireConn::open(&wire, self.ps_mode == PsMode::Disable) {
+                Ok(c) => return Ok(Box::new(c)),
+                Err(OpenError::Db(e)) => return Err(e),
+                Err(OpenError::Unsupported(_)) => {}
+            }
+        }
+        self.connect_with_crate(index)
     }
 
     fn dialect(&self) -> &'static Dialect {
@@ -181,21 +202,7 @@ fn unreachable(transport: &Transport, why: &str) -> DbError {
 fn query_error(e: mysql::Error) -> DbError {
     match e {
         mysql::Error::MySqlError(m) => {
-            let kind = match m.code {
-                1213 => DbErrorKind::Deadlock,
-                1205 => DbErrorKind::LockTimeout,
-                1062 => DbErrorKind::DuplicateKey,
-                1040 => DbErrorKind::TooManyConnections,
-                1044 | 1045 | 1698 => DbErrorKind::Auth,
-                1049 => DbErrorKind::UnknownDatabase,
-                1146 => DbErrorKind::NoSuchTable,
-                1050 => DbErrorKind::TableExists,
-                1461 => DbErrorKind::TooManyPreparedStatements,
-                1295 => DbErrorKind::UnsupportedPrepare,
-                1053 | 1077 | 1152 | 1184 | 1927 | 4031 => DbErrorKind::ConnectionLost,
-                _ => DbErrorKind::Other,
-            };
-            DbError::new(kind, m.code.to_string(), m.message)
+            DbError::new(kind_of_code(m.code), m.code.to_string(), m.message)
         }
         mysql::Error::IoError(io) => DbError::new(
             DbErrorKind::ConnectionLost,
@@ -220,6 +227,25 @@ fn query_error(e: mysql::Error) -> DbError {
     }
 }
 
+/// The normalised kind of a MySQL/MariaDB server error number.
+pub(crate) fn kind_of_code(code: u16) -> DbErrorKind {
+    match code {
+        1213 => DbErrorKind::Deadlock,
+        1205 => DbErrorKind::LockTimeout,
+        1062 => DbErrorKind::DuplicateKey,
+        1040 => DbErrorKind::TooManyConnections,
+        1044 | 1045 | 1698 => DbErrorKind::Auth,
+        1049 => DbErrorKind::UnknownDatabase,
+        1146 => DbErrorKind::NoSuchTable,
+        1050 => DbErrorKind::TableExists,
+        1461 => DbErrorKind::TooManyPreparedStatements,
+        1295 => DbErrorKind::UnsupportedPrepare,
+        // Server shutdown, connection killed, aborted, or idle-timeout disconnects.
+        1053 | 1077 | 1152 | 1184 | 1927 | 4031 => DbErrorKind::ConnectionLost,
+        _ => DbErrorKind::Other,
+    }
+}
+
 enum Prepared {
     Server { stmt: mysql::Statement, sql: String },
     Text { sql: String },
@@ -236,7 +262,7 @@ pub struct MysqlConnection {
     user: String,
 }
 
-fn escape_backslash(s: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn escape_backslash(s: &[u8], out: &mut Vec<u8>) {
     for &b in s {
         match b {
             b'\'' => out.extend_from_slice(b"''"),
@@ -248,7 +274,7 @@ fn escape_backslash(s: &[u8], out: &mut Vec<u8>) {
 }
 
 /// Under sql_mode NO_BACKSLASH_ESCAPES a backslash is an ordinary character.
-fn escape_ansi(s: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn escape_ansi(s: &[u8], out: &mut Vec<u8>) {
     for &b in s {
         match b {
             b'\'' => out.extend_from_slice(b"''"),

@@ -1,0 +1,256 @@
+//! MySQL packet framing over a blocking stream, with one reusable read buffer so that rows are
+//! skipped in place: reading a result costs a header parse per row, no allocation.
+
+use std::io::{self, Read, Write};
+use std::net::TcpStream;
+use std::os::unix::net::UnixStream;
+
+pub enum Stream {
+    Tcp(TcpStream),
+    Unix(UnixStream),
+}
+
+impl Read for Stream {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Stream::Tcp(s) => s.read(buf),
+            Stream::Unix(s) => s.read(buf),
+        }
+    }
+}
+
+impl Write for Stream {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Stream::Tcp(s) => s.write(buf),
+            Stream::Unix(s) => s.write(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+const MAX_CHUNK: usize = 0xFF_FFFF;
+
+pub struct PacketIo {
+    stream: Stream,
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    /// A payload split over several packets (≥ 16 MiB) is joined here.
+    joined: Vec<u8>,
+    pub seq: u8,
+    out: Vec<u8>,
+}
+
+impl PacketIo {
+    pub fn new(stream: Stream) -> PacketIo {
+        PacketIo {
+            stream,
+            buf: vec![0; 64 * 1024],
+            start: 0,
+            end: 0,
+            joined: Vec::new(),
+            seq: 0,
+            out: Vec::with_capacity(1024),
+        }
+    }
+
+    /// Make at least `n` unread bytes available in `buf[start..]`.
+    fn fill(&mut self, n: usize) -> io::Result<()> {
+        while self.end - self.start < n {
+            if self.start + n > self.buf.len() {
+                self.buf.copy_within(self.start..self.end, 0);
+                self.end -= self.start;
+                self.start = 0;
+                if n > self.buf.len() {
+                    self.buf.resize(n.next_power_of_two(), 0);
+                }
+            }
+            let read = self.stream.read(&mut self.buf[self.end..])?;
+            if read == 0 {
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "server closed the connection",
+                ));
+            }
+            self.end += read;
+        }
+        Ok(())
+    }
+
+    /// The next packet's payload, valid until the next call.
+    pub fn next(&mut self) -> io::Result<&[u8]> {
+        self.fill(4)?;
+        let h = &self.buf[self.start..self.start + 4];
+        let len = usize::from(h[0]) | usize::from(h[1]) << 8 | usize::from(h[2]) << 16;
+        self.seq = h[3].wrapping_add(1);
+        if len == MAX_CHUNK {
+            return self.next_joined();
+        }
+        self.fill(4 + len)?;
+        let at = self.start + 4;
+        self.start = at + len;
+        Ok(&self.buf[at..at + len])
+    }
+
+    fn next_joined(&mut self) -> io::Result<&[u8]> {
+        let mut joined = std::mem::take(&mut self.joined);
+        joined.clear();
+        loop {
+            self.fill(4)?;
+            let h = &self.buf[self.start..self.start + 4];
+            let len = usize::from(h[0]) | usize::from(h[1]) << 8 | usize::from(h[2]) << 16;
+            self.seq = h[3].wrapping_add(1);
+            self.fill(4 + len)?;
+            joined.extend_from_slice(&self.buf[self.start + 4..self.start + 4 + len]);
+            self.start += 4 + len;
+            if len < MAX_CHUNK {
+                break;
+            }
+        }
+        self.joined = joined;
+        Ok(&self.joined)
+    }
+
+    /// Begin a command packet (sequence 0); write its payload into the returned buffer.
+    pub fn begin_command(&mut self) -> &mut Vec<u8> {
+        self.seq = 0;
+        self.begin()
+    }
+
+    /// Begin a packet that continues the current exchange (handshake and auth).
+    pub fn begin(&mut self) -> &mut Vec<u8> {
+        self.out.clear();
+        self.out.extend_from_slice(&[0, 0, 0, 0]);
+        &mut self.out
+    }
+
+    /// Frame and send what was written since `begin`.
+    pub fn send(&mut self) -> io::Result<()> {
+        let payload_len = self.out.len() - 4;
+        if payload_len < MAX_CHUNK {
+            let h = (payload_len as u32).to_le_bytes();
+            self.out[..3].copy_from_slice(&h[..3]);
+            self.out[3] = self.seq;
+            self.seq = self.seq.wrapping_add(1);
+            return self.stream.write_all(&self.out);
+        }
+        // Split into 16 MiB chunks, ending with a shorter (possibly empty) one.
+        let payload = self.out.split_off(4);
+        let mut chunks = payload.chunks(MAX_CHUNK).peekable();
+        let mut last_len = 0;
+        while let Some(c) = chunks.next() {
+            self.write_chunk(c)?;
+            last_len = c.len();
+            if chunks.peek().is_none() && last_len == MAX_CHUNK {
+                self.write_chunk(&[])?;
+            }
+        }
+        let _ = last_len;
+        Ok(())
+    }
+
+    fn write_chunk(&mut self, c: &[u8]) -> io::Result<()> {
+        let h = (c.len() as u32).to_le_bytes();
+        self.stream.write_all(&[h[0], h[1], h[2], self.seq])?;
+        self.seq = self.seq.wrapping_add(1);
+        self.stream.write_all(c)
+    }
+}
+
+/// Read a length-encoded integer from `p` at `*at`.
+pub fn lenenc(p: &[u8], at: &mut usize) -> Option<u64> {
+    let first = *p.get(*at)?;
+    let (v, n) = match first {
+        0..=0xFA => (u64::from(first), 1),
+        0xFC => (
+            u64::from(u16::from_le_bytes(
+                p.get(*at + 1..*at + 3)?.try_into().ok()?,
+            )),
+            3,
+        ),
+        0xFD => {
+            let b = p.get(*at + 1..*at + 4)?;
+            (
+                u64::from(b[0]) | u64::from(b[1]) << 8 | u64::from(b[2]) << 16,
+                4,
+            )
+        }
+        0xFE => (
+            u64::from_le_bytes(p.get(*at + 1..*at + 9)?.try_into().ok()?),
+            9,
+        ),
+        _ => return None,
+    };
+    *at += n;
+    Some(v)
+}
+
+pub fn put_lenenc(out: &mut Vec<u8>, v: u64) {
+    match v {
+        0..=0xFA => out.push(v as u8),
+        0xFB..=0xFFFF => {
+            out.push(0xFC);
+            out.extend_from_slice(&(v as u16).to_le_bytes());
+        }
+        0x1_0000..=0xFF_FFFF => {
+            out.push(0xFD);
+            out.extend_from_slice(&(v as u32).to_le_bytes()[..3]);
+        }
+        _ => {
+            out.push(0xFE);
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lenenc_round_trips_at_every_width() {
+        for v in [
+            0u64,
+            250,
+            251,
+            65535,
+            65536,
+            0xFF_FFFF,
+            0x100_0000,
+            u64::MAX,
+        ] {
+            let mut b = Vec::new();
+            put_lenenc(&mut b, v);
+            let mut at = 0;
+            assert_eq!(lenenc(&b, &mut at), Some(v));
+            assert_eq!(at, b.len());
+        }
+        assert_eq!(
+            lenenc(&[0xFC, 1], &mut 0),
+            None,
+            "truncated input is refused"
+        );
+    }
+
+    #[test]
+    fn packets_split_and_join_across_16_mib() {
+        let (a, b) = UnixStream::pair().unwrap();
+        let mut w = PacketIo::new(Stream::Unix(a));
+        let mut r = PacketIo::new(Stream::Unix(b));
+        let big: Vec<u8> = (0..MAX_CHUNK + 10).map(|i| i as u8).collect();
+        let writer = std::thread::spawn(move || {
+            w.begin_command().extend_from_slice(&big);
+            w.send().unwrap();
+            w.begin_command().extend_from_slice(b"tail");
+            w.send().unwrap();
+        });
+        let got = r.next().unwrap().to_vec();
+        assert_eq!(got.len(), MAX_CHUNK + 10);
+        assert!(got.iter().enumerate().all(|(i, &v)| v == i as u8));
+        assert_eq!(r.next().unwrap(), b"tail");
+        writer.join().unwrap();
+    }
+}
