@@ -57,79 +57,77 @@ impl Rng {
         a + (self.uniform_double() * f64::from(b - a + 1)) as u32
     }
 
-    /// A uniform digit pair "00".."99" from the high bits of a 32-bit value (bias < 1e-8).
+    /// Four uniform digits from a 32-bit value: (h × 10⁴) >> 32 is uniform on 0..9999 with a
+    /// bias below 3·10⁻⁶, then two lookups in a pair table.
     #[inline]
-    fn pair(half: u64) -> usize {
-        ((half * 100) >> 32) as usize
+    fn four_digits(h: u64) -> [u8; 4] {
+        let q = ((h * 10_000) >> 32) as usize;
+        let (a, b) = (DIGIT_PAIRS[(q / 100).min(99)], DIGIT_PAIRS[q % 100]);
+        [a[0], a[1], b[0], b[1]]
     }
 
     /// Fill `out` with uniformly random ASCII digits. sysbench draws one random double per
-    /// character; here each 32-bit half of a draw yields two digits through a pair table.
+    /// character; here each 64-bit draw yields eight digits.
     #[inline]
     pub fn fill_digits(&mut self, out: &mut [u8]) {
-        let mut quads = out.chunks_exact_mut(4);
-        for q in &mut quads {
+        let mut eights = out.chunks_exact_mut(8);
+        for c in &mut eights {
             let r = self.next_u64();
-            let (a, b) = (Self::pair(r >> 32), Self::pair(r & 0xFFFF_FFFF));
-            q[..2].copy_from_slice(&DIGIT_PAIRS[2 * a..2 * a + 2]);
-            q[2..].copy_from_slice(&DIGIT_PAIRS[2 * b..2 * b + 2]);
+            c[..4].copy_from_slice(&Self::four_digits(r >> 32));
+            c[4..].copy_from_slice(&Self::four_digits(r & 0xFFFF_FFFF));
         }
-        let rest = quads.into_remainder();
+        let rest = eights.into_remainder();
         if !rest.is_empty() {
             let r = self.next_u64();
-            let (a, b) = (Self::pair(r >> 32), Self::pair(r & 0xFFFF_FFFF));
-            let digits = [
-                DIGIT_PAIRS[2 * a],
-                DIGIT_PAIRS[2 * a + 1],
-                DIGIT_PAIRS[2 * b],
-            ];
-            rest.copy_from_slice(&digits[..rest.len()]);
-        }
-    }
-
-    /// Fill `out` with uniformly random lowercase letters.
-    pub fn fill_letters(&mut self, out: &mut [u8]) {
-        for c in out {
-            *c = b'a' + (((self.next_u64() >> 32) * 26) >> 32) as u8;
+            let (a, b) = (
+                Self::four_digits(r >> 32),
+                Self::four_digits(r & 0xFFFF_FFFF),
+            );
+            for (o, d) in rest.iter_mut().zip(a.into_iter().chain(b)) {
+                *o = d;
+            }
         }
     }
 }
 
-/// "00", "01", … "99" back to back.
-static DIGIT_PAIRS: [u8; 200] = {
-    let mut t = [0u8; 200];
+/// "00", "01", … "99".
+static DIGIT_PAIRS: [[u8; 2]; 100] = {
+    let mut t = [[0u8; 2]; 100];
     let mut i = 0;
     while i < 100 {
-        t[2 * i] = b'0' + (i / 10) as u8;
-        t[2 * i + 1] = b'0' + (i % 10) as u8;
+        t[i] = [b'0' + (i / 10) as u8, b'0' + (i % 10) as u8];
         i += 1;
     }
     t
 };
 
-/// A sysbench string template (`#` digit, `@` lowercase letter, anything else literal), split
-/// into runs once so that filling it costs little per event.
+/// A sysbench string template (`#` digit, `@` lowercase letter, anything else literal),
+/// analysed once so that filling it costs little per event.
 #[derive(Clone, Debug)]
 pub struct Template {
     literal: Vec<u8>,
-    runs: Vec<(usize, usize, u8)>,
+    /// Positions of characters that are neither `#` nor `@`.
+    fixed: Vec<(usize, u8)>,
+    /// Positions of `@`.
+    letters: Vec<usize>,
 }
 
 impl Template {
     pub fn new(template: &[u8]) -> Template {
-        let mut runs: Vec<(usize, usize, u8)> = Vec::new();
-        for (i, &b) in template.iter().enumerate() {
-            if b != b'#' && b != b'@' {
-                continue;
-            }
-            match runs.last_mut() {
-                Some((start, len, class)) if *class == b && *start + *len == i => *len += 1,
-                _ => runs.push((i, 1, b)),
-            }
-        }
         Template {
             literal: template.to_vec(),
-            runs,
+            fixed: template
+                .iter()
+                .enumerate()
+                .filter(|(_, &b)| b != b'#' && b != b'@')
+                .map(|(i, &b)| (i, b))
+                .collect(),
+            letters: template
+                .iter()
+                .enumerate()
+                .filter(|(_, &b)| b == b'@')
+                .map(|(i, _)| i)
+                .collect(),
         }
     }
 
@@ -141,16 +139,16 @@ impl Template {
         self.literal.is_empty()
     }
 
-    /// Write a fresh random instance into `out` (which must be `len()` long).
+    /// Write a fresh random instance into `out` (which must be `len()` long): digits
+    /// everywhere in 8-byte strides, then letters and literal characters put in place.
+    #[inline]
     pub fn fill(&self, rng: &mut Rng, out: &mut [u8]) {
-        out.copy_from_slice(&self.literal);
-        for &(start, len, class) in &self.runs {
-            let dst = &mut out[start..start + len];
-            if class == b'#' {
-                rng.fill_digits(dst);
-            } else {
-                rng.fill_letters(dst);
-            }
+        rng.fill_digits(out);
+        for &i in &self.letters {
+            out[i] = b'a' + (((rng.next_u64() >> 32) * 26) >> 32) as u8;
+        }
+        for &(i, b) in &self.fixed {
+            out[i] = b;
         }
     }
 }

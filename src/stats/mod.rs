@@ -7,21 +7,16 @@
 //! clear it. So the hot path never waits on another worker, and percentiles come from full
 //! histograms, not a coarse bucket grid.
 
+pub mod counts;
 pub mod snapshot;
 pub mod summary;
 
+use counts::LatencyCounts;
 use hdrhistogram::Histogram;
 use std::sync::Mutex;
 
 /// Largest latency kept exactly: one hour, in µs. Longer values are clamped to it.
 pub const MAX_TRACKED_US: u64 = 3_600_000_000;
-
-/// A small histogram that grows on demand (initial range 4 ms, 12 KiB of counters).
-pub fn thread_histogram() -> Histogram<u32> {
-    let mut h = Histogram::new_with_bounds(1, 4096, 3).expect("valid histogram bounds");
-    h.auto(true);
-    h
-}
 
 pub fn aggregate_histogram() -> Histogram<u64> {
     let mut h = Histogram::new_with_bounds(1, 4096, 3).expect("valid histogram bounds");
@@ -51,7 +46,7 @@ pub fn ns_to_us(ns: u64) -> u64 {
 pub struct StmtCell {
     pub count: u64,
     pub errors: u64,
-    pub latency: Histogram<u32>,
+    pub latency: LatencyCounts,
 }
 
 /// The interval statistics of one worker.
@@ -69,9 +64,9 @@ pub struct ThreadStats {
     pub lat_min_ns: u64,
     pub lat_max_ns: u64,
     /// Response time: from intended start under --rate, from actual start otherwise.
-    pub response: Histogram<u32>,
+    pub response: LatencyCounts,
     /// Service time: from actual start (differs from `response` only under --rate).
-    pub service: Histogram<u32>,
+    pub service: LatencyCounts,
     pub stmts: Vec<StmtCell>,
     pub errors_by_code: Vec<(String, u64)>,
 }
@@ -90,13 +85,13 @@ impl ThreadStats {
             lat_sum_ns: 0,
             lat_min_ns: u64::MAX,
             lat_max_ns: 0,
-            response: thread_histogram(),
-            service: thread_histogram(),
+            response: LatencyCounts::new(),
+            service: LatencyCounts::new(),
             stmts: (0..stmt_kinds)
                 .map(|_| StmtCell {
                     count: 0,
                     errors: 0,
-                    latency: thread_histogram(),
+                    latency: LatencyCounts::new(),
                 })
                 .collect(),
             errors_by_code: Vec::new(),
@@ -116,12 +111,11 @@ impl ThreadStats {
         self.lat_sum_ns = 0;
         self.lat_min_ns = u64::MAX;
         self.lat_max_ns = 0;
-        self.response.reset();
-        self.service.reset();
+        // Histogram counters were drained into the totals by `snapshot::collect`.
+        debug_assert!(self.response.is_empty() && self.service.is_empty());
         for s in &mut self.stmts {
             s.count = 0;
             s.errors = 0;
-            s.latency.reset();
         }
         debug_assert_eq!(kinds, self.stmts.len());
         self.errors_by_code.clear();
@@ -171,9 +165,9 @@ impl ThreadCell {
         s.lat_sum_ns += e.response_ns;
         s.lat_min_ns = s.lat_min_ns.min(e.response_ns);
         s.lat_max_ns = s.lat_max_ns.max(e.response_ns);
-        s.response.saturating_record(ns_to_us(e.response_ns));
+        s.response.record(ns_to_us(e.response_ns));
         if e.paced {
-            s.service.saturating_record(ns_to_us(e.service_ns));
+            s.service.record(ns_to_us(e.service_ns));
         }
         if e.late {
             s.late += 1;
@@ -185,7 +179,7 @@ impl ThreadCell {
                 cell.errors += 1;
             } else {
                 cell.count += 1;
-                cell.latency.saturating_record(ns_to_us(ns));
+                cell.latency.record(ns_to_us(ns));
             }
         }
         if !e.error_codes.is_empty() {

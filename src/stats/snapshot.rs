@@ -30,12 +30,6 @@ pub struct Totals {
     pub errors_by_code: BTreeMap<String, u64>,
 }
 
-fn add_hist(into: &mut Histogram<u64>, from: &Histogram<u32>) {
-    for v in from.iter_recorded() {
-        into.saturating_record_n(v.value_iterated_to(), u64::from(v.count_at_value()));
-    }
-}
-
 impl Totals {
     pub fn new(stmt_kinds: usize) -> Totals {
         Totals {
@@ -67,7 +61,8 @@ impl Totals {
         self.reads + self.writes + self.other
     }
 
-    fn add_thread(&mut self, t: &ThreadStats) {
+    /// Fold one thread's interval in, draining its latency counters.
+    fn add_thread(&mut self, t: &mut ThreadStats) {
         self.events += t.events;
         self.reads += t.reads;
         self.writes += t.writes;
@@ -79,12 +74,12 @@ impl Totals {
         self.lat_sum_ns += t.lat_sum_ns;
         self.lat_min_ns = self.lat_min_ns.min(t.lat_min_ns);
         self.lat_max_ns = self.lat_max_ns.max(t.lat_max_ns);
-        add_hist(&mut self.response, &t.response);
-        add_hist(&mut self.service, &t.service);
-        for (into, from) in self.stmts.iter_mut().zip(&t.stmts) {
+        t.response.drain_into(&mut self.response);
+        t.service.drain_into(&mut self.service);
+        for (into, from) in self.stmts.iter_mut().zip(t.stmts.iter_mut()) {
             into.count += from.count;
             into.errors += from.errors;
-            add_hist(&mut into.latency, &from.latency);
+            from.latency.drain_into(&mut into.latency);
         }
         for (code, n) in &t.errors_by_code {
             *self.errors_by_code.entry(code.clone()).or_insert(0) += n;
@@ -122,7 +117,7 @@ pub fn collect(cells: &[ThreadCell], stmt_kinds: usize, per_thread: &mut [(u64, 
     let mut totals = Totals::new(stmt_kinds);
     for (i, cell) in cells.iter().enumerate() {
         let mut s = cell.stats.lock().unwrap_or_else(|p| p.into_inner());
-        totals.add_thread(&s);
+        totals.add_thread(&mut s);
         per_thread[i].0 += s.events;
         per_thread[i].1 += s.lat_sum_ns;
         s.clear();
