@@ -80,7 +80,11 @@ impl LatencyCounts {
         for i in self.lo..=self.hi {
             let c = self.counts[i];
             if c > 0 {
-                h.saturating_record_n(value_of(i), u64::from(c));
+                // `record_n` grows an auto-resizing histogram; `saturating_record_n` would clamp
+                // to its current range instead.
+                if h.record_n(value_of(i), u64::from(c)).is_err() {
+                    h.saturating_record_n(value_of(i), u64::from(c));
+                }
                 self.counts[i] = 0;
             }
         }

@@ -124,3 +124,43 @@ pub fn collect(cells: &[ThreadCell], stmt_kinds: usize, per_thread: &mut [(u64, 
     }
     totals
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::EventRecord;
+
+    /// Regression (found while building #2): per-thread histograms started with a 4 ms range and
+    /// were folded with `saturating_record_n`, which clamps instead of growing, so every latency
+    /// above 4 ms was reported as ~4 ms.
+    #[test]
+    fn issue2_latencies_above_4ms_are_not_clamped() {
+        let cells = [ThreadCell::new(1)];
+        for ms in [1u64, 50, 1200, 60_000] {
+            cells[0].record_event(&EventRecord {
+                response_ns: ms * 1_000_000,
+                service_ns: ms * 1_000_000,
+                reads: 1,
+                writes: 0,
+                other: 0,
+                reconnects: 0,
+                late: false,
+                lag_ns: 0,
+                paced: false,
+                statements: &[(0, ms * 1_000_000, false)],
+                error_codes: &[],
+            });
+        }
+        let mut per_thread = [(0, 0)];
+        let t = collect(&cells, 1, &mut per_thread);
+        assert_eq!(t.events, 4);
+        let max_us = t.response.max();
+        assert!(
+            (59_000_000..=61_000_000).contains(&max_us),
+            "max {max_us} µs"
+        );
+        assert!(t.response.value_at_quantile(0.75) >= 1_190_000);
+        assert!(t.stmts[0].latency.max() >= 59_000_000);
+        assert_eq!(per_thread[0].0, 4);
+    }
+}

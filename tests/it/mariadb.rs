@@ -399,6 +399,12 @@ fn ignorable_errors_are_counted_by_code_and_others_stop_the_run() {
         r["errors_by_code"]
     );
     assert_eq!(r["summary"]["errors"].as_u64().unwrap(), waits);
+    // Every event waited ~1 s for the locked rows before its retry: the percentiles show it.
+    assert!(
+        r["summary"]["latency"]["p50_ms"].as_f64().unwrap() >= 900.0,
+        "{}",
+        r["summary"]["latency"]
+    );
     assert!(stdout(&ok_run).contains("Errors by code (dbpress):"));
 
     let fatal_run = fatal_run.unwrap();
