@@ -37,7 +37,34 @@ fi
 
 mariadb_up() { mariadb-admin --protocol=socket -uroot ping >/dev/null 2>&1; }
 
+# A test CA and a server certificate for 127.0.0.1/localhost, so TLS modes can be tested:
+# --mysql-ssl=required|verify_ca|verify_identity --mysql-ssl-ca=$TLS_DIR/ca.pem
+TLS_DIR=/etc/mysql/dbpress-tls
+tls_config() {
+  [ -f "$TLS_DIR/server-cert.pem" ] && [ -f /etc/mysql/mariadb.conf.d/90-dbpress-tls.cnf ] && return 0
+  command -v openssl >/dev/null 2>&1 || $SUDO apt-get install -y -q openssl
+  $SUDO mkdir -p "$TLS_DIR"
+  (
+    cd "$TLS_DIR"
+    $SUDO openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=dbpress test CA" \
+      -keyout ca-key.pem -out ca.pem 2>/dev/null
+    $SUDO openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" \
+      -keyout server-key.pem -out server.csr 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n' | $SUDO tee ext.cnf >/dev/null
+    $SUDO openssl x509 -req -in server.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -days 3650 \
+      -extfile ext.cnf -out server-cert.pem 2>/dev/null
+    $SUDO chown mysql:mysql server-key.pem server-cert.pem ca.pem
+    $SUDO chmod 600 server-key.pem
+    $SUDO chmod 644 ca.pem server-cert.pem
+  )
+  printf '[mariadbd]\nssl_cert = %s/server-cert.pem\nssl_key = %s/server-key.pem\nssl_ca = %s/ca.pem\n' \
+    "$TLS_DIR" "$TLS_DIR" "$TLS_DIR" | $SUDO tee /etc/mysql/mariadb.conf.d/90-dbpress-tls.cnf >/dev/null
+  # A running server must restart to load the certificate.
+  if mariadb_up; then $SUDO mariadb-admin --protocol=socket -uroot shutdown; sleep 1; fi
+}
+
 if [ "$want_mariadb" = 1 ]; then
+  tls_config
   if ! mariadb_up; then
     echo "services.sh: starting MariaDB"
     $SUDO mkdir -p /run/mysqld
@@ -66,4 +93,5 @@ SQL
   echo "MariaDB $version is running."
   echo "  socket: dbpress oltp_point_select run --mysql-socket=$sock --mysql-user=sbtest --mysql-password=sbtest"
   echo "  TCP:    dbpress oltp_point_select run --mysql-host=127.0.0.1 --mysql-port=$port --mysql-user=sbtest --mysql-password=sbtest"
+  echo "  TLS:    add --mysql-ssl=verify_identity --mysql-ssl-ca=$TLS_DIR/ca.pem to the TCP form"
 fi

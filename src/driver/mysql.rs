@@ -21,7 +21,8 @@ impl MysqlDriver {
         MysqlDriver { target, ps_mode }
     }
 
-    fn opts(&self, index: usize) -> mysql::Opts {
+    /// Connection options for session `index`; `tls` says whether to ask for TLS at all.
+    fn opts(&self, index: usize, tls: bool) -> mysql::Opts {
         let t = &self.target;
         let transport = &t.transports[index % t.transports.len()];
         let mut b = mysql::OptsBuilder::new()
@@ -42,8 +43,9 @@ impl MysqlDriver {
             Transport::Socket(p) => b.socket(Some(p.to_string_lossy().into_owned())),
         };
         let ssl = match t.ssl {
-            SslMode::Disabled | SslMode::Preferred => None,
-            SslMode::Required => Some(
+            _ if !tls => None,
+            SslMode::Disabled => None,
+            SslMode::Required | SslMode::Preferred => Some(
                 mysql::SslOpts::default()
                     .with_danger_accept_invalid_certs(true)
                     .with_danger_skip_domain_validation(true),
@@ -66,9 +68,19 @@ impl MysqlDriver {
 
     /// A session through the `mysql` crate (TLS, or auth methods the wire client lacks).
     fn connect_with_crate(&self, index: usize) -> DbResult<Box<dyn Connection>> {
-        let opts = self.opts(index);
         let transport = self.transport_of(index).clone();
-        let conn = open(&opts, &transport, &self.target)?;
+        let mut opts = self.opts(index, self.target.ssl != SslMode::Disabled);
+        let conn = match mysql::Conn::new(opts.clone()) {
+            Ok(c) => c,
+            // `preferred`: plain only when the server has no TLS at all.
+            Err(mysql::Error::DriverError(mysql::DriverError::TlsNotSupported))
+                if self.target.ssl == SslMode::Preferred =>
+            {
+                opts = self.opts(index, false);
+                mysql::Conn::new(opts.clone()).map_err(|e| connect_error(e, &transport))?
+            }
+            Err(e) => return Err(connect_error(e, &transport)),
+        };
         let mut c = MysqlConnection {
             conn,
             opts,
@@ -156,19 +168,19 @@ impl Driver for MysqlDriver {
     }
 }
 
-fn open(opts: &mysql::Opts, transport: &Transport, target: &MysqlTarget) -> DbResult<mysql::Conn> {
-    match mysql::Conn::new(opts.clone()) {
-        Ok(c) => Ok(c),
-        Err(e) if target.ssl == SslMode::Preferred => {
-            let _ = e;
-            mysql::Conn::new(opts.clone()).map_err(|e| connect_error(e, transport))
-        }
-        Err(e) => Err(connect_error(e, transport)),
-    }
-}
-
 /// Errors while opening a session: name the transport so the user knows what was tried.
 fn connect_error(e: mysql::Error, transport: &Transport) -> DbError {
+    // rustls failures surface as I/O errors of the crate's codec; name them as TLS problems.
+    let text = e.to_string();
+    if matches!(e, mysql::Error::IoError(_) | mysql::Error::CodecError(_))
+        && (text.contains("certificate") || text.contains("TLS") || text.contains("tls"))
+    {
+        return DbError::new(
+            DbErrorKind::Unreachable,
+            "2026",
+            format!("TLS handshake with {transport} failed: {text}: check --mysql-ssl-ca (or use --mysql-ssl=required to skip verification)"),
+        );
+    }
     match e {
         mysql::Error::IoError(io) => unreachable(transport, &io.to_string()),
         mysql::Error::DriverError(mysql::DriverError::CouldNotConnect(detail)) => {
@@ -180,6 +192,16 @@ fn connect_error(e: mysql::Error, transport: &Transport) -> DbError {
         mysql::Error::DriverError(mysql::DriverError::ConnectTimeout) => {
             unreachable(transport, "timed out after 10 s")
         }
+        mysql::Error::DriverError(mysql::DriverError::TlsNotSupported) => DbError::new(
+            DbErrorKind::Unreachable,
+            "2026",
+            format!("the server at {transport} does not offer TLS: enable TLS on the server or use --mysql-ssl=off/preferred"),
+        ),
+        mysql::Error::TlsError(t) => DbError::new(
+            DbErrorKind::Unreachable,
+            "2026",
+            format!("TLS handshake with {transport} failed: {t}: check --mysql-ssl-ca (or use --mysql-ssl=required to skip verification)"),
+        ),
         other => query_error(other),
     }
 }

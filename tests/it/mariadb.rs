@@ -454,3 +454,161 @@ fn sigint_stops_cleanly_and_leaves_a_valid_result() {
     let t = r["summary"]["total_time_s"].as_f64().unwrap();
     assert!(t > 1.0 && t < 30.0, "total time {t}");
 }
+
+/// Kill every sbtest session on the server (dbpress's workers included) after `after`.
+fn kill_sbtest_sessions_after(after: std::time::Duration) -> std::thread::JoinHandle<bool> {
+    std::thread::spawn(move || {
+        std::thread::sleep(after);
+        as_root("KILL CONNECTION USER sbtest")
+    })
+}
+
+#[test]
+fn lost_connections_reconnect_when_ignorable_and_stop_the_run_otherwise() {
+    let Some(_srv) = server("lost_connections") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_read_write", "prepare"],
+        &["--table-size=1000"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = scratch("reconnect");
+    let out = dir.join("r.json");
+
+    let killer = kill_sbtest_sessions_after(std::time::Duration::from_millis(1500));
+    let o = dbpress(&args(
+        &["oltp_read_write", "run"],
+        &[
+            "--table-size=1000",
+            "--threads=2",
+            "--time=4",
+            "--mysql-ignore-errors=1927,2013,2006",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+    ));
+    assert!(killer.join().unwrap(), "could not kill sessions as root");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    assert!(
+        r["summary"]["reconnects"].as_u64().unwrap() >= 2,
+        "each worker reconnects: {}",
+        r["summary"]
+    );
+    // Work went on after the reconnect: the last interval still has events.
+    let last = r["intervals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|i| i["duration_s"].as_f64().unwrap() > 0.5)
+        .unwrap();
+    assert!(
+        last["events"].as_u64().unwrap() > 0,
+        "no events after reconnecting: {last}"
+    );
+    assert!(stdout(&o).contains("reconnects:"));
+
+    // With the default ignore list a lost connection ends the run, with the fix in the message.
+    let killer = kill_sbtest_sessions_after(std::time::Duration::from_millis(1500));
+    let o = dbpress(&args(
+        &["oltp_read_write", "run"],
+        &["--table-size=1000", "--threads=2", "--time=4"],
+    ));
+    killer.join().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("the connection was lost; add"),
+        "{}",
+        stderr(&o)
+    );
+    assert_one_clean_line(&o);
+}
+
+const TEST_CA: &str = "/etc/mysql/dbpress-tls/ca.pem";
+
+/// The TLS version a session negotiated, as the server reports it ("" when not TLS).
+fn ssl_version(flags: &[&str]) -> Result<String, String> {
+    use dbpress::driver::{mysql::MysqlDriver, Driver};
+    let mut argv: Vec<String> = [
+        "oltp_point_select",
+        "run",
+        "--mysql-user=sbtest",
+        "--mysql-password=sbtest",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    argv.extend(flags.iter().map(|s| s.to_string()));
+    let dbpress::cli::Invocation::Workload { opts, .. } = dbpress::cli::parse(&argv).unwrap()
+    else {
+        panic!()
+    };
+    let target = dbpress::driver::mysql_target::MysqlTarget::from_options(&opts)
+        .map_err(|e| e.to_string())?;
+    let mut c = MysqlDriver::new(target, dbpress::config::PsMode::Auto)
+        .connect(0)
+        .map_err(|e| e.to_string())?;
+    let rows = c
+        .query_rows("SHOW SESSION STATUS LIKE 'Ssl_version'")
+        .map_err(|e| e.to_string())?;
+    Ok(rows
+        .first()
+        .and_then(|r| r.get(1).cloned().flatten())
+        .unwrap_or_default())
+}
+
+#[test]
+fn tls_modes_encrypt_and_verify_the_server() {
+    let Some(_srv) = server("tls") else { return };
+    if !std::path::Path::new(TEST_CA).exists() {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            panic!("{TEST_CA} missing: scripts/services.sh sets up the test CA");
+        }
+        eprintln!("SKIPPED tls: {TEST_CA} missing; run scripts/services.sh");
+        return;
+    }
+    let tcp = ["--mysql-host=127.0.0.1", "--mysql-port=3306"];
+    let ca = format!("--mysql-ssl-ca={TEST_CA}");
+    for mode in ["required", "preferred", "verify_ca", "verify_identity"] {
+        let ssl = format!("--mysql-ssl={mode}");
+        let v = ssl_version(&[tcp[0], tcp[1], &ssl, &ca]).unwrap();
+        assert!(
+            v.starts_with("TLSv1"),
+            "--mysql-ssl={mode} negotiated '{v}'"
+        );
+    }
+    // Plain TCP is plain.
+    assert_eq!(ssl_version(&tcp).unwrap(), "");
+    // Verification is real: a CA that did not sign the server's certificate is refused.
+    let wrong_ca = "--mysql-ssl-ca=/etc/mysql/dbpress-tls/server-cert.pem";
+    for mode in ["verify_ca", "verify_identity"] {
+        let ssl = format!("--mysql-ssl={mode}");
+        let e = ssl_version(&[tcp[0], tcp[1], &ssl, wrong_ca]).unwrap_err();
+        assert!(
+            e.contains("TLS handshake with TCP 127.0.0.1:3306 failed"),
+            "{mode}: {e}"
+        );
+    }
+    // The whole tool works over TLS and says so in the header.
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--table-size=100"],
+    ));
+    assert!(o.status.success());
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-host=127.0.0.1",
+        "--mysql-port=3306",
+        "--mysql-user=sbtest",
+        "--mysql-password=sbtest",
+        "--mysql-ssl=verify_identity",
+        &ca,
+        "--table-size=100",
+        "--time=1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("TLS verify_identity"), "{}", stdout(&o));
+}

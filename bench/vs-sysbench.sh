@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# dbpress vs sysbench (Debian's sysbench 1.0.20) on the same MariaDB and the same tables.
+#
+#   bench/vs-sysbench.sh            everything (about 15 minutes)
+#   bench/vs-sysbench.sh instr      only client instructions per event (callgrind)
+#   bench/vs-sysbench.sh qps        only alternating QPS pairs
+#   bench/vs-sysbench.sh prepare    only prepare wall time
+#   bench/vs-sysbench.sh threads    only the 1000-connection run (client RSS)
+#
+# Client cost is counted in instructions, which repeat exactly on a noisy shared machine:
+# callgrind runs of N and 2N events on one thread; (I(2N) - I(N)) / N cancels start-up cost.
+# Throughput is compared in alternating pairs (sysbench, dbpress, sysbench, …) and reported as
+# the median of per-pair ratios with their min–max spread. Prints Markdown for bench/RESULTS.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what="${1:-all}"
+PAIRS="${PAIRS:-6}"
+PAIR_SECONDS="${PAIR_SECONDS:-10}"
+N="${N:-2000}"
+
+scripts/services.sh mariadb sysbench >/dev/null
+cargo build --release --locked -q
+DBP="$PWD/target/release/dbpress"
+SOCK=/run/mysqld/mysqld.sock
+CONN=(--mysql-socket=$SOCK --mysql-user=sbtest --mysql-password=sbtest --mysql-db=sbtest)
+COMMON=(--rand-type=uniform)
+median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+fresh_tables() { # tables rows
+  "$DBP" oltp_read_write cleanup "${CONN[@]}" --tables=16 >/dev/null
+  "$DBP" oltp_read_write prepare "${CONN[@]}" --tables="$1" --table-size="$2" --threads=2 >/dev/null
+}
+
+instructions() { # command... -> total instructions
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" >/dev/null 2>/tmp/dbpress-cg.err
+  awk '/Collected/ {print $4}' /tmp/dbpress-cg.err
+}
+
+per_event() { # tool workload extra...
+  local tool=$1 wl=$2; shift 2
+  local a b
+  if [ "$tool" = sysbench ]; then
+    a=$(instructions sysbench "$wl" "${CONN[@]}" "${COMMON[@]}" --threads=1 --time=0 --events="$N" "$@" run)
+    b=$(instructions sysbench "$wl" "${CONN[@]}" "${COMMON[@]}" --threads=1 --time=0 --events=$((2 * N)) "$@" run)
+  else
+    a=$(instructions "$DBP" "$wl" run "${CONN[@]}" "${COMMON[@]}" --threads=1 --time=0 --events="$N" "$@")
+    b=$(instructions "$DBP" "$wl" run "${CONN[@]}" "${COMMON[@]}" --threads=1 --time=0 --events=$((2 * N)) "$@")
+  fi
+  echo $(( (b - a) / N ))
+}
+
+if [ "$what" = all ] || [ "$what" = instr ]; then
+  fresh_tables 1 10000
+  echo "### Client instructions per event (callgrind, N=$N vs 2N, 1 thread, Unix socket)"
+  echo
+  echo "| workload | sysbench | dbpress | ratio | target |"
+  echo "|---|---:|---:|---:|---|"
+  for row in "oltp_point_select||0.5" "oltp_read_write||0.5" "oltp_read_write|--mysql-dry-run|0.3333"; do
+    IFS='|' read -r wl extra target <<<"$row"
+    s=$(per_event sysbench "$wl" $extra)
+    d=$(per_event dbpress "$wl" $extra)
+    ratio=$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d/s}')
+    ok=$(awk -v r="$ratio" -v t="$target" 'BEGIN {print (r <= t) ? "met" : "MISSED"}')
+    label="$wl${extra:+ $extra}"
+    echo "| $label | $s | $d | $ratio | ≤ $target ($ok) |"
+  done
+  echo
+fi
+
+qps_of() { # output file -> queries per second from the sysbench-format summary
+  awk '/^    queries:/ {gsub(/[()]/, "", $3); print $3}' "$1"
+}
+
+if [ "$what" = all ] || [ "$what" = qps ]; then
+  fresh_tables 4 100000
+  echo "### QPS, oltp_point_select, 4 threads, Unix socket, ${PAIR_SECONDS}s per run, $PAIRS alternating pairs"
+  echo
+  ratios=()
+  line="| pair | sysbench QPS | dbpress QPS | ratio |"
+  echo "$line"; echo "|---:|---:|---:|---:|"
+  for i in $(seq 1 "$PAIRS"); do
+    # Alternate who goes first so drift on the machine does not favour one tool.
+    if [ $((i % 2)) = 1 ]; then order="sysbench dbpress"; else order="dbpress sysbench"; fi
+    for tool in $order; do
+      if [ "$tool" = sysbench ]; then
+        sysbench oltp_point_select "${CONN[@]}" "${COMMON[@]}" --tables=4 --table-size=100000 --threads=4 --time="$PAIR_SECONDS" run >/tmp/dbpress-sb.txt
+      else
+        "$DBP" oltp_point_select run "${CONN[@]}" "${COMMON[@]}" --tables=4 --table-size=100000 --threads=4 --time="$PAIR_SECONDS" >/tmp/dbpress-dp.txt
+      fi
+    done
+    s=$(qps_of /tmp/dbpress-sb.txt); d=$(qps_of /tmp/dbpress-dp.txt)
+    r=$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d/s}')
+    ratios+=("$r")
+    echo "| $i | $s | $d | $r |"
+  done
+  med=$(printf '%s\n' "${ratios[@]}" | median)
+  lo=$(printf '%s\n' "${ratios[@]}" | sort -g | head -1)
+  hi=$(printf '%s\n' "${ratios[@]}" | sort -g | tail -1)
+  echo
+  echo "Median pair ratio dbpress/sysbench: **$med** (spread $lo–$hi); target ≥ 1.0."
+  echo
+fi
+
+if [ "$what" = all ] || [ "$what" = prepare ]; then
+  echo "### prepare, 4 tables × 250 000 rows, 2 threads (wall seconds, 3 alternating rounds)"
+  echo
+  echo "| round | sysbench s | dbpress s | ratio |"
+  echo "|---:|---:|---:|---:|"
+  ratios=()
+  for i in 1 2 3; do
+    "$DBP" oltp_read_write cleanup "${CONN[@]}" --tables=16 >/dev/null
+    t0=$(date +%s.%N)
+    sysbench oltp_read_write "${CONN[@]}" --tables=4 --table-size=250000 --threads=2 prepare >/dev/null
+    t1=$(date +%s.%N)
+    "$DBP" oltp_read_write cleanup "${CONN[@]}" --tables=4 >/dev/null
+    t2=$(date +%s.%N)
+    "$DBP" oltp_read_write prepare "${CONN[@]}" --tables=4 --table-size=250000 --threads=2 >/dev/null
+    t3=$(date +%s.%N)
+    s=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b-a}')
+    d=$(awk -v a="$t2" -v b="$t3" 'BEGIN {printf "%.2f", b-a}')
+    r=$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d/s}')
+    ratios+=("$r")
+    echo "| $i | $s | $d | $r |"
+  done
+  med=$(printf '%s\n' "${ratios[@]}" | median)
+  echo
+  echo "Median ratio dbpress/sysbench wall time: **$med**; target ≤ 1.0."
+  echo
+fi
+
+rss_peak_kib() { # pid -> peak RSS (KiB) from the kernel's high-water mark, read just before exit
+  local pid=$1 peak=0 v
+  while kill -0 "$pid" 2>/dev/null; do
+    v=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0)
+    [ -n "$v" ] && [ "$v" -gt "$peak" ] && peak=$v
+    sleep 0.2
+  done
+  echo "$peak"
+}
+
+if [ "$what" = all ] || [ "$what" = threads ]; then
+  fresh_tables 1 10000
+  echo "### 1000 connections, oltp_point_select, 10 s, Unix socket"
+  echo
+  echo "| tool | threads | peak RSS MiB | QPS |"
+  echo "|---|---:|---:|---:|"
+  for threads in 1 1000; do
+    "$DBP" oltp_point_select run "${CONN[@]}" "${COMMON[@]}" --threads=$threads --time=10 >/tmp/dbpress-dp.txt &
+    p=$(rss_peak_kib $!); wait
+    eval "dp_$threads=$p"
+    echo "| dbpress | $threads | $((p / 1024)) | $(qps_of /tmp/dbpress-dp.txt) |"
+    sysbench oltp_point_select "${CONN[@]}" "${COMMON[@]}" --threads=$threads --time=10 run >/tmp/dbpress-sb.txt &
+    p=$(rss_peak_kib $!); wait
+    eval "sb_$threads=$p"
+    echo "| sysbench | $threads | $((p / 1024)) | $(qps_of /tmp/dbpress-sb.txt) |"
+  done
+  echo
+  echo "Per connection, (RSS at 1000 − RSS at 1) / 999: dbpress **$(( (dp_1000 - dp_1) / 999 )) KiB**, sysbench $(( (sb_1000 - sb_1) / 999 )) KiB; target ≤ 256 KiB."
+  echo
+fi
+"$DBP" oltp_read_write cleanup "${CONN[@]}" --tables=16 >/dev/null
