@@ -612,3 +612,47 @@ fn tls_modes_encrypt_and_verify_the_server() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("TLS verify_identity"), "{}", stdout(&o));
 }
+
+#[test]
+fn rate_beyond_capacity_reports_lag_and_late_events_and_keeps_running() {
+    let Some(_srv) = server("rate_behind") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_read_write", "prepare"],
+        &["--table-size=1000"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = scratch("rate-behind");
+    let out = dir.join("r.json");
+    // One thread cannot do 100 000 read-write transactions a second: the schedule falls behind.
+    let o = dbpress(&args(
+        &["oltp_read_write", "run"],
+        &[
+            "--table-size=1000",
+            "--rate=100000",
+            "--time=3",
+            "--report-interval=1",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+    ));
+    assert!(
+        o.status.success(),
+        "sysbench would abort with a full queue; dbpress goes on: {}",
+        stderr(&o)
+    );
+    let r = json(&out);
+    let s = &r["summary"];
+    assert!(s["late_events"].as_u64().unwrap() > 0);
+    assert!(s["max_lag_ms"].as_f64().unwrap() > 100.0, "{s}");
+    // Response time (from the intended start) includes the wait; service time does not.
+    assert!(
+        s["latency"]["p50_ms"].as_f64().unwrap()
+            > 10.0 * s["service_time"]["p50_ms"].as_f64().unwrap(),
+        "{s}"
+    );
+    let text = stdout(&o);
+    assert!(text.contains("behind schedule: lag"), "{text}");
+    assert!(text.contains("Response vs service time under --rate=100000"));
+}
