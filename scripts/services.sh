@@ -26,6 +26,9 @@ missing=()
 if [ "$want_mariadb" = 1 ] && ! command -v mariadbd >/dev/null 2>&1 && [ ! -x /usr/sbin/mariadbd ]; then
   missing+=(mariadb-server mariadb-client)
 fi
+if [ "$want_mariadb" = 1 ] && ! command -v openssl >/dev/null 2>&1; then
+  missing+=(openssl)
+fi
 if [ "$want_sysbench" = 1 ] && ! command -v sysbench >/dev/null 2>&1; then
   missing+=(sysbench)
 fi
@@ -42,7 +45,6 @@ mariadb_up() { mariadb-admin --protocol=socket -uroot ping >/dev/null 2>&1; }
 TLS_DIR=/etc/mysql/dbpress-tls
 tls_config() {
   [ -f "$TLS_DIR/server-cert.pem" ] && [ -f /etc/mysql/mariadb.conf.d/90-dbpress-tls.cnf ] && return 0
-  command -v openssl >/dev/null 2>&1 || $SUDO apt-get install -y -q openssl
   $SUDO mkdir -p "$TLS_DIR"
   (
     cd "$TLS_DIR"
