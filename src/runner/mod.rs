@@ -131,7 +131,7 @@ pub fn run(
         epoch_ns: crate::stats::now_ns(),
         deadline_ns: AtomicU64::new(0),
     };
-    let transactional = workload.statement_kinds().contains(&"begin");
+    let transactional = workload.transactional();
 
     let _ = writeln!(out, "Initializing worker threads...\n");
     let _ = out.flush();
@@ -253,11 +253,22 @@ pub fn run(
                 fatal.get_or_insert(e);
             }
         }
-        let (mut output, per_thread, measure_start) = result;
+        let (mut output, per_thread, measure_start, last_tick) = result;
         let end = Instant::now();
-        // What finished after the last tick belongs to the run too.
+        // What finished after the last tick belongs to the run too, as a last short interval,
+        // so the intervals always add up to the summary.
         let mut per_thread_tail = per_thread;
         let tail = collect(&cells, kinds, &mut per_thread_tail);
+        if tail.events + tail.errors + tail.queries() > 0 {
+            output.intervals.push(interval_of(
+                cfg,
+                &tail,
+                end.saturating_duration_since(measure_start).as_secs_f64(),
+                end.saturating_duration_since(last_tick).as_secs_f64(),
+                0,
+                None,
+            ));
+        }
         output.totals.add(&tail);
         let total_time = end.saturating_duration_since(measure_start).as_secs_f64();
         output.summary = summarize(cfg, &output.totals, total_time, &per_thread_tail);
@@ -288,7 +299,42 @@ impl Gate {
     }
 }
 
-type LoopResult = (RunOutput, Vec<(u64, u64)>, Instant);
+type LoopResult = (RunOutput, Vec<(u64, u64)>, Instant, Instant);
+
+/// Rate-mode readings at the end of an interval: (queue length, in flight, lag ns, late events).
+type PacingReading = (u64, u64, u64, u64);
+
+fn interval_of(
+    cfg: &RunConfig,
+    iv: &Totals,
+    time_s: f64,
+    duration_s: f64,
+    threads: u32,
+    pacing: Option<PacingReading>,
+) -> Interval {
+    Interval {
+        time_s,
+        duration_s,
+        threads,
+        events: iv.events,
+        reads: iv.reads,
+        writes: iv.writes,
+        other: iv.other,
+        errors: iv.errors,
+        reconnects: iv.reconnects,
+        latency_pct_ms: percentile_ms(&iv.response, f64::from(cfg.percentile.max(1))),
+        latency_p99_ms: percentile_ms(&iv.response, 99.0),
+        latency_max_ms: if iv.events > 0 {
+            iv.lat_max_ns as f64 / 1e6
+        } else {
+            0.0
+        },
+        queue_length: pacing.map(|p| p.0),
+        concurrency: pacing.map(|p| p.1),
+        lag_ms: pacing.map(|p| p.2 as f64 / 1e6),
+        late_events: pacing.map(|p| p.3),
+    }
+}
 
 #[allow(clippy::too_many_arguments)]
 fn report_loop(
@@ -408,7 +454,7 @@ fn report_loop(
         interrupted_by,
         fatal: None,
     };
-    (output, per_thread, measure_start)
+    (output, per_thread, measure_start, last_tick)
 }
 
 fn summarize(cfg: &RunConfig, t: &Totals, total_time: f64, per_thread: &[(u64, u64)]) -> Summary {

@@ -23,6 +23,9 @@ pub trait Workload: Send + Sync {
     fn name(&self) -> &'static str;
     /// Names of the statement kinds this workload reports on, indexed by `Exec::run`'s `kind`.
     fn statement_kinds(&self) -> &'static [&'static str];
+    /// Whether events run inside an explicit transaction (a retried event then starts with a
+    /// ROLLBACK, since a lock wait timeout leaves the transaction open).
+    fn transactional(&self) -> bool;
     /// Header lines describing the workload's effective settings.
     fn describe(&self) -> Vec<String>;
     fn prepare(&self, ctx: &Context<'_>) -> Result<()>;

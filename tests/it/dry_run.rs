@@ -27,6 +27,14 @@ fn events_limit_runs_exactly_that_many_events_and_counts_all_as_other() {
         .sum();
     assert_eq!(per_thread, 999);
     assert_eq!(r["run"]["stop_condition"], "events (999)");
+    // The intervals add up to the summary, including the short one at the end.
+    let in_intervals: u64 = r["intervals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["events"].as_u64().unwrap())
+        .sum();
+    assert_eq!(in_intervals, 999);
 }
 
 #[test]

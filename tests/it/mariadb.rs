@@ -57,6 +57,13 @@ fn point_select_prepare_run_cleanup_matches_server_com_select() {
         "server executed a different number of SELECTs"
     );
     assert_eq!(delta(&before, &after, "Com_stmt_execute"), 700);
+    let in_intervals: u64 = r["intervals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["reads"].as_u64().unwrap())
+        .sum();
+    assert_eq!(in_intervals, 700, "intervals add up to the summary");
     assert_eq!(r["environment"]["server"]["product"], "MariaDB");
 
     let o = dbpress(&args(&["oltp_point_select", "cleanup"], &["--tables=2"]));

@@ -190,6 +190,10 @@ impl Workload for Oltp {
         &KIND_NAMES
     }
 
+    fn transactional(&self) -> bool {
+        self.mix.trx
+    }
+
     fn describe(&self) -> Vec<String> {
         let m = &self.mix;
         let (r, w, o) = m.expected_rwo();
