@@ -414,8 +414,13 @@ impl MysqlTarget {
     /// One line for the run header: how connections reach the server.
     pub fn describe(&self) -> String {
         let list: Vec<String> = self.transports.iter().map(|t| t.to_string()).collect();
+        let all_sockets = self
+            .transports
+            .iter()
+            .all(|t| matches!(t, Transport::Socket(_)));
         let tls = match self.ssl {
             SslMode::Disabled => "",
+            _ if all_sockets => ", TLS not used over a Unix socket",
             SslMode::Preferred => ", TLS preferred",
             SslMode::Required => ", TLS required",
             SslMode::VerifyCa => ", TLS verify_ca",

@@ -663,3 +663,92 @@ fn rate_beyond_capacity_reports_lag_and_late_events_and_keeps_running() {
     assert!(text.contains("behind schedule: lag"), "{text}");
     assert!(text.contains("Response vs service time under --rate=100000"));
 }
+
+#[test]
+fn password_from_mysql_pwd_and_my_cnf_and_never_shown() {
+    let Some(_srv) = server("password_sources") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--table-size=100"],
+    ));
+    assert!(o.status.success());
+    let base = [
+        "oltp_point_select",
+        "run",
+        "--mysql-socket",
+        SOCKET,
+        "--mysql-user=sbtest",
+        "--table-size=100",
+        "--time=1",
+    ];
+    // MYSQL_PWD, as libmysqlclient reads it.
+    let o = Command::new(bin())
+        .args(base)
+        .env("MYSQL_PWD", "sbtest")
+        .env("HOME", "/nonexistent")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    // [client] password= in ~/.my.cnf.
+    let home = scratch("mycnf-home");
+    std::fs::write(home.join(".my.cnf"), "[client]\npassword=sbtest\n").unwrap();
+    let o = Command::new(bin())
+        .args(base)
+        .env_remove("MYSQL_PWD")
+        .env("HOME", &home)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A wrong one from the file fails as authentication, without echoing it.
+    std::fs::write(home.join(".my.cnf"), "[client]\npassword=Wr0ngFromFile\n").unwrap();
+    let o = Command::new(bin())
+        .args(base)
+        .env_remove("MYSQL_PWD")
+        .env("HOME", &home)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("authentication failed"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("Wr0ngFromFile") && !stdout(&o).contains("Wr0ngFromFile"));
+}
+
+#[test]
+fn sigterm_stops_cleanly_with_exit_143() {
+    let Some(_srv) = server("sigterm") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--table-size=100"],
+    ));
+    assert!(o.status.success());
+    let dir = scratch("sigterm");
+    let out = dir.join("r.json");
+    let child = Command::new(bin())
+        .args(args(
+            &["oltp_point_select", "run"],
+            &[
+                "--table-size=100",
+                "--time=60",
+                "--output",
+                out.to_str().unwrap(),
+            ],
+        ))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
+    let r = json(&out);
+    assert_eq!(r["run"]["interrupted_by"], "SIGTERM");
+    assert!(stdout(&o).contains("Interrupted by SIGTERM"));
+}
