@@ -346,26 +346,23 @@ fn general_help() -> String {
          dbpress oltp_read_write run --mysql-host=127.0.0.1 --tables=4 --table-size=100000 --threads=8 --time=60 --report-interval=1\n  \
          dbpress oltp_point_select run --db mysql://sbtest@127.0.0.1:3306/sbtest --rate=5000 --output=result.json\n\n"
     );
-    s.push_str(&options_help(&[
-        cli::options::Group::General,
-        cli::options::Group::Rand,
-        cli::options::Group::Db,
-        cli::options::Group::Mysql,
-        cli::options::Group::Output,
-    ]));
+    s.push_str(&options_help(GENERAL_GROUPS));
     s
 }
+
+/// Option groups every command accepts, after a workload's own options in its help.
+const GENERAL_GROUPS: &[cli::options::Group] = &[
+    cli::options::Group::General,
+    cli::options::Group::Rand,
+    cli::options::Group::Db,
+    cli::options::Group::Mysql,
+    cli::options::Group::Output,
+];
 
 fn workload_help(name: &str) -> String {
     let mut s = format!("{name} options:\n");
     s.push_str(&options_help(&[cli::options::Group::Oltp]));
-    s.push_str(&options_help(&[
-        cli::options::Group::General,
-        cli::options::Group::Rand,
-        cli::options::Group::Db,
-        cli::options::Group::Mysql,
-        cli::options::Group::Output,
-    ]));
+    s.push_str(&options_help(GENERAL_GROUPS));
     s
 }
 

@@ -404,28 +404,16 @@ fn report_loop(
             let iv = collect(cells, kinds, &mut per_thread);
             let dur = now.saturating_duration_since(last_tick).as_secs_f64();
             let now_ns = crate::stats::now_ns().saturating_sub(shared.epoch_ns);
-            let interval = Interval {
-                time_s: now.saturating_duration_since(measure_start).as_secs_f64(),
-                duration_s: dur,
-                threads: running_now,
-                events: iv.events,
-                reads: iv.reads,
-                writes: iv.writes,
-                other: iv.other,
-                errors: iv.errors,
-                reconnects: iv.reconnects,
-                latency_pct_ms: percentile_ms(&iv.response, f64::from(cfg.percentile.max(1))),
-                latency_p99_ms: percentile_ms(&iv.response, 99.0),
-                latency_max_ms: if iv.events > 0 {
-                    iv.lat_max_ns as f64 / 1e6
-                } else {
-                    0.0
-                },
-                queue_length: schedule.map(|s| s.backlog(now_ns)),
-                concurrency: schedule.map(|_| shared.in_flight.load(Ordering::Relaxed)),
-                lag_ms: schedule.map(|s| s.lag_ns(now_ns) as f64 / 1e6),
-                late_events: schedule.map(|_| iv.late),
-            };
+            let pacing = schedule.map(|s| {
+                (
+                    s.backlog(now_ns),
+                    shared.in_flight.load(Ordering::Relaxed),
+                    s.lag_ns(now_ns),
+                    iv.late,
+                )
+            });
+            let time_s = now.saturating_duration_since(measure_start).as_secs_f64();
+            let interval = interval_of(cfg, &iv, time_s, dur, running_now, pacing);
             // Like sysbench, no line for the tick that ends the run (it stays in the result).
             if cfg.report_interval > 0 && now >= next && !finished {
                 let _ = writeln!(out, "{}", text::interval_line(&interval, cfg.percentile));
