@@ -153,6 +153,50 @@ impl Template {
     }
 }
 
+/// A non-repeating sequence of 32-bit values shared by all threads, like sysbench's
+/// `rand.unique()` (a permutation built from quadratic residues modulo the prime 2³²−5, after
+/// Preshing's RandomSequence). Unlike sysbench's, it is seeded from the run's seed, so a
+/// second run does not regenerate the first run's ids (sysbench #414).
+#[derive(Debug)]
+pub struct UniqueSequence {
+    index: std::sync::atomic::AtomicU32,
+    offset: u32,
+}
+
+const UNIQUE_PRIME: u32 = 4_294_967_291;
+
+fn permute_qpr(x: u32) -> u32 {
+    if x >= UNIQUE_PRIME {
+        return x; // the five values above the prime map to themselves
+    }
+    let residue = ((u64::from(x) * u64::from(x)) % u64::from(UNIQUE_PRIME)) as u32;
+    if x <= UNIQUE_PRIME / 2 {
+        residue
+    } else {
+        UNIQUE_PRIME - residue
+    }
+}
+
+impl UniqueSequence {
+    pub fn new(seed: u64) -> UniqueSequence {
+        let mut rng = Rng::new(seed, 0x0417_u64);
+        let (a, b) = (rng.next_u64() as u32, rng.next_u64() as u32);
+        UniqueSequence {
+            index: std::sync::atomic::AtomicU32::new(permute_qpr(
+                permute_qpr(a).wrapping_add(0x682f_0161),
+            )),
+            offset: permute_qpr(permute_qpr(b).wrapping_add(0x4679_0905)),
+        }
+    }
+
+    pub fn next(&self) -> u32 {
+        let i = self
+            .index
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        permute_qpr(permute_qpr(i).wrapping_add(self.offset) ^ 0x5bf0_3635)
+    }
+}
+
 /// The `--rand-type` choices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -471,6 +515,16 @@ mod tests {
         let harmonic: f64 = (1..=1000).map(|k| (k as f64).powf(-0.8)).sum();
         let p1 = c1 / DRAWS as f64;
         assert!((p1 - 1.0 / harmonic).abs() < 0.005, "P(1) {p1}");
+    }
+
+    #[test]
+    fn unique_sequence_does_not_repeat_and_depends_on_the_seed() {
+        let u = UniqueSequence::new(7);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..200_000 {
+            assert!(seen.insert(u.next()), "repeated value");
+        }
+        assert_ne!(UniqueSequence::new(7).next(), UniqueSequence::new(8).next());
     }
 
     #[test]

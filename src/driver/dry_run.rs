@@ -35,6 +35,9 @@ impl Connection for DryRunConnection {
         self.prepared += 1;
         Ok(StmtHandle(self.prepared - 1))
     }
+    fn prepare_text(&mut self, sql: &str) -> DbResult<StmtHandle> {
+        self.prepare(sql)
+    }
     fn execute(&mut self, _stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind> {
         // Touch the parameters so the optimiser cannot drop their generation.
         std::hint::black_box(params);

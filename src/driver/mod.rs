@@ -16,6 +16,8 @@ use std::fmt;
 pub enum Value<'a> {
     Int(i64),
     Str(&'a [u8]),
+    /// SQL NULL (e.g. to let the server assign an AUTO_INCREMENT id).
+    Null,
 }
 
 /// sysbench's classification of an executed statement (ref §2.11): a result set is a read,
@@ -82,6 +84,9 @@ pub trait Connection: Send {
     /// Prepare `sql` (with `?` placeholders). In text mode, or when the server cannot prepare
     /// this statement, the connection keeps it as a text template instead.
     fn prepare(&mut self, sql: &str) -> DbResult<StmtHandle>;
+    /// Keep `sql` as a text template whatever the prepared-statement mode: executing it sends
+    /// the statement with values substituted (sysbench's text-only workloads need exactly that).
+    fn prepare_text(&mut self, sql: &str) -> DbResult<StmtHandle>;
     /// Execute a prepared statement, discarding any rows.
     fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind>;
     /// Run text SQL, discarding any rows.
@@ -161,7 +166,7 @@ pub fn render_text(
                     escape(s, out);
                     out.push(b'\'');
                 }
-                None => out.extend_from_slice(b"NULL"),
+                Some(Value::Null) | None => out.extend_from_slice(b"NULL"),
             },
             _ => out.push(b),
         }

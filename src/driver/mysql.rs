@@ -309,6 +309,7 @@ fn to_mysql(v: &Value<'_>) -> mysql::Value {
     match *v {
         Value::Int(i) => mysql::Value::Int(i),
         Value::Str(s) => mysql::Value::Bytes(s.to_vec()),
+        Value::Null => mysql::Value::NULL,
     }
 }
 
@@ -360,6 +361,13 @@ impl Connection for MysqlConnection {
     fn prepare(&mut self, sql: &str) -> DbResult<StmtHandle> {
         let p = self.prepare_one(sql)?;
         self.stmts.push(p);
+        Ok(StmtHandle(self.stmts.len() as u32 - 1))
+    }
+
+    fn prepare_text(&mut self, sql: &str) -> DbResult<StmtHandle> {
+        self.stmts.push(Prepared::Text {
+            sql: sql.to_string(),
+        });
         Ok(StmtHandle(self.stmts.len() as u32 - 1))
     }
 
@@ -422,16 +430,13 @@ impl Connection for MysqlConnection {
         let conn =
             mysql::Conn::new(self.opts.clone()).map_err(|e| connect_error(e, &self.transport))?;
         self.conn = conn;
-        let sqls: Vec<String> = self
-            .stmts
-            .iter()
-            .map(|p| match p {
-                Prepared::Server { sql, .. } | Prepared::Text { sql } => sql.clone(),
-            })
-            .collect();
-        let mut fresh = Vec::with_capacity(sqls.len());
-        for sql in &sqls {
-            fresh.push(self.prepare_one(sql)?);
+        let old = std::mem::take(&mut self.stmts);
+        let mut fresh = Vec::with_capacity(old.len());
+        for p in old {
+            fresh.push(match p {
+                Prepared::Server { sql, .. } => self.prepare_one(&sql)?,
+                text @ Prepared::Text { .. } => text,
+            });
         }
         self.stmts = fresh;
         let _ = &self.user;

@@ -75,6 +75,7 @@ impl Worker<'_> {
                 reads += exec.reads;
                 writes += exec.writes;
                 other += exec.other;
+                reconnects += exec.reconnects;
                 match r {
                     Ok(()) => break None,
                     Err(e) if self.ignore.contains(&e.code) => {

@@ -55,6 +55,8 @@ pub struct Exec<'a> {
     pub reads: u64,
     pub writes: u64,
     pub other: u64,
+    /// Reconnects the workload made itself (--reconnect).
+    pub reconnects: u64,
 }
 
 impl<'a> Exec<'a> {
@@ -65,6 +67,7 @@ impl<'a> Exec<'a> {
             reads: 0,
             writes: 0,
             other: 0,
+            reconnects: 0,
         }
     }
 

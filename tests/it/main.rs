@@ -12,3 +12,5 @@ mod dry_run;
 mod export;
 /// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.
 mod mariadb;
+/// Every workload's statement mix, counted by the server, against sysbench's.
+mod parity;

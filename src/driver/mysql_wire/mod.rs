@@ -447,6 +447,15 @@ impl Connection for WireConn {
         Ok(StmtHandle(self.stmts.len() as u32 - 1))
     }
 
+    fn prepare_text(&mut self, sql: &str) -> DbResult<StmtHandle> {
+        self.stmts.push(Stmt {
+            id: None,
+            params: 0,
+            sql: sql.to_string(),
+        });
+        Ok(StmtHandle(self.stmts.len() as u32 - 1))
+    }
+
     fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind> {
         let s = &self.stmts[stmt.0 as usize];
         let Some(id) = s.id else {
@@ -481,16 +490,24 @@ impl Connection for WireConn {
         out.push(0); // no cursor
         out.extend_from_slice(&1u32.to_le_bytes());
         if !params.is_empty() {
-            out.resize(out.len() + params.len().div_ceil(8), 0); // no NULLs
+            let bitmap_at = out.len();
+            out.resize(bitmap_at + params.len().div_ceil(8), 0);
+            for (i, p) in params.iter().enumerate() {
+                if matches!(p, Value::Null) {
+                    out[bitmap_at + i / 8] |= 1 << (i % 8);
+                }
+            }
             out.push(1); // types follow
             for p in params {
                 out.extend_from_slice(match p {
                     Value::Int(_) => &[0x08, 0x00], // LONGLONG, signed
                     Value::Str(_) => &[0xFD, 0x00], // VAR_STRING
+                    Value::Null => &[0x06, 0x00],   // NULL
                 });
             }
             for p in params {
                 match p {
+                    Value::Null => {}
                     Value::Int(i) => out.extend_from_slice(&i.to_le_bytes()),
                     Value::Str(b) => {
                         put_lenenc(out, b.len() as u64);
@@ -562,10 +579,13 @@ impl Connection for WireConn {
                 return Err(DbError::new(DbErrorKind::Other, "client", why));
             }
         };
-        let sqls: Vec<String> = self.stmts.iter().map(|s| s.sql.clone()).collect();
+        let old = std::mem::take(&mut self.stmts);
         *self = fresh;
-        for sql in &sqls {
-            let s = self.prepare_one(sql)?;
+        for s in old {
+            let s = match s.id {
+                Some(_) => self.prepare_one(&s.sql)?,
+                None => s,
+            };
             self.stmts.push(s);
         }
         Ok(())

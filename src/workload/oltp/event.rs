@@ -1,11 +1,13 @@
-//! One OLTP event, exactly as sysbench's oltp_common.lua composes it: each statement group picks
-//! its table once (uniformly), ids follow --rand-type, strings follow the c/pad templates.
+//! One OLTP event, exactly as sysbench's Lua scripts compose it: each statement group picks its
+//! table once (uniformly; the legacy workload once per event), ids follow --rand-type, strings
+//! follow the c/pad templates.
 
-use super::sql::{statement, C_TEMPLATE, PAD_TEMPLATE};
-use super::{kind, Mix, Oltp};
+use super::sql::{random_points, random_ranges, statement, C_TEMPLATE, PAD_TEMPLATE};
+use super::{kind, Mix, Oltp, RandomSelect, ReinsertId};
 use crate::driver::{Connection, DbResult, StmtHandle, Value};
-use crate::rand::{Distribution, Rng, Template};
+use crate::rand::{Distribution, Rng, Template, UniqueSequence};
 use crate::workload::{EventGen, Exec};
+use std::sync::Arc;
 
 const NO_STMT: StmtHandle = StmtHandle(u32::MAX);
 
@@ -14,6 +16,7 @@ pub struct OltpEvents {
     tables: u32,
     table_size: u32,
     range_size: u32,
+    auto_inc: bool,
     /// stmts[table - 1][kind]
     stmts: Vec<[StmtHandle; kind::COUNT]>,
     begin: StmtHandle,
@@ -24,12 +27,18 @@ pub struct OltpEvents {
     pad_tpl: Template,
     c_buf: [u8; 119],
     pad_buf: [u8; 59],
+    /// select_random_*: this thread's slice of k, [lo, hi] (sysbench: table_size / threads).
+    slice: (f64, f64),
+    params: Vec<Value<'static>>,
+    unique: Arc<UniqueSequence>,
+    events: u64,
 }
 
 impl OltpEvents {
     pub fn new(
         w: &Oltp,
         conn: &mut dyn Connection,
+        thread: u32,
         rng: Rng,
         dist: Distribution,
     ) -> DbResult<OltpEvents> {
@@ -43,14 +52,23 @@ impl OltpEvents {
                 kind::DISTINCT_RANGE => m.distinct_ranges > 0,
                 kind::INDEX_UPDATE => m.index_updates > 0,
                 kind::NON_INDEX_UPDATE => m.non_index_updates > 0,
-                kind::DELETE | kind::INSERT => m.delete_inserts > 0,
+                kind::DELETE => m.delete_inserts > 0 || m.deletes > 0,
+                kind::INSERT => m.delete_inserts > 0 || m.text_inserts > 0,
                 _ => false,
+            }
+        };
+        // The legacy script and oltp_insert send text SQL; everything else is prepared.
+        let prep = |conn: &mut dyn Connection, sql: &str, text: bool| {
+            if text || m.legacy {
+                conn.prepare_text(sql)
+            } else {
+                conn.prepare(sql)
             }
         };
         let (begin, commit) = if m.trx {
             (
-                conn.prepare(&statement(kind::BEGIN, 0))?,
-                conn.prepare(&statement(kind::COMMIT, 0))?,
+                prep(conn, &statement(kind::BEGIN, 0, m.legacy), false)?,
+                prep(conn, &statement(kind::COMMIT, 0, m.legacy), false)?,
             )
         } else {
             (NO_STMT, NO_STMT)
@@ -60,16 +78,28 @@ impl OltpEvents {
             let mut row = [NO_STMT; kind::COUNT];
             for k in 0..kind::BEGIN {
                 if used(k) {
-                    row[k as usize] = conn.prepare(&statement(k, t))?;
+                    let text = k == kind::INSERT && m.text_inserts > 0;
+                    row[k as usize] = prep(conn, &statement(k, t, m.legacy), text)?;
                 }
+            }
+            if t == 1 && m.random_select == Some(RandomSelect::Points) {
+                row[kind::RANDOM_POINTS as usize] =
+                    prep(conn, &random_points(m.random_points), false)?;
+            }
+            if t == 1 && m.random_select == Some(RandomSelect::Ranges) {
+                row[kind::RANDOM_RANGES as usize] =
+                    prep(conn, &random_ranges(m.random_ranges), false)?;
             }
             stmts.push(row);
         }
+        let slice_len = f64::from(w.schema.table_size) / f64::from(w.threads);
+        let lo = slice_len * f64::from(thread % w.threads);
         Ok(OltpEvents {
             mix: m.clone(),
             tables: w.schema.tables,
             table_size: w.schema.table_size,
             range_size: w.schema.range_size,
+            auto_inc: w.schema.auto_inc,
             stmts,
             begin,
             commit,
@@ -79,6 +109,10 @@ impl OltpEvents {
             pad_tpl: Template::new(PAD_TEMPLATE),
             c_buf: [0; 119],
             pad_buf: [0; 59],
+            slice: (lo, lo + slice_len),
+            params: Vec::new(),
+            unique: Arc::clone(&w.unique),
+            events: 0,
         })
     }
 
@@ -92,11 +126,15 @@ impl OltpEvents {
         i64::from(self.dist.sample(&mut self.rng, 1, self.table_size))
     }
 
-    fn ranges(&mut self, exec: &mut Exec<'_>, k: u8, count: u32) -> DbResult<()> {
-        if count == 0 {
-            return Ok(());
-        }
-        let t = self.table();
+    /// A k value in this thread's slice, as select_random_* draw it (sysbench truncates the
+    /// slice bounds to integers).
+    #[inline]
+    fn slice_value(&mut self) -> i64 {
+        let (lo, hi) = self.slice;
+        i64::from(self.dist.sample(&mut self.rng, lo as u32, hi as u32))
+    }
+
+    fn ranges(&mut self, exec: &mut Exec<'_>, t: usize, k: u8, count: u32) -> DbResult<()> {
         for _ in 0..count {
             let start = self.id();
             let end = start + i64::from(self.range_size) - 1;
@@ -108,16 +146,37 @@ impl OltpEvents {
         }
         Ok(())
     }
+
+    fn group_table(&mut self, event_table: usize, count: u32) -> usize {
+        if self.mix.legacy || count == 0 {
+            event_table
+        } else {
+            self.table()
+        }
+    }
 }
 
 impl EventGen for OltpEvents {
     fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
-        if self.mix.trx {
+        let m = &self.mix;
+        let (point_selects, simple, sum, order, distinct) = (
+            m.point_selects,
+            m.simple_ranges,
+            m.sum_ranges,
+            m.order_ranges,
+            m.distinct_ranges,
+        );
+        let (index_updates, non_index_updates, delete_inserts) =
+            (m.index_updates, m.non_index_updates, m.delete_inserts);
+        let (legacy, trx) = (m.legacy, m.trx);
+        // The legacy script draws its one table before anything else.
+        let event_table = if legacy { self.table() } else { 0 };
+        if trx {
             exec.run(kind::BEGIN, self.begin, &[])?;
         }
-        if self.mix.point_selects > 0 {
-            let t = self.table();
-            for _ in 0..self.mix.point_selects {
+        if point_selects > 0 {
+            let t = self.group_table(event_table, point_selects);
+            for _ in 0..point_selects {
                 let id = self.id();
                 exec.run(
                     kind::POINT_SELECT,
@@ -126,13 +185,20 @@ impl EventGen for OltpEvents {
                 )?;
             }
         }
-        self.ranges(exec, kind::SIMPLE_RANGE, self.mix.simple_ranges)?;
-        self.ranges(exec, kind::SUM_RANGE, self.mix.sum_ranges)?;
-        self.ranges(exec, kind::ORDER_RANGE, self.mix.order_ranges)?;
-        self.ranges(exec, kind::DISTINCT_RANGE, self.mix.distinct_ranges)?;
-        if self.mix.index_updates > 0 {
-            let t = self.table();
-            for _ in 0..self.mix.index_updates {
+        for (k, count) in [
+            (kind::SIMPLE_RANGE, simple),
+            (kind::SUM_RANGE, sum),
+            (kind::ORDER_RANGE, order),
+            (kind::DISTINCT_RANGE, distinct),
+        ] {
+            if count > 0 {
+                let t = self.group_table(event_table, count);
+                self.ranges(exec, t, k, count)?;
+            }
+        }
+        if index_updates > 0 {
+            let t = self.group_table(event_table, index_updates);
+            for _ in 0..index_updates {
                 let id = self.id();
                 exec.run(
                     kind::INDEX_UPDATE,
@@ -141,9 +207,9 @@ impl EventGen for OltpEvents {
                 )?;
             }
         }
-        if self.mix.non_index_updates > 0 {
-            let t = self.table();
-            for _ in 0..self.mix.non_index_updates {
+        if non_index_updates > 0 {
+            let t = self.group_table(event_table, non_index_updates);
+            for _ in 0..non_index_updates {
                 self.c_tpl.fill(&mut self.rng, &mut self.c_buf);
                 let id = self.id();
                 let s = self.stmts[t][kind::NON_INDEX_UPDATE as usize];
@@ -154,9 +220,9 @@ impl EventGen for OltpEvents {
                 )?;
             }
         }
-        if self.mix.delete_inserts > 0 {
-            let t = self.table();
-            for _ in 0..self.mix.delete_inserts {
+        if delete_inserts > 0 {
+            let t = self.group_table(event_table, delete_inserts);
+            for _ in 0..delete_inserts {
                 let id = self.id();
                 let k = self.id();
                 exec.run(
@@ -166,8 +232,12 @@ impl EventGen for OltpEvents {
                 )?;
                 self.c_tpl.fill(&mut self.rng, &mut self.c_buf);
                 self.pad_tpl.fill(&mut self.rng, &mut self.pad_buf);
+                let insert_id = match self.mix.reinsert {
+                    ReinsertId::Same => Value::Int(id),
+                    ReinsertId::New => Value::Null,
+                };
                 let params = [
-                    Value::Int(id),
+                    insert_id,
                     Value::Int(k),
                     Value::Str(&self.c_buf),
                     Value::Str(&self.pad_buf),
@@ -175,8 +245,72 @@ impl EventGen for OltpEvents {
                 exec.run(kind::INSERT, self.stmts[t][kind::INSERT as usize], &params)?;
             }
         }
+        if self.mix.deletes > 0 {
+            let t = self.table();
+            let id = self.id();
+            exec.run(
+                kind::DELETE,
+                self.stmts[t][kind::DELETE as usize],
+                &[Value::Int(id)],
+            )?;
+        }
+        if self.mix.text_inserts > 0 {
+            let t = self.table();
+            let k = self.id();
+            self.c_tpl.fill(&mut self.rng, &mut self.c_buf);
+            self.pad_tpl.fill(&mut self.rng, &mut self.pad_buf);
+            // sysbench: id 0 lets AUTO_INCREMENT assign; otherwise a unique id as a signed INT.
+            let id = if self.auto_inc {
+                0
+            } else {
+                i64::from(self.unique.next()) - 2_147_483_648
+            };
+            let params = [
+                Value::Int(id),
+                Value::Int(k),
+                Value::Str(&self.c_buf),
+                Value::Str(&self.pad_buf),
+            ];
+            exec.run(kind::INSERT, self.stmts[t][kind::INSERT as usize], &params)?;
+        }
+        if self.mix.random_select == Some(RandomSelect::Points) {
+            let mut params = std::mem::take(&mut self.params);
+            params.clear();
+            for _ in 0..self.mix.random_points {
+                params.push(Value::Int(self.slice_value()));
+            }
+            let r = exec.run(
+                kind::RANDOM_POINTS,
+                self.stmts[0][kind::RANDOM_POINTS as usize],
+                &params,
+            );
+            self.params = params;
+            r?;
+        }
+        if self.mix.random_select == Some(RandomSelect::Ranges) {
+            let mut params = std::mem::take(&mut self.params);
+            params.clear();
+            for _ in 0..self.mix.random_ranges {
+                let v = self.slice_value();
+                params.push(Value::Int(v));
+                params.push(Value::Int(v + i64::from(self.mix.delta)));
+            }
+            let r = exec.run(
+                kind::RANDOM_RANGES,
+                self.stmts[0][kind::RANDOM_RANGES as usize],
+                &params,
+            );
+            self.params = params;
+            r?;
+        }
         if self.mix.trx {
             exec.run(kind::COMMIT, self.commit, &[])?;
+        }
+        self.events += 1;
+        if self.mix.reconnect_every > 0 && self.events % self.mix.reconnect_every == 0 {
+            // sysbench master's --reconnect: inside the event, so its cost lands in this event.
+            exec.conn.reconnect()?;
+            exec.reconnects += 1;
         }
         Ok(())
     }

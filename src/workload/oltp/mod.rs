@@ -1,5 +1,5 @@
 //! sysbench's OLTP family. One engine, configured per variant: the variants differ only in which
-//! statement groups an event runs (ref sysbench.md §2.4–2.5).
+//! statement groups an event runs (ref sysbench.md §2.4–2.5, §2.10), so each is a few lines here.
 
 mod event;
 mod prepare;
@@ -7,10 +7,11 @@ pub mod sql;
 
 use super::{Context, EventGen, Workload};
 use crate::cli::OptionValues;
-use crate::config::{boolean, int};
+use crate::config::{boolean, choice, int};
 use crate::driver::{Connection, DbResult};
-use crate::error::Result;
-use crate::rand::{Distribution, Rng};
+use crate::error::{usage, Result};
+use crate::rand::{Distribution, Rng, UniqueSequence};
+use std::sync::Arc;
 
 /// A named OLTP variant and how it shapes the options into a statement mix.
 pub struct Variant {
@@ -25,9 +26,8 @@ pub static VARIANTS: &[Variant] = &[
         description: "one primary-key SELECT per event, autocommit (sysbench oltp_point_select)",
         shape: |m| {
             *m = Mix {
-                trx: false,
                 point_selects: 1,
-                ..Mix::none()
+                ..m.only()
             }
         },
     },
@@ -36,9 +36,128 @@ pub static VARIANTS: &[Variant] = &[
         description: "BEGIN, 10 point selects, 4 range selects, 2 updates, delete+insert, COMMIT (sysbench oltp_read_write)",
         shape: |_| {},
     },
+    Variant {
+        name: "oltp_read_only",
+        description: "BEGIN, 10 point selects, 4 range selects, COMMIT (sysbench oltp_read_only)",
+        shape: |m| {
+            m.index_updates = 0;
+            m.non_index_updates = 0;
+            m.delete_inserts = 0;
+        },
+    },
+    Variant {
+        name: "oltp_write_only",
+        description: "BEGIN, UPDATE of k, UPDATE of c, delete+insert, COMMIT (sysbench oltp_write_only)",
+        shape: |m| {
+            m.point_selects = 0;
+            m.clear_ranges();
+        },
+    },
+    Variant {
+        name: "oltp_update_index",
+        description: "UPDATE of the indexed column k, autocommit (sysbench oltp_update_index)",
+        shape: |m| {
+            *m = Mix {
+                index_updates: m.index_updates,
+                ..m.only()
+            }
+        },
+    },
+    Variant {
+        name: "oltp_update_non_index",
+        description: "UPDATE of the non-indexed column c, autocommit (sysbench oltp_update_non_index)",
+        shape: |m| {
+            *m = Mix {
+                non_index_updates: m.non_index_updates,
+                ..m.only()
+            }
+        },
+    },
+    Variant {
+        name: "oltp_delete",
+        description: "DELETE of a random id, autocommit; the table drains (sysbench oltp_delete)",
+        shape: |m| {
+            *m = Mix {
+                deletes: 1,
+                ..m.only()
+            }
+        },
+    },
+    Variant {
+        name: "oltp_insert",
+        description: "INSERT of a new row as text SQL, autocommit (sysbench oltp_insert)",
+        shape: |m| {
+            *m = Mix {
+                text_inserts: 1,
+                ..m.only()
+            }
+        },
+    },
+    Variant {
+        name: "select_random_points",
+        description: "SELECT … WHERE k IN (10 random values) on sbtest1 (sysbench select_random_points)",
+        shape: |m| {
+            *m = Mix {
+                random_select: Some(RandomSelect::Points),
+                ..m.only()
+            }
+        },
+    },
+    Variant {
+        name: "select_random_ranges",
+        description: "SELECT count(k) … WHERE k BETWEEN … OR … (10 ranges) on sbtest1 (sysbench select_random_ranges)",
+        shape: |m| {
+            *m = Mix {
+                random_select: Some(RandomSelect::Ranges),
+                ..m.only()
+            }
+        },
+    },
+    Variant {
+        name: "oltp",
+        description: "sysbench 0.5's legacy oltp.lua: text SQL, one table per transaction, --oltp-test-mode",
+        shape: |m| {
+            m.legacy = true;
+            match m.test_mode {
+                TestMode::Complex => {}
+                TestMode::Nontrx => m.trx = false,
+                TestMode::Simple => {
+                    *m = Mix {
+                        point_selects: 1,
+                        legacy: true,
+                        ..m.only()
+                    }
+                }
+            }
+        },
+    },
 ];
 
-/// Statements per event, by group.
+/// sysbench 0.4's `--oltp-test-mode` for the legacy workload.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TestMode {
+    Complex,
+    Simple,
+    Nontrx,
+}
+
+/// The single statement of select_random_points / select_random_ranges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RandomSelect {
+    Points,
+    Ranges,
+}
+
+/// Which id the INSERT of a delete+insert pair uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReinsertId {
+    /// The id just deleted (sysbench): the table keeps exactly `table_size` rows.
+    Same,
+    /// A new id from the server's AUTO_INCREMENT: the table moves to new pages.
+    New,
+}
+
+/// Statements per event, by group, and how they are sent.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Mix {
     pub trx: bool,
@@ -50,10 +169,28 @@ pub struct Mix {
     pub index_updates: u32,
     pub non_index_updates: u32,
     pub delete_inserts: u32,
+    /// DELETE without re-insert (oltp_delete).
+    pub deletes: u32,
+    /// INSERT of a new row as text (oltp_insert).
+    pub text_inserts: u32,
+    /// select_random_points / select_random_ranges, for those variants only.
+    pub random_select: Option<RandomSelect>,
+    /// Values in the IN list (--random-points).
+    pub random_points: u32,
+    /// Ranges (--number-of-ranges), each `delta` wide.
+    pub random_ranges: u32,
+    pub delta: u32,
+    /// sysbench 0.5's oltp.lua: text SQL, one table for the whole event, `SUM(K)`.
+    pub legacy: bool,
+    pub test_mode: TestMode,
+    pub reinsert: ReinsertId,
+    /// Reconnect after every N events (0 = never), inside the timed event.
+    pub reconnect_every: u64,
 }
 
 impl Mix {
-    fn none() -> Mix {
+    /// This mix with every statement group off and no transaction (options kept).
+    fn only(&self) -> Mix {
         Mix {
             trx: false,
             point_selects: 0,
@@ -64,7 +201,18 @@ impl Mix {
             index_updates: 0,
             non_index_updates: 0,
             delete_inserts: 0,
+            deletes: 0,
+            text_inserts: 0,
+            random_select: None,
+            ..self.clone()
         }
+    }
+
+    fn clear_ranges(&mut self) {
+        self.simple_ranges = 0;
+        self.sum_ranges = 0;
+        self.order_ranges = 0;
+        self.distinct_ranges = 0;
     }
 
     /// Statements per event and how sysbench counts them when every statement finds its row:
@@ -74,8 +222,13 @@ impl Mix {
             + self.simple_ranges
             + self.sum_ranges
             + self.order_ranges
-            + self.distinct_ranges;
-        let writes = self.index_updates + self.non_index_updates + 2 * self.delete_inserts;
+            + self.distinct_ranges
+            + u32::from(self.random_select.is_some());
+        let writes = self.index_updates
+            + self.non_index_updates
+            + 2 * self.delete_inserts
+            + self.deletes
+            + self.text_inserts;
         let other = if self.trx { 2 } else { 0 };
         (reads, writes, other)
     }
@@ -92,12 +245,21 @@ pub struct Schema {
     pub create_secondary: bool,
     pub create_table_options: String,
     pub storage_engine: String,
+    /// sysbench 0.5's DDL (UNSIGNED columns, MAX_ROWS).
+    pub legacy: bool,
+    /// Rows prepare loads per table: `table_size`, except 0 for oltp_insert with
+    /// --auto-inc=off (as sysbench: client ids from unique() would collide with loaded ones).
+    pub load_rows: u32,
 }
 
 pub struct Oltp {
     variant: &'static Variant,
     pub mix: Mix,
     pub schema: Schema,
+    /// --threads, which select_random_* use to give each thread its own slice of k.
+    threads: u32,
+    /// Ids for oltp_insert with --auto-inc=off, shared by all threads.
+    unique: Arc<UniqueSequence>,
 }
 
 /// Statement kinds, in the order `statement_kinds()` names them.
@@ -113,7 +275,9 @@ pub mod kind {
     pub const INSERT: u8 = 8;
     pub const BEGIN: u8 = 9;
     pub const COMMIT: u8 = 10;
-    pub const COUNT: usize = 11;
+    pub const RANDOM_POINTS: u8 = 11;
+    pub const RANDOM_RANGES: u8 = 12;
+    pub const COUNT: usize = 13;
 }
 
 static KIND_NAMES: [&str; kind::COUNT] = [
@@ -128,6 +292,8 @@ static KIND_NAMES: [&str; kind::COUNT] = [
     "insert",
     "begin",
     "commit",
+    "random_points",
+    "random_ranges",
 ];
 
 impl Oltp {
@@ -151,6 +317,30 @@ impl Oltp {
             index_updates: n("index-updates")?,
             non_index_updates: n("non-index-updates")?,
             delete_inserts: n("delete-inserts")?,
+            deletes: 0,
+            text_inserts: 0,
+            random_select: None,
+            random_points: int(opts, "random-points", 1, 65_535)? as u32,
+            random_ranges: int(opts, "number-of-ranges", 1, 30_000)? as u32,
+            delta: n("delta")?,
+            legacy: false,
+            test_mode: choice(
+                opts,
+                "oltp-test-mode",
+                "complex, simple, nontrx",
+                |s| match s {
+                    "complex" => Some(TestMode::Complex),
+                    "simple" => Some(TestMode::Simple),
+                    "nontrx" => Some(TestMode::Nontrx),
+                    _ => None,
+                },
+            )?,
+            reinsert: choice(opts, "reinsert-id", "same, new", |s| match s {
+                "same" => Some(ReinsertId::Same),
+                "new" => Some(ReinsertId::New),
+                _ => None,
+            })?,
+            reconnect_every: int(opts, "reconnect", 0, u64::MAX)?,
         };
         (variant.shape)(&mut mix);
         let schema = Schema {
@@ -162,23 +352,50 @@ impl Oltp {
             create_secondary: boolean(opts, "create-secondary")?,
             create_table_options: opts.get("create-table-options").to_string(),
             storage_engine: opts.get("mysql-storage-engine").to_string(),
+            legacy: mix.legacy,
+            load_rows: 0,
+        };
+        let mut schema = schema;
+        schema.load_rows = if mix.text_inserts > 0 && !schema.auto_inc {
+            0
+        } else {
+            schema.table_size
         };
         if !schema
             .storage_engine
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '_')
         {
-            return Err(crate::error::usage(format!(
+            return Err(usage(format!(
                 "invalid value '{}' for --mysql-storage-engine: use an engine name such as innodb",
                 schema.storage_engine
             )));
         }
+        if mix.reinsert == ReinsertId::New && mix.delete_inserts > 0 && !schema.auto_inc {
+            return Err(usage(
+                "--reinsert-id=new lets the server assign the id, which needs --auto-inc=on",
+            ));
+        }
+        let seed = int(opts, "rand-seed", 0, u64::MAX)?;
         Ok(Oltp {
             variant,
             mix,
             schema,
+            threads: int(opts, "threads", 1, 100_000)? as u32,
+            unique: Arc::new(UniqueSequence::new(if seed == 0 {
+                now_seed()
+            } else {
+                seed
+            })),
         })
     }
+}
+
+fn now_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(1)
 }
 
 impl Workload for Oltp {
@@ -197,17 +414,40 @@ impl Workload for Oltp {
     fn describe(&self) -> Vec<String> {
         let m = &self.mix;
         let (r, w, o) = m.expected_rwo();
-        vec![
+        let mut lines = vec![
             format!(
                 "Tables: {} x {} rows, range size {}",
                 self.schema.tables, self.schema.table_size, self.schema.range_size
             ),
             format!(
-                "Statements per event: {} (read {r}, write {w}, other {o}){}",
+                "Statements per event: {} (read {r}, write {w}, other {o}){}{}",
                 r + w + o,
-                if m.trx { "" } else { ", autocommit" }
+                if m.trx { "" } else { ", autocommit" },
+                if m.legacy {
+                    ", text SQL, one table per event (sysbench 0.5 oltp.lua)"
+                } else {
+                    ""
+                }
             ),
-        ]
+        ];
+        if m.delete_inserts > 0 {
+            lines.push(match m.reinsert {
+                ReinsertId::Same => {
+                    "Delete/insert: re-insert the deleted id (--reinsert-id=same, as sysbench)"
+                        .into()
+                }
+                ReinsertId::New => {
+                    "Delete/insert: insert with a new AUTO_INCREMENT id (--reinsert-id=new)".into()
+                }
+            });
+        }
+        if m.reconnect_every > 0 {
+            lines.push(format!(
+                "Reconnect: after every {} events",
+                m.reconnect_every
+            ));
+        }
+        lines
     }
 
     fn prepare(&self, ctx: &Context<'_>) -> Result<()> {
@@ -225,11 +465,13 @@ impl Workload for Oltp {
     fn worker(
         &self,
         conn: &mut dyn Connection,
-        _thread: u32,
+        thread: u32,
         rng: Rng,
         dist: Distribution,
     ) -> DbResult<Box<dyn EventGen>> {
-        Ok(Box::new(event::OltpEvents::new(self, conn, rng, dist)?))
+        Ok(Box::new(event::OltpEvents::new(
+            self, conn, thread, rng, dist,
+        )?))
     }
 }
 
@@ -248,20 +490,48 @@ mod tests {
     }
 
     #[test]
-    fn read_write_default_mix_is_14_4_2() {
-        assert_eq!(oltp("oltp_read_write run").mix.expected_rwo(), (14, 4, 2));
+    fn every_variant_has_sysbenchs_mix() {
+        for (cmd, rwo, trx) in [
+            ("oltp_read_write run", (14, 4, 2), true),
+            ("oltp_read_only run", (14, 0, 2), true),
+            ("oltp_write_only run", (0, 4, 2), true),
+            ("oltp_point_select run --point-selects=10", (1, 0, 0), false),
+            ("oltp_update_index run", (0, 1, 0), false),
+            (
+                "oltp_update_non_index run --non-index-updates=3",
+                (0, 3, 0),
+                false,
+            ),
+            ("oltp_delete run", (0, 1, 0), false),
+            ("oltp_insert run", (0, 1, 0), false),
+            ("select_random_points run", (1, 0, 0), false),
+            ("select_random_ranges run", (1, 0, 0), false),
+            ("oltp run", (14, 4, 2), true),
+            ("oltp run --oltp-test-mode=simple", (1, 0, 0), false),
+            ("oltp run --oltp-test-mode=nontrx", (14, 4, 0), false),
+            (
+                "oltp_read_write run --range-selects=off --skip-trx",
+                (10, 4, 0),
+                false,
+            ),
+        ] {
+            let w = oltp(cmd);
+            assert_eq!(w.mix.expected_rwo(), rwo, "{cmd}");
+            assert_eq!(w.mix.trx, trx, "{cmd}");
+        }
+        assert!(oltp("oltp run").mix.legacy);
     }
 
     #[test]
-    fn point_select_is_one_read_without_transaction() {
-        let m = oltp("oltp_point_select run --point-selects=10").mix;
-        assert_eq!(m.expected_rwo(), (1, 0, 0));
-        assert!(!m.trx);
-    }
-
-    #[test]
-    fn range_selects_off_and_skip_trx() {
-        let m = oltp("oltp_read_write run --range-selects=off --skip-trx").mix;
-        assert_eq!(m.expected_rwo(), (10, 4, 0));
+    fn reinsert_new_needs_auto_inc() {
+        let args: Vec<String> = "oltp_read_write run --reinsert-id=new --auto-inc=off"
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        let Invocation::Workload { opts, .. } = parse(&args).unwrap() else {
+            panic!()
+        };
+        let e = Oltp::new(&VARIANTS[1], &opts).err().unwrap();
+        assert!(e.message().contains("--auto-inc=on"));
     }
 }

@@ -85,7 +85,7 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
     let batch_bytes = (max_packet.saturating_sub(64 * 1024)).clamp(64 * 1024, 4 << 20);
 
     let threads = ctx.threads.min(w.schema.tables).max(1);
-    let total_rows = u64::from(w.schema.tables) * u64::from(w.schema.table_size);
+    let total_rows = u64::from(w.schema.tables) * u64::from(w.schema.load_rows);
     let progress = Progress::new(total_rows);
     let first_error: Mutex<Option<Error>> = Mutex::new(None);
     std::thread::scope(|s| {
@@ -144,7 +144,7 @@ fn prepare_thread(
         let (c_tpl, pad_tpl) = (Template::new(C_TEMPLATE), Template::new(PAD_TEMPLATE));
         let mut c = [0u8; 119];
         let mut pad = [0u8; 59];
-        for id in 1..=s.table_size {
+        for id in 1..=s.load_rows {
             if rows_in_batch == 0 {
                 sql.clear();
                 sql.push_str(&prefix);
@@ -163,7 +163,7 @@ fn prepare_thread(
                 let _ = write!(sql, "({id}, {k}, '{c}', '{pad}')");
             }
             rows_in_batch += 1;
-            if sql.len() + 200 > batch_bytes || id == s.table_size {
+            if sql.len() + 200 > batch_bytes || id == s.load_rows {
                 conn.query(&sql)
                     .map_err(|e| setup_error(e, &format!("loading sbtest{t}")))?;
                 progress.add(rows_in_batch);

@@ -4,9 +4,12 @@
 use super::{kind, Schema};
 use crate::driver::Dialect;
 
-/// Statement text of `kind` for table number `t`.
-pub fn statement(k: u8, t: u32) -> String {
+/// Statement text of `kind` for table number `t`; `legacy` gives sysbench 0.5's spellings.
+pub fn statement(k: u8, t: u32, legacy: bool) -> String {
     match k {
+        kind::SUM_RANGE if legacy => {
+            format!("SELECT SUM(K) FROM sbtest{t} WHERE id BETWEEN ? AND ?")
+        }
         kind::POINT_SELECT => format!("SELECT c FROM sbtest{t} WHERE id=?"),
         kind::SIMPLE_RANGE => format!("SELECT c FROM sbtest{t} WHERE id BETWEEN ? AND ?"),
         kind::SUM_RANGE => format!("SELECT SUM(k) FROM sbtest{t} WHERE id BETWEEN ? AND ?"),
@@ -24,7 +27,22 @@ pub fn statement(k: u8, t: u32) -> String {
     }
 }
 
+/// select_random_points' statement, whitespace included (it is part of the query digest).
+pub fn random_points(points: u32) -> String {
+    let list = vec!["?"; points as usize].join(", ");
+    format!("        SELECT id, k, c, pad\n          FROM sbtest1\n          WHERE k IN ({list})\n        ")
+}
+
+/// select_random_ranges' statement.
+pub fn random_ranges(ranges: u32) -> String {
+    let list = vec!["k BETWEEN ? AND ?"; ranges as usize].join(" OR ");
+    format!("        SELECT count(k)\n          FROM sbtest1\n          WHERE {list}")
+}
+
 pub fn create_table(s: &Schema, d: &Dialect, t: u32) -> String {
+    if s.legacy {
+        return create_table_legacy(s, d, t);
+    }
     let id = if s.auto_inc {
         d.auto_increment_id
     } else {
@@ -42,6 +60,32 @@ pub fn create_table(s: &Schema, d: &Dialect, t: u32) -> String {
     };
     format!(
         "CREATE TABLE sbtest{t}(\n  id {id},\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  {key}\n){engine} {}",
+        s.create_table_options
+    )
+}
+
+/// sysbench 0.5's common.lua DDL: unsigned columns and MAX_ROWS.
+fn create_table_legacy(s: &Schema, d: &Dialect, t: u32) -> String {
+    let auto = if s.auto_inc && d.storage_engine_clause {
+        " AUTO_INCREMENT"
+    } else {
+        ""
+    };
+    let key = if s.secondary {
+        "KEY xid"
+    } else {
+        "PRIMARY KEY"
+    };
+    let (unsigned, engine) = if d.storage_engine_clause {
+        (
+            " UNSIGNED",
+            format!(" /*! ENGINE = {} MAX_ROWS = 1000000 */ ", s.storage_engine),
+        )
+    } else {
+        ("", " ".to_string())
+    };
+    format!(
+        "CREATE TABLE sbtest{t} (\nid INTEGER{unsigned} NOT NULL{auto},\nk INTEGER{unsigned} DEFAULT '0' NOT NULL,\nc CHAR(120) DEFAULT '' NOT NULL,\npad CHAR(60) DEFAULT '' NOT NULL,\n{key} (id)\n){engine}{}",
         s.create_table_options
     )
 }
@@ -75,6 +119,8 @@ mod tests {
             create_secondary: true,
             create_table_options: String::new(),
             storage_engine: "innodb".into(),
+            legacy: false,
+            load_rows: 10,
         };
         assert_eq!(
             create_table(&s, &MYSQL_DIALECT, 3),
@@ -82,8 +128,20 @@ mod tests {
         );
         assert_eq!(create_index(3), "CREATE INDEX k_3 ON sbtest3(k)");
         assert_eq!(
-            statement(kind::INSERT, 2),
+            statement(kind::INSERT, 2, false),
             "INSERT INTO sbtest2 (id, k, c, pad) VALUES (?, ?, ?, ?)"
+        );
+        assert_eq!(
+            statement(kind::SUM_RANGE, 2, true),
+            "SELECT SUM(K) FROM sbtest2 WHERE id BETWEEN ? AND ?"
+        );
+        assert_eq!(
+            random_points(3),
+            "        SELECT id, k, c, pad\n          FROM sbtest1\n          WHERE k IN (?, ?, ?)\n        "
+        );
+        assert_eq!(
+            random_ranges(2),
+            "        SELECT count(k)\n          FROM sbtest1\n          WHERE k BETWEEN ? AND ? OR k BETWEEN ? AND ?"
         );
     }
 
