@@ -162,6 +162,14 @@ fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8>
             w.cleanup(&ctx)?;
             Ok(0)
         }
+        Command::Check => {
+            w.check(&ctx)?;
+            Ok(0)
+        }
+        Command::Prewarm => {
+            w.prewarm(&ctx)?;
+            Ok(0)
+        }
         Command::Run => run_benchmark(cfg, w, driver.as_ref(), &ctx, args, out),
     }
 }

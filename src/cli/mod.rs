@@ -31,6 +31,8 @@ pub enum Command {
     Prepare,
     Run,
     Cleanup,
+    Check,
+    Prewarm,
 }
 
 impl Command {
@@ -39,6 +41,9 @@ impl Command {
             "prepare" => Command::Prepare,
             "run" => Command::Run,
             "cleanup" => Command::Cleanup,
+            "check" => Command::Check,
+            // sysbench master renamed prewarm to warmup; both work.
+            "prewarm" | "warmup" => Command::Prewarm,
             _ => return None,
         })
     }
@@ -48,6 +53,8 @@ impl Command {
             Command::Prepare => "prepare",
             Command::Run => "run",
             Command::Cleanup => "cleanup",
+            Command::Check => "check",
+            Command::Prewarm => "prewarm",
         }
     }
 }
@@ -217,7 +224,7 @@ pub fn parse(args: &[String]) -> Result<Invocation> {
     }
     let command = Command::parse(&cmd_word).ok_or_else(|| {
         usage(format!(
-            "unknown command '{cmd_word}': use prepare, run, cleanup or help (`dbpress {first} run`)"
+            "unknown command '{cmd_word}': use prepare, run, cleanup, check, prewarm or help (`dbpress {first} run`)"
         ))
     })?;
     Ok(Invocation::Workload {

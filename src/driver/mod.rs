@@ -107,6 +107,12 @@ pub struct Dialect {
     pub storage_engine_clause: bool,
     /// Largest multi-row INSERT worth sending in one statement during prepare.
     pub bulk_insert_bytes: usize,
+    /// Statement that sets a table's comment (prepare marks tables while loading them).
+    pub set_table_comment: fn(table: &str, comment: &str) -> String,
+    /// Statement listing tables named like the prefix with their comments: (name, comment) are
+    /// the columns at these indexes. A SHOW, so it never counts in Com_select.
+    pub table_comments: fn(prefix: &str) -> String,
+    pub table_comments_columns: (usize, usize),
 }
 
 pub static MYSQL_DIALECT: Dialect = Dialect {
@@ -114,6 +120,11 @@ pub static MYSQL_DIALECT: Dialect = Dialect {
     auto_increment_id: "INTEGER NOT NULL AUTO_INCREMENT",
     storage_engine_clause: true,
     bulk_insert_bytes: 512 * 1024,
+    set_table_comment: |table, comment| format!("ALTER TABLE {table} COMMENT = '{comment}'"),
+    table_comments: |prefix| format!("SHOW TABLE STATUS LIKE '{prefix}%'"),
+    // Name is the first column of SHOW TABLE STATUS and Comment the eighteenth, in MySQL and
+    // MariaDB alike.
+    table_comments_columns: (0, 17),
 };
 
 /// Facts about the server for the result file and the header.

@@ -28,8 +28,21 @@ pub struct Worker<'a> {
 }
 
 impl Worker<'_> {
-    /// Run events until told to stop. Returns a fatal error, if one ended the run.
+    /// Run events until told to stop, then the workload's final work. Returns a fatal error,
+    /// if one ended the run.
     pub fn run(mut self) -> Option<DbError> {
+        if let Some(e) = self.run_events() {
+            return Some(e);
+        }
+        let mut samples = Vec::new();
+        let mut exec = Exec::new(self.conn.as_mut(), &mut samples);
+        let r = self.events.finish(&mut exec);
+        self.cell
+            .record_statements(exec.reads, exec.writes, exec.other);
+        r.err()
+    }
+
+    fn run_events(&mut self) -> Option<DbError> {
         let shared = self.shared;
         let mut samples: Vec<(u8, u64, bool)> = Vec::with_capacity(64);
         let mut error_codes: Vec<String> = Vec::new();

@@ -153,8 +153,15 @@ impl ThreadCell {
         }
     }
 
-    /// Record a statement-level error that ended the event without retry (fatal path), so the
-    /// summary still shows it.
+    /// Count statements that ran outside any event (a workload's final flush).
+    pub fn record_statements(&self, reads: u64, writes: u64, other: u64) {
+        let mut s = self.stats.lock().unwrap_or_else(|p| p.into_inner());
+        s.reads += reads;
+        s.writes += writes;
+        s.other += other;
+    }
+
+    /// Record one finished event: latencies, statement counts and any ignorable errors.
     pub fn record_event(&self, e: &EventRecord<'_>) {
         let mut s = self.stats.lock().unwrap_or_else(|p| p.into_inner());
         s.events += 1;

@@ -1,6 +1,7 @@
 //! What to execute. A workload knows its schema (prepare/cleanup/readiness check) and makes one
 //! `EventGen` per worker; the runner never looks at which workload it runs.
 
+pub mod bulk_insert;
 pub mod oltp;
 
 use crate::cli::OptionValues;
@@ -30,6 +31,20 @@ pub trait Workload: Send + Sync {
     fn describe(&self) -> Vec<String>;
     fn prepare(&self, ctx: &Context<'_>) -> Result<()>;
     fn cleanup(&self, ctx: &Context<'_>) -> Result<()>;
+    /// Verify the prepared data (tables, rows, ids, index) and report each table.
+    fn check(&self, _ctx: &Context<'_>) -> Result<()> {
+        Err(usage(format!(
+            "the {} workload has no check command",
+            self.name()
+        )))
+    }
+    /// Load the prepared tables into the server's caches.
+    fn prewarm(&self, _ctx: &Context<'_>) -> Result<()> {
+        Err(usage(format!(
+            "the {} workload has no prewarm command",
+            self.name()
+        )))
+    }
     /// Fail with a clear message if the prepared data is missing, before any worker starts.
     fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<()>;
     /// Prepare statements on `conn` and return the per-thread event generator.
@@ -46,6 +61,12 @@ pub trait Workload: Send + Sync {
 pub trait EventGen: Send {
     /// Execute one event: every statement goes through `exec` so it is timed and classified.
     fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()>;
+
+    /// Work left when the thread stops (bulk_insert's last partial INSERT). Its statements are
+    /// counted, but it is not an event, as in sysbench's thread_done.
+    fn finish(&mut self, _exec: &mut Exec<'_>) -> DbResult<()> {
+        Ok(())
+    }
 }
 
 /// Runs statements for an event, timing each and counting it as sysbench does.
@@ -75,6 +96,18 @@ impl<'a> Exec<'a> {
     pub fn run(&mut self, kind: u8, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<()> {
         let t0 = now_ns();
         let r = self.conn.execute(stmt, params);
+        self.account(kind, t0, r)
+    }
+
+    /// Run text SQL as statement `kind`, timed and classified like `run`.
+    pub fn run_query(&mut self, kind: u8, sql: &str) -> DbResult<()> {
+        let t0 = now_ns();
+        let r = self.conn.query(sql);
+        self.account(kind, t0, r)
+    }
+
+    #[inline]
+    fn account(&mut self, kind: u8, t0: u64, r: DbResult<QueryKind>) -> DbResult<()> {
         let ns = now_ns().saturating_sub(t0);
         match r {
             Ok(k) => {
@@ -106,11 +139,8 @@ pub fn build(name: &str, opts: &OptionValues) -> Result<Box<dyn Workload>> {
     if let Some(v) = oltp::VARIANTS.iter().find(|v| v.name == name) {
         return Ok(Box::new(oltp::Oltp::new(v, opts)?));
     }
-    if name == "oltp" {
-        return Err(usage(
-            "sysbench 0.5's legacy workload 'oltp' (oltp.lua) is not in this version yet: \
-             oltp_read_write runs the same statement mix (`dbpress oltp_read_write run`)",
-        ));
+    if name == bulk_insert::NAME {
+        return Ok(Box::new(bulk_insert::BulkInsert::new(opts)?));
     }
     let names: Vec<&str> = list().iter().map(|(n, _)| *n).collect();
     Err(usage(format!(

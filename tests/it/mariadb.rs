@@ -752,3 +752,136 @@ fn sigterm_stops_cleanly_with_exit_143() {
     assert_eq!(r["run"]["interrupted_by"], "SIGTERM");
     assert!(stdout(&o).contains("Interrupted by SIGTERM"));
 }
+
+#[test]
+fn bulk_insert_rows_equal_events_and_inserts_are_counted_by_the_server() {
+    let Some(mut srv) = server("bulk_insert") else {
+        return;
+    };
+    let o = dbpress(&args(&["bulk_insert", "prepare"], &["--threads=2"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = scratch("bulk");
+    let out = dir.join("r.json");
+    let before = srv.com();
+    let o = dbpress(&args(
+        &["bulk_insert", "run"],
+        &[
+            "--threads=2",
+            "--time=0",
+            "--events=100000",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let after = srv.com();
+    let r = json(&out);
+    assert_eq!(r["summary"]["events"], 100_000);
+    use mysql::prelude::Queryable;
+    let rows: u64 = srv
+        .conn
+        .query_first("SELECT (SELECT COUNT(*) FROM sbtest1) + (SELECT COUNT(*) FROM sbtest2)")
+        .unwrap()
+        .unwrap();
+    assert_eq!(rows, 100_000, "every event is one row");
+    let inserts = after["Com_insert"] - before["Com_insert"];
+    assert_eq!(r["summary"]["writes"].as_u64().unwrap(), inserts);
+    assert!(
+        (4..=10).contains(&inserts),
+        "rows go in ~512 KiB statements: {inserts}"
+    );
+    let o = dbpress(&args(&["bulk_insert", "cleanup"], &["--threads=2"]));
+    assert!(o.status.success());
+    assert!(srv.tables().is_empty());
+}
+
+#[test]
+fn check_and_run_report_a_table_left_half_loaded_by_an_interrupted_prepare() {
+    let Some(_srv) = server("half_loaded") else {
+        return;
+    };
+    // A load big enough to interrupt midway.
+    let child = Command::new(bin())
+        .args(args(
+            &["oltp_read_write", "prepare"],
+            &["--tables=2", "--table-size=3000000", "--threads=2"],
+        ))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+    let _ = child.wait_with_output();
+    let o = dbpress(&args(
+        &["oltp_read_write", "check"],
+        &["--tables=2", "--table-size=3000000"],
+    ));
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("sbtest1: left half-loaded by an interrupted prepare"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stderr(&o).contains("2 of 2 tables are not as prepare leaves them"),
+        "{}",
+        stderr(&o)
+    );
+    assert_one_clean_line(&o);
+    let o = dbpress(&args(
+        &["oltp_read_write", "run"],
+        &["--tables=2", "--table-size=3000000", "--time=1"],
+    ));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("was left half-loaded by an interrupted prepare: run `dbpress oltp_read_write cleanup --tables=2`"), "{}", stderr(&o));
+
+    // After a clean prepare, check passes and prewarm reads every table.
+    assert!(
+        dbpress(&args(&["oltp_read_write", "cleanup"], &["--tables=2"]))
+            .status
+            .success()
+    );
+    let o = dbpress(&args(
+        &["oltp_read_write", "prepare"],
+        &["--tables=2", "--table-size=500"],
+    ));
+    assert!(o.status.success());
+    let o = dbpress(&args(
+        &["oltp_read_write", "check"],
+        &["--tables=2", "--table-size=500"],
+    ));
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("sbtest2: ok (500 rows, ids 1..500, index k_2)"),
+        "{}",
+        stdout(&o)
+    );
+    // A table that lost rows is reported with numbers.
+    use mysql::prelude::Queryable;
+    let mut c = mysql::Conn::new(
+        mysql::OptsBuilder::new()
+            .socket(Some(SOCKET))
+            .user(Some("sbtest"))
+            .pass(Some("sbtest"))
+            .db_name(Some("sbtest")),
+    )
+    .unwrap();
+    c.query_drop("DELETE FROM sbtest2 WHERE id > 490").unwrap();
+    let o = dbpress(&args(
+        &["oltp_read_write", "check"],
+        &["--tables=2", "--table-size=500"],
+    ));
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stdout(&o).contains("sbtest2: 490 rows, expected 500; ids 1..490, expected 1..500"),
+        "{}",
+        stdout(&o)
+    );
+    let o = dbpress(&args(
+        &["oltp_read_write", "prewarm"],
+        &["--tables=2", "--table-size=500"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Prewarming table sbtest2"));
+}

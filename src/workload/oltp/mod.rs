@@ -2,7 +2,7 @@
 //! statement groups an event runs (ref sysbench.md §2.4–2.5, §2.10), so each is a few lines here.
 
 mod event;
-mod prepare;
+pub mod prepare;
 pub mod sql;
 
 use super::{Context, EventGen, Workload};
@@ -456,6 +456,14 @@ impl Workload for Oltp {
 
     fn cleanup(&self, ctx: &Context<'_>) -> Result<()> {
         prepare::cleanup(self, ctx)
+    }
+
+    fn check(&self, ctx: &Context<'_>) -> Result<()> {
+        prepare::check(self, ctx)
+    }
+
+    fn prewarm(&self, ctx: &Context<'_>) -> Result<()> {
+        prepare::prewarm(self, ctx)
     }
 
     fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<()> {

@@ -28,7 +28,7 @@ pub fn setup_error(e: DbError, what: &str) -> Error {
     }
 }
 
-fn existing_tables(conn: &mut dyn Connection) -> Result<Vec<String>> {
+pub fn existing_tables(conn: &mut dyn Connection) -> Result<Vec<String>> {
     let rows = conn
         // SHOW, not SELECT: dbpress's own metadata queries must not count in Com_select.
         .query_rows("SHOW TABLES LIKE 'sbtest%'")
@@ -39,21 +39,174 @@ fn existing_tables(conn: &mut dyn Connection) -> Result<Vec<String>> {
         .collect())
 }
 
+/// The comment prepare puts on a table until its rows and index are in place.
+const LOADING: &str = "dbpress: loading";
+
+/// (table name, comment) of the sbtest tables.
+fn table_comments(conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<(String, String)>> {
+    let d = ctx.driver.dialect();
+    let (name_col, comment_col) = d.table_comments_columns;
+    let rows = conn
+        .query_rows(&(d.table_comments)("sbtest"))
+        .map_err(|e| setup_error(e, "listing tables"))?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|r| {
+            let name = r.get(name_col).cloned().flatten()?;
+            let comment = r.get(comment_col).cloned().flatten().unwrap_or_default();
+            Some((name, comment))
+        })
+        .collect())
+}
+
 pub fn check_ready(w: &Oltp, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<()> {
     if ctx.driver.server_info(conn).product == "dry-run" {
         return Ok(());
     }
-    let existing = existing_tables(conn)?;
+    let tables = table_comments(conn, ctx)?;
     for t in 1..=w.schema.tables {
         let name = format!("sbtest{t}");
-        if !existing.iter().any(|e| e == &name) {
-            return Err(environment(format!(
-                "table '{name}' does not exist: run `{} prepare` with the same --tables/--table-size first",
-                ctx.invocation
-            )));
+        match tables.iter().find(|(n, _)| *n == name) {
+            None => {
+                return Err(environment(format!(
+                    "table '{name}' does not exist: run `{} prepare` with the same --tables/--table-size first",
+                    ctx.invocation
+                )))
+            }
+            Some((_, c)) if c == LOADING => {
+                return Err(environment(format!(
+                    "table '{name}' was left half-loaded by an interrupted prepare: run `{inv} cleanup --tables={n}` and `{inv} prepare` again",
+                    inv = ctx.invocation,
+                    n = w.schema.tables
+                )))
+            }
+            Some(_) => {}
         }
     }
     Ok(())
+}
+
+/// `check`: every table present, fully loaded (rows and id range), with its secondary index.
+pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
+    let mut conn = ctx
+        .driver
+        .connect(0)
+        .map_err(|e| setup_error(e, "connecting"))?;
+    let tables = table_comments(conn.as_mut(), ctx)?;
+    let s = &w.schema;
+    let mut problems = 0;
+    for t in 1..=s.tables {
+        let name = format!("sbtest{t}");
+        let Some((_, comment)) = tables.iter().find(|(n, _)| *n == name) else {
+            println!("{name}: missing");
+            problems += 1;
+            continue;
+        };
+        let first = |rows: Vec<Vec<Option<String>>>| -> Vec<Option<String>> {
+            rows.into_iter().next().unwrap_or_default()
+        };
+        let stats = first(
+            conn.query_rows(&format!("SELECT COUNT(*), MIN(id), MAX(id) FROM {name}"))
+                .map_err(|e| setup_error(e, &format!("checking {name}")))?,
+        );
+        let num = |i: usize| {
+            stats
+                .get(i)
+                .cloned()
+                .flatten()
+                .and_then(|v| v.parse::<u64>().ok())
+        };
+        let (rows, min, max) = (num(0).unwrap_or(0), num(1), num(2));
+        let mut issues = Vec::new();
+        if comment == LOADING {
+            issues.push("left half-loaded by an interrupted prepare".to_string());
+        }
+        if rows != u64::from(s.load_rows) {
+            issues.push(format!("{rows} rows, expected {}", s.load_rows));
+        }
+        if s.load_rows > 0 && (min != Some(1) || max != Some(u64::from(s.load_rows))) {
+            issues.push(format!(
+                "ids {}..{}, expected 1..{}",
+                min.map_or("none".into(), |v| v.to_string()),
+                max.map_or("none".into(), |v| v.to_string()),
+                s.load_rows
+            ));
+        }
+        if s.create_secondary {
+            let idx = conn
+                .query_rows(&format!("SHOW INDEX FROM {name} WHERE Key_name = 'k_{t}'"))
+                .map_err(|e| setup_error(e, &format!("checking {name}")))?;
+            if idx.is_empty() {
+                issues.push(format!("secondary index k_{t} missing"));
+            }
+        }
+        if issues.is_empty() {
+            println!(
+                "{name}: ok ({rows} rows, ids 1..{rows}{})",
+                if s.create_secondary {
+                    format!(", index k_{t}")
+                } else {
+                    String::new()
+                }
+            );
+        } else {
+            println!("{name}: {}", issues.join("; "));
+            problems += 1;
+        }
+    }
+    if problems > 0 {
+        return Err(environment(format!(
+            "{problems} of {} tables are not as prepare leaves them: run `{inv} cleanup --tables={n}` and `{inv} prepare` again",
+            s.tables,
+            inv = ctx.invocation,
+            n = s.tables
+        )));
+    }
+    println!("All {} tables are ready.", s.tables);
+    Ok(())
+}
+
+/// `prewarm`: read every table and its primary key into the buffer pool, as sysbench does.
+pub fn prewarm(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
+    let threads = ctx.threads.min(w.schema.tables).max(1);
+    let first_error: Mutex<Option<Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for tid in 0..threads {
+            let first_error = &first_error;
+            scope.spawn(move || {
+                let r = (|| -> Result<()> {
+                    let mut conn = ctx.driver.connect(tid as usize).map_err(|e| setup_error(e, "connecting"))?;
+                    for sql in [
+                        "SET tmp_table_size=2*1024*1024*1024",
+                        "SET max_heap_table_size=2*1024*1024*1024",
+                    ] {
+                        conn.query(sql).map_err(|e| setup_error(e, "prewarm"))?;
+                    }
+                    let mut t = tid + 1;
+                    while t <= w.schema.tables {
+                        println!("Prewarming table sbtest{t}");
+                        let n = w.schema.table_size;
+                        for sql in [
+                            format!("ANALYZE TABLE sbtest{t}"),
+                            format!("SELECT AVG(id) FROM (SELECT * FROM sbtest{t} FORCE KEY (PRIMARY) LIMIT {n}) t"),
+                            format!("SELECT COUNT(*) FROM (SELECT * FROM sbtest{t} WHERE k LIKE '%0%' LIMIT {n}) t"),
+                        ] {
+                            conn.query(&sql).map_err(|e| setup_error(e, &format!("prewarming sbtest{t}")))?;
+                        }
+                        t += threads;
+                    }
+                    Ok(())
+                })();
+                if let Err(e) = r {
+                    first_error.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+                }
+            });
+        }
+    });
+    match first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
@@ -128,6 +281,10 @@ fn prepare_thread(
         progress.say(&format!("Creating table 'sbtest{t}'..."));
         conn.query(&create_table(s, dialect, t))
             .map_err(|e| setup_error(e, &format!("creating sbtest{t}")))?;
+        // Marked until the rows and index are in: `run` and `check` then spot an interrupted load.
+        let table = format!("sbtest{t}");
+        conn.query(&(dialect.set_table_comment)(&table, LOADING))
+            .map_err(|e| setup_error(e, &format!("marking {table}")))?;
         progress.say(&format!(
             "Inserting {} records into 'sbtest{t}'",
             s.table_size
@@ -175,17 +332,24 @@ fn prepare_thread(
             conn.query(&create_index(t))
                 .map_err(|e| setup_error(e, &format!("indexing sbtest{t}")))?;
         }
+        conn.query(&(dialect.set_table_comment)(&table, ""))
+            .map_err(|e| setup_error(e, &format!("marking {table}")))?;
         t += threads;
     }
     Ok(())
 }
 
 pub fn cleanup(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
+    drop_tables(ctx, w.schema.tables)
+}
+
+/// Drop sbtest1..sbtest`tables`: only what a prepare of this size creates.
+pub fn drop_tables(ctx: &Context<'_>, tables: u32) -> Result<()> {
     let mut conn = ctx
         .driver
         .connect(0)
         .map_err(|e| setup_error(e, "connecting"))?;
-    for t in 1..=w.schema.tables {
+    for t in 1..=tables {
         println!("Dropping table 'sbtest{t}'...");
         conn.query(&drop_table(t))
             .map_err(|e| setup_error(e, &format!("dropping sbtest{t}")))?;

@@ -1,0 +1,143 @@
+//! sysbench's bulk_insert: each thread appends rows `(n, n)` to its own table `sbtest<thread+1>`,
+//! sent as multi-row INSERTs of up to 512 KiB. One event is one row, so most events send
+//! nothing and the event that fills the buffer carries the INSERT.
+
+use super::{Context, EventGen, Exec, Workload};
+use crate::cli::OptionValues;
+use crate::config::int;
+use crate::driver::{Connection, DbResult};
+use crate::error::{environment, Result};
+use crate::rand::{Distribution, Rng};
+use crate::workload::oltp::prepare::setup_error;
+
+pub const NAME: &str = "bulk_insert";
+pub const DESCRIPTION: &str = "multi-row INSERTs of (n, n) into one table per thread; an event is a row (sysbench bulk_insert)";
+
+/// sysbench's bulk packet size.
+const BULK_BYTES: usize = 512 * 1024;
+
+pub struct BulkInsert {
+    threads: u32,
+}
+
+impl BulkInsert {
+    pub fn new(opts: &OptionValues) -> Result<BulkInsert> {
+        Ok(BulkInsert {
+            threads: int(opts, "threads", 1, 100_000)? as u32,
+        })
+    }
+}
+
+fn create_table(t: u32) -> String {
+    format!(
+        "        CREATE TABLE IF NOT EXISTS sbtest{t} (\n          id INTEGER NOT NULL,\n          k INTEGER DEFAULT '0' NOT NULL,\n          PRIMARY KEY (id))"
+    )
+}
+
+impl Workload for BulkInsert {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn statement_kinds(&self) -> &'static [&'static str] {
+        &["bulk_insert"]
+    }
+
+    fn transactional(&self) -> bool {
+        false
+    }
+
+    fn describe(&self) -> Vec<String> {
+        vec![format!(
+            "Tables: sbtest1..sbtest{} (one per thread), rows sent in INSERTs of up to 512 KiB",
+            self.threads
+        )]
+    }
+
+    fn prepare(&self, ctx: &Context<'_>) -> Result<()> {
+        let mut conn = ctx
+            .driver
+            .connect(0)
+            .map_err(|e| setup_error(e, "connecting"))?;
+        for t in 1..=self.threads {
+            println!("Creating table 'sbtest{t}'...");
+            conn.query(&create_table(t))
+                .map_err(|e| setup_error(e, &format!("creating sbtest{t}")))?;
+        }
+        Ok(())
+    }
+
+    fn cleanup(&self, ctx: &Context<'_>) -> Result<()> {
+        super::oltp::prepare::drop_tables(ctx, self.threads)
+    }
+
+    fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<()> {
+        let existing = super::oltp::prepare::existing_tables(conn)?;
+        if ctx.driver.server_info(conn).product == "dry-run" {
+            return Ok(());
+        }
+        for t in 1..=self.threads {
+            if !existing.iter().any(|e| *e == format!("sbtest{t}")) {
+                return Err(environment(format!(
+                    "table 'sbtest{t}' does not exist: run `{} prepare --threads={}` first",
+                    ctx.invocation, self.threads
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn worker(
+        &self,
+        conn: &mut dyn Connection,
+        thread: u32,
+        _rng: Rng,
+        _dist: Distribution,
+    ) -> DbResult<Box<dyn EventGen>> {
+        let _ = conn;
+        Ok(Box::new(BulkEvents {
+            prefix: format!("INSERT INTO sbtest{} VALUES", thread + 1),
+            buf: String::with_capacity(BULK_BYTES + 64),
+            rows: 0,
+        }))
+    }
+}
+
+struct BulkEvents {
+    prefix: String,
+    buf: String,
+    rows: u64,
+}
+
+impl BulkEvents {
+    fn flush(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
+        if self.buf.is_empty() {
+            return Ok(());
+        }
+        let r = exec.run_query(0, &self.buf);
+        self.buf.clear();
+        r
+    }
+}
+
+impl EventGen for BulkEvents {
+    fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
+        use std::fmt::Write;
+        self.rows += 1;
+        let n = self.rows;
+        if self.buf.is_empty() {
+            self.buf.push_str(&self.prefix);
+        } else {
+            self.buf.push(',');
+        }
+        let _ = write!(self.buf, "({n},{n})");
+        if self.buf.len() >= BULK_BYTES {
+            self.flush(exec)?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
+        self.flush(exec)
+    }
+}
