@@ -122,6 +122,7 @@ pub static SPECS: &[Spec] = &[
     o("skip-trx", Bool, "off", Oltp, "don't start explicit transactions and execute all queries in AUTOCOMMIT mode"),
     o("secondary", Bool, "off", Oltp, "use a secondary index in place of the PRIMARY KEY"),
     o("create-secondary", Bool, "on", Oltp, "create a secondary index in addition to the PRIMARY KEY"),
+    o("prepare-fast", Bool, "off", Oltp, "prepare with unique_checks, foreign_key_checks and sql_log_bin off (see GUIDE)"),
     o("reconnect", Int, "0", Oltp, "reconnect after every N events (0 = never)"),
     o("reinsert-id", Str, "same", Oltp, "id of the INSERT after a DELETE: same (sysbench) or new (server AUTO_INCREMENT)"),
     o("random-points", Int, "10", Oltp, "number of random points in the IN() clause (select_random_points)"),

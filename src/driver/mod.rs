@@ -50,6 +50,8 @@ pub enum DbErrorKind {
     /// The server cannot prepare this statement (MySQL 1295); fall back to text.
     UnsupportedPrepare,
     Unreachable,
+    /// The client or server does not offer this path (e.g. LOAD DATA LOCAL disabled).
+    Unsupported,
     Other,
 }
 
@@ -95,6 +97,21 @@ pub trait Connection: Send {
     fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>>;
     /// Drop the session, open a new one, and re-prepare every statement.
     fn reconnect(&mut self) -> DbResult<()>;
+    /// Bulk-load with `sql` (a `LOAD DATA LOCAL INFILE … INTO TABLE …`), streaming the data
+    /// from `fill`, which appends the next chunk of tab-separated lines and returns false after
+    /// the last. Connections without this path answer `DbErrorKind::Unsupported`, and callers
+    /// fall back to multi-row INSERTs.
+    fn load_local(
+        &mut self,
+        _sql: &str,
+        _fill: &mut dyn FnMut(&mut Vec<u8>) -> bool,
+    ) -> DbResult<()> {
+        Err(DbError::new(
+            DbErrorKind::Unsupported,
+            "client",
+            "LOAD DATA LOCAL is not available on this connection",
+        ))
+    }
 }
 
 /// Per-engine SQL differences, asked by workloads instead of branching on a driver name.

@@ -885,3 +885,62 @@ fn check_and_run_report_a_table_left_half_loaded_by_an_interrupted_prepare() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("Prewarming table sbtest2"));
 }
+
+fn checksum(srv: &mut Server, table: &str) -> u64 {
+    use mysql::prelude::Queryable;
+    let row: (String, u64) = srv
+        .conn
+        .query_first(format!("CHECKSUM TABLE {table}"))
+        .unwrap()
+        .unwrap();
+    row.1
+}
+
+#[test]
+fn prepare_loads_the_same_rows_by_any_path_and_thread_count() {
+    let Some(mut srv) = server("prepare_paths") else {
+        return;
+    };
+    // 120 000 rows = 3 blocks, loaded by 3 threads in parallel within one table.
+    let o = dbpress(&args(
+        &["oltp_read_write", "prepare"],
+        &["--table-size=120000", "--threads=3"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("with LOAD DATA LOCAL INFILE"),
+        "{}",
+        stdout(&o)
+    );
+    let parallel = checksum(&mut srv, "sbtest1");
+    assert!(dbpress(&args(&["oltp_read_write", "cleanup"], &[]))
+        .status
+        .success());
+
+    // A server that refuses LOAD DATA LOCAL gets multi-row INSERTs, with identical data.
+    if !as_root("SET GLOBAL local_infile = 0") {
+        eprintln!("SKIPPED prepare_paths fallback: needs root on the server");
+        return;
+    }
+    let o = dbpress(&args(
+        &["oltp_read_write", "prepare"],
+        &["--table-size=120000", "--threads=1"],
+    ));
+    as_root("SET GLOBAL local_infile = 1");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("with multi-row INSERTs"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(
+        checksum(&mut srv, "sbtest1"),
+        parallel,
+        "same rows whatever the path and --threads"
+    );
+    let o = dbpress(&args(
+        &["oltp_read_write", "check"],
+        &["--table-size=120000"],
+    ));
+    assert!(o.status.success(), "{}", stdout(&o));
+}

@@ -22,6 +22,7 @@ use std::time::Duration;
 
 const CLIENT_LONG_PASSWORD: u32 = 1;
 const CLIENT_LONG_FLAG: u32 = 4;
+const CLIENT_LOCAL_FILES: u32 = 128;
 const CLIENT_CONNECT_WITH_DB: u32 = 8;
 const CLIENT_PROTOCOL_41: u32 = 512;
 const CLIENT_TRANSACTIONS: u32 = 8192;
@@ -205,6 +206,7 @@ impl WireConn {
         }
         let want = CLIENT_LONG_PASSWORD
             | CLIENT_LONG_FLAG
+            | CLIENT_LOCAL_FILES
             | CLIENT_CONNECT_WITH_DB
             | CLIENT_PROTOCOL_41
             | CLIENT_TRANSACTIONS
@@ -569,6 +571,39 @@ impl Connection for WireConn {
             rows.push(row);
         }
         Ok(rows)
+    }
+
+    fn load_local(
+        &mut self,
+        sql: &str,
+        fill: &mut dyn FnMut(&mut Vec<u8>) -> bool,
+    ) -> DbResult<()> {
+        let out = self.io.begin_command();
+        out.push(0x03);
+        out.extend_from_slice(sql.as_bytes());
+        self.io.send().map_err(io_lost)?;
+        let p = self.io.next().map_err(io_lost)?;
+        match p.first() {
+            // The server asks for the "file": it is generated, never read from disk.
+            Some(0xFB) => {}
+            Some(0xFF) => return Err(err_packet(p)),
+            _ => return Err(protocol("LOAD DATA LOCAL response")),
+        }
+        let mut chunk = Vec::with_capacity(1 << 20);
+        loop {
+            chunk.clear();
+            let more = fill(&mut chunk);
+            if !chunk.is_empty() {
+                self.io.begin().extend_from_slice(&chunk);
+                self.io.send().map_err(io_lost)?;
+            }
+            if !more {
+                break;
+            }
+        }
+        self.io.begin(); // an empty packet ends the data
+        self.io.send().map_err(io_lost)?;
+        self.read_result().map(|_| ())
     }
 
     fn reconnect(&mut self) -> DbResult<()> {

@@ -247,6 +247,8 @@ pub struct Schema {
     pub storage_engine: String,
     /// sysbench 0.5's DDL (UNSIGNED columns, MAX_ROWS).
     pub legacy: bool,
+    /// --prepare-fast: unique/foreign-key checks and binary logging off while loading.
+    pub prepare_fast: bool,
     /// Rows prepare loads per table: `table_size`, except 0 for oltp_insert with
     /// --auto-inc=off (as sysbench: client ids from unique() would collide with loaded ones).
     pub load_rows: u32,
@@ -353,6 +355,7 @@ impl Oltp {
             create_table_options: opts.get("create-table-options").to_string(),
             storage_engine: opts.get("mysql-storage-engine").to_string(),
             legacy: mix.legacy,
+            prepare_fast: boolean(opts, "prepare-fast")?,
             load_rows: 0,
         };
         let mut schema = schema;

@@ -11,7 +11,7 @@ use crate::error::{environment, failed, Error, Result};
 use crate::rand::{Distribution, Rng, Template};
 use crate::workload::Context;
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -209,7 +209,22 @@ pub fn prewarm(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
     }
 }
 
+/// Rows per unit of loading work. Blocks, not tables, are spread over the threads, so
+/// `--threads` speeds up a prepare even when there are fewer tables than threads.
+const BLOCK_ROWS: u32 = 50_000;
+
+/// One block of rows to load: table `t`, ids `first..=last`, the block's index in the table.
+#[derive(Clone, Copy)]
+struct Block {
+    t: u32,
+    first: u32,
+    last: u32,
+    index: u32,
+}
+
 pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
+    let s = &w.schema;
+    let dialect = ctx.driver.dialect();
     let mut probe = ctx
         .driver
         .connect(0)
@@ -217,12 +232,12 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
     let dry = ctx.driver.server_info(probe.as_mut()).product == "dry-run";
     if !dry {
         let existing = existing_tables(probe.as_mut())?;
-        for t in 1..=w.schema.tables {
+        for t in 1..=s.tables {
             let name = format!("sbtest{t}");
             if existing.iter().any(|e| e == &name) {
                 return Err(environment(format!(
                     "table '{name}' already exists: run `{} cleanup --tables={}` first, or choose another --mysql-db",
-                    ctx.invocation, w.schema.tables
+                    ctx.invocation, s.tables
                 )));
             }
         }
@@ -233,109 +248,259 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
         .and_then(|r| r.first()?.get(1)?.clone())
         .and_then(|v| v.parse::<usize>().ok())
         .unwrap_or(4 << 20);
-    drop(probe);
     // Bigger statements load faster; stay well inside the server's packet limit.
     let batch_bytes = (max_packet.saturating_sub(64 * 1024)).clamp(64 * 1024, 4 << 20);
 
-    let threads = ctx.threads.min(w.schema.tables).max(1);
-    let total_rows = u64::from(w.schema.tables) * u64::from(w.schema.load_rows);
-    let progress = Progress::new(total_rows);
+    let progress = Progress::new(u64::from(s.tables) * u64::from(s.load_rows));
+    let mut blocks = Vec::new();
+    let mut remaining = Vec::new();
+    for t in 1..=s.tables {
+        progress.say(&format!("Creating table 'sbtest{t}'..."));
+        probe
+            .query(&create_table(s, dialect, t))
+            .map_err(|e| setup_error(e, &format!("creating sbtest{t}")))?;
+        // Marked until the rows and index are in: `run` and `check` then spot an interrupted load.
+        probe
+            .query(&(dialect.set_table_comment)(&format!("sbtest{t}"), LOADING))
+            .map_err(|e| setup_error(e, &format!("marking sbtest{t}")))?;
+        let mut n = 0;
+        let mut first = 1;
+        while first <= s.load_rows {
+            let last = first.saturating_add(BLOCK_ROWS - 1).min(s.load_rows);
+            blocks.push(Block {
+                t,
+                first,
+                last,
+                index: n,
+            });
+            n += 1;
+            first = last + 1;
+        }
+        remaining.push(AtomicU32::new(n));
+    }
+    drop(probe);
+    for t in 1..=s.tables {
+        if remaining[t as usize - 1].load(Ordering::Relaxed) == 0 {
+            // Nothing to load (oltp_insert with --auto-inc=off): finish the table now.
+            let mut conn = ctx
+                .driver
+                .connect(0)
+                .map_err(|e| setup_error(e, "connecting"))?;
+            finish_table(w, ctx, conn.as_mut(), t, &progress)?;
+        }
+    }
+
+    let threads = (ctx.threads as usize).min(blocks.len()).max(1);
+    let next = AtomicUsize::new(0);
+    // Cleared on the first refusal of LOAD DATA LOCAL; everyone then sends INSERTs.
+    let local_infile = AtomicBool::new(true);
     let first_error: Mutex<Option<Error>> = Mutex::new(None);
-    std::thread::scope(|s| {
+    let announced: Vec<AtomicBool> = (0..s.tables).map(|_| AtomicBool::new(false)).collect();
+    std::thread::scope(|scope| {
         for tid in 0..threads {
-            let progress = &progress;
-            let first_error = &first_error;
-            s.spawn(move || {
-                let r = prepare_thread(w, ctx, tid, threads, batch_bytes, progress);
+            let (blocks, next, remaining, progress) = (&blocks, &next, &remaining, &progress);
+            let (local_infile, first_error, announced) = (&local_infile, &first_error, &announced);
+            scope.spawn(move || {
+                let r = (|| -> Result<()> {
+                    let mut conn = ctx
+                        .driver
+                        .connect(tid)
+                        .map_err(|e| setup_error(e, "connecting"))?;
+                    if w.schema.prepare_fast {
+                        fast_session(conn.as_mut(), tid == 0);
+                    }
+                    let dist = Distribution::new(ctx.dist);
+                    loop {
+                        if first_error
+                            .lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .is_some()
+                        {
+                            return Ok(());
+                        }
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&b) = blocks.get(i) else {
+                            return Ok(());
+                        };
+                        if !announced[b.t as usize - 1].swap(true, Ordering::Relaxed) {
+                            progress.say(&format!(
+                                "Inserting {} records into 'sbtest{}'",
+                                w.schema.load_rows, b.t
+                            ));
+                        }
+                        load_block(
+                            w,
+                            conn.as_mut(),
+                            &dist,
+                            b,
+                            batch_bytes,
+                            local_infile,
+                            progress,
+                        )?;
+                        if remaining[b.t as usize - 1].fetch_sub(1, Ordering::AcqRel) == 1 {
+                            finish_table(w, ctx, conn.as_mut(), b.t, progress)?;
+                        }
+                    }
+                })();
                 if let Err(e) = r {
-                    let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());
-                    slot.get_or_insert(e);
+                    first_error
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .get_or_insert(e);
                 }
             });
         }
     });
-    progress.finish();
+    progress.finish(local_infile.load(Ordering::Relaxed));
     match first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         Some(e) => Err(e),
         None => Ok(()),
     }
 }
 
-fn prepare_thread(
+/// `--prepare-fast`: skip unique and foreign-key checks and binary logging for this session.
+/// The data is generated with unique ids, so the checks could not fail; binary logging off means
+/// replicas do not get the rows (documented in GUIDE.md). Statements the user may not run
+/// (sql_log_bin needs SUPER) are skipped with a notice.
+fn fast_session(conn: &mut dyn Connection, say: bool) {
+    for sql in [
+        "SET SESSION unique_checks=0",
+        "SET SESSION foreign_key_checks=0",
+        "SET SESSION sql_log_bin=0",
+    ] {
+        if let Err(e) = conn.query(sql) {
+            if say {
+                eprintln!(
+                    "dbpress: notice: --prepare-fast: `{sql}` refused ({}), continuing without it",
+                    e.message
+                );
+            }
+        }
+    }
+}
+
+/// Row `id` of a table: k from --rand-type, c and pad from the templates.
+struct RowGen {
+    rng: Rng,
+    c_tpl: Template,
+    pad_tpl: Template,
+    c: [u8; 119],
+    pad: [u8; 59],
+}
+
+impl RowGen {
+    /// Data depends only on the table and block, so every prepare (any --threads) makes the
+    /// same rows.
+    fn new(b: Block) -> RowGen {
+        RowGen {
+            rng: Rng::new(0x5eed_0001, (u64::from(b.t) << 32) | u64::from(b.index)),
+            c_tpl: Template::new(C_TEMPLATE),
+            pad_tpl: Template::new(PAD_TEMPLATE),
+            c: [0; 119],
+            pad: [0; 59],
+        }
+    }
+
+    fn next(&mut self, dist: &Distribution, table_size: u32) -> (u32, &str, &str) {
+        let k = dist.sample(&mut self.rng, 1, table_size);
+        self.c_tpl.fill(&mut self.rng, &mut self.c);
+        self.pad_tpl.fill(&mut self.rng, &mut self.pad);
+        let c = std::str::from_utf8(&self.c).expect("template output is ASCII");
+        let pad = std::str::from_utf8(&self.pad).expect("template output is ASCII");
+        (k, c, pad)
+    }
+}
+
+fn load_block(
     w: &Oltp,
-    ctx: &Context<'_>,
-    tid: u32,
-    threads: u32,
+    conn: &mut dyn Connection,
+    dist: &Distribution,
+    b: Block,
     batch_bytes: usize,
+    local_infile: &AtomicBool,
     progress: &Progress,
 ) -> Result<()> {
-    let mut conn = ctx
-        .driver
-        .connect(tid as usize)
-        .map_err(|e| setup_error(e, "connecting"))?;
-    let dialect = ctx.driver.dialect();
-    let dist = Distribution::new(ctx.dist);
-    let s = &w.schema;
-    let mut t = tid + 1;
-    while t <= s.tables {
-        progress.say(&format!("Creating table 'sbtest{t}'..."));
-        conn.query(&create_table(s, dialect, t))
-            .map_err(|e| setup_error(e, &format!("creating sbtest{t}")))?;
-        // Marked until the rows and index are in: `run` and `check` then spot an interrupted load.
-        let table = format!("sbtest{t}");
-        conn.query(&(dialect.set_table_comment)(&table, LOADING))
-            .map_err(|e| setup_error(e, &format!("marking {table}")))?;
-        progress.say(&format!(
-            "Inserting {} records into 'sbtest{t}'",
-            s.table_size
-        ));
-        // Data is a function of the table number only, so every prepare makes the same rows.
-        let mut rng = Rng::new(0x5eed_0001, u64::from(t));
-        let prefix = if s.auto_inc {
-            format!("INSERT INTO sbtest{t}(k, c, pad) VALUES")
-        } else {
-            format!("INSERT INTO sbtest{t}(id, k, c, pad) VALUES")
+    use std::fmt::Write as _;
+    let size = w.schema.table_size;
+    if local_infile.load(Ordering::Relaxed) {
+        let mut rows = RowGen::new(b);
+        let mut id = b.first;
+        let sql = format!(
+            "LOAD DATA LOCAL INFILE 'dbpress-sbtest{t}' INTO TABLE sbtest{t} (id, k, c, pad)",
+            t = b.t
+        );
+        let mut fill = |chunk: &mut Vec<u8>| -> bool {
+            while chunk.len() < (1 << 20) && id <= b.last {
+                let (k, c, pad) = rows.next(dist, size);
+                let _ = writeln!(ByteWriter(chunk), "{id}\t{k}\t{c}\t{pad}");
+                id += 1;
+            }
+            id <= b.last
         };
-        let mut sql = String::with_capacity(batch_bytes + 512);
-        let mut rows_in_batch = 0u64;
-        let (c_tpl, pad_tpl) = (Template::new(C_TEMPLATE), Template::new(PAD_TEMPLATE));
-        let mut c = [0u8; 119];
-        let mut pad = [0u8; 59];
-        for id in 1..=s.load_rows {
-            if rows_in_batch == 0 {
-                sql.clear();
-                sql.push_str(&prefix);
-            } else {
-                sql.push(',');
+        match conn.load_local(&sql, &mut fill) {
+            Ok(()) => {
+                progress.add(u64::from(b.last - b.first + 1));
+                return Ok(());
             }
-            let k = dist.sample(&mut rng, 1, s.table_size);
-            c_tpl.fill(&mut rng, &mut c);
-            pad_tpl.fill(&mut rng, &mut pad);
-            let c = std::str::from_utf8(&c).expect("template output is ASCII");
-            let pad = std::str::from_utf8(&pad).expect("template output is ASCII");
-            use std::fmt::Write as _;
-            if s.auto_inc {
-                let _ = write!(sql, "({k}, '{c}', '{pad}')");
-            } else {
-                let _ = write!(sql, "({id}, {k}, '{c}', '{pad}')");
+            Err(e) if e.kind == DbErrorKind::Unsupported => {
+                // The server (or this connection) refuses LOAD DATA LOCAL: use INSERTs.
+                local_infile.store(false, Ordering::Relaxed);
             }
-            rows_in_batch += 1;
-            if sql.len() + 200 > batch_bytes || id == s.load_rows {
-                conn.query(&sql)
-                    .map_err(|e| setup_error(e, &format!("loading sbtest{t}")))?;
-                progress.add(rows_in_batch);
-                rows_in_batch = 0;
-            }
+            Err(e) => return Err(setup_error(e, &format!("loading sbtest{}", b.t))),
         }
-        if s.create_secondary {
-            progress.say(&format!("Creating a secondary index on 'sbtest{t}'..."));
-            conn.query(&create_index(t))
-                .map_err(|e| setup_error(e, &format!("indexing sbtest{t}")))?;
-        }
-        conn.query(&(dialect.set_table_comment)(&table, ""))
-            .map_err(|e| setup_error(e, &format!("marking {table}")))?;
-        t += threads;
     }
+    let mut rows = RowGen::new(b);
+    let prefix = format!("INSERT INTO sbtest{}(id, k, c, pad) VALUES", b.t);
+    let mut sql = String::with_capacity(batch_bytes + 512);
+    let mut in_batch = 0u64;
+    for id in b.first..=b.last {
+        if in_batch == 0 {
+            sql.clear();
+            sql.push_str(&prefix);
+        } else {
+            sql.push(',');
+        }
+        let (k, c, pad) = rows.next(dist, size);
+        let _ = write!(sql, "({id}, {k}, '{c}', '{pad}')");
+        in_batch += 1;
+        if sql.len() + 200 > batch_bytes || id == b.last {
+            conn.query(&sql)
+                .map_err(|e| setup_error(e, &format!("loading sbtest{}", b.t)))?;
+            progress.add(in_batch);
+            in_batch = 0;
+        }
+    }
+    Ok(())
+}
+
+/// `write!` into a byte buffer.
+struct ByteWriter<'a>(&'a mut Vec<u8>);
+
+impl std::fmt::Write for ByteWriter<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// After a table's last block: the secondary index, then the loading mark comes off.
+fn finish_table(
+    w: &Oltp,
+    ctx: &Context<'_>,
+    conn: &mut dyn Connection,
+    t: u32,
+    progress: &Progress,
+) -> Result<()> {
+    if w.schema.create_secondary {
+        progress.say(&format!("Creating a secondary index on 'sbtest{t}'..."));
+        conn.query(&create_index(t))
+            .map_err(|e| setup_error(e, &format!("indexing sbtest{t}")))?;
+    }
+    conn.query(&(ctx.driver.dialect().set_table_comment)(
+        &format!("sbtest{t}"),
+        "",
+    ))
+    .map_err(|e| setup_error(e, &format!("marking sbtest{t}")))?;
     Ok(())
 }
 
@@ -404,7 +569,7 @@ impl Progress {
         }
     }
 
-    fn finish(&self) {
+    fn finish(&self, local_infile: bool) {
         if let Some(b) = &self.bar {
             b.finish_and_clear();
         }
@@ -412,8 +577,13 @@ impl Progress {
         let done = self.done.load(Ordering::Relaxed);
         if done > 0 && done == self.total {
             println!(
-                "Loaded {done} rows in {secs:.2}s ({:.0} rows/s)",
-                done as f64 / secs.max(1e-9)
+                "Loaded {done} rows in {secs:.2}s ({:.0} rows/s) with {}",
+                done as f64 / secs.max(1e-9),
+                if local_infile {
+                    "LOAD DATA LOCAL INFILE"
+                } else {
+                    "multi-row INSERTs"
+                }
             );
         }
     }

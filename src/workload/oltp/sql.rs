@@ -120,6 +120,7 @@ mod tests {
             create_table_options: String::new(),
             storage_engine: "innodb".into(),
             legacy: false,
+            prepare_fast: false,
             load_rows: 10,
         };
         assert_eq!(
