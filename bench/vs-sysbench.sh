@@ -6,6 +6,8 @@
 #   bench/vs-sysbench.sh qps        only alternating QPS pairs
 #   bench/vs-sysbench.sh prepare    only prepare wall time
 #   bench/vs-sysbench.sh threads    only the 1000-connection run (client RSS)
+#   bench/vs-sysbench.sh suite      every OLTP workload: instructions per event (server and dry
+#                                   run) and QPS pairs at 4 threads (SUITE_PAIRS, SUITE_SECONDS)
 #
 # Client cost is counted in instructions, which repeat exactly on a noisy shared machine:
 # callgrind runs of N and 2N events on one thread; (I(2N) - I(N)) / N cancels start-up cost.
@@ -101,8 +103,9 @@ if [ "$what" = all ] || [ "$what" = qps ]; then
   echo
 fi
 
+PREP_TABLES="${PREP_TABLES:-4}"
 if [ "$what" = all ] || [ "$what" = prepare ]; then
-  echo "### prepare, 4 tables × 250 000 rows, 2 threads (wall seconds, 3 alternating rounds)"
+  echo "### prepare, $PREP_TABLES tables × 250 000 rows, 2 threads (wall seconds, 3 alternating rounds)"
   echo
   echo "| round | sysbench s | dbpress s | ratio |"
   echo "|---:|---:|---:|---:|"
@@ -110,11 +113,11 @@ if [ "$what" = all ] || [ "$what" = prepare ]; then
   for i in 1 2 3; do
     "$DBP" oltp_read_write cleanup "${CONN[@]}" --tables=16 >/dev/null
     t0=$(date +%s.%N)
-    sysbench oltp_read_write "${CONN[@]}" --tables=4 --table-size=250000 --threads=2 prepare >/dev/null
+    sysbench oltp_read_write "${CONN[@]}" --tables="$PREP_TABLES" --table-size=250000 --threads=2 prepare >/dev/null
     t1=$(date +%s.%N)
-    "$DBP" oltp_read_write cleanup "${CONN[@]}" --tables=4 >/dev/null
+    "$DBP" oltp_read_write cleanup "${CONN[@]}" --tables=16 >/dev/null
     t2=$(date +%s.%N)
-    "$DBP" oltp_read_write prepare "${CONN[@]}" --tables=4 --table-size=250000 --threads=2 >/dev/null
+    "$DBP" oltp_read_write prepare "${CONN[@]}" --tables="$PREP_TABLES" --table-size=250000 --threads=2 >/dev/null
     t3=$(date +%s.%N)
     s=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b-a}')
     d=$(awk -v a="$t2" -v b="$t3" 'BEGIN {printf "%.2f", b-a}')
