@@ -7,7 +7,8 @@
 #   bench/vs-sysbench.sh prepare    only prepare wall time
 #   bench/vs-sysbench.sh threads    only the 1000-connection run (client RSS)
 #   bench/vs-sysbench.sh suite      every OLTP workload: instructions per event (server and dry
-#                                   run) and QPS pairs at 4 threads (SUITE_PAIRS, SUITE_SECONDS)
+#                                   run) and QPS pairs at 4 threads (SUITE_PAIRS, SUITE_SECONDS);
+#                                   suite-instr / suite-qps for one half, WORKLOADS="a b" to pick
 #
 # Client cost is counted in instructions, which repeat exactly on a noisy shared machine:
 # callgrind runs of N and 2N events on one thread; (I(2N) - I(N)) / N cancels start-up cost.
@@ -159,6 +160,53 @@ if [ "$what" = all ] || [ "$what" = threads ]; then
   done
   echo
   echo "Per connection, (RSS at 1000 − RSS at 1) / 999: dbpress **$(( (dp_1000 - dp_1) / 999 )) KiB**, sysbench $(( (sb_1000 - sb_1) / 999 )) KiB; target ≤ 256 KiB."
+  echo
+fi
+# bulk_insert is left out: its events are rows appended in memory, and a second run of N rows
+# collides with the first (sysbench itself stops on the duplicate keys).
+read -r -a SUITE <<<"${WORKLOADS:-oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_update_index oltp_update_non_index oltp_delete oltp_insert select_random_points select_random_ranges}"
+if [ "$what" = suite ] || [ "$what" = suite-instr ]; then
+  echo "### Every workload: client instructions per event (callgrind, N=$N vs 2N, 1 thread, socket)"
+  echo
+  echo "| workload | sysbench | dbpress | ratio (≤ 0.5) | sysbench dry | dbpress dry | ratio (≤ 0.333) |"
+  echo "|---|---:|---:|---:|---:|---:|---:|"
+  for wl in "${SUITE[@]}"; do
+    fresh_tables 1 10000
+    s=$(per_event sysbench "$wl")
+    d=$(per_event dbpress "$wl")
+    sd=$(per_event sysbench "$wl" --mysql-dry-run)
+    dd=$(per_event dbpress "$wl" --mysql-dry-run)
+    echo "| $wl | $s | $d | $(awk -v a="$d" -v b="$s" 'BEGIN {printf "%.3f", a/b}') | $sd | $dd | $(awk -v a="$dd" -v b="$sd" 'BEGIN {printf "%.3f", a/b}') |"
+  done
+  echo
+fi
+if [ "$what" = suite ] || [ "$what" = suite-qps ]; then
+  SUITE_PAIRS="${SUITE_PAIRS:-4}"
+  SUITE_SECONDS="${SUITE_SECONDS:-6}"
+  echo "### Every workload: QPS at 4 threads, socket, ${SUITE_SECONDS}s runs, $SUITE_PAIRS alternating pairs"
+  echo
+  echo "| workload | sysbench median QPS | dbpress median QPS | median pair ratio | spread |"
+  echo "|---|---:|---:|---:|---|"
+  for wl in "${SUITE[@]}"; do
+    ratios=(); sq=(); dq=()
+    for i in $(seq 1 "$SUITE_PAIRS"); do
+      if [ $((i % 2)) = 1 ]; then order="sysbench dbpress"; else order="dbpress sysbench"; fi
+      for tool in $order; do
+        fresh_tables 4 25000
+        if [ "$tool" = sysbench ]; then
+          sysbench "$wl" "${CONN[@]}" "${COMMON[@]}" --tables=4 --table-size=25000 --threads=4 --time="$SUITE_SECONDS" run >/tmp/dbpress-sb.txt
+        else
+          "$DBP" "$wl" run "${CONN[@]}" "${COMMON[@]}" --tables=4 --table-size=25000 --threads=4 --time="$SUITE_SECONDS" >/tmp/dbpress-dp.txt
+        fi
+      done
+      s=$(qps_of /tmp/dbpress-sb.txt); d=$(qps_of /tmp/dbpress-dp.txt)
+      sq+=("$s"); dq+=("$d")
+      ratios+=("$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d/s}')")
+    done
+    med=$(printf '%s\n' "${ratios[@]}" | median)
+    lo=$(printf '%s\n' "${ratios[@]}" | sort -g | head -1); hi=$(printf '%s\n' "${ratios[@]}" | sort -g | tail -1)
+    echo "| $wl | $(printf '%s\n' "${sq[@]}" | median) | $(printf '%s\n' "${dq[@]}" | median) | $med | $lo–$hi |"
+  done
   echo
 fi
 "$DBP" oltp_read_write cleanup "${CONN[@]}" --tables=16 >/dev/null

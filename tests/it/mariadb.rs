@@ -424,6 +424,20 @@ fn ignorable_errors_are_counted_by_code_and_others_stop_the_run() {
     assert_one_clean_line(&fatal_run);
 }
 
+/// Start `oltp_point_select run` with `extra`, send `signal` after `after_ms`, and wait.
+fn run_then_signal(extra: &[&str], signal: i32, after_ms: u64) -> std::process::Output {
+    let child = Command::new(bin())
+        .args(args(&["oltp_point_select", "run"], extra))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(after_ms));
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as i32, signal) };
+    child.wait_with_output().unwrap()
+}
+
 #[test]
 fn sigint_stops_cleanly_and_leaves_a_valid_result() {
     let Some(_srv) = server("sigint") else { return };
@@ -434,24 +448,17 @@ fn sigint_stops_cleanly_and_leaves_a_valid_result() {
     assert!(o.status.success(), "{}", stderr(&o));
     let dir = scratch("sigint");
     let out = dir.join("r.json");
-    let child = Command::new(bin())
-        .args(args(
-            &["oltp_point_select", "run"],
-            &[
-                "--table-size=1000",
-                "--time=60",
-                "--report-interval=1",
-                "--output",
-                out.to_str().unwrap(),
-            ],
-        ))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(2500));
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let o = child.wait_with_output().unwrap();
+    let o = run_then_signal(
+        &[
+            "--table-size=1000",
+            "--time=60",
+            "--report-interval=1",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+        libc::SIGINT,
+        2500,
+    );
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     assert!(stdout(&o).contains("SQL statistics:"), "summary printed");
     let r = json(&out);
@@ -730,23 +737,16 @@ fn sigterm_stops_cleanly_with_exit_143() {
     assert!(o.status.success());
     let dir = scratch("sigterm");
     let out = dir.join("r.json");
-    let child = Command::new(bin())
-        .args(args(
-            &["oltp_point_select", "run"],
-            &[
-                "--table-size=100",
-                "--time=60",
-                "--output",
-                out.to_str().unwrap(),
-            ],
-        ))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
-    let o = child.wait_with_output().unwrap();
+    let o = run_then_signal(
+        &[
+            "--table-size=100",
+            "--time=60",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+        libc::SIGTERM,
+        1500,
+    );
     assert_eq!(o.status.code(), Some(143), "{}", stderr(&o));
     let r = json(&out);
     assert_eq!(r["run"]["interrupted_by"], "SIGTERM");
@@ -943,4 +943,54 @@ fn prepare_loads_the_same_rows_by_any_path_and_thread_count() {
         &["--table-size=120000"],
     ));
     assert!(o.status.success(), "{}", stdout(&o));
+}
+
+#[test]
+fn reinsert_id_new_lets_the_server_assign_ids_and_same_keeps_the_table() {
+    let Some(mut srv) = server("reinsert_id") else {
+        return;
+    };
+    use mysql::prelude::Queryable;
+    let o = dbpress(&args(
+        &["oltp_write_only", "prepare"],
+        &["--table-size=1000"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let max_id = |srv: &mut Server| -> u64 {
+        srv.conn
+            .query_first("SELECT MAX(id) FROM sbtest1")
+            .unwrap()
+            .unwrap()
+    };
+    let count = |srv: &mut Server| -> u64 {
+        srv.conn
+            .query_first("SELECT COUNT(*) FROM sbtest1")
+            .unwrap()
+            .unwrap()
+    };
+    // sysbench's way: the deleted id comes back, the table stays 1..1000.
+    let o = dbpress(&args(
+        &["oltp_write_only", "run"],
+        &["--table-size=1000", "--time=0", "--events=300"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("re-insert the deleted id (--reinsert-id=same"));
+    assert_eq!((max_id(&mut srv), count(&mut srv)), (1000, 1000));
+    // The variant: each insert gets a new AUTO_INCREMENT id past the end of the table.
+    let o = dbpress(&args(
+        &["oltp_write_only", "run"],
+        &[
+            "--table-size=1000",
+            "--time=0",
+            "--events=300",
+            "--reinsert-id=new",
+        ],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("insert with a new AUTO_INCREMENT id (--reinsert-id=new)"));
+    assert!(
+        max_id(&mut srv) >= 1300,
+        "new ids: max id {}",
+        max_id(&mut srv)
+    );
 }

@@ -63,6 +63,10 @@ struct Stmt {
     id: Option<u32>,
     params: u16,
     sql: String,
+    /// Parameter types last sent (one bit per parameter: is it a string; another: is it NULL),
+    /// or None before the first execute. Types go to the server only when they change, as
+    /// libmysqlclient does, which spares the server re-binding them on every execute.
+    bound: Option<(u64, u64)>,
 }
 
 pub struct WireConn {
@@ -367,6 +371,7 @@ impl WireConn {
                 id: None,
                 params: 0,
                 sql: sql.to_string(),
+                bound: None,
             });
         }
         let out = self.io.begin_command();
@@ -393,6 +398,7 @@ impl WireConn {
                     id: Some(id),
                     params,
                     sql: sql.to_string(),
+                    bound: None,
                 })
             }
             Some(0xFF) => {
@@ -403,6 +409,7 @@ impl WireConn {
                         id: None,
                         params: 0,
                         sql: sql.to_string(),
+                        bound: None,
                     })
                 } else {
                     Err(e)
@@ -454,12 +461,13 @@ impl Connection for WireConn {
             id: None,
             params: 0,
             sql: sql.to_string(),
+            bound: None,
         });
         Ok(StmtHandle(self.stmts.len() as u32 - 1))
     }
 
     fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind> {
-        let s = &self.stmts[stmt.0 as usize];
+        let s = &mut self.stmts[stmt.0 as usize];
         let Some(id) = s.id else {
             let escape = if self.backslash_escapes {
                 super::mysql::escape_backslash
@@ -499,13 +507,27 @@ impl Connection for WireConn {
                     out[bitmap_at + i / 8] |= 1 << (i % 8);
                 }
             }
-            out.push(1); // types follow
-            for p in params {
-                out.extend_from_slice(match p {
-                    Value::Int(_) => &[0x08, 0x00], // LONGLONG, signed
-                    Value::Str(_) => &[0xFD, 0x00], // VAR_STRING
-                    Value::Null => &[0x06, 0x00],   // NULL
-                });
+            // Types are resent only when they differ from the last execute (or for > 64 params).
+            let mut sig = (0u64, 0u64);
+            for (i, p) in params.iter().enumerate().take(64) {
+                match p {
+                    Value::Str(_) => sig.0 |= 1 << i,
+                    Value::Null => sig.1 |= 1 << i,
+                    Value::Int(_) => {}
+                }
+            }
+            if s.bound == Some(sig) && params.len() <= 64 {
+                out.push(0); // types as bound before
+            } else {
+                s.bound = Some(sig);
+                out.push(1); // types follow
+                for p in params {
+                    out.extend_from_slice(match p {
+                        Value::Int(_) => &[0x08, 0x00], // LONGLONG, signed
+                        Value::Str(_) => &[0xFD, 0x00], // VAR_STRING
+                        Value::Null => &[0x06, 0x00],   // NULL
+                    });
+                }
             }
             for p in params {
                 match p {
