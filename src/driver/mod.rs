@@ -173,32 +173,56 @@ pub fn render_text(
 ) {
     out.clear();
     let mut params = params.iter();
-    let mut in_quote: Option<u8> = None;
-    for &b in template.as_bytes() {
-        match (in_quote, b) {
-            (None, b'\'' | b'"' | b'`') => {
-                in_quote = Some(b);
-                out.push(b);
+    let mut rest = template.as_bytes();
+    // Literal runs are copied whole; only quotes and placeholders stop the copy.
+    while let Some(i) = rest
+        .iter()
+        .position(|&b| matches!(b, b'?' | b'\'' | b'"' | b'`'))
+    {
+        out.extend_from_slice(&rest[..i]);
+        let b = rest[i];
+        rest = &rest[i + 1..];
+        if b != b'?' {
+            // A quoted literal: copy through its closing quote; a `?` inside is text.
+            out.push(b);
+            let end = rest
+                .iter()
+                .position(|&c| c == b)
+                .map_or(rest.len(), |e| e + 1);
+            out.extend_from_slice(&rest[..end]);
+            rest = &rest[end..];
+            continue;
+        }
+        match params.next() {
+            Some(Value::Int(v)) => push_int(out, *v),
+            Some(Value::Str(s)) => {
+                out.push(b'\'');
+                escape(s, out);
+                out.push(b'\'');
             }
-            (Some(q), _) if b == q => {
-                in_quote = None;
-                out.push(b);
-            }
-            (None, b'?') => match params.next() {
-                Some(Value::Int(i)) => {
-                    use std::io::Write;
-                    let _ = write!(out, "{i}");
-                }
-                Some(Value::Str(s)) => {
-                    out.push(b'\'');
-                    escape(s, out);
-                    out.push(b'\'');
-                }
-                Some(Value::Null) | None => out.extend_from_slice(b"NULL"),
-            },
-            _ => out.push(b),
+            Some(Value::Null) | None => out.extend_from_slice(b"NULL"),
         }
     }
+    out.extend_from_slice(rest);
+}
+
+/// Decimal text of `v`, without going through `fmt`.
+pub fn push_int(out: &mut Vec<u8>, v: i64) {
+    let mut buf = [0u8; 20];
+    let mut n = v.unsigned_abs();
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        out.push(b'-');
+    }
+    out.extend_from_slice(&buf[at..]);
 }
 
 #[cfg(test)]
@@ -212,6 +236,15 @@ mod tests {
                 b'\\' => out.extend_from_slice(b"\\\\"),
                 _ => out.push(b),
             }
+        }
+    }
+
+    #[test]
+    fn integers_render_like_display() {
+        for v in [0i64, 7, -7, 10, 1_234_567, i64::MAX, i64::MIN] {
+            let mut out = Vec::new();
+            push_int(&mut out, v);
+            assert_eq!(String::from_utf8(out).unwrap(), v.to_string());
         }
     }
 

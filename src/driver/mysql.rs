@@ -286,25 +286,44 @@ pub struct MysqlConnection {
     user: String,
 }
 
-pub(crate) fn escape_backslash(s: &[u8], out: &mut Vec<u8>) {
-    for &b in s {
-        match b {
-            b'\'' => out.extend_from_slice(b"''"),
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            0 => out.extend_from_slice(b"\\0"),
-            _ => out.push(b),
-        }
+/// Bytes that need escaping inside a single-quoted literal: `'`, `\` and NUL by default;
+/// only `'` under sql_mode NO_BACKSLASH_ESCAPES.
+const fn special_bytes(backslash: bool) -> [bool; 256] {
+    let mut t = [false; 256];
+    t[b'\'' as usize] = true;
+    if backslash {
+        t[b'\\' as usize] = true;
+        t[0] = true;
     }
+    t
+}
+static SPECIAL_DEFAULT: [bool; 256] = special_bytes(true);
+static SPECIAL_ANSI: [bool; 256] = special_bytes(false);
+
+/// Escape for a single-quoted MySQL string literal (default sql_mode). Runs without special
+/// characters are copied whole: generated values are digits and dashes, so usually one copy.
+pub(crate) fn escape_backslash(s: &[u8], out: &mut Vec<u8>) {
+    escape_with(s, out, &SPECIAL_DEFAULT)
 }
 
 /// Under sql_mode NO_BACKSLASH_ESCAPES a backslash is an ordinary character.
 pub(crate) fn escape_ansi(s: &[u8], out: &mut Vec<u8>) {
-    for &b in s {
-        match b {
-            b'\'' => out.extend_from_slice(b"''"),
-            _ => out.push(b),
-        }
+    escape_with(s, out, &SPECIAL_ANSI)
+}
+
+#[inline(always)]
+fn escape_with(s: &[u8], out: &mut Vec<u8>, special: &[bool; 256]) {
+    let mut rest = s;
+    while let Some(i) = rest.iter().position(|&b| special[usize::from(b)]) {
+        out.extend_from_slice(&rest[..i]);
+        out.extend_from_slice(match rest[i] {
+            b'\'' => b"''",
+            b'\\' => b"\\\\",
+            _ => b"\\0",
+        });
+        rest = &rest[i + 1..];
     }
+    out.extend_from_slice(rest);
 }
 
 fn to_mysql(v: &Value<'_>) -> mysql::Value {
@@ -443,5 +462,23 @@ impl Connection for MysqlConnection {
         self.stmts = fresh;
         let _ = &self.user;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod escape_tests {
+    use super::*;
+
+    #[test]
+    fn escaping_by_sql_mode() {
+        let mut out = Vec::new();
+        escape_backslash(b"a'b\\c\0d", &mut out);
+        assert_eq!(out, b"a''b\\\\c\\0d");
+        out.clear();
+        escape_ansi(b"a'b\\c", &mut out);
+        assert_eq!(out, b"a''b\\c");
+        out.clear();
+        escape_backslash(b"12345-678", &mut out);
+        assert_eq!(out, b"12345-678");
     }
 }
