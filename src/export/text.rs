@@ -44,6 +44,15 @@ fn per_sec(n: u64, secs: f64) -> f64 {
     n as f64 / secs.max(1e-9)
 }
 
+/// sysbench's `    label:                        N      (R per sec.)` row (`%-6` count).
+fn count_row(o: &mut String, label: &str, n: u64, secs: f64) {
+    let _ = writeln!(
+        o,
+        "    {label:<37}{n:<6} ({:.2} per sec.)",
+        per_sec(n, secs)
+    );
+}
+
 /// The final report: sysbench's block, then dbpress's sections.
 pub fn summary(r: &RunResult, with_histogram: bool) -> String {
     let s = &r.summary;
@@ -63,30 +72,10 @@ pub fn summary(r: &RunResult, with_histogram: bool) -> String {
         s.reads + s.writes + s.other
     );
     let q = s.reads + s.writes + s.other;
-    let _ = writeln!(
-        o,
-        "    transactions:                        {:<6} ({:.2} per sec.)",
-        s.events,
-        per_sec(s.events, t)
-    );
-    let _ = writeln!(
-        o,
-        "    queries:                             {:<6} ({:.2} per sec.)",
-        q,
-        per_sec(q, t)
-    );
-    let _ = writeln!(
-        o,
-        "    ignored errors:                      {:<6} ({:.2} per sec.)",
-        s.errors,
-        per_sec(s.errors, t)
-    );
-    let _ = writeln!(
-        o,
-        "    reconnects:                          {:<6} ({:.2} per sec.)",
-        s.reconnects,
-        per_sec(s.reconnects, t)
-    );
+    count_row(&mut o, "transactions:", s.events, t);
+    count_row(&mut o, "queries:", q, t);
+    count_row(&mut o, "ignored errors:", s.errors, t);
+    count_row(&mut o, "reconnects:", s.reconnects, t);
     let _ = writeln!(o);
     let _ = writeln!(o, "General statistics:");
     let _ = writeln!(o, "    total time:                          {t:.4}s");
