@@ -1,7 +1,8 @@
 //! Latency and throughput statistics.
 //!
-//! Each worker owns a `ThreadCell`: its interval counters and HDR histograms (µs, 3 significant
-//! digits, auto-resizing so an idle-fast connection stays small, clamped at one hour). The worker
+//! Each worker owns a `ThreadCell`: its interval counters and latency counters laid out exactly
+//! like HdrHistogram's buckets (`counts.rs`: µs, 3 significant digits, sized on demand, clamped at
+//! one hour), drained losslessly into `hdrhistogram::Histogram`s by the reporter. The worker
 //! records a whole event under its own cell's lock, which no other worker ever touches; the
 //! reporter takes each lock once per interval to fold the cell into the interval aggregate and
 //! clear it. So the hot path never waits on another worker, and percentiles come from full
