@@ -220,9 +220,6 @@ impl RunConfig {
                 )))
             }
         };
-        if command == Command::Prepare && matches!(target, Target::DryRun) {
-            // Nothing to load, but accept it: a dry-run prepare just says what it would do.
-        }
 
         let echo = crate::cli::options::SPECS
             .iter()

@@ -18,7 +18,7 @@ pub mod workload;
 use cli::{Command, Invocation, OptionValues};
 use config::{OutputFormat, RunConfig, Target};
 use driver::{dry_run::DryRunDriver, mysql::MysqlDriver, Driver};
-use error::{Error, Result};
+use error::Result;
 use result::{Histograms, RunInfo, RunResult, StatementSummary, Tool};
 use std::io::Write;
 use workload::{Context, Workload};
@@ -55,7 +55,7 @@ fn dispatch(args: &[String]) -> Result<u8> {
             Ok(0)
         }
         Invocation::HelpWorkload(name) => {
-            workload::build(&name, &OptionValues::default())?;
+            workload::known(&name)?;
             print!("{}", workload_help(&name));
             Ok(0)
         }
@@ -86,11 +86,10 @@ fn dispatch(args: &[String]) -> Result<u8> {
             opts,
         } => {
             print_notices(&opts);
-            if !workload::exists(&workload) {
-                workload::build(&workload, &opts)?;
-            }
+            // An unknown name is reported before any option problem it would otherwise hide.
+            workload::known(&workload)?;
             let cfg = RunConfig::from_options(&workload, command, &opts)?;
-            let w = workload::build(&workload, &opts)?;
+            let w = workload::build(&workload, &opts, cfg.seed)?;
             run_command(&cfg, w.as_ref(), args)
         }
     }
@@ -142,7 +141,6 @@ fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8>
         driver: driver.as_ref(),
         threads: cfg.threads,
         dist: &cfg.dist,
-        seed: cfg.seed,
         invocation: format!("dbpress {}", cfg.workload),
     };
     // Header and interval lines go to stdout, unless stdout carries the JSON result.
@@ -253,7 +251,7 @@ fn run_benchmark(
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
-    let output = runner::run(cfg, w, driver, &info, ctx, &signals, out)?;
+    let output = runner::run(cfg, w, driver, &info, &signals, out)?;
 
     let kinds = w.statement_kinds();
     let statements: Vec<StatementSummary> = output
@@ -400,6 +398,3 @@ fn options_help(groups: &[cli::options::Group]) -> String {
     }
     s
 }
-
-/// Exposed for tests: `Error` type re-export.
-pub type DbpressError = Error;

@@ -89,7 +89,6 @@ impl MysqlDriver {
             stmts: Vec::new(),
             text_buf: Vec::with_capacity(1024),
             backslash_escapes: true,
-            user: self.target.user.clone(),
         };
         if c.text_mode {
             let mode = c.query_rows("SHOW SESSION VARIABLES LIKE 'sql_mode'")?;
@@ -283,7 +282,6 @@ pub struct MysqlConnection {
     stmts: Vec<Prepared>,
     text_buf: Vec<u8>,
     backslash_escapes: bool,
-    user: String,
 }
 
 /// Bytes that need escaping inside a single-quoted literal: `'`, `\` and NUL by default;
@@ -460,7 +458,6 @@ impl Connection for MysqlConnection {
             });
         }
         self.stmts = fresh;
-        let _ = &self.user;
         Ok(())
     }
 }

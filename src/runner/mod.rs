@@ -15,7 +15,7 @@ use crate::result::{Fairness, Interval, Summary};
 use crate::stats::snapshot::{collect, Totals};
 use crate::stats::summary::{latency, mean_stddev, percentile_ms};
 use crate::stats::ThreadCell;
-use crate::workload::{Context, Workload};
+use crate::workload::Workload;
 use pacing::Schedule;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -111,7 +111,6 @@ pub fn run(
     workload: &dyn Workload,
     driver: &dyn Driver,
     info: &ServerInfo,
-    ctx: &Context<'_>,
     signals: &signals::Signals,
     out: &mut dyn Write,
 ) -> Result<RunOutput> {
@@ -243,16 +242,7 @@ pub fn run(
         }
         let _ = writeln!(out, "Threads started!\n");
         let _ = out.flush();
-        let result = report_loop(
-            cfg,
-            &shared,
-            &cells,
-            kinds,
-            schedule.as_ref(),
-            signals,
-            out,
-            ctx,
-        );
+        let result = report_loop(cfg, &shared, &cells, kinds, schedule.as_ref(), signals, out);
         shared.stop.store(true, Ordering::Relaxed);
         let mut fatal = None;
         for h in handles {
@@ -260,14 +250,21 @@ pub fn run(
                 fatal.get_or_insert(e);
             }
         }
-        let (mut output, per_thread, measure_start, last_tick) = result;
+        let LoopOutput {
+            mut intervals,
+            mut totals,
+            interrupted_by,
+            per_thread,
+            measure_start,
+            last_tick,
+        } = result;
         let end = Instant::now();
         // What finished after the last tick belongs to the run too, as a last short interval,
         // so the intervals always add up to the summary.
         let mut per_thread_tail = per_thread;
         let tail = collect(&cells, kinds, &mut per_thread_tail);
         if tail.events + tail.errors + tail.queries() > 0 {
-            output.intervals.push(interval_of(
+            intervals.push(interval_of(
                 cfg,
                 &tail,
                 end.saturating_duration_since(measure_start).as_secs_f64(),
@@ -276,7 +273,7 @@ pub fn run(
                 None,
             ));
         }
-        output.totals.add(&tail);
+        totals.add(&tail);
         // Measured time ends when the last worker stopped, not when this thread noticed.
         let measure_start_ns = crate::stats::now_ns().saturating_sub(
             Instant::now()
@@ -289,9 +286,13 @@ pub fn run(
         } else {
             end.saturating_duration_since(measure_start).as_secs_f64()
         };
-        output.summary = summarize(cfg, &output.totals, total_time, &per_thread_tail);
-        output.fatal = fatal;
-        Ok(output)
+        Ok(RunOutput {
+            intervals,
+            summary: summarize(cfg, &totals, total_time, &per_thread_tail),
+            totals,
+            interrupted_by,
+            fatal,
+        })
     });
     outcome
 }
@@ -317,7 +318,16 @@ impl Gate {
     }
 }
 
-type LoopResult = (RunOutput, Vec<(u64, u64)>, Instant, Instant);
+/// What the reporter loop gathered; the tail after the workers stop is added by `run`.
+struct LoopOutput {
+    intervals: Vec<Interval>,
+    totals: Totals,
+    interrupted_by: Option<&'static str>,
+    /// (events, latency sum ns) per thread, for the fairness figures.
+    per_thread: Vec<(u64, u64)>,
+    measure_start: Instant,
+    last_tick: Instant,
+}
 
 /// Rate-mode readings at the end of an interval: (queue length, in flight, lag ns, late events).
 type PacingReading = (u64, u64, u64, u64);
@@ -363,8 +373,7 @@ fn report_loop(
     schedule: Option<&Schedule>,
     signals: &signals::Signals,
     out: &mut dyn Write,
-    _ctx: &Context<'_>,
-) -> LoopResult {
+) -> LoopOutput {
     let start = shared.epoch.max(Instant::now());
     let mut per_thread = vec![(0u64, 0u64); cells.len()];
     let mut measure_start = start;
@@ -455,14 +464,14 @@ fn report_loop(
             break;
         }
     }
-    let output = RunOutput {
+    LoopOutput {
         intervals,
-        summary: summarize(cfg, &totals, 0.0, &per_thread),
         totals,
         interrupted_by,
-        fatal: None,
-    };
-    (output, per_thread, measure_start, last_tick)
+        per_thread,
+        measure_start,
+        last_tick,
+    }
 }
 
 fn summarize(cfg: &RunConfig, t: &Totals, total_time: f64, per_thread: &[(u64, u64)]) -> Summary {

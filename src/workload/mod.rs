@@ -15,7 +15,6 @@ pub struct Context<'a> {
     pub driver: &'a dyn Driver,
     pub threads: u32,
     pub dist: &'a DistParams,
-    pub seed: u64,
     /// The command line to suggest in messages (e.g. "dbpress oltp_read_write").
     pub invocation: String,
 }
@@ -129,27 +128,37 @@ impl<'a> Exec<'a> {
 
 /// (name, one-line description) of every workload, for `dbpress list`.
 pub fn list() -> Vec<(&'static str, &'static str)> {
-    oltp::VARIANTS
+    let mut all: Vec<_> = oltp::VARIANTS
         .iter()
         .map(|v| (v.name, v.description))
-        .collect()
+        .collect();
+    all.push((bulk_insert::NAME, bulk_insert::DESCRIPTION));
+    all
 }
 
-pub fn build(name: &str, opts: &OptionValues) -> Result<Box<dyn Workload>> {
-    if let Some(v) = oltp::VARIANTS.iter().find(|v| v.name == name) {
-        return Ok(Box::new(oltp::Oltp::new(v, opts)?));
-    }
+/// The workload `name` configured from `opts`; `seed` is the run's seed (for sequences shared
+/// by all threads, such as oltp_insert's unique ids).
+pub fn build(name: &str, opts: &OptionValues, seed: u64) -> Result<Box<dyn Workload>> {
+    known(name)?;
     if name == bulk_insert::NAME {
         return Ok(Box::new(bulk_insert::BulkInsert::new(opts)?));
     }
-    let names: Vec<&str> = list().iter().map(|(n, _)| *n).collect();
+    let v = oltp::VARIANTS
+        .iter()
+        .find(|v| v.name == name)
+        .expect("known() accepted the name");
+    Ok(Box::new(oltp::Oltp::new(v, opts, seed)?))
+}
+
+/// Ok for a known workload name, else the one-line error listing them.
+pub fn known(name: &str) -> Result<()> {
+    let all = list();
+    if all.iter().any(|(n, _)| *n == name) {
+        return Ok(());
+    }
+    let names: Vec<&str> = all.iter().map(|(n, _)| *n).collect();
     Err(usage(format!(
         "unknown workload '{name}': available are {} (`dbpress list`)",
         names.join(", ")
     )))
-}
-
-/// Whether `name` is a known workload.
-pub fn exists(name: &str) -> bool {
-    list().iter().any(|(n, _)| *n == name)
 }

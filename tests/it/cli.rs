@@ -11,11 +11,24 @@ fn version_prints_name_and_version() {
 }
 
 #[test]
-fn list_names_both_workloads_with_descriptions() {
+fn list_names_every_workload_with_a_description() {
     let o = dbpress(&["list"]);
     assert!(o.status.success());
     let out = stdout(&o);
-    for w in ["oltp_point_select", "oltp_read_write"] {
+    for w in [
+        "oltp_point_select",
+        "oltp_read_write",
+        "oltp_read_only",
+        "oltp_write_only",
+        "oltp_update_index",
+        "oltp_update_non_index",
+        "oltp_delete",
+        "oltp_insert",
+        "select_random_points",
+        "select_random_ranges",
+        "bulk_insert",
+        "oltp",
+    ] {
         let line = out
             .lines()
             .find(|l| l.trim_start().starts_with(w))

@@ -273,33 +273,28 @@ impl EventGen for OltpEvents {
             ];
             exec.run(kind::INSERT, self.stmts[t][kind::INSERT as usize], &params)?;
         }
-        if self.mix.random_select == Some(RandomSelect::Points) {
+        if let Some(select) = self.mix.random_select {
+            // One statement on sbtest1 with values from this thread's slice of k: a list of
+            // points, or [v, v + delta] ranges.
             let mut params = std::mem::take(&mut self.params);
             params.clear();
-            for _ in 0..self.mix.random_points {
-                params.push(Value::Int(self.slice_value()));
-            }
-            let r = exec.run(
-                kind::RANDOM_POINTS,
-                self.stmts[0][kind::RANDOM_POINTS as usize],
-                &params,
-            );
-            self.params = params;
-            r?;
-        }
-        if self.mix.random_select == Some(RandomSelect::Ranges) {
-            let mut params = std::mem::take(&mut self.params);
-            params.clear();
-            for _ in 0..self.mix.random_ranges {
-                let v = self.slice_value();
-                params.push(Value::Int(v));
-                params.push(Value::Int(v + i64::from(self.mix.delta)));
-            }
-            let r = exec.run(
-                kind::RANDOM_RANGES,
-                self.stmts[0][kind::RANDOM_RANGES as usize],
-                &params,
-            );
+            let k = match select {
+                RandomSelect::Points => {
+                    for _ in 0..self.mix.random_points {
+                        params.push(Value::Int(self.slice_value()));
+                    }
+                    kind::RANDOM_POINTS
+                }
+                RandomSelect::Ranges => {
+                    for _ in 0..self.mix.random_ranges {
+                        let v = self.slice_value();
+                        params.push(Value::Int(v));
+                        params.push(Value::Int(v + i64::from(self.mix.delta)));
+                    }
+                    kind::RANDOM_RANGES
+                }
+            };
+            let r = exec.run(k, self.stmts[0][k as usize], &params);
             self.params = params;
             r?;
         }

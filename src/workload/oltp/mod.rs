@@ -299,7 +299,7 @@ static KIND_NAMES: [&str; kind::COUNT] = [
 ];
 
 impl Oltp {
-    pub fn new(variant: &'static Variant, opts: &OptionValues) -> Result<Oltp> {
+    pub fn new(variant: &'static Variant, opts: &OptionValues, seed: u64) -> Result<Oltp> {
         let n = |name: &str| -> Result<u32> { Ok(int(opts, name, 0, 1_000_000)? as u32) };
         let range_selects = boolean(opts, "range-selects")?;
         let r = |name: &str| -> Result<u32> {
@@ -379,26 +379,14 @@ impl Oltp {
                 "--reinsert-id=new lets the server assign the id, which needs --auto-inc=on",
             ));
         }
-        let seed = int(opts, "rand-seed", 0, u64::MAX)?;
         Ok(Oltp {
             variant,
             mix,
             schema,
             threads: int(opts, "threads", 1, 100_000)? as u32,
-            unique: Arc::new(UniqueSequence::new(if seed == 0 {
-                now_seed()
-            } else {
-                seed
-            })),
+            unique: Arc::new(UniqueSequence::new(seed)),
         })
     }
-}
-
-fn now_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(1)
 }
 
 impl Workload for Oltp {
@@ -497,7 +485,7 @@ mod tests {
             panic!()
         };
         let v = VARIANTS.iter().find(|v| v.name == workload).unwrap();
-        Oltp::new(v, &opts).unwrap()
+        Oltp::new(v, &opts, 1).unwrap()
     }
 
     #[test]
@@ -542,7 +530,7 @@ mod tests {
         let Invocation::Workload { opts, .. } = parse(&args).unwrap() else {
             panic!()
         };
-        let e = Oltp::new(&VARIANTS[1], &opts).err().unwrap();
+        let e = Oltp::new(&VARIANTS[1], &opts, 1).err().unwrap();
         assert!(e.message().contains("--auto-inc=on"));
     }
 }
