@@ -3,6 +3,7 @@
 
 use crate::cli::{parse_bool, Command, OptionValues};
 use crate::driver::mysql_target::MysqlTarget;
+use crate::driver::sqlite::SqliteTarget;
 use crate::error::{usage, Result};
 use crate::rand::{DistKind, DistParams};
 use serde::{Deserialize, Serialize};
@@ -50,6 +51,7 @@ impl IgnoreList {
 #[derive(Clone, Debug)]
 pub enum Target {
     Mysql(MysqlTarget),
+    Sqlite(SqliteTarget),
     /// `--mysql-dry-run`: a driver that executes nothing, to measure dbpress's own cost.
     DryRun,
 }
@@ -132,21 +134,111 @@ pub fn choice<T>(
     })
 }
 
-fn ignore_list(raw: &str) -> Result<IgnoreList> {
+fn ignore_list(raw: &str, option: &str) -> Result<IgnoreList> {
     let raw = raw.trim();
     if raw.eq_ignore_ascii_case("all") {
         return Ok(IgnoreList::All);
     }
     let mut codes = Vec::new();
     for part in raw.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        if !part.chars().all(|c| c.is_ascii_alphanumeric()) {
+        if !part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
             return Err(usage(format!(
-                "invalid error code '{part}' in --mysql-ignore-errors: use numbers like 1213,1205 or \"all\""
+                "invalid error code '{part}' in --{option}: use codes like {} or \"all\"",
+                crate::cli::options::find(option).map_or("", |s| s.default)
             )));
         }
-        codes.push(part.to_string());
+        codes.push(part.to_ascii_uppercase());
     }
     Ok(IgnoreList::Codes(codes))
+}
+
+/// The engines dbpress drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Driver {
+    Mysql,
+    Pgsql,
+    Sqlite,
+}
+
+impl Driver {
+    pub fn name(self) -> &'static str {
+        match self {
+            Driver::Mysql => "mysql",
+            Driver::Pgsql => "pgsql",
+            Driver::Sqlite => "sqlite",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Driver> {
+        match s {
+            "mysql" | "mariadb" => Some(Driver::Mysql),
+            "pgsql" | "postgres" | "postgresql" => Some(Driver::Pgsql),
+            "sqlite" | "sqlite3" => Some(Driver::Sqlite),
+            _ => None,
+        }
+    }
+}
+
+/// The path of a `sqlite:PATH` or `sqlite://PATH` URL.
+fn sqlite_url_path(url: &str) -> Option<&str> {
+    let rest = url.strip_prefix("sqlite:")?;
+    Some(rest.strip_prefix("//").unwrap_or(rest))
+}
+
+/// Which engine to use: `--db`'s scheme, else `--db-driver`, else the driver whose options were
+/// given, else embedded SQLite (the zero-setup default; the bool says it was chosen that way).
+pub fn resolve_driver(opts: &OptionValues) -> Result<(Driver, bool)> {
+    let given = opts
+        .is_set("db-driver")
+        .then(|| opts.get("db-driver").to_ascii_lowercase());
+    let explicit = match &given {
+        Some(d) => Some(Driver::parse(d).ok_or_else(|| {
+            usage(format!(
+                "unknown --db-driver '{d}': use mysql, pgsql or sqlite (or --mysql-dry-run to execute nothing)"
+            ))
+        })?),
+        None => None,
+    };
+    let url = opts.get("db");
+    if !url.is_empty() {
+        let scheme = url
+            .split(':')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let from_url = Driver::parse(&scheme).ok_or_else(|| {
+            usage(format!(
+                "unsupported --db URL scheme '{scheme}': use mysql://user@host:port/db, postgres://user@host:port/db or sqlite:PATH"
+            ))
+        })?;
+        if let Some(d) = explicit.filter(|d| *d != from_url) {
+            return Err(usage(format!(
+                "--db is a {} URL but --db-driver={}: drop one of them",
+                from_url.name(),
+                d.name()
+            )));
+        }
+        return Ok((from_url, false));
+    }
+    if let Some(d) = explicit {
+        return Ok((d, false));
+    }
+    let mut named: Vec<(Driver, &'static str)> = Vec::new();
+    for (name, _) in opts.explicit() {
+        for d in [Driver::Mysql, Driver::Pgsql, Driver::Sqlite] {
+            let prefix = format!("{}-", d.name());
+            if name.starts_with(&prefix) && !named.iter().any(|(n, _)| *n == d) {
+                named.push((d, name));
+            }
+        }
+    }
+    match named.as_slice() {
+        [] => Ok((Driver::Sqlite, true)),
+        [(d, _)] => Ok((*d, false)),
+        [(_, a), (_, b), ..] => Err(usage(format!(
+            "options of two drivers given (--{a} and --{b}): choose one with --db-driver"
+        ))),
+    }
 }
 
 impl RunConfig {
@@ -196,7 +288,6 @@ impl RunConfig {
             "disable" => Some(PsMode::Disable),
             _ => None,
         })?;
-        let ignore = ignore_list(opts.get("mysql-ignore-errors"))?;
         let output_format = choice(opts, "output-format", "text, json", |s| match s {
             "text" => Some(OutputFormat::Text),
             "json" => Some(OutputFormat::Json),
@@ -204,28 +295,33 @@ impl RunConfig {
         })?;
         let output_file = Some(opts.get("output").to_string()).filter(|s| !s.is_empty());
 
-        let driver = opts.get("db-driver").to_ascii_lowercase();
+        let (driver, implicit) = resolve_driver(opts)?;
         let dry_run = boolean(opts, "mysql-dry-run")?;
-        let target = match driver.as_str() {
-            "mysql" if dry_run => Target::DryRun,
-            "mysql" => Target::Mysql(MysqlTarget::from_options(opts)?),
-            "pgsql" | "postgres" | "postgresql" | "sqlite" => {
-                return Err(usage(format!(
-                    "--db-driver={driver} is not available in this version of dbpress: use --db-driver=mysql"
-                )))
-            }
-            other => {
-                return Err(usage(format!(
-                    "unknown --db-driver '{other}': use mysql (or --mysql-dry-run to execute nothing)"
-                )))
+        let url = opts.get("db");
+        let target = match driver {
+            Driver::Mysql if dry_run => Target::DryRun,
+            Driver::Mysql => Target::Mysql(MysqlTarget::from_options(opts)?),
+            Driver::Sqlite => Target::Sqlite(SqliteTarget::from_options(
+                opts,
+                sqlite_url_path(url),
+                implicit,
+            )?),
+            Driver::Pgsql => {
+                return Err(usage(
+                    "--db-driver=pgsql is not available in this version of dbpress: use mysql or sqlite",
+                ))
             }
         };
+        let ignore_option = format!("{}-ignore-errors", driver.name());
+        let ignore = ignore_list(opts.get(&ignore_option), &ignore_option)?;
 
-        let echo = crate::cli::options::SPECS
+        let mut echo: BTreeMap<String, String> = crate::cli::options::SPECS
             .iter()
             .filter(|s| !s.secret)
             .map(|s| (s.name.to_string(), opts.get(s.name).to_string()))
             .collect();
+        // The driver that ran, whether given or inferred.
+        echo.insert("db-driver".into(), driver.name().into());
 
         Ok(RunConfig {
             workload: workload.to_string(),

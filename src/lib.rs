@@ -17,7 +17,7 @@ pub mod workload;
 
 use cli::{Command, Invocation, OptionValues};
 use config::{OutputFormat, RunConfig, Target};
-use driver::{dry_run::DryRunDriver, mysql::MysqlDriver, Driver};
+use driver::{dry_run::DryRunDriver, mysql::MysqlDriver, sqlite::SqliteDriver, Driver};
 use error::Result;
 use result::{Histograms, RunInfo, RunResult, StatementSummary, Tool};
 use std::io::Write;
@@ -104,6 +104,7 @@ fn print_notices(opts: &OptionValues) {
 fn make_driver(cfg: &RunConfig) -> Box<dyn Driver> {
     match &cfg.target {
         Target::Mysql(t) => Box::new(MysqlDriver::new(t.clone(), cfg.ps_mode)),
+        Target::Sqlite(t) => Box::new(SqliteDriver::new(t.clone(), cfg.ps_mode)),
         Target::DryRun => Box::new(DryRunDriver),
     }
 }
@@ -334,7 +335,7 @@ fn run_benchmark(
     }
     let _ = std::io::stdout().flush();
     if let Some(e) = &output.fatal {
-        return Err(runner::fatal_message(e));
+        return Err(runner::fatal_message(e, driver.hints()));
     }
     if let Some(sig) = output.interrupted_by {
         eprintln!("dbpress: interrupted by {sig}; the summary covers what ran");
@@ -362,6 +363,8 @@ const GENERAL_GROUPS: &[cli::options::Group] = &[
     cli::options::Group::Rand,
     cli::options::Group::Db,
     cli::options::Group::Mysql,
+    cli::options::Group::Pgsql,
+    cli::options::Group::Sqlite,
     cli::options::Group::Output,
 ];
 

@@ -3,7 +3,7 @@
 //! statement counts as "other".
 
 use super::{
-    Connection, DbResult, Dialect, Driver, QueryKind, ServerInfo, StmtHandle, Value, MYSQL_DIALECT,
+    dialect, Connection, DbResult, Dialect, Driver, Hints, QueryKind, ServerInfo, StmtHandle, Value,
 };
 
 pub struct DryRunDriver;
@@ -17,7 +17,10 @@ impl Driver for DryRunDriver {
         Ok(Box::new(DryRunConnection { prepared: 0 }))
     }
     fn dialect(&self) -> &'static Dialect {
-        &MYSQL_DIALECT
+        &dialect::MYSQL
+    }
+    fn hints(&self) -> &'static Hints {
+        &super::mysql::MYSQL_HINTS
     }
     fn describe(&self) -> String {
         "dry run (no server; statements are generated and timed but not sent)".into()

@@ -4,11 +4,14 @@
 //! Workloads see only these traits. A `Connection` owns its prepared statements and hands out
 //! `StmtHandle`s; after a reconnect it re-prepares them itself, so handles stay valid.
 
+pub mod dialect;
 pub mod dry_run;
 pub mod mysql;
 pub mod mysql_target;
 mod mysql_wire;
+pub mod sqlite;
 
+pub use dialect::Dialect;
 use std::fmt;
 
 /// A bound parameter. Strings are borrowed so that generating an event allocates nothing.
@@ -50,6 +53,9 @@ pub enum DbErrorKind {
     /// The server cannot prepare this statement (MySQL 1295); fall back to text.
     UnsupportedPrepare,
     Unreachable,
+    /// The session could not be set up for a reason the message states with its fix (an
+    /// embedded database's directory, permissions or lock).
+    Setup,
     /// The client or server does not offer this path (e.g. LOAD DATA LOCAL disabled).
     Unsupported,
     Other,
@@ -97,52 +103,24 @@ pub trait Connection: Send {
     fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>>;
     /// Drop the session, open a new one, and re-prepare every statement.
     fn reconnect(&mut self) -> DbResult<()>;
-    /// Bulk-load with `sql` (a `LOAD DATA LOCAL INFILE … INTO TABLE …`), streaming the data
-    /// from `fill`, which appends the next chunk of tab-separated lines and returns false after
-    /// the last. Connections without this path answer `DbErrorKind::Unsupported`, and callers
-    /// fall back to multi-row INSERTs.
-    fn load_local(
+    /// Bulk-load rows into `table` (`columns` in the order the lines give them) by the
+    /// engine's fastest path (LOAD DATA LOCAL INFILE, COPY, or prepared INSERTs in one
+    /// transaction), streaming tab-separated lines from `fill`, which appends the next chunk
+    /// and returns false after the last. Connections without such a path answer
+    /// `DbErrorKind::Unsupported`, and callers fall back to multi-row INSERTs.
+    fn bulk_load(
         &mut self,
-        _sql: &str,
+        _table: &str,
+        _columns: &str,
         _fill: &mut dyn FnMut(&mut Vec<u8>) -> bool,
     ) -> DbResult<()> {
         Err(DbError::new(
             DbErrorKind::Unsupported,
             "client",
-            "LOAD DATA LOCAL is not available on this connection",
+            "no bulk-load path on this connection",
         ))
     }
 }
-
-/// Per-engine SQL differences, asked by workloads instead of branching on a driver name.
-#[derive(Debug)]
-pub struct Dialect {
-    pub name: &'static str,
-    /// Column definition of an auto-assigned integer primary key.
-    pub auto_increment_id: &'static str,
-    /// Whether `/*! ENGINE = x */` is understood.
-    pub storage_engine_clause: bool,
-    /// Largest multi-row INSERT worth sending in one statement during prepare.
-    pub bulk_insert_bytes: usize,
-    /// Statement that sets a table's comment (prepare marks tables while loading them).
-    pub set_table_comment: fn(table: &str, comment: &str) -> String,
-    /// Statement listing tables named like the prefix with their comments: (name, comment) are
-    /// the columns at these indexes. A SHOW, so it never counts in Com_select.
-    pub table_comments: fn(prefix: &str) -> String,
-    pub table_comments_columns: (usize, usize),
-}
-
-pub static MYSQL_DIALECT: Dialect = Dialect {
-    name: "mysql",
-    auto_increment_id: "INTEGER NOT NULL AUTO_INCREMENT",
-    storage_engine_clause: true,
-    bulk_insert_bytes: 512 * 1024,
-    set_table_comment: |table, comment| format!("ALTER TABLE {table} COMMENT = '{comment}'"),
-    table_comments: |prefix| format!("SHOW TABLE STATUS LIKE '{prefix}%'"),
-    // Name is the first column of SHOW TABLE STATUS and Comment the eighteenth, in MySQL and
-    // MariaDB alike.
-    table_comments_columns: (0, 17),
-};
 
 /// Facts about the server for the result file and the header.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize, PartialEq)]
@@ -161,6 +139,21 @@ pub trait Driver: Send + Sync {
     fn describe(&self) -> String;
     /// Version and key settings, read over `conn`.
     fn server_info(&self, conn: &mut dyn Connection) -> ServerInfo;
+    /// The options a user changes to fix a connection problem, for error messages.
+    fn hints(&self) -> &'static Hints;
+}
+
+/// Option names quoted in error messages, so each names the flags of the engine in use.
+#[derive(Debug)]
+pub struct Hints {
+    /// Where the server is ("--mysql-host/--mysql-port/--mysql-socket").
+    pub address: &'static str,
+    /// Who connects, with the other places a password may come from.
+    pub credentials: &'static str,
+    /// The database option.
+    pub database: &'static str,
+    /// The ignorable-errors option.
+    pub ignore: &'static str,
 }
 
 /// Substitute `?` placeholders with literal values, quoting strings with `escape`.

@@ -4,12 +4,19 @@
 use super::mysql_target::{MysqlTarget, SslMode, Transport};
 use super::mysql_wire::{OpenError, WireConn, WireOpts};
 use super::{
-    render_text, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, QueryKind,
-    ServerInfo, StmtHandle, Value, MYSQL_DIALECT,
+    dialect, render_text, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, Hints,
+    QueryKind, ServerInfo, StmtHandle, Value,
 };
 use crate::config::PsMode;
 use mysql::prelude::Queryable;
 use std::time::Duration;
+
+pub static MYSQL_HINTS: Hints = Hints {
+    address: "--mysql-host/--mysql-port/--mysql-socket",
+    credentials: "--mysql-user and --mysql-password (or MYSQL_PWD, ~/.my.cnf)",
+    database: "--mysql-db",
+    ignore: "--mysql-ignore-errors",
+};
 
 pub struct MysqlDriver {
     target: MysqlTarget,
@@ -127,11 +134,15 @@ impl Driver for MysqlDriver {
     }
 
     fn dialect(&self) -> &'static Dialect {
-        &MYSQL_DIALECT
+        &dialect::MYSQL
     }
 
     fn describe(&self) -> String {
         self.target.describe()
+    }
+
+    fn hints(&self) -> &'static Hints {
+        &MYSQL_HINTS
     }
 
     fn server_info(&self, conn: &mut dyn Connection) -> ServerInfo {

@@ -7,7 +7,7 @@ pub mod signals;
 mod worker;
 
 use crate::config::RunConfig;
-use crate::driver::{Connection, DbError, DbErrorKind, Driver, ServerInfo};
+use crate::driver::{Connection, DbError, DbErrorKind, Driver, Hints, ServerInfo};
 use crate::error::{environment, failed, Error, Result};
 use crate::export::text;
 use crate::rand::{Distribution, Rng};
@@ -51,30 +51,38 @@ pub struct RunOutput {
 }
 
 /// The one-line message for a failure to open a session.
-pub fn connect_error_message(e: &DbError) -> Error {
+pub fn connect_error_message(e: &DbError, h: &Hints) -> Error {
     match e.kind {
+        // The driver's message already says what to fix (an embedded database's path).
+        DbErrorKind::Setup => environment(e.message.clone()),
         DbErrorKind::Unreachable => environment(format!(
-            "{} (error {}): is the server running? Start it (scripts/services.sh) or fix --mysql-host/--mysql-port/--mysql-socket",
-            e.message, e.code
+            "{} (error {}): is the server running? Start it (scripts/services.sh) or fix {}",
+            e.message, e.code, h.address
         )),
         DbErrorKind::Auth if e.code == "1044" => environment(format!(
             "the server denied access to the database ({}; server error {}): it may not exist or the user lacks privileges; \
-             create it and grant access (CREATE DATABASE ...; GRANT ALL ON db.* TO user) or choose another with --mysql-db",
-            e.message, e.code
+             create it and grant access (CREATE DATABASE ...; GRANT ALL ON db.* TO user) or choose another with {}",
+            e.message, e.code, h.database
         )),
         DbErrorKind::Auth => environment(format!(
-            "authentication failed (server error {}: {}): check --mysql-user and --mysql-password (or MYSQL_PWD, ~/.my.cnf)",
-            e.code, e.message
+            "authentication failed (server error {}: {}): check {}",
+            e.code, e.message, h.credentials
         )),
         DbErrorKind::UnknownDatabase => environment(format!(
-            "{} (server error {}): create it (CREATE DATABASE ...) or choose another with --mysql-db",
-            e.message, e.code
+            "{} (server error {}): create it (CREATE DATABASE ...) or choose another with {}",
+            e.message, e.code, h.database
         )),
         _ => environment(format!("cannot open a session: server error {}: {}", e.code, e.message)),
     }
 }
 
-fn worker_setup_error(e: &DbError, thread: u32, cfg: &RunConfig, info: &ServerInfo) -> Error {
+fn worker_setup_error(
+    e: &DbError,
+    thread: u32,
+    cfg: &RunConfig,
+    info: &ServerInfo,
+    h: &Hints,
+) -> Error {
     let var = |name: &str| {
         info.variables
             .get(name)
@@ -101,7 +109,7 @@ fn worker_setup_error(e: &DbError, thread: u32, cfg: &RunConfig, info: &ServerIn
             "{} (server error {}): run `dbpress {} prepare` with the same options first",
             e.message, e.code, cfg.workload
         )),
-        _ => connect_error_message(e),
+        _ => connect_error_message(e, h),
     }
 }
 
@@ -155,6 +163,7 @@ pub fn run(
                     let rng = Rng::new(cfg.seed, u64::from(tid) + 1);
                     let events = workload.worker(
                         conn.as_mut(),
+                        driver.dialect(),
                         tid,
                         rng.clone(),
                         Distribution::new(&cfg.dist),
@@ -238,7 +247,7 @@ pub fn run(
         }
         go.open();
         if let Some((tid, e)) = first_err {
-            return Err(worker_setup_error(&e, tid, cfg, info));
+            return Err(worker_setup_error(&e, tid, cfg, info, driver.hints()));
         }
         let _ = writeln!(out, "Threads started!\n");
         let _ = out.flush();
@@ -507,23 +516,25 @@ fn summarize(cfg: &RunConfig, t: &Totals, total_time: f64, per_thread: &[(u64, u
 
 /// Open the probe session used for metadata and readiness checks.
 pub fn probe(driver: &dyn Driver) -> Result<Box<dyn Connection>> {
-    driver.connect(0).map_err(|e| connect_error_message(&e))
+    driver
+        .connect(0)
+        .map_err(|e| connect_error_message(&e, driver.hints()))
 }
 
 /// The fatal error that ended a run, as a user message.
-pub fn fatal_message(e: &DbError) -> Error {
+pub fn fatal_message(e: &DbError, h: &Hints) -> Error {
     match e.kind {
         DbErrorKind::NoSuchTable => environment(format!(
             "{} (server error {}): run prepare with the same options first",
             e.message, e.code
         )),
         DbErrorKind::ConnectionLost => failed(format!(
-            "{} (error {}): the connection was lost; add {} to --mysql-ignore-errors to reconnect and continue",
-            e.message, e.code, e.code
+            "{} (error {}): the connection was lost; add {} to {} to reconnect and continue",
+            e.message, e.code, e.code, h.ignore
         )),
         _ => failed(format!(
-            "server error {} stopped the run: {} (add {} to --mysql-ignore-errors to count and retry it instead)",
-            e.code, e.message, e.code
+            "server error {} stopped the run: {} (add {} to {} to count and retry it instead)",
+            e.code, e.message, e.code, h.ignore
         )),
     }
 }

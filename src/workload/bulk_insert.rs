@@ -5,7 +5,7 @@
 use super::{Context, EventGen, Exec, Workload};
 use crate::cli::OptionValues;
 use crate::config::int;
-use crate::driver::{Connection, DbResult};
+use crate::driver::{Connection, DbResult, Dialect};
 use crate::error::{environment, Result};
 use crate::rand::{Distribution, Rng};
 use crate::workload::oltp::prepare::setup_error;
@@ -55,10 +55,7 @@ impl Workload for BulkInsert {
     }
 
     fn prepare(&self, ctx: &Context<'_>) -> Result<()> {
-        let mut conn = ctx
-            .driver
-            .connect(0)
-            .map_err(|e| setup_error(e, "connecting"))?;
+        let mut conn = ctx.connect(0)?;
         for t in 1..=self.threads {
             println!("Creating table 'sbtest{t}'...");
             conn.query(&create_table(t))
@@ -72,7 +69,7 @@ impl Workload for BulkInsert {
     }
 
     fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<()> {
-        let existing = super::oltp::prepare::existing_tables(conn)?;
+        let existing = super::oltp::prepare::existing_tables(conn, ctx)?;
         if ctx.driver.server_info(conn).product == "dry-run" {
             return Ok(());
         }
@@ -90,6 +87,7 @@ impl Workload for BulkInsert {
     fn worker(
         &self,
         conn: &mut dyn Connection,
+        _dialect: &'static Dialect,
         thread: u32,
         _rng: Rng,
         _dist: Distribution,

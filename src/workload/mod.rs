@@ -5,7 +5,7 @@ pub mod bulk_insert;
 pub mod oltp;
 
 use crate::cli::OptionValues;
-use crate::driver::{Connection, DbResult, Driver, QueryKind, StmtHandle, Value};
+use crate::driver::{Connection, DbResult, Dialect, Driver, QueryKind, StmtHandle, Value};
 use crate::error::{usage, Result};
 use crate::rand::{DistParams, Distribution, Rng};
 use crate::stats::now_ns;
@@ -17,6 +17,15 @@ pub struct Context<'a> {
     pub dist: &'a DistParams,
     /// The command line to suggest in messages (e.g. "dbpress oltp_read_write").
     pub invocation: String,
+}
+
+impl Context<'_> {
+    /// Open connection `index`, turning a failure into the one-line message for this driver.
+    pub fn connect(&self, index: usize) -> Result<Box<dyn Connection>> {
+        self.driver
+            .connect(index)
+            .map_err(|e| crate::runner::connect_error_message(&e, self.driver.hints()))
+    }
 }
 
 pub trait Workload: Send + Sync {
@@ -50,6 +59,7 @@ pub trait Workload: Send + Sync {
     fn worker(
         &self,
         conn: &mut dyn Connection,
+        dialect: &'static Dialect,
         thread: u32,
         rng: Rng,
         dist: Distribution,

@@ -6,11 +6,17 @@ mod common;
 
 /// Command-line behaviour that needs no server.
 mod cli;
+/// The same driver tests against every engine.
+mod conformance;
 /// The dry-run driver: dbpress's own machinery without a server.
 mod dry_run;
+/// Engines under test for the conformance suite, each with an independent client.
+mod engines;
 /// JSON results: schema, report re-rendering.
 mod export;
 /// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.
 mod mariadb;
 /// Every workload's statement mix, counted by the server, against sysbench's.
 mod parity;
+/// Embedded SQLite: zero-setup default, options, bad input.
+mod sqlite;

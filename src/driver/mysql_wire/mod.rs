@@ -595,11 +595,15 @@ impl Connection for WireConn {
         Ok(rows)
     }
 
-    fn load_local(
+    fn bulk_load(
         &mut self,
-        sql: &str,
+        table: &str,
+        columns: &str,
         fill: &mut dyn FnMut(&mut Vec<u8>) -> bool,
     ) -> DbResult<()> {
+        // The file name is only a label: the server asks for "the file" and gets `fill`'s data.
+        let sql =
+            format!("LOAD DATA LOCAL INFILE 'dbpress-{table}' INTO TABLE {table} ({columns})");
         let out = self.io.begin_command();
         out.push(0x03);
         out.extend_from_slice(sql.as_bytes());

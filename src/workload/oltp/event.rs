@@ -2,9 +2,11 @@
 //! table once (uniformly; the legacy workload once per event), ids follow --rand-type, strings
 //! follow the c/pad templates.
 
-use super::sql::{random_points, random_ranges, statement, C_TEMPLATE, PAD_TEMPLATE};
+use super::sql::{
+    insert_without_id, random_points, random_ranges, statement, C_TEMPLATE, PAD_TEMPLATE,
+};
 use super::{kind, Mix, Oltp, RandomSelect, ReinsertId};
-use crate::driver::{Connection, DbResult, StmtHandle, Value};
+use crate::driver::{Connection, DbResult, Dialect, StmtHandle, Value};
 use crate::rand::{Distribution, Rng, Template, UniqueSequence};
 use crate::workload::{EventGen, Exec};
 use std::sync::Arc;
@@ -17,6 +19,9 @@ pub struct OltpEvents {
     table_size: u32,
     range_size: u32,
     auto_inc: bool,
+    /// The INSERT leaves the id out so the server assigns it (the dialect's way of asking for
+    /// an auto id, under --reinsert-id=new or oltp_insert's --auto-inc).
+    insert_omits_id: bool,
     /// stmts[table - 1][kind]
     stmts: Vec<[StmtHandle; kind::COUNT]>,
     begin: StmtHandle,
@@ -38,11 +43,15 @@ impl OltpEvents {
     pub fn new(
         w: &Oltp,
         conn: &mut dyn Connection,
+        dialect: &'static Dialect,
         thread: u32,
         rng: Rng,
         dist: Distribution,
     ) -> DbResult<OltpEvents> {
         let m = &w.mix;
+        let server_id = (m.delete_inserts > 0 && m.reinsert == ReinsertId::New)
+            || (m.text_inserts > 0 && w.schema.auto_inc);
+        let insert_omits_id = server_id && dialect.auto_id_by_omission;
         let used = |k: u8| -> bool {
             match k {
                 kind::POINT_SELECT => m.point_selects > 0,
@@ -66,8 +75,13 @@ impl OltpEvents {
             }
         };
         let (begin, commit) = if m.trx {
+            let begin = if m.writes() {
+                dialect.begin_write.to_string()
+            } else {
+                statement(kind::BEGIN, 0, m.legacy)
+            };
             (
-                prep(conn, &statement(kind::BEGIN, 0, m.legacy), false)?,
+                prep(conn, &begin, false)?,
                 prep(conn, &statement(kind::COMMIT, 0, m.legacy), false)?,
             )
         } else {
@@ -79,7 +93,12 @@ impl OltpEvents {
             for k in 0..kind::BEGIN {
                 if used(k) {
                     let text = k == kind::INSERT && m.text_inserts > 0;
-                    row[k as usize] = prep(conn, &statement(k, t, m.legacy), text)?;
+                    let sql = if k == kind::INSERT && insert_omits_id {
+                        insert_without_id(t)
+                    } else {
+                        statement(k, t, m.legacy)
+                    };
+                    row[k as usize] = prep(conn, &sql, text)?;
                 }
             }
             if t == 1 && m.random_select == Some(RandomSelect::Points) {
@@ -100,6 +119,7 @@ impl OltpEvents {
             table_size: w.schema.table_size,
             range_size: w.schema.range_size,
             auto_inc: w.schema.auto_inc,
+            insert_omits_id,
             stmts,
             begin,
             commit,
@@ -242,7 +262,12 @@ impl EventGen for OltpEvents {
                     Value::Str(&self.c_buf),
                     Value::Str(&self.pad_buf),
                 ];
-                exec.run(kind::INSERT, self.stmts[t][kind::INSERT as usize], &params)?;
+                let params = if self.insert_omits_id {
+                    &params[1..]
+                } else {
+                    &params[..]
+                };
+                exec.run(kind::INSERT, self.stmts[t][kind::INSERT as usize], params)?;
             }
         }
         if self.mix.deletes > 0 {
@@ -271,7 +296,12 @@ impl EventGen for OltpEvents {
                 Value::Str(&self.c_buf),
                 Value::Str(&self.pad_buf),
             ];
-            exec.run(kind::INSERT, self.stmts[t][kind::INSERT as usize], &params)?;
+            let params = if self.insert_omits_id {
+                &params[1..]
+            } else {
+                &params[..]
+            };
+            exec.run(kind::INSERT, self.stmts[t][kind::INSERT as usize], params)?;
         }
         if let Some(select) = self.mix.random_select {
             // One statement on sbtest1 with values from this thread's slice of k: a list of

@@ -8,7 +8,7 @@ pub mod sql;
 use super::{Context, EventGen, Workload};
 use crate::cli::OptionValues;
 use crate::config::{boolean, choice, int};
-use crate::driver::{Connection, DbResult};
+use crate::driver::{Connection, DbResult, Dialect};
 use crate::error::{usage, Result};
 use crate::rand::{Distribution, Rng, UniqueSequence};
 use std::sync::Arc;
@@ -189,6 +189,16 @@ pub struct Mix {
 }
 
 impl Mix {
+    /// Whether an event changes rows (its transaction then begins as a write transaction).
+    pub fn writes(&self) -> bool {
+        self.index_updates
+            + self.non_index_updates
+            + self.delete_inserts
+            + self.deletes
+            + self.text_inserts
+            > 0
+    }
+
     /// This mix with every statement group off and no transaction (options kept).
     fn only(&self) -> Mix {
         Mix {
@@ -249,6 +259,9 @@ pub struct Schema {
     pub legacy: bool,
     /// --prepare-fast: unique/foreign-key checks and binary logging off while loading.
     pub prepare_fast: bool,
+    /// Refresh planner statistics after loading (PostgreSQL VACUUM ANALYZE, SQLite ANALYZE);
+    /// off with --no-vacuum.
+    pub vacuum: bool,
     /// Rows prepare loads per table: `table_size`, except 0 for oltp_insert with
     /// --auto-inc=off (as sysbench: client ids from unique() would collide with loaded ones).
     pub load_rows: u32,
@@ -356,6 +369,7 @@ impl Oltp {
             storage_engine: opts.get("mysql-storage-engine").to_string(),
             legacy: mix.legacy,
             prepare_fast: boolean(opts, "prepare-fast")?,
+            vacuum: !boolean(opts, "no-vacuum")?,
             load_rows: 0,
         };
         let mut schema = schema;
@@ -464,12 +478,13 @@ impl Workload for Oltp {
     fn worker(
         &self,
         conn: &mut dyn Connection,
+        dialect: &'static Dialect,
         thread: u32,
         rng: Rng,
         dist: Distribution,
     ) -> DbResult<Box<dyn EventGen>> {
         Ok(Box::new(event::OltpEvents::new(
-            self, conn, thread, rng, dist,
+            self, conn, dialect, thread, rng, dist,
         )?))
     }
 }

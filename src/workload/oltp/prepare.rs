@@ -17,25 +17,16 @@ use std::time::{Duration, Instant};
 
 /// Turn a setup-time database error into a one-line user error.
 pub fn setup_error(e: DbError, what: &str) -> Error {
-    match e.kind {
-        DbErrorKind::Unreachable | DbErrorKind::Auth | DbErrorKind::UnknownDatabase => {
-            crate::runner::connect_error_message(&e)
-        }
-        _ => failed(format!(
-            "{what} failed: server error {}: {}",
-            e.code, e.message
-        )),
-    }
+    failed(format!(
+        "{what} failed: server error {}: {}",
+        e.code, e.message
+    ))
 }
 
-pub fn existing_tables(conn: &mut dyn Connection) -> Result<Vec<String>> {
-    let rows = conn
-        // SHOW, not SELECT: dbpress's own metadata queries must not count in Com_select.
-        .query_rows("SHOW TABLES LIKE 'sbtest%'")
-        .map_err(|e| setup_error(e, "listing tables"))?;
-    Ok(rows
+pub fn existing_tables(conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>> {
+    Ok(table_comments(conn, ctx)?
         .into_iter()
-        .filter_map(|r| r.into_iter().next().flatten())
+        .map(|(name, _)| name)
         .collect())
 }
 
@@ -88,10 +79,7 @@ pub fn check_ready(w: &Oltp, conn: &mut dyn Connection, ctx: &Context<'_>) -> Re
 
 /// `check`: every table present, fully loaded (rows and id range), with its secondary index.
 pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
-    let mut conn = ctx
-        .driver
-        .connect(0)
-        .map_err(|e| setup_error(e, "connecting"))?;
+    let mut conn = ctx.connect(0)?;
     let tables = table_comments(conn.as_mut(), ctx)?;
     let s = &w.schema;
     let mut problems = 0;
@@ -134,7 +122,10 @@ pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
         }
         if s.create_secondary {
             let idx = conn
-                .query_rows(&format!("SHOW INDEX FROM {name} WHERE Key_name = 'k_{t}'"))
+                .query_rows(&(ctx.driver.dialect().index_exists)(
+                    &name,
+                    &format!("k_{t}"),
+                ))
                 .map_err(|e| setup_error(e, &format!("checking {name}")))?;
             if idx.is_empty() {
                 issues.push(format!("secondary index k_{t} missing"));
@@ -175,30 +166,28 @@ pub fn prewarm(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
             let first_error = &first_error;
             scope.spawn(move || {
                 let r = (|| -> Result<()> {
-                    let mut conn = ctx.driver.connect(tid as usize).map_err(|e| setup_error(e, "connecting"))?;
-                    for sql in [
-                        "SET tmp_table_size=2*1024*1024*1024",
-                        "SET max_heap_table_size=2*1024*1024*1024",
-                    ] {
+                    let mut conn = ctx.connect(tid as usize)?;
+                    let dialect = ctx.driver.dialect();
+                    for sql in dialect.prewarm_session {
                         conn.query(sql).map_err(|e| setup_error(e, "prewarm"))?;
                     }
                     let mut t = tid + 1;
                     while t <= w.schema.tables {
                         println!("Prewarming table sbtest{t}");
                         let n = w.schema.table_size;
-                        for sql in [
-                            format!("ANALYZE TABLE sbtest{t}"),
-                            format!("SELECT AVG(id) FROM (SELECT * FROM sbtest{t} FORCE KEY (PRIMARY) LIMIT {n}) t"),
-                            format!("SELECT COUNT(*) FROM (SELECT * FROM sbtest{t} WHERE k LIKE '%0%' LIMIT {n}) t"),
-                        ] {
-                            conn.query(&sql).map_err(|e| setup_error(e, &format!("prewarming sbtest{t}")))?;
+                        for sql in (dialect.prewarm)(t, n) {
+                            conn.query(&sql)
+                                .map_err(|e| setup_error(e, &format!("prewarming sbtest{t}")))?;
                         }
                         t += threads;
                     }
                     Ok(())
                 })();
                 if let Err(e) = r {
-                    first_error.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+                    first_error
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .get_or_insert(e);
                 }
             });
         }
@@ -225,13 +214,10 @@ struct Block {
 pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
     let s = &w.schema;
     let dialect = ctx.driver.dialect();
-    let mut probe = ctx
-        .driver
-        .connect(0)
-        .map_err(|e| setup_error(e, "connecting"))?;
+    let mut probe = ctx.connect(0)?;
     let dry = ctx.driver.server_info(probe.as_mut()).product == "dry-run";
     if !dry {
-        let existing = existing_tables(probe.as_mut())?;
+        let existing = existing_tables(probe.as_mut(), ctx)?;
         for t in 1..=s.tables {
             let name = format!("sbtest{t}");
             if existing.iter().any(|e| e == &name) {
@@ -242,9 +228,9 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
             }
         }
     }
-    let max_packet = probe
-        .query_rows("SHOW VARIABLES LIKE 'max_allowed_packet'")
-        .ok()
+    let max_packet = dialect
+        .statement_limit_query
+        .and_then(|q| probe.query_rows(q).ok())
         .and_then(|r| r.first()?.get(1)?.clone())
         .and_then(|v| v.parse::<usize>().ok())
         .unwrap_or(4 << 20);
@@ -282,10 +268,7 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
     for t in 1..=s.tables {
         if remaining[t as usize - 1].load(Ordering::Relaxed) == 0 {
             // Nothing to load (oltp_insert with --auto-inc=off): finish the table now.
-            let mut conn = ctx
-                .driver
-                .connect(0)
-                .map_err(|e| setup_error(e, "connecting"))?;
+            let mut conn = ctx.connect(0)?;
             finish_table(w, ctx, conn.as_mut(), t, &progress)?;
         }
     }
@@ -302,12 +285,9 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
             let (local_infile, first_error, announced) = (&local_infile, &first_error, &announced);
             scope.spawn(move || {
                 let r = (|| -> Result<()> {
-                    let mut conn = ctx
-                        .driver
-                        .connect(tid)
-                        .map_err(|e| setup_error(e, "connecting"))?;
+                    let mut conn = ctx.connect(tid)?;
                     if w.schema.prepare_fast {
-                        fast_session(conn.as_mut(), tid == 0);
+                        fast_session(conn.as_mut(), ctx, tid == 0);
                     }
                     let dist = Distribution::new(ctx.dist);
                     loop {
@@ -351,23 +331,24 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
             });
         }
     });
-    progress.finish(local_infile.load(Ordering::Relaxed));
+    progress.finish(if local_infile.load(Ordering::Relaxed) {
+        dialect.bulk_load_name
+    } else {
+        "multi-row INSERTs"
+    });
     match first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         Some(e) => Err(e),
         None => Ok(()),
     }
 }
 
-/// `--prepare-fast`: skip unique and foreign-key checks and binary logging for this session.
+/// `--prepare-fast`: the dialect's faster, less safe session settings (MySQL: no unique or
+/// foreign-key checks, no binary log; PostgreSQL: asynchronous commit; SQLite: no fsync).
 /// The data is generated with unique ids, so the checks could not fail; binary logging off means
 /// replicas do not get the rows (documented in GUIDE.md). Statements the user may not run
 /// (sql_log_bin needs SUPER) are skipped with a notice.
-fn fast_session(conn: &mut dyn Connection, say: bool) {
-    for sql in [
-        "SET SESSION unique_checks=0",
-        "SET SESSION foreign_key_checks=0",
-        "SET SESSION sql_log_bin=0",
-    ] {
+fn fast_session(conn: &mut dyn Connection, ctx: &Context<'_>, say: bool) {
+    for &sql in ctx.driver.dialect().fast_session {
         if let Err(e) = conn.query(sql) {
             if say {
                 eprintln!(
@@ -425,10 +406,6 @@ fn load_block(
     if local_infile.load(Ordering::Relaxed) {
         let mut rows = RowGen::new(b);
         let mut id = b.first;
-        let sql = format!(
-            "LOAD DATA LOCAL INFILE 'dbpress-sbtest{t}' INTO TABLE sbtest{t} (id, k, c, pad)",
-            t = b.t
-        );
         let mut fill = |chunk: &mut Vec<u8>| -> bool {
             while chunk.len() < (1 << 20) && id <= b.last {
                 let (k, c, pad) = rows.next(dist, size);
@@ -437,13 +414,13 @@ fn load_block(
             }
             id <= b.last
         };
-        match conn.load_local(&sql, &mut fill) {
+        match conn.bulk_load(&format!("sbtest{}", b.t), "id, k, c, pad", &mut fill) {
             Ok(()) => {
                 progress.add(u64::from(b.last - b.first + 1));
                 return Ok(());
             }
             Err(e) if e.kind == DbErrorKind::Unsupported => {
-                // The server (or this connection) refuses LOAD DATA LOCAL: use INSERTs.
+                // The server (or this connection) refuses the bulk path: use INSERTs.
                 local_infile.store(false, Ordering::Relaxed);
             }
             Err(e) => return Err(setup_error(e, &format!("loading sbtest{}", b.t))),
@@ -491,10 +468,20 @@ fn finish_table(
     t: u32,
     progress: &Progress,
 ) -> Result<()> {
+    let dialect = ctx.driver.dialect();
+    if w.schema.secondary && !dialect.inline_key {
+        // --secondary without inline KEY syntax: the id index comes after the load.
+        conn.query(&format!("CREATE INDEX xid_{t} ON sbtest{t}(id)"))
+            .map_err(|e| setup_error(e, &format!("indexing sbtest{t}")))?;
+    }
     if w.schema.create_secondary {
         progress.say(&format!("Creating a secondary index on 'sbtest{t}'..."));
         conn.query(&create_index(t))
             .map_err(|e| setup_error(e, &format!("indexing sbtest{t}")))?;
+    }
+    if let Some(after) = dialect.after_load.filter(|_| w.schema.vacuum) {
+        conn.query(&after(&format!("sbtest{t}")))
+            .map_err(|e| setup_error(e, &format!("analyzing sbtest{t}")))?;
     }
     conn.query(&(ctx.driver.dialect().set_table_comment)(
         &format!("sbtest{t}"),
@@ -510,10 +497,7 @@ pub fn cleanup(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
 
 /// Drop sbtest1..sbtest`tables`: only what a prepare of this size creates.
 pub fn drop_tables(ctx: &Context<'_>, tables: u32) -> Result<()> {
-    let mut conn = ctx
-        .driver
-        .connect(0)
-        .map_err(|e| setup_error(e, "connecting"))?;
+    let mut conn = ctx.connect(0)?;
     for t in 1..=tables {
         println!("Dropping table 'sbtest{t}'...");
         conn.query(&drop_table(t))
@@ -569,7 +553,7 @@ impl Progress {
         }
     }
 
-    fn finish(&self, local_infile: bool) {
+    fn finish(&self, path: &str) {
         if let Some(b) = &self.bar {
             b.finish_and_clear();
         }
@@ -577,13 +561,8 @@ impl Progress {
         let done = self.done.load(Ordering::Relaxed);
         if done > 0 && done == self.total {
             println!(
-                "Loaded {done} rows in {secs:.2}s ({:.0} rows/s) with {}",
+                "Loaded {done} rows in {secs:.2}s ({:.0} rows/s) with {path}",
                 done as f64 / secs.max(1e-9),
-                if local_infile {
-                    "LOAD DATA LOCAL INFILE"
-                } else {
-                    "multi-row INSERTs"
-                }
             );
         }
     }

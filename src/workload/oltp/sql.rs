@@ -27,6 +27,12 @@ pub fn statement(k: u8, t: u32, legacy: bool) -> String {
     }
 }
 
+/// The INSERT that lets the server assign the id where the dialect asks for that by leaving
+/// the column out (sysbench's pgsql oltp_insert does the same).
+pub fn insert_without_id(t: u32) -> String {
+    format!("INSERT INTO sbtest{t} (k, c, pad) VALUES (?, ?, ?)")
+}
+
 /// select_random_points' statement, whitespace included (it is part of the query digest).
 pub fn random_points(points: u32) -> String {
     let list = vec!["?"; points as usize].join(", ");
@@ -48,10 +54,11 @@ pub fn create_table(s: &Schema, d: &Dialect, t: u32) -> String {
     } else {
         "INTEGER NOT NULL"
     };
-    let key = if s.secondary {
-        "KEY xid (id)"
-    } else {
-        "PRIMARY KEY (id)"
+    // Without inline KEY syntax, --secondary's id index is a CREATE INDEX after the load.
+    let key = match (s.secondary, d.inline_key) {
+        (false, _) => ",\n  PRIMARY KEY (id)",
+        (true, true) => ",\n  KEY xid (id)",
+        (true, false) => "",
     };
     let engine = if d.storage_engine_clause {
         format!(" /*! ENGINE = {} */", s.storage_engine)
@@ -59,7 +66,7 @@ pub fn create_table(s: &Schema, d: &Dialect, t: u32) -> String {
         String::new()
     };
     format!(
-        "CREATE TABLE sbtest{t}(\n  id {id},\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  {key}\n){engine} {}",
+        "CREATE TABLE sbtest{t}(\n  id {id},\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL{key}\n){engine} {}",
         s.create_table_options
     )
 }
@@ -71,10 +78,10 @@ fn create_table_legacy(s: &Schema, d: &Dialect, t: u32) -> String {
     } else {
         ""
     };
-    let key = if s.secondary {
-        "KEY xid"
-    } else {
-        "PRIMARY KEY"
+    let key = match (s.secondary, d.inline_key) {
+        (false, _) => ",\nPRIMARY KEY (id)",
+        (true, true) => ",\nKEY xid (id)",
+        (true, false) => "",
     };
     let (unsigned, engine) = if d.storage_engine_clause {
         (
@@ -85,7 +92,7 @@ fn create_table_legacy(s: &Schema, d: &Dialect, t: u32) -> String {
         ("", " ".to_string())
     };
     format!(
-        "CREATE TABLE sbtest{t} (\nid INTEGER{unsigned} NOT NULL{auto},\nk INTEGER{unsigned} DEFAULT '0' NOT NULL,\nc CHAR(120) DEFAULT '' NOT NULL,\npad CHAR(60) DEFAULT '' NOT NULL,\n{key} (id)\n){engine}{}",
+        "CREATE TABLE sbtest{t} (\nid INTEGER{unsigned} NOT NULL{auto},\nk INTEGER{unsigned} DEFAULT '0' NOT NULL,\nc CHAR(120) DEFAULT '' NOT NULL,\npad CHAR(60) DEFAULT '' NOT NULL{key}\n){engine}{}",
         s.create_table_options
     )
 }
@@ -106,7 +113,7 @@ pub const PAD_TEMPLATE: &[u8; 59] = b"###########-###########-###########-######
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::MYSQL_DIALECT;
+    use crate::driver::dialect::MYSQL;
 
     #[test]
     fn ddl_matches_sysbench() {
@@ -121,13 +128,26 @@ mod tests {
             storage_engine: "innodb".into(),
             legacy: false,
             prepare_fast: false,
+            vacuum: true,
             load_rows: 10,
         };
         assert_eq!(
-            create_table(&s, &MYSQL_DIALECT, 3),
+            create_table(&s, &MYSQL, 3),
             "CREATE TABLE sbtest3(\n  id INTEGER NOT NULL AUTO_INCREMENT,\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id)\n) /*! ENGINE = innodb */ "
         );
         assert_eq!(create_index(3), "CREATE INDEX k_3 ON sbtest3(k)");
+        // sysbench's pgsql DDL: SERIAL id, no ENGINE clause.
+        assert_eq!(
+            create_table(&s, &crate::driver::dialect::PGSQL, 1),
+            "CREATE TABLE sbtest1(\n  id SERIAL,\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id)\n) "
+        );
+        let secondary = Schema {
+            secondary: true,
+            ..s.clone()
+        };
+        assert!(create_table(&secondary, &MYSQL, 1).contains("  KEY xid (id)\n)"));
+        // Elsewhere no inline KEY: the id index is created after the load.
+        assert!(!create_table(&secondary, &crate::driver::dialect::SQLITE, 1).contains("KEY"));
         assert_eq!(
             statement(kind::INSERT, 2, false),
             "INSERT INTO sbtest2 (id, k, c, pad) VALUES (?, ?, ?, ?)"

@@ -1,0 +1,220 @@
+//! Per-engine SQL differences. Workloads ask the dialect instead of branching on a driver name,
+//! so adding an engine means adding one value here, not editing every workload.
+
+/// What differs between engines in the SQL a workload sends or its setup runs.
+#[derive(Debug)]
+pub struct Dialect {
+    pub name: &'static str,
+    /// Column definition of an auto-assigned integer primary key.
+    pub auto_increment_id: &'static str,
+    /// Whether `/*! ENGINE = x */` is understood.
+    pub storage_engine_clause: bool,
+    /// Whether `KEY name (col)` may appear inside CREATE TABLE (MySQL); elsewhere a secondary
+    /// key on id is a CREATE INDEX after the load.
+    pub inline_key: bool,
+    /// How an INSERT lets the server pick the id: false = pass 0/NULL for it (MySQL's
+    /// AUTO_INCREMENT), true = leave the id column out (a SERIAL default, SQLite's rowid; there
+    /// 0 would be stored as is and NULL refused).
+    pub auto_id_by_omission: bool,
+    /// BEGIN of a transaction that will write. SQLite takes the write lock up front
+    /// (IMMEDIATE), so concurrent writers queue on the busy timeout instead of failing when a
+    /// read lock cannot be upgraded.
+    pub begin_write: &'static str,
+    /// Largest multi-row INSERT worth sending in one statement during prepare.
+    pub bulk_insert_bytes: usize,
+    /// A query whose second column of the first row is the server's statement size limit, to
+    /// size INSERT batches under it.
+    pub statement_limit_query: Option<&'static str>,
+    /// The fastest load path's name, for prepare's closing line.
+    pub bulk_load_name: &'static str,
+    /// Statement that sets a table's loading mark ("" clears it); prepare marks tables while
+    /// loading them, so an interrupted load is found later.
+    pub set_table_comment: fn(table: &str, comment: &str) -> String,
+    /// Statement listing tables named like the prefix with their marks: (name, mark) are the
+    /// columns at `table_comments_columns`. On MySQL a SHOW, so it never counts in Com_select.
+    pub table_comments: fn(prefix: &str) -> String,
+    pub table_comments_columns: (usize, usize),
+    /// Statement returning at least one row when `index` exists on `table`.
+    pub index_exists: fn(table: &str, index: &str) -> String,
+    /// Session settings for `--prepare-fast`, each skipped with a notice if refused.
+    pub fast_session: &'static [&'static str],
+    /// Session settings before prewarming.
+    pub prewarm_session: &'static [&'static str],
+    /// Statements that read table `t` (of `rows` rows) and its primary key into the cache.
+    pub prewarm: fn(t: u32, rows: u32) -> Vec<String>,
+    /// Statement refreshing the planner's statistics after a table is loaded (PostgreSQL's
+    /// VACUUM ANALYZE); skipped with `--no-vacuum`.
+    pub after_load: Option<fn(table: &str) -> String>,
+    /// Quote a string literal's body for text-mode SQL.
+    pub escape: fn(&[u8], &mut Vec<u8>),
+}
+
+/// Standard SQL quoting: double the single quote, nothing else (PostgreSQL with
+/// standard_conforming_strings, SQLite).
+pub fn escape_standard(s: &[u8], out: &mut Vec<u8>) {
+    let mut rest = s;
+    while let Some(i) = rest.iter().position(|&b| b == b'\'') {
+        out.extend_from_slice(&rest[..=i]);
+        out.push(b'\'');
+        rest = &rest[i + 1..];
+    }
+    out.extend_from_slice(rest);
+}
+
+fn mysql_prewarm(t: u32, n: u32) -> Vec<String> {
+    vec![
+        format!("ANALYZE TABLE sbtest{t}"),
+        format!("SELECT AVG(id) FROM (SELECT * FROM sbtest{t} FORCE KEY (PRIMARY) LIMIT {n}) t"),
+        format!("SELECT COUNT(*) FROM (SELECT * FROM sbtest{t} WHERE k LIKE '%0%' LIMIT {n}) t"),
+    ]
+}
+
+pub static MYSQL: Dialect = Dialect {
+    name: "mysql",
+    auto_increment_id: "INTEGER NOT NULL AUTO_INCREMENT",
+    storage_engine_clause: true,
+    inline_key: true,
+    auto_id_by_omission: false,
+    begin_write: "BEGIN",
+    bulk_insert_bytes: 512 * 1024,
+    statement_limit_query: Some("SHOW VARIABLES LIKE 'max_allowed_packet'"),
+    bulk_load_name: "LOAD DATA LOCAL INFILE",
+    set_table_comment: |table, comment| format!("ALTER TABLE {table} COMMENT = '{comment}'"),
+    table_comments: |prefix| format!("SHOW TABLE STATUS LIKE '{prefix}%'"),
+    // Name is the first column of SHOW TABLE STATUS and Comment the eighteenth, in MySQL and
+    // MariaDB alike.
+    table_comments_columns: (0, 17),
+    index_exists: |table, index| format!("SHOW INDEX FROM {table} WHERE Key_name = '{index}'"),
+    fast_session: &[
+        "SET SESSION unique_checks=0",
+        "SET SESSION foreign_key_checks=0",
+        "SET SESSION sql_log_bin=0",
+    ],
+    prewarm_session: &[
+        "SET tmp_table_size=2*1024*1024*1024",
+        "SET max_heap_table_size=2*1024*1024*1024",
+    ],
+    prewarm: mysql_prewarm,
+    after_load: None,
+    escape: crate::driver::mysql::escape_backslash,
+};
+
+fn pgsql_prewarm(t: u32, _n: u32) -> Vec<String> {
+    // An index-ordered scan reads the primary key and the heap pages it points to; the
+    // sequential count reads every heap page.
+    vec![
+        format!("SELECT AVG(id) FROM (SELECT id FROM sbtest{t} ORDER BY id) t"),
+        format!("SELECT COUNT(*) FROM sbtest{t} WHERE k::text LIKE '%0%'"),
+    ]
+}
+
+pub static PGSQL: Dialect = Dialect {
+    name: "pgsql",
+    auto_increment_id: "SERIAL",
+    storage_engine_clause: false,
+    inline_key: false,
+    auto_id_by_omission: true,
+    begin_write: "BEGIN",
+    bulk_insert_bytes: 512 * 1024,
+    statement_limit_query: None,
+    bulk_load_name: "COPY",
+    set_table_comment: |table, comment| {
+        if comment.is_empty() {
+            format!("COMMENT ON TABLE {table} IS NULL")
+        } else {
+            format!("COMMENT ON TABLE {table} IS '{comment}'")
+        }
+    },
+    table_comments: |prefix| {
+        format!(
+            "SELECT c.relname, obj_description(c.oid, 'pg_class') FROM pg_class c \
+             WHERE c.relkind = 'r' AND pg_table_is_visible(c.oid) AND c.relname LIKE '{prefix}%'"
+        )
+    },
+    table_comments_columns: (0, 1),
+    index_exists: |table, index| {
+        format!(
+            "SELECT 1 FROM pg_indexes WHERE tablename = '{table}' AND indexname = '{index}' \
+             AND schemaname = current_schema()"
+        )
+    },
+    // Commits return before the WAL is flushed; a crash during prepare loses the load, which
+    // a new prepare redoes anyway.
+    fast_session: &["SET synchronous_commit = off"],
+    prewarm_session: &[],
+    prewarm: pgsql_prewarm,
+    after_load: Some(|table| format!("VACUUM ANALYZE {table}")),
+    escape: escape_standard,
+};
+
+fn sqlite_prewarm(t: u32, _n: u32) -> Vec<String> {
+    vec![
+        format!("SELECT AVG(id) FROM sbtest{t}"),
+        format!("SELECT COUNT(*) FROM sbtest{t} WHERE k LIKE '%0%'"),
+    ]
+}
+
+/// SQLite has no table comments; the loading mark is an index that can never hold a row
+/// (`WHERE 0`), which costs nothing during the load and goes away with DROP TABLE.
+fn sqlite_mark(table: &str, comment: &str) -> String {
+    if comment.is_empty() {
+        format!("DROP INDEX IF EXISTS dbpress_loading_{table}")
+    } else {
+        format!("CREATE INDEX IF NOT EXISTS dbpress_loading_{table} ON {table}(id) WHERE 0")
+    }
+}
+
+pub static SQLITE: Dialect = Dialect {
+    name: "sqlite",
+    // A column declared exactly INTEGER PRIMARY KEY is the rowid, assigned when left out.
+    auto_increment_id: "INTEGER",
+    storage_engine_clause: false,
+    inline_key: false,
+    auto_id_by_omission: true,
+    begin_write: "BEGIN IMMEDIATE",
+    bulk_insert_bytes: 512 * 1024,
+    statement_limit_query: None,
+    bulk_load_name: "prepared INSERTs, one transaction per block",
+    set_table_comment: sqlite_mark,
+    table_comments: |prefix| {
+        format!(
+            "SELECT t.name, CASE WHEN i.name IS NULL THEN '' ELSE 'dbpress: loading' END \
+             FROM sqlite_master t LEFT JOIN sqlite_master i \
+             ON i.type = 'index' AND i.name = 'dbpress_loading_' || t.name \
+             WHERE t.type = 'table' AND t.name LIKE '{prefix}%'"
+        )
+    },
+    table_comments_columns: (0, 1),
+    index_exists: |table, index| {
+        format!(
+            "SELECT 1 FROM sqlite_master WHERE type = 'index' AND tbl_name = '{table}' AND name = '{index}'"
+        )
+    },
+    // The journal still protects the file from corruption by the process; only an OS crash
+    // or power loss during prepare can damage it.
+    fast_session: &["PRAGMA synchronous = OFF"],
+    prewarm_session: &[],
+    prewarm: sqlite_prewarm,
+    after_load: Some(|table| format!("ANALYZE {table}")),
+    escape: escape_standard,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_escape_doubles_quotes_only() {
+        let mut out = Vec::new();
+        escape_standard(b"it's a \\ 'test'", &mut out);
+        assert_eq!(out, b"it''s a \\ ''test''");
+    }
+
+    #[test]
+    fn sqlite_mark_sets_and_clears() {
+        assert!(
+            (SQLITE.set_table_comment)("sbtest1", "dbpress: loading").starts_with("CREATE INDEX")
+        );
+        assert!((SQLITE.set_table_comment)("sbtest1", "").starts_with("DROP INDEX"));
+    }
+}

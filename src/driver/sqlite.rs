@@ -1,0 +1,465 @@
+//! Embedded SQLite (bundled, so nothing to install): dbpress's zero-setup target.
+//!
+//! Every thread opens its own connection to the same file. WAL journal by default, so readers
+//! never wait for the writer; write transactions begin IMMEDIATE (see the dialect), so writers
+//! queue on the busy timeout instead of failing on a lock upgrade. SQLITE_BUSY/LOCKED that still
+//! surface are ignorable errors, retried and counted in err/s like a MySQL deadlock.
+
+use super::dialect::escape_standard;
+use super::{
+    dialect, render_text, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, Hints,
+    QueryKind, ServerInfo, StmtHandle, Value,
+};
+use crate::cli::OptionValues;
+use crate::config::{choice, int, PsMode};
+use crate::error::{usage, Result};
+use rusqlite::types::{ToSqlOutput, ValueRef};
+use rusqlite::{ffi, OpenFlags};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+pub static SQLITE_HINTS: Hints = Hints {
+    address: "--sqlite-path",
+    credentials: "--sqlite-path (SQLite has no users)",
+    database: "--sqlite-path",
+    ignore: "--sqlite-ignore-errors",
+};
+
+/// Where and how to open the database file.
+#[derive(Clone, Debug)]
+pub struct SqliteTarget {
+    pub path: PathBuf,
+    pub journal_mode: String,
+    pub synchronous: String,
+    pub busy_timeout_ms: u64,
+    /// Chosen because no target was given (the zero-setup default), said in the header.
+    pub implicit: bool,
+}
+
+pub const JOURNAL_MODES: &str = "wal, delete, truncate, persist, memory, off";
+pub const SYNCHRONOUS: &str = "off, normal, full, extra";
+
+impl SqliteTarget {
+    pub fn from_options(
+        opts: &OptionValues,
+        url_path: Option<&str>,
+        implicit: bool,
+    ) -> Result<SqliteTarget> {
+        let path = match url_path {
+            Some(p) if !opts.is_set("sqlite-path") => p.to_string(),
+            _ => opts.get("sqlite-path").to_string(),
+        };
+        if path.is_empty() {
+            return Err(usage(
+                "--sqlite-path is empty: give a file name such as dbpress.sqlite",
+            ));
+        }
+        let journal_mode = choice(opts, "sqlite-journal-mode", JOURNAL_MODES, |s| {
+            JOURNAL_MODES
+                .split(", ")
+                .any(|m| m == s)
+                .then(|| s.to_string())
+        })?;
+        let synchronous = choice(opts, "sqlite-synchronous", SYNCHRONOUS, |s| {
+            SYNCHRONOUS
+                .split(", ")
+                .any(|m| m == s)
+                .then(|| s.to_string())
+        })?;
+        Ok(SqliteTarget {
+            path: PathBuf::from(path),
+            journal_mode,
+            synchronous,
+            busy_timeout_ms: int(opts, "sqlite-busy-timeout", 0, 86_400_000)?,
+            implicit,
+        })
+    }
+
+    pub fn describe(&self) -> String {
+        format!(
+            "embedded SQLite database {} (journal_mode={}, synchronous={}, busy timeout {} ms){}",
+            self.path.display(),
+            self.journal_mode,
+            self.synchronous,
+            self.busy_timeout_ms,
+            if self.implicit {
+                "; the zero-setup default, as no server was given (--db, --mysql-*, --pgsql-*)"
+            } else {
+                ""
+            }
+        )
+    }
+}
+
+pub struct SqliteDriver {
+    target: SqliteTarget,
+    ps_mode: PsMode,
+}
+
+impl SqliteDriver {
+    pub fn new(target: SqliteTarget, ps_mode: PsMode) -> SqliteDriver {
+        SqliteDriver { target, ps_mode }
+    }
+}
+
+impl Driver for SqliteDriver {
+    fn connect(&self, _index: usize) -> DbResult<Box<dyn Connection>> {
+        Ok(Box::new(SqliteConnection::open(
+            &self.target,
+            self.ps_mode == PsMode::Disable,
+        )?))
+    }
+
+    fn dialect(&self) -> &'static Dialect {
+        &dialect::SQLITE
+    }
+
+    fn describe(&self) -> String {
+        self.target.describe()
+    }
+
+    fn hints(&self) -> &'static Hints {
+        &SQLITE_HINTS
+    }
+
+    fn server_info(&self, conn: &mut dyn Connection) -> ServerInfo {
+        let mut info = ServerInfo {
+            product: "SQLite".into(),
+            ..ServerInfo::default()
+        };
+        let one = |conn: &mut dyn Connection, sql: &str| -> Option<String> {
+            conn.query_rows(sql)
+                .ok()?
+                .into_iter()
+                .next()?
+                .into_iter()
+                .next()?
+        };
+        info.version = one(conn, "SELECT sqlite_version()").unwrap_or_default();
+        for pragma in [
+            "journal_mode",
+            "synchronous",
+            "busy_timeout",
+            "page_size",
+            "cache_size",
+            "locking_mode",
+        ] {
+            if let Some(v) = one(conn, &format!("PRAGMA {pragma}")) {
+                info.variables.insert(pragma.to_string(), v);
+            }
+        }
+        info.variables
+            .insert("path".into(), self.target.path.display().to_string());
+        info
+    }
+}
+
+struct Prepared {
+    sql: String,
+    text: bool,
+}
+
+pub struct SqliteConnection {
+    conn: rusqlite::Connection,
+    target: SqliteTarget,
+    text_mode: bool,
+    stmts: Vec<Prepared>,
+    buf: Vec<u8>,
+}
+
+impl SqliteConnection {
+    fn open(target: &SqliteTarget, text_mode: bool) -> DbResult<SqliteConnection> {
+        Ok(SqliteConnection {
+            conn: open_file(target)?,
+            target: target.clone(),
+            text_mode,
+            stmts: Vec::new(),
+            buf: Vec::new(),
+        })
+    }
+
+    fn run(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> rusqlite::Result<QueryKind> {
+        let p = &self.stmts[stmt.0 as usize];
+        if p.text || self.text_mode {
+            render_text(&p.sql, params, escape_standard, &mut self.buf);
+            let sql = std::str::from_utf8(&self.buf).unwrap_or_default();
+            let mut s = self.conn.prepare(sql)?;
+            return step(&self.conn, &mut s);
+        }
+        let mut s = self.conn.prepare_cached(&p.sql)?;
+        for (i, v) in params.iter().enumerate() {
+            let out = match *v {
+                Value::Int(n) => ToSqlOutput::Borrowed(ValueRef::Integer(n)),
+                Value::Str(b) => ToSqlOutput::Borrowed(ValueRef::Text(b)),
+                Value::Null => ToSqlOutput::Borrowed(ValueRef::Null),
+            };
+            s.raw_bind_parameter(i + 1, out)?;
+        }
+        step(&self.conn, &mut s)
+    }
+}
+
+/// Run a bound statement to the end: rows are read and dropped. A statement with result
+/// columns is a read, one that changed rows a write, anything else "other" (as sysbench).
+fn step(
+    conn: &rusqlite::Connection,
+    s: &mut rusqlite::Statement<'_>,
+) -> rusqlite::Result<QueryKind> {
+    if s.column_count() > 0 {
+        let mut rows = s.raw_query();
+        while rows.next()?.is_some() {}
+        return Ok(QueryKind::Read);
+    }
+    // changes() keeps the count of the last INSERT/UPDATE/DELETE across a BEGIN or COMMIT;
+    // the running total moves only when this statement changed rows.
+    let before = conn.total_changes();
+    s.raw_execute()?;
+    Ok(if conn.total_changes() > before {
+        QueryKind::Write
+    } else {
+        QueryKind::Other
+    })
+}
+
+fn open_file(t: &SqliteTarget) -> DbResult<rusqlite::Connection> {
+    let path = t.path.as_path();
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        return Err(DbError::new(
+            DbErrorKind::Setup,
+            "SQLITE_CANTOPEN",
+            format!(
+                "the directory of the SQLite database '{}' does not exist: create it or choose another --sqlite-path",
+                path.display()
+            ),
+        ));
+    }
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = rusqlite::Connection::open_with_flags(path, flags)
+        .map_err(|e| setup_error(e, t, t.busy_timeout_ms))?;
+    // Threads open their connections together and each sets the journal mode, which needs a
+    // lock for a moment: setup waits at least a second even under a shorter --sqlite-busy-timeout.
+    let setup_timeout = t.busy_timeout_ms.max(1000);
+    let setup = |e: rusqlite::Error| setup_error(e, t, setup_timeout);
+    conn.busy_timeout(Duration::from_millis(setup_timeout))
+        .map_err(setup)?;
+    // Statements are looked up by text on every execute; keep every workload's set cached.
+    conn.set_prepared_statement_cache_capacity(1024);
+    // Setting the journal mode is the first write: it finds a read-only file or directory, or a
+    // database another process holds locked.
+    let mode: String = conn
+        .query_row(
+            &format!("PRAGMA journal_mode = {}", t.journal_mode),
+            [],
+            |r| r.get(0),
+        )
+        .map_err(setup)?;
+    if t.journal_mode != "memory" && !mode.eq_ignore_ascii_case(&t.journal_mode) {
+        return Err(DbError::new(
+            DbErrorKind::Setup,
+            "SQLITE_MISUSE",
+            format!(
+                "SQLite kept journal_mode={mode} for '{}' instead of {}: another process may have it open; close it or choose --sqlite-journal-mode={mode}",
+                path.display(),
+                t.journal_mode
+            ),
+        ));
+    }
+    conn.execute_batch(&format!("PRAGMA synchronous = {}", t.synchronous))
+        .map_err(setup)?;
+    conn.busy_timeout(Duration::from_millis(t.busy_timeout_ms))
+        .map_err(setup)?;
+    Ok(conn)
+}
+
+/// A failure while opening or configuring the file, as a one-line cause and fix.
+fn setup_error(e: rusqlite::Error, t: &SqliteTarget, waited_ms: u64) -> DbError {
+    let mut err = db_error(e);
+    let path = t.path.display();
+    let fix = match err.code.as_str() {
+        "SQLITE_BUSY" | "SQLITE_LOCKED" => format!(
+            "the SQLite database '{path}' is locked by another process (still locked after {waited_ms} ms): \
+             close that process, or raise --sqlite-busy-timeout"
+        ),
+        "SQLITE_READONLY" | "SQLITE_CANTOPEN" | "SQLITE_PERM" => format!(
+            "cannot write the SQLite database '{path}' ({}): the file or its directory is read-only or not a file; \
+             choose a writable --sqlite-path",
+            err.message
+        ),
+        "SQLITE_NOTADB" => format!(
+            "'{path}' is not an SQLite database: choose another --sqlite-path"
+        ),
+        _ => return err,
+    };
+    err.kind = DbErrorKind::Setup;
+    err.message = fix;
+    err
+}
+
+/// A field of only digits (as ids and k are) as an integer.
+fn parse_int(field: &[u8]) -> Option<i64> {
+    if field.is_empty() || field.len() > 18 || !field.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(
+        field
+            .iter()
+            .fold(0i64, |n, &d| n * 10 + i64::from(d - b'0')),
+    )
+}
+
+fn code_name(code: ffi::ErrorCode) -> &'static str {
+    use ffi::ErrorCode::*;
+    match code {
+        DatabaseBusy => "SQLITE_BUSY",
+        DatabaseLocked => "SQLITE_LOCKED",
+        ConstraintViolation => "SQLITE_CONSTRAINT",
+        ReadOnly => "SQLITE_READONLY",
+        CannotOpen => "SQLITE_CANTOPEN",
+        PermissionDenied => "SQLITE_PERM",
+        NotADatabase => "SQLITE_NOTADB",
+        DatabaseCorrupt => "SQLITE_CORRUPT",
+        DiskFull => "SQLITE_FULL",
+        SystemIoFailure => "SQLITE_IOERR",
+        SchemaChanged => "SQLITE_SCHEMA",
+        TooBig => "SQLITE_TOOBIG",
+        TypeMismatch => "SQLITE_MISMATCH",
+        OutOfMemory => "SQLITE_NOMEM",
+        OperationInterrupted => "SQLITE_INTERRUPT",
+        _ => "SQLITE_ERROR",
+    }
+}
+
+/// rusqlite's error as a `DbError`: the primary result code's name as the code (what
+/// --sqlite-ignore-errors lists), the kind from the code and, for SQL errors, the message.
+pub fn db_error(e: rusqlite::Error) -> DbError {
+    match e {
+        rusqlite::Error::SqliteFailure(f, msg) => {
+            let code = code_name(f.code);
+            let message = msg.unwrap_or_else(|| f.to_string());
+            let kind = match f.code {
+                ffi::ErrorCode::DatabaseBusy | ffi::ErrorCode::DatabaseLocked => {
+                    DbErrorKind::LockTimeout
+                }
+                ffi::ErrorCode::ConstraintViolation
+                    if f.extended_code == ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+                        || f.extended_code == ffi::SQLITE_CONSTRAINT_UNIQUE =>
+                {
+                    DbErrorKind::DuplicateKey
+                }
+                _ if message.starts_with("no such table") => DbErrorKind::NoSuchTable,
+                _ if message.contains("already exists") => DbErrorKind::TableExists,
+                _ => DbErrorKind::Other,
+            };
+            DbError::new(kind, code, message)
+        }
+        other => DbError::new(DbErrorKind::Other, "SQLITE_CLIENT", other.to_string()),
+    }
+}
+
+impl Connection for SqliteConnection {
+    fn prepare(&mut self, sql: &str) -> DbResult<StmtHandle> {
+        if !self.text_mode {
+            // Compiled now so a missing table is reported at setup, as the servers do.
+            self.conn.prepare_cached(sql).map_err(db_error)?;
+        }
+        self.stmts.push(Prepared {
+            sql: sql.to_string(),
+            text: false,
+        });
+        Ok(StmtHandle(self.stmts.len() as u32 - 1))
+    }
+
+    fn prepare_text(&mut self, sql: &str) -> DbResult<StmtHandle> {
+        self.stmts.push(Prepared {
+            sql: sql.to_string(),
+            text: true,
+        });
+        Ok(StmtHandle(self.stmts.len() as u32 - 1))
+    }
+
+    fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind> {
+        self.run(stmt, params).map_err(db_error)
+    }
+
+    fn query(&mut self, sql: &str) -> DbResult<QueryKind> {
+        let mut s = self.conn.prepare(sql).map_err(db_error)?;
+        step(&self.conn, &mut s).map_err(db_error)
+    }
+
+    fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>> {
+        let mut s = self.conn.prepare(sql).map_err(db_error)?;
+        let columns = s.column_count();
+        let mut rows = s.raw_query();
+        let mut out = Vec::new();
+        while let Some(row) = rows.next().map_err(db_error)? {
+            let mut r = Vec::with_capacity(columns);
+            for i in 0..columns {
+                r.push(match row.get_ref(i).map_err(db_error)? {
+                    ValueRef::Null => None,
+                    ValueRef::Integer(n) => Some(n.to_string()),
+                    ValueRef::Real(f) => Some(f.to_string()),
+                    ValueRef::Text(t) | ValueRef::Blob(t) => {
+                        Some(String::from_utf8_lossy(t).into_owned())
+                    }
+                });
+            }
+            out.push(r);
+        }
+        Ok(out)
+    }
+
+    fn reconnect(&mut self) -> DbResult<()> {
+        // Cached statements belong to the old handle and go with it.
+        self.conn = open_file(&self.target)?;
+        Ok(())
+    }
+
+    fn bulk_load(
+        &mut self,
+        table: &str,
+        columns: &str,
+        fill: &mut dyn FnMut(&mut Vec<u8>) -> bool,
+    ) -> DbResult<()> {
+        let n = columns.split(',').count();
+        let marks = vec!["?"; n].join(", ");
+        let sql = format!("INSERT INTO {table} ({columns}) VALUES ({marks})");
+        // One transaction per call: one fsync for the whole block instead of one per row.
+        self.conn
+            .execute_batch("BEGIN IMMEDIATE")
+            .map_err(db_error)?;
+        let r = (|| -> rusqlite::Result<()> {
+            let mut s = self.conn.prepare_cached(&sql)?;
+            let mut chunk = Vec::with_capacity(1 << 20);
+            loop {
+                chunk.clear();
+                let more = fill(&mut chunk);
+                for line in chunk.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+                    for (i, field) in line.split(|&b| b == b'\t').enumerate() {
+                        let v = match parse_int(field) {
+                            Some(n) => ValueRef::Integer(n),
+                            None => ValueRef::Text(field),
+                        };
+                        s.raw_bind_parameter(i + 1, ToSqlOutput::Borrowed(v))?;
+                    }
+                    s.raw_execute()?;
+                }
+                if !more {
+                    return Ok(());
+                }
+            }
+        })();
+        match r {
+            Ok(()) => self.conn.execute_batch("COMMIT").map_err(db_error),
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                Err(db_error(e))
+            }
+        }
+    }
+}

@@ -1,0 +1,242 @@
+//! One driver conformance suite: the same tests against every engine (engines.rs), each checked
+//! with an independent client, not only with dbpress's own numbers.
+
+use crate::common::*;
+use crate::engines::{each_engine, Engine};
+
+/// Run dbpress with a JSON result; returns the result.
+fn run_json(e: &Engine, head: &[&str], tail: &[&str]) -> serde_json::Value {
+    let dir = scratch(&format!("conf-{}-{}", e.name, head[0]));
+    let out = dir.join("r.json");
+    let mut t: Vec<&str> = tail.to_vec();
+    let out_s = out.to_str().unwrap().to_string();
+    t.extend_from_slice(&["--output", &out_s]);
+    let o = dbpress(&e.args(head, &t));
+    assert!(
+        o.status.success(),
+        "{} {head:?} {tail:?}: {}",
+        e.name,
+        stderr(&o)
+    );
+    json(&out)
+}
+
+fn ok(e: &Engine, head: &[&str], tail: &[&str]) -> String {
+    let o = dbpress(&e.args(head, tail));
+    assert!(
+        o.status.success(),
+        "{} {head:?} {tail:?}: {}",
+        e.name,
+        stderr(&o)
+    );
+    stdout(&o)
+}
+
+fn statement_count(r: &serde_json::Value, name: &str) -> u64 {
+    r["statements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .map_or(0, |s| s["count"].as_u64().unwrap())
+}
+
+#[test]
+fn prepare_check_run_cleanup_on_every_engine() {
+    each_engine("lifecycle", |e| {
+        let size = ["--tables=2", "--table-size=1000"];
+        e.create_foreign_table("sbtest3");
+        ok(e, &["oltp_read_write", "prepare"], &size);
+        assert_eq!(e.tables(), ["sbtest1", "sbtest2", "sbtest3"], "{}", e.name);
+        for t in ["sbtest1", "sbtest2"] {
+            assert_eq!(e.scalar(&format!("SELECT COUNT(*) FROM {t}")), 1000);
+            assert_eq!(e.scalar(&format!("SELECT MAX(id) FROM {t}")), 1000);
+        }
+        let out = ok(e, &["oltp_read_write", "check"], &size);
+        assert!(out.contains("All 2 tables are ready."), "{}: {out}", e.name);
+
+        let n = 150u64;
+        let events = format!("--events={n}");
+        let r = run_json(
+            e,
+            &["oltp_read_write", "run"],
+            &[size[0], size[1], "--threads=2", "--time=0", &events],
+        );
+        let s = &r["summary"];
+        assert_eq!(s["events"], n, "{}", e.name);
+        assert_eq!(s["reads"], 14 * n, "{}", e.name);
+        assert_eq!(s["writes"], 4 * n, "{}", e.name);
+        assert_eq!(s["other"], 2 * n, "{}", e.name);
+        for (kind, per_event) in [
+            ("point_select", 10),
+            ("simple_range", 1),
+            ("sum_range", 1),
+            ("order_range", 1),
+            ("distinct_range", 1),
+            ("index_update", 1),
+            ("non_index_update", 1),
+            ("delete", 1),
+            ("insert", 1),
+            ("begin", 1),
+            ("commit", 1),
+        ] {
+            assert_eq!(
+                statement_count(&r, kind),
+                per_event * n,
+                "{} {kind}",
+                e.name
+            );
+        }
+        // Deleted ids were re-inserted: the tables keep their size.
+        let rows =
+            e.scalar("SELECT COUNT(*) FROM sbtest1") + e.scalar("SELECT COUNT(*) FROM sbtest2");
+        assert_eq!(rows, 2000, "{}", e.name);
+
+        // Every index update really ran: k grows by exactly one per event.
+        let sum = |e: &mut Engine| {
+            e.scalar("SELECT SUM(k) FROM sbtest1") + e.scalar("SELECT SUM(k) FROM sbtest2")
+        };
+        let before = sum(e);
+        ok(
+            e,
+            &["oltp_update_index", "run"],
+            &[size[0], size[1], "--time=0", &events],
+        );
+        assert_eq!(sum(e) - before, n as i64, "{}", e.name);
+
+        ok(e, &["oltp_read_write", "cleanup"], &size);
+        assert_eq!(
+            e.tables(),
+            ["sbtest3"],
+            "{}: cleanup dropped a table it did not create",
+            e.name
+        );
+        e.exec("DROP TABLE sbtest3");
+    });
+}
+
+/// (workload, extra options, reads per event, writes + other per event, writes per event when
+/// the data makes it exact)
+const MIXES: &[(&str, &str, u64, u64, Option<u64>)] = &[
+    ("oltp_read_write", "", 14, 6, Some(4)),
+    ("oltp_read_write", "--db-ps-mode=disable", 14, 6, Some(4)),
+    ("oltp_read_write", "--skip-trx=on", 14, 4, Some(4)),
+    ("oltp_read_only", "", 14, 2, Some(0)),
+    ("oltp_write_only", "", 0, 6, Some(4)),
+    ("oltp_point_select", "", 1, 0, Some(0)),
+    ("oltp_update_index", "", 0, 1, Some(1)),
+    ("oltp_update_non_index", "", 0, 1, Some(1)),
+    ("oltp_delete", "", 0, 1, None),
+    ("oltp_insert", "", 0, 1, Some(1)),
+    ("oltp_insert", "--auto-inc=off", 0, 1, Some(1)),
+    ("select_random_points", "", 1, 0, Some(0)),
+    ("select_random_ranges", "", 1, 0, Some(0)),
+    ("oltp", "", 14, 6, Some(4)),
+    ("oltp", "--oltp-test-mode=nontrx", 14, 4, Some(4)),
+];
+
+#[test]
+fn every_workload_sends_the_same_mix_on_every_engine() {
+    each_engine("mix", |e| {
+        let n = 60u64;
+        let events = format!("--events={n}");
+        for &(workload, extra, reads, changes, writes) in MIXES {
+            let mut opts: Vec<&str> = vec!["--tables=2", "--table-size=500"];
+            opts.extend(extra.split_whitespace());
+            ok(e, &[workload, "prepare"], &opts);
+            let mut run_opts = opts.clone();
+            run_opts.extend_from_slice(&["--time=0", &events]);
+            let r = run_json(e, &[workload, "run"], &run_opts);
+            let s = &r["summary"];
+            let what = format!("{} {workload} {extra}", e.name);
+            assert_eq!(s["events"], n, "{what}");
+            assert_eq!(s["reads"], reads * n, "{what}");
+            let w = s["writes"].as_u64().unwrap();
+            assert_eq!(w + s["other"].as_u64().unwrap(), changes * n, "{what}");
+            if let Some(per) = writes {
+                assert_eq!(w, per * n, "{what}");
+            }
+            ok(e, &[workload, "cleanup"], &opts);
+        }
+    });
+}
+
+#[test]
+fn half_loaded_and_missing_tables_stop_run_and_fail_check_on_every_engine() {
+    each_engine("half-loaded", |e| {
+        let size = ["--tables=2", "--table-size=100"];
+        let o = dbpress(&e.args(&["oltp_point_select", "run"], &size));
+        assert_eq!(o.status.code(), Some(2), "{}", e.name);
+        assert_one_clean_line(&o);
+        assert!(stderr(&o).contains("does not exist: run `dbpress oltp_point_select prepare`"));
+
+        ok(e, &["oltp_point_select", "prepare"], &size);
+        e.mark_half_loaded("sbtest2");
+        let o = dbpress(&e.args(&["oltp_point_select", "run"], &size));
+        assert_eq!(o.status.code(), Some(2), "{}", e.name);
+        assert_one_clean_line(&o);
+        assert!(
+            stderr(&o).contains("'sbtest2' was left half-loaded"),
+            "{}",
+            stderr(&o)
+        );
+        let o = dbpress(&e.args(&["oltp_point_select", "check"], &size));
+        assert_eq!(o.status.code(), Some(2), "{}", e.name);
+        assert!(stdout(&o).contains("sbtest1: ok"), "{}", stdout(&o));
+        assert!(
+            stdout(&o).contains("sbtest2: left half-loaded"),
+            "{}",
+            stdout(&o)
+        );
+
+        let o = dbpress(&e.args(&["oltp_point_select", "prepare"], &size));
+        assert_eq!(o.status.code(), Some(2), "{}", e.name);
+        assert!(stderr(&o).contains("already exists: run `dbpress oltp_point_select cleanup"));
+        ok(e, &["oltp_point_select", "cleanup"], &size);
+        assert!(e.tables().is_empty(), "{}", e.name);
+    });
+}
+
+#[test]
+fn reinsert_id_new_takes_server_ids_on_every_engine() {
+    each_engine("reinsert-new", |e| {
+        let size = ["--tables=1", "--table-size=200"];
+        ok(e, &["oltp_write_only", "prepare"], &size);
+        ok(
+            e,
+            &["oltp_write_only", "run"],
+            &[
+                size[0],
+                size[1],
+                "--time=0",
+                "--events=50",
+                "--reinsert-id=new",
+            ],
+        );
+        // Each event inserts one row with a new server-assigned id; its DELETE finds nothing
+        // when it draws an id already moved away, so the table can only grow.
+        let rows = e.scalar("SELECT COUNT(*) FROM sbtest1");
+        assert!((200..=250).contains(&rows), "{}: {rows} rows", e.name);
+        assert!(e.scalar("SELECT MAX(id) FROM sbtest1") > 200, "{}", e.name);
+        assert_eq!(
+            e.scalar("SELECT COUNT(*) FROM sbtest1 WHERE id > 200"),
+            50,
+            "{}",
+            e.name
+        );
+        ok(e, &["oltp_write_only", "cleanup"], &size);
+    });
+}
+
+#[test]
+fn prewarm_reads_every_table_on_every_engine() {
+    each_engine("prewarm", |e| {
+        let size = ["--tables=2", "--table-size=100"];
+        ok(e, &["oltp_read_only", "prepare"], &size);
+        let out = ok(e, &["oltp_read_only", "prewarm"], &size);
+        assert!(
+            out.contains("Prewarming table sbtest1") && out.contains("Prewarming table sbtest2")
+        );
+        ok(e, &["oltp_read_only", "cleanup"], &size);
+    });
+}

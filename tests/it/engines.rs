@@ -1,0 +1,140 @@
+//! The engines the conformance suite runs against, each with dbpress's flags to reach it and an
+//! independent client (not dbpress's driver) to check what really happened in the database.
+
+use crate::common::*;
+use std::path::PathBuf;
+use std::sync::MutexGuard;
+
+/// An independent session on the engine under test.
+enum Client {
+    Mysql(Server),
+    Sqlite(rusqlite::Connection),
+}
+
+pub struct Engine {
+    pub name: &'static str,
+    /// dbpress's flags to reach this engine.
+    pub flags: Vec<String>,
+    client: Client,
+    /// Kept for the engine's lifetime (SQLite's file lives here).
+    _dir: Option<PathBuf>,
+    _guard: Option<MutexGuard<'static, ()>>,
+}
+
+impl Engine {
+    /// Run one statement that returns no rows.
+    pub fn exec(&mut self, sql: &str) {
+        match &mut self.client {
+            Client::Mysql(s) => {
+                use mysql::prelude::Queryable;
+                s.conn
+                    .query_drop(sql)
+                    .unwrap_or_else(|e| panic!("{sql}: {e}"));
+            }
+            Client::Sqlite(c) => c
+                .execute_batch(sql)
+                .unwrap_or_else(|e| panic!("{sql}: {e}")),
+        }
+    }
+
+    /// The first column of the first row, as an integer (0 for NULL or no row).
+    pub fn scalar(&mut self, sql: &str) -> i64 {
+        let text: Option<String> = match &mut self.client {
+            Client::Mysql(s) => {
+                use mysql::prelude::Queryable;
+                s.conn
+                    .query_first::<Option<String>, _>(sql)
+                    .unwrap_or_else(|e| panic!("{sql}: {e}"))
+                    .flatten()
+            }
+            Client::Sqlite(c) => c
+                .query_row(sql, [], |r| {
+                    Ok(match r.get_ref(0)? {
+                        rusqlite::types::ValueRef::Integer(n) => Some(n.to_string()),
+                        rusqlite::types::ValueRef::Real(f) => Some(f.to_string()),
+                        rusqlite::types::ValueRef::Text(t) => {
+                            Some(String::from_utf8_lossy(t).into_owned())
+                        }
+                        _ => None,
+                    })
+                })
+                .unwrap_or_else(|e| panic!("{sql}: {e}")),
+        };
+        text.map_or(0, |t| {
+            t.parse::<f64>()
+                .unwrap_or_else(|_| panic!("{sql}: not a number: {t}")) as i64
+        })
+    }
+
+    /// Tables whose name starts with `sbtest`.
+    pub fn tables(&mut self) -> Vec<String> {
+        let mut t = match &mut self.client {
+            Client::Mysql(s) => s.tables(),
+            Client::Sqlite(c) => {
+                let mut st = c
+                    .prepare(
+                        "SELECT name FROM sqlite_master WHERE type='table' AND name LIKE 'sbtest%'",
+                    )
+                    .unwrap();
+                let rows = st.query_map([], |r| r.get::<_, String>(0)).unwrap();
+                rows.map(Result::unwrap).collect()
+            }
+        };
+        t.sort();
+        t
+    }
+
+    /// Set the mark an interrupted prepare leaves on a table, the engine's own way.
+    pub fn mark_half_loaded(&mut self, table: &str) {
+        let sql = match self.client {
+            Client::Mysql(_) => format!("ALTER TABLE {table} COMMENT = 'dbpress: loading'"),
+            Client::Sqlite(_) => {
+                format!("CREATE INDEX dbpress_loading_{table} ON {table}(id) WHERE 0")
+            }
+        };
+        self.exec(&sql);
+    }
+
+    /// A table of the same naming family that dbpress did not create.
+    pub fn create_foreign_table(&mut self, table: &str) {
+        self.exec(&format!("CREATE TABLE {table} (x INTEGER)"));
+    }
+
+    /// dbpress's argument list: `head`, this engine's flags, then `tail`.
+    pub fn args<'a>(&'a self, head: &[&'a str], tail: &[&'a str]) -> Vec<&'a str> {
+        let mut v: Vec<&str> = head.to_vec();
+        v.extend(self.flags.iter().map(String::as_str));
+        v.extend_from_slice(tail);
+        v
+    }
+}
+
+fn sqlite(test: &str) -> Engine {
+    let dir = scratch(&format!("sqlite-{test}"));
+    let path = dir.join("bench.sqlite");
+    Engine {
+        name: "sqlite",
+        flags: vec![format!("--db=sqlite:{}", path.display())],
+        client: Client::Sqlite(rusqlite::Connection::open(&path).unwrap()),
+        _dir: Some(dir),
+        _guard: None,
+    }
+}
+
+/// Run `f` against every engine: embedded SQLite always, MariaDB when reachable (required in
+/// CI). Engines are taken one at a time, so server locks are never held together.
+pub fn each_engine(test: &str, mut f: impl FnMut(&mut Engine)) {
+    let mut e = sqlite(test);
+    f(&mut e);
+    drop(e);
+    if let Some(srv) = server(test) {
+        let mut e = Engine {
+            name: "mariadb",
+            flags: CONN.iter().map(|s| s.to_string()).collect(),
+            client: Client::Mysql(srv),
+            _dir: None,
+            _guard: None,
+        };
+        f(&mut e);
+    }
+}

@@ -1,0 +1,189 @@
+//! Embedded SQLite: the zero-setup default, its own options and its bad-input messages.
+
+use crate::common::*;
+use std::process::Command;
+
+fn in_dir(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(bin())
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("dbpress runs")
+}
+
+#[test]
+fn with_no_target_a_sqlite_file_in_the_current_directory_is_used_and_named() {
+    let dir = scratch("zero-setup");
+    let o = in_dir(&dir, &["oltp_read_write", "prepare", "--table-size=2000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(dir.join("dbpress.sqlite").is_file());
+    let o = in_dir(&dir, &["oltp_read_write", "run", "--time=1", "--threads=2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("Target: embedded SQLite database dbpress.sqlite")
+            && out.contains("the zero-setup default"),
+        "{out}"
+    );
+    assert!(
+        out.contains("transactions:") && out.contains("95th percentile:"),
+        "{out}"
+    );
+    let o = in_dir(&dir, &["oltp_read_write", "cleanup"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let c = rusqlite::Connection::open(dir.join("dbpress.sqlite")).unwrap();
+    let left: i64 = c
+        // sqlite_stat1/4 are SQLite's own (ANALYZE's statistics), not benchmark tables.
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type='table' AND name NOT LIKE 'sqlite%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(left, 0);
+}
+
+#[test]
+fn journal_and_sync_options_reach_the_database_and_the_result() {
+    let dir = scratch("sqlite-opts");
+    let db = format!("--sqlite-path={}", dir.join("x.db").display());
+    let o = dbpress(&["oltp_point_select", "prepare", &db, "--table-size=100"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = dir.join("r.json");
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        &db,
+        "--table-size=100",
+        "--time=0",
+        "--events=10",
+        "--sqlite-journal-mode=truncate",
+        "--sqlite-synchronous=normal",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    let vars = &r["environment"]["server"]["variables"];
+    assert_eq!(vars["journal_mode"], "truncate");
+    // PRAGMA synchronous reads back as a number: NORMAL is 1.
+    assert_eq!(vars["synchronous"], "1");
+    assert_eq!(r["config"]["db-driver"], "sqlite");
+    assert_eq!(r["environment"]["server"]["product"], "SQLite");
+}
+
+#[test]
+fn busy_errors_are_retried_and_counted_by_code() {
+    let dir = scratch("sqlite-busy");
+    let db = format!("--sqlite-path={}", dir.join("x.db").display());
+    let o = dbpress(&["oltp_update_index", "prepare", &db, "--table-size=100"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Every write transaction begins IMMEDIATE, taking the write lock; with no busy timeout a
+    // writer that finds it taken fails at once with SQLITE_BUSY, which is ignorable by default.
+    let out = dir.join("r.json");
+    let o = dbpress(&[
+        "oltp_write_only",
+        "run",
+        &db,
+        "--table-size=100",
+        "--threads=2",
+        "--time=2",
+        "--sqlite-busy-timeout=0",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    let busy = r["errors_by_code"]["SQLITE_BUSY"].as_u64().unwrap_or(0);
+    assert!(busy > 0, "no SQLITE_BUSY counted: {}", r["errors_by_code"]);
+    assert_eq!(r["summary"]["errors"].as_u64().unwrap(), busy);
+    // Made not ignorable, the same contention stops the run with the code named.
+    let o = dbpress(&[
+        "oltp_write_only",
+        "run",
+        &db,
+        "--table-size=100",
+        "--threads=2",
+        "--time=2",
+        "--sqlite-busy-timeout=0",
+        "--sqlite-ignore-errors=",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_one_clean_line(&o);
+    assert!(
+        stderr(&o).contains("SQLITE_BUSY") && stderr(&o).contains("--sqlite-ignore-errors"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn bad_sqlite_targets_exit_2_with_one_line() {
+    let dir = scratch("sqlite-bad");
+    std::fs::write(
+        dir.join("text.db"),
+        "not a database, just text\n".repeat(100),
+    )
+    .unwrap();
+    let text_db = format!("--sqlite-path={}", dir.join("text.db").display());
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["--sqlite-path=/nonexistent-dir/x.db".into()],
+            "directory of the SQLite database '/nonexistent-dir/x.db' does not exist",
+        ),
+        (
+            // Nothing can be created under /proc, not even by root.
+            vec!["--db=sqlite:/proc/dbpress.db".into()],
+            "choose a writable --sqlite-path",
+        ),
+        (vec![text_db], "is not an SQLite database"),
+        (
+            vec!["--sqlite-journal-mode=fast".into()],
+            "invalid value 'fast' for --sqlite-journal-mode",
+        ),
+        (
+            vec!["--mysql-socket=/x".into(), "--sqlite-path=y".into()],
+            "options of two drivers given",
+        ),
+    ];
+    for (flags, want) in cases {
+        let mut args = vec!["oltp_point_select", "run"];
+        args.extend(flags.iter().map(String::as_str));
+        let o = dbpress(&args);
+        assert_eq!(o.status.code(), Some(2), "{flags:?}: {}", stderr(&o));
+        assert_one_clean_line(&o);
+        assert!(stderr(&o).contains(want), "{flags:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_database_locked_by_another_process_is_named_with_the_fix() {
+    let dir = scratch("sqlite-locked");
+    let path = dir.join("x.db");
+    let db = format!("--sqlite-path={}", path.display());
+    let o = dbpress(&["oltp_point_select", "prepare", &db, "--table-size=100"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Another process (here this one) holds an exclusive lock on the file.
+    let holder = rusqlite::Connection::open(&path).unwrap();
+    holder
+        .execute_batch(
+            "PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; UPDATE sbtest1 SET k=k WHERE id=1;",
+        )
+        .unwrap();
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        &db,
+        "--table-size=100",
+        "--sqlite-busy-timeout=100",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_one_clean_line(&o);
+    assert!(
+        stderr(&o).contains("is locked by another process")
+            && stderr(&o).contains("--sqlite-busy-timeout"),
+        "{}",
+        stderr(&o)
+    );
+    drop(holder);
+}
