@@ -2,22 +2,26 @@
 # Install (apt) and start the database servers dbpress's tests and benchmarks use.
 # Idempotent: safe to run again; it only installs what is missing and starts what is stopped.
 #
-#   scripts/services.sh            MariaDB (the default set)
-#   scripts/services.sh mariadb    the same
-#   scripts/services.sh sysbench   also installs sysbench (for bench/)
+#   scripts/services.sh                  MariaDB and PostgreSQL (the default set)
+#   scripts/services.sh mariadb          MariaDB only
+#   scripts/services.sh pgsql            PostgreSQL only
+#   scripts/services.sh mariadb sysbench also installs sysbench and pgbench (for bench/)
 #
 # Creates the `sbtest` user (password `sbtest`) and database `sbtest`, like sysbench's defaults.
 set -euo pipefail
 
-want_mariadb=1
+want_mariadb=0
+want_pgsql=0
 want_sysbench=0
 for arg in "$@"; do
   case "$arg" in
     mariadb) want_mariadb=1 ;;
+    pgsql|postgresql) want_pgsql=1 ;;
     sysbench) want_sysbench=1 ;;
-    *) echo "services.sh: unknown service '$arg' (known: mariadb, sysbench)" >&2; exit 2 ;;
+    *) echo "services.sh: unknown service '$arg' (known: mariadb, pgsql, sysbench)" >&2; exit 2 ;;
   esac
 done
+if [ "$want_mariadb" = 0 ] && [ "$want_pgsql" = 0 ]; then want_mariadb=1; want_pgsql=1; fi
 
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -29,8 +33,14 @@ fi
 if [ "$want_mariadb" = 1 ] && ! command -v openssl >/dev/null 2>&1; then
   missing+=(openssl)
 fi
+if [ "$want_pgsql" = 1 ] && ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
+  missing+=(postgresql postgresql-contrib)
+fi
 if [ "$want_sysbench" = 1 ] && ! command -v sysbench >/dev/null 2>&1; then
   missing+=(sysbench)
+fi
+if [ "$want_sysbench" = 1 ] && ! command -v pgbench >/dev/null 2>&1; then
+  missing+=(postgresql-contrib)
 fi
 if [ "${#missing[@]}" -gt 0 ]; then
   echo "services.sh: installing ${missing[*]}"
@@ -96,4 +106,45 @@ SQL
   echo "  socket: dbpress oltp_point_select run --mysql-socket=$sock --mysql-user=sbtest --mysql-password=sbtest"
   echo "  TCP:    dbpress oltp_point_select run --mysql-host=127.0.0.1 --mysql-port=$port --mysql-user=sbtest --mysql-password=sbtest"
   echo "  TLS:    add --mysql-ssl=verify_identity --mysql-ssl-ca=$TLS_DIR/ca.pem to the TCP form"
+fi
+
+# --- PostgreSQL: the Debian cluster, started by hand (no init system), with the sbtest role and
+# database, password logins over the socket and TCP, and room for many connections.
+as_postgres() {
+  if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else sudo -u postgres "$@"; fi
+}
+if [ "$want_pgsql" = 1 ]; then
+  ver=$(ls /usr/lib/postgresql | sort -n | tail -1)
+  if ! pg_lsclusters -h | awk '{print $1" "$2}' | grep -qx "$ver main"; then
+    $SUDO pg_createcluster "$ver" main >/dev/null
+  fi
+  conf=/etc/postgresql/$ver/main
+  if [ ! -f "$conf/conf.d/90-dbpress.conf" ]; then
+    $SUDO mkdir -p "$conf/conf.d"
+    printf "max_connections = 1000\nshared_buffers = 256MB\n" | $SUDO tee "$conf/conf.d/90-dbpress.conf" >/dev/null
+    # A running cluster restarts to take max_connections.
+    if pg_lsclusters -h | grep -q "^$ver main .* online"; then $SUDO pg_ctlcluster "$ver" main restart; fi
+  fi
+  # sbtest logs in with its password over the socket too (the default is peer authentication).
+  if ! $SUDO grep -q '^local all sbtest scram-sha-256' "$conf/pg_hba.conf"; then
+    $SUDO sed -i '1i local all sbtest scram-sha-256' "$conf/pg_hba.conf"
+    if pg_lsclusters -h | grep -q "^$ver main .* online"; then $SUDO pg_ctlcluster "$ver" main reload; fi
+  fi
+  if ! pg_lsclusters -h | grep -q "^$ver main .* online"; then
+    echo "services.sh: starting PostgreSQL $ver"
+    $SUDO pg_ctlcluster "$ver" main start
+  fi
+  as_postgres psql -q -v ON_ERROR_STOP=1 <<'SQL'
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'sbtest') THEN
+    CREATE ROLE sbtest LOGIN PASSWORD 'sbtest';
+  END IF;
+END $$;
+SELECT 'CREATE DATABASE sbtest OWNER sbtest' WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'sbtest')
+\gexec
+SQL
+  port=$(as_postgres psql -Atc 'SHOW port')
+  echo "PostgreSQL $(as_postgres psql -Atc 'SHOW server_version') is running."
+  echo "  socket: dbpress oltp_point_select run --pgsql-host=/var/run/postgresql --pgsql-port=$port --pgsql-user=sbtest --pgsql-password=sbtest"
+  echo "  TCP:    dbpress oltp_point_select run --pgsql-host=127.0.0.1 --pgsql-port=$port --pgsql-user=sbtest --pgsql-password=sbtest"
 fi

@@ -2,5 +2,5 @@
 # The test command (README): start the servers the tests need, then run every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/services.sh mariadb
+scripts/services.sh
 cargo test --locked

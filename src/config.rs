@@ -3,6 +3,7 @@
 
 use crate::cli::{parse_bool, Command, OptionValues};
 use crate::driver::mysql_target::MysqlTarget;
+use crate::driver::pgsql_target::PgTarget;
 use crate::driver::sqlite::SqliteTarget;
 use crate::error::{usage, Result};
 use crate::rand::{DistKind, DistParams};
@@ -51,6 +52,7 @@ impl IgnoreList {
 #[derive(Clone, Debug)]
 pub enum Target {
     Mysql(MysqlTarget),
+    Pgsql(PgTarget),
     Sqlite(SqliteTarget),
     /// `--mysql-dry-run`: a driver that executes nothing, to measure dbpress's own cost.
     DryRun,
@@ -306,11 +308,7 @@ impl RunConfig {
                 sqlite_url_path(url),
                 implicit,
             )?),
-            Driver::Pgsql => {
-                return Err(usage(
-                    "--db-driver=pgsql is not available in this version of dbpress: use mysql or sqlite",
-                ))
-            }
+            Driver::Pgsql => Target::Pgsql(PgTarget::from_options(opts)?),
         };
         let ignore_option = format!("{}-ignore-errors", driver.name());
         let ignore = ignore_list(opts.get(&ignore_option), &ignore_option)?;

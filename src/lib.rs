@@ -17,7 +17,9 @@ pub mod workload;
 
 use cli::{Command, Invocation, OptionValues};
 use config::{OutputFormat, RunConfig, Target};
-use driver::{dry_run::DryRunDriver, mysql::MysqlDriver, sqlite::SqliteDriver, Driver};
+use driver::{
+    dry_run::DryRunDriver, mysql::MysqlDriver, pgsql::PgDriver, sqlite::SqliteDriver, Driver,
+};
 use error::Result;
 use result::{Histograms, RunInfo, RunResult, StatementSummary, Tool};
 use std::io::Write;
@@ -101,12 +103,15 @@ fn print_notices(opts: &OptionValues) {
     }
 }
 
-fn make_driver(cfg: &RunConfig) -> Box<dyn Driver> {
-    match &cfg.target {
+fn make_driver(cfg: &RunConfig) -> Result<Box<dyn Driver>> {
+    Ok(match &cfg.target {
         Target::Mysql(t) => Box::new(MysqlDriver::new(t.clone(), cfg.ps_mode)),
         Target::Sqlite(t) => Box::new(SqliteDriver::new(t.clone(), cfg.ps_mode)),
+        Target::Pgsql(t) => {
+            Box::new(PgDriver::new(t.clone(), cfg.ps_mode).map_err(error::environment)?)
+        }
         Target::DryRun => Box::new(DryRunDriver),
-    }
+    })
 }
 
 /// argv with passwords replaced, for the result file.
@@ -120,9 +125,13 @@ pub fn redact_args(args: &[String]) -> Vec<String> {
             continue;
         }
         let norm = a.replace('_', "-");
-        if norm.starts_with("--mysql-password") {
+        let secret = cli::options::SPECS.iter().filter(|s| s.secret).find(|s| {
+            norm.strip_prefix("--")
+                .is_some_and(|n| n.split('=').next() == Some(s.name))
+        });
+        if let Some(spec) = secret {
             if norm.contains('=') {
-                out.push("--mysql-password=***".to_string());
+                out.push(format!("--{}=***", spec.name));
             } else {
                 out.push(a.clone());
                 hide_next = true;
@@ -137,7 +146,7 @@ pub fn redact_args(args: &[String]) -> Vec<String> {
 }
 
 fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8> {
-    let driver = make_driver(cfg);
+    let driver = make_driver(cfg)?;
     let ctx = Context {
         driver: driver.as_ref(),
         threads: cfg.threads,

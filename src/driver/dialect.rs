@@ -42,6 +42,9 @@ pub struct Dialect {
     pub prewarm_session: &'static [&'static str],
     /// Statements that read table `t` (of `rows` rows) and its primary key into the cache.
     pub prewarm: fn(t: u32, rows: u32) -> Vec<String>,
+    /// Statement moving the auto-id generator past the loaded ids (prepare loads explicit ids;
+    /// a PostgreSQL sequence, unlike AUTO_INCREMENT or a rowid, does not follow them).
+    pub sync_auto_id: Option<fn(table: &str) -> String>,
     /// Statement refreshing the planner's statistics after a table is loaded (PostgreSQL's
     /// VACUUM ANALYZE); skipped with `--no-vacuum`.
     pub after_load: Option<fn(table: &str) -> String>,
@@ -95,6 +98,7 @@ pub static MYSQL: Dialect = Dialect {
         "SET max_heap_table_size=2*1024*1024*1024",
     ],
     prewarm: mysql_prewarm,
+    sync_auto_id: None,
     after_load: None,
     escape: crate::driver::mysql::escape_backslash,
 };
@@ -143,6 +147,11 @@ pub static PGSQL: Dialect = Dialect {
     fast_session: &["SET synchronous_commit = off"],
     prewarm_session: &[],
     prewarm: pgsql_prewarm,
+    sync_auto_id: Some(|table| {
+        format!(
+            "SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 0) + 1, false) FROM {table}"
+        )
+    }),
     after_load: Some(|table| format!("VACUUM ANALYZE {table}")),
     escape: escape_standard,
 };
@@ -195,6 +204,7 @@ pub static SQLITE: Dialect = Dialect {
     fast_session: &["PRAGMA synchronous = OFF"],
     prewarm_session: &[],
     prewarm: sqlite_prewarm,
+    sync_auto_id: None,
     after_load: Some(|table| format!("ANALYZE {table}")),
     escape: escape_standard,
 };

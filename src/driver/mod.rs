@@ -9,6 +9,9 @@ pub mod dry_run;
 pub mod mysql;
 pub mod mysql_target;
 mod mysql_wire;
+pub mod pgsql;
+pub mod pgsql_target;
+mod pgsql_tls;
 pub mod sqlite;
 
 pub use dialect::Dialect;
@@ -154,6 +157,8 @@ pub struct Hints {
     pub database: &'static str,
     /// The ignorable-errors option.
     pub ignore: &'static str,
+    /// How to let the server accept more connections.
+    pub max_connections_fix: &'static str,
 }
 
 /// Substitute `?` placeholders with literal values, quoting strings with `escape`.

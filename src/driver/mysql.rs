@@ -16,6 +16,7 @@ pub static MYSQL_HINTS: Hints = Hints {
     credentials: "--mysql-user and --mysql-password (or MYSQL_PWD, ~/.my.cnf)",
     database: "--mysql-db",
     ignore: "--mysql-ignore-errors",
+    max_connections_fix: "SET GLOBAL max_connections=N, or max_connections in my.cnf",
 };
 
 pub struct MysqlDriver {

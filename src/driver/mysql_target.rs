@@ -15,6 +15,9 @@ use std::path::{Path, PathBuf};
 pub struct Secret(String);
 
 impl Secret {
+    pub fn new(s: String) -> Secret {
+        Secret(s)
+    }
     pub fn expose(&self) -> &str {
         &self.0
     }
@@ -127,16 +130,25 @@ pub struct UrlParts {
     pub ssl_mode: Option<String>,
 }
 
+/// Parse a server URL (`mysql://`, `mariadb://`, `postgres://`, `postgresql://`); which driver
+/// it selects was decided from the scheme already.
 pub fn parse_url(url: &str) -> Result<UrlParts> {
-    let rest = url
-        .strip_prefix("mysql://")
-        .or_else(|| url.strip_prefix("mariadb://"))
-        .ok_or_else(|| {
-            usage(format!(
-                "unsupported --db URL scheme in '{}': use mysql://user@host:port/db",
+    let rest = match url.split_once("://") {
+        Some((scheme, rest))
+            if matches!(
+                scheme.to_ascii_lowercase().as_str(),
+                "mysql" | "mariadb" | "postgres" | "postgresql"
+            ) =>
+        {
+            rest
+        }
+        _ => {
+            return Err(usage(format!(
+                "unsupported --db URL '{}': use mysql://user@host:port/db or postgres://user@host:port/db",
                 redact_url(url)
-            ))
-        })?;
+            )))
+        }
+    };
     let mut parts = UrlParts::default();
     let (rest, query) = match rest.split_once('?') {
         Some((r, q)) => (r, Some(q)),
@@ -188,11 +200,12 @@ pub fn parse_url(url: &str) -> Result<UrlParts> {
     for pair in query.unwrap_or("").split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         match k {
-            "socket" => parts.socket = Some(percent_decode(v)?),
+            // libpq's URLs name a socket directory as host=/path.
+            "socket" | "host" => parts.socket = Some(percent_decode(v)?),
             "ssl-mode" | "ssl_mode" | "sslmode" => parts.ssl_mode = Some(v.to_string()),
             other => {
                 return Err(usage(format!(
-                    "unknown --db URL parameter '{other}': known are socket and ssl-mode"
+                    "unknown --db URL parameter '{other}': known are socket (or host) and sslmode"
                 )))
             }
         }
@@ -496,8 +509,11 @@ mod tests {
             }]
         );
         assert_eq!((t.user.as_str(), t.db.as_str()), ("bob", "shop"));
-        let e = parse_url("postgres://x@y/z").unwrap_err();
-        assert!(e.message().contains("unsupported --db URL scheme"));
+        let e = parse_url("oracle://x@y/z").unwrap_err();
+        assert!(e.message().contains("unsupported --db URL"));
+        // libpq's socket-directory form.
+        let p = parse_url("postgres://u@/db?host=/var/run/postgresql").unwrap();
+        assert_eq!(p.socket.as_deref(), Some("/var/run/postgresql"));
     }
 
     #[test]

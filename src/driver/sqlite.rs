@@ -23,6 +23,7 @@ pub static SQLITE_HINTS: Hints = Hints {
     credentials: "--sqlite-path (SQLite has no users)",
     database: "--sqlite-path",
     ignore: "--sqlite-ignore-errors",
+    max_connections_fix: "nothing to raise: SQLite has no connection limit",
 };
 
 /// Where and how to open the database file.

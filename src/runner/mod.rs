@@ -92,11 +92,12 @@ fn worker_setup_error(
     match e.kind {
         DbErrorKind::TooManyConnections => environment(format!(
             "the server refused connection {} of {}: max_connections={} reached (server error {}): \
-             raise it (SET GLOBAL max_connections=N, or max_connections in my.cnf) or use fewer --threads",
+             raise it ({}) or use fewer --threads",
             thread + 1,
             cfg.threads,
             var("max_connections"),
-            e.code
+            e.code,
+            h.max_connections_fix
         )),
         DbErrorKind::TooManyPreparedStatements => environment(format!(
             "the server's max_prepared_stmt_count={} was reached while thread {} prepared its statements (server error {}): \

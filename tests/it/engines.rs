@@ -3,11 +3,12 @@
 
 use crate::common::*;
 use std::path::PathBuf;
-use std::sync::MutexGuard;
+use std::sync::{Mutex, MutexGuard};
 
 /// An independent session on the engine under test.
 enum Client {
     Mysql(Server),
+    Pgsql(postgres::Client),
     Sqlite(rusqlite::Connection),
 }
 
@@ -34,6 +35,9 @@ impl Engine {
             Client::Sqlite(c) => c
                 .execute_batch(sql)
                 .unwrap_or_else(|e| panic!("{sql}: {e}")),
+            Client::Pgsql(c) => c
+                .batch_execute(sql)
+                .unwrap_or_else(|e| panic!("{sql}: {e}")),
         }
     }
 
@@ -59,6 +63,7 @@ impl Engine {
                     })
                 })
                 .unwrap_or_else(|e| panic!("{sql}: {e}")),
+            Client::Pgsql(c) => pg_scalar(c, sql),
         };
         text.map_or(0, |t| {
             t.parse::<f64>()
@@ -79,6 +84,7 @@ impl Engine {
                 let rows = st.query_map([], |r| r.get::<_, String>(0)).unwrap();
                 rows.map(Result::unwrap).collect()
             }
+            Client::Pgsql(c) => pg_tables(c),
         };
         t.sort();
         t
@@ -91,6 +97,7 @@ impl Engine {
             Client::Sqlite(_) => {
                 format!("CREATE INDEX dbpress_loading_{table} ON {table}(id) WHERE 0")
             }
+            Client::Pgsql(_) => format!("COMMENT ON TABLE {table} IS 'dbpress: loading'"),
         };
         self.exec(&sql);
     }
@@ -109,6 +116,66 @@ impl Engine {
     }
 }
 
+/// The first column of the first row as text, through the simple protocol.
+pub fn pg_scalar(c: &mut postgres::Client, sql: &str) -> Option<String> {
+    c.simple_query(sql)
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+        .into_iter()
+        .find_map(|m| match m {
+            postgres::SimpleQueryMessage::Row(r) => Some(r.get(0).map(str::to_string)),
+            _ => None,
+        })
+        .flatten()
+}
+
+fn pg_tables(c: &mut postgres::Client) -> Vec<String> {
+    c.query(
+        "SELECT tablename::text FROM pg_tables WHERE schemaname = current_schema() AND tablename LIKE 'sbtest%'",
+        &[],
+    )
+    .unwrap()
+    .iter()
+    .map(|r| r.get::<_, String>(0))
+    .collect()
+}
+
+/// PostgreSQL tests, like MariaDB's, run one at a time on the shared database.
+static PG_LOCK: Mutex<()> = Mutex::new(());
+
+/// dbpress's flags for the test PostgreSQL, over the socket.
+pub const PG_CONN: &[&str] = &[
+    "--pgsql-host=/var/run/postgresql",
+    "--pgsql-user=sbtest",
+    "--pgsql-password=sbtest",
+    "--pgsql-db=sbtest",
+];
+
+/// An independent session on the test PostgreSQL (tables sbtest* dropped first), or None
+/// outside CI when it is not running (SKIPPED is printed); in CI an unreachable server fails.
+pub fn pg_server(test: &str) -> Option<(MutexGuard<'static, ()>, postgres::Client)> {
+    let guard = PG_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+    match postgres::Client::connect(
+        "host=/var/run/postgresql user=sbtest password=sbtest dbname=sbtest",
+        postgres::NoTls,
+    ) {
+        Ok(mut c) => {
+            for t in pg_tables(&mut c) {
+                c.batch_execute(&format!("DROP TABLE {t}")).unwrap();
+            }
+            Some((guard, c))
+        }
+        Err(e) => {
+            if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
+                panic!("{test}: PostgreSQL is required in CI but unreachable: {e}");
+            }
+            eprintln!(
+                "SKIPPED {test} on PostgreSQL: not reachable ({e}); start it with scripts/services.sh"
+            );
+            None
+        }
+    }
+}
+
 fn sqlite(test: &str) -> Engine {
     let dir = scratch(&format!("sqlite-{test}"));
     let path = dir.join("bench.sqlite");
@@ -121,8 +188,8 @@ fn sqlite(test: &str) -> Engine {
     }
 }
 
-/// Run `f` against every engine: embedded SQLite always, MariaDB when reachable (required in
-/// CI). Engines are taken one at a time, so server locks are never held together.
+/// Run `f` against every engine: embedded SQLite always, MariaDB and PostgreSQL when reachable
+/// (required in CI). Engines are taken one at a time, so server locks are never held together.
 pub fn each_engine(test: &str, mut f: impl FnMut(&mut Engine)) {
     let mut e = sqlite(test);
     f(&mut e);
@@ -134,6 +201,16 @@ pub fn each_engine(test: &str, mut f: impl FnMut(&mut Engine)) {
             client: Client::Mysql(srv),
             _dir: None,
             _guard: None,
+        };
+        f(&mut e);
+    }
+    if let Some((guard, client)) = pg_server(test) {
+        let mut e = Engine {
+            name: "pgsql",
+            flags: PG_CONN.iter().map(|s| s.to_string()).collect(),
+            client: Client::Pgsql(client),
+            _dir: None,
+            _guard: Some(guard),
         };
         f(&mut e);
     }

@@ -479,6 +479,10 @@ fn finish_table(
         conn.query(&create_index(t))
             .map_err(|e| setup_error(e, &format!("indexing sbtest{t}")))?;
     }
+    if let Some(sync) = dialect.sync_auto_id.filter(|_| w.schema.auto_inc) {
+        conn.query(&sync(&format!("sbtest{t}")))
+            .map_err(|e| setup_error(e, &format!("advancing the id sequence of sbtest{t}")))?;
+    }
     if let Some(after) = dialect.after_load.filter(|_| w.schema.vacuum) {
         conn.query(&after(&format!("sbtest{t}")))
             .map_err(|e| setup_error(e, &format!("analyzing sbtest{t}")))?;

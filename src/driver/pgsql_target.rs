@@ -1,0 +1,266 @@
+//! Where a PostgreSQL session goes and as whom: sysbench's `--pgsql-*` options, the URL form,
+//! then libpq's environment (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE) and
+//! ~/.pgpass, in libpq's order of precedence (an option beats the environment beats a default).
+
+use super::mysql_target::{parse_url, Secret};
+use crate::cli::OptionValues;
+use crate::error::{usage, Result};
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PgSslMode {
+    Disable,
+    /// TLS when the server offers it, certificate not checked (libpq's default).
+    Prefer,
+    /// TLS required, certificate not checked.
+    Require,
+    /// TLS, certificate signed by --pgsql-sslrootcert's CA; host name not checked.
+    VerifyCa,
+    /// TLS, CA-signed certificate issued for the host.
+    VerifyFull,
+}
+
+impl PgSslMode {
+    pub const NAMES: &'static str = "disable, allow, prefer, require, verify-ca, verify-full";
+
+    fn parse(s: &str) -> Option<PgSslMode> {
+        match s.to_ascii_lowercase().replace('_', "-").as_str() {
+            "disable" => Some(PgSslMode::Disable),
+            // libpq's allow tries plain first; the server decides either way.
+            "allow" | "prefer" => Some(PgSslMode::Prefer),
+            "require" => Some(PgSslMode::Require),
+            "verify-ca" => Some(PgSslMode::VerifyCa),
+            "verify-full" => Some(PgSslMode::VerifyFull),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            PgSslMode::Disable => "disable",
+            PgSslMode::Prefer => "prefer",
+            PgSslMode::Require => "require",
+            PgSslMode::VerifyCa => "verify-ca",
+            PgSslMode::VerifyFull => "verify-full",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct PgTarget {
+    /// A host name or address (TCP), or a directory holding the server's socket (starts with /).
+    pub host: String,
+    pub port: u16,
+    pub user: String,
+    pub password: Secret,
+    pub db: String,
+    pub ssl: PgSslMode,
+    pub ssl_root_cert: Option<PathBuf>,
+}
+
+/// An option if given, else the URL's part, else the environment variable, else the default.
+fn pick(opts: &OptionValues, name: &str, url: Option<&String>, env: &str) -> String {
+    if opts.is_set(name) {
+        return opts.get(name).to_string();
+    }
+    if let Some(u) = url {
+        return u.clone();
+    }
+    match std::env::var(env) {
+        Ok(v) if !v.is_empty() => v,
+        _ => opts.get(name).to_string(),
+    }
+}
+
+impl PgTarget {
+    pub fn from_options(opts: &OptionValues) -> Result<PgTarget> {
+        let url = match opts.get("db") {
+            "" => Default::default(),
+            u => parse_url(u)?,
+        };
+        let url_host = url.socket.clone().or(url.host.clone());
+        let host = pick(opts, "pgsql-host", url_host.as_ref(), "PGHOST");
+        if host.is_empty() {
+            return Err(usage(
+                "--pgsql-host is empty: give a host name, or a socket directory such as /var/run/postgresql",
+            ));
+        }
+        let port_text = pick(
+            opts,
+            "pgsql-port",
+            url.port.map(|p| p.to_string()).as_ref(),
+            "PGPORT",
+        );
+        let port = port_text
+            .trim()
+            .parse::<u16>()
+            .ok()
+            .filter(|p| *p > 0)
+            .ok_or_else(|| {
+                usage(format!(
+                    "invalid value '{port_text}' for --pgsql-port (or PGPORT): expected 1-65535"
+                ))
+            })?;
+        let user = pick(opts, "pgsql-user", url.user.as_ref(), "PGUSER");
+        let db = pick(opts, "pgsql-db", url.db.as_ref(), "PGDATABASE");
+        let ssl_text = pick(opts, "pgsql-sslmode", url.ssl_mode.as_ref(), "PGSSLMODE");
+        let ssl = PgSslMode::parse(&ssl_text).ok_or_else(|| {
+            usage(format!(
+                "invalid value '{ssl_text}' for --pgsql-sslmode (or PGSSLMODE): use one of {}",
+                PgSslMode::NAMES
+            ))
+        })?;
+        let root = pick(opts, "pgsql-sslrootcert", None, "PGSSLROOTCERT");
+        let ssl_root_cert = (!root.is_empty()).then(|| PathBuf::from(root));
+        if matches!(ssl, PgSslMode::VerifyCa | PgSslMode::VerifyFull) && ssl_root_cert.is_none() {
+            return Err(usage(format!(
+                "--pgsql-sslmode={} checks the server's certificate: give its CA with --pgsql-sslrootcert=FILE",
+                ssl.name()
+            )));
+        }
+        let password = if opts.is_set("pgsql-password") {
+            opts.get("pgsql-password").to_string()
+        } else if let Some(p) = url.password.clone() {
+            p
+        } else if let Some(p) = std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty()) {
+            p
+        } else {
+            pgpass_file()
+                .and_then(|f| password_from_pgpass(&f, &host, port, &db, &user))
+                .unwrap_or_default()
+        };
+        Ok(PgTarget {
+            host,
+            port,
+            user,
+            password: Secret::new(password),
+            db,
+            ssl,
+            ssl_root_cert,
+        })
+    }
+
+    pub fn is_socket(&self) -> bool {
+        self.host.starts_with('/')
+    }
+
+    pub fn describe(&self) -> String {
+        let place = if self.is_socket() {
+            format!(
+                "Unix socket {}/.s.PGSQL.{}",
+                self.host.trim_end_matches('/'),
+                self.port
+            )
+        } else {
+            format!("TCP {}:{}", self.host, self.port)
+        };
+        let tls = match (self.is_socket(), self.ssl) {
+            (true, _) | (_, PgSslMode::Disable) => String::new(),
+            (false, m) => format!(", sslmode={}", m.name()),
+        };
+        format!(
+            "PostgreSQL over {place}, user {}, database {}{tls}",
+            self.user, self.db
+        )
+    }
+}
+
+/// ~/.pgpass, or the file PGPASSFILE names.
+fn pgpass_file() -> Option<PathBuf> {
+    if let Some(f) = std::env::var_os("PGPASSFILE") {
+        return Some(PathBuf::from(f));
+    }
+    std::env::var_os("HOME").map(|h| Path::new(&h).join(".pgpass"))
+}
+
+/// The password of the first `host:port:database:user:password` line that matches, as libpq
+/// reads it: `*` matches anything, `\:` and `\\` are escapes, a socket host matches `localhost`.
+pub fn password_from_pgpass(
+    file: &Path,
+    host: &str,
+    port: u16,
+    db: &str,
+    user: &str,
+) -> Option<String> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let host = if host.starts_with('/') {
+        "localhost"
+    } else {
+        host
+    };
+    let port = port.to_string();
+    for line in text.lines() {
+        if line.trim_start().starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        let fields = split_pgpass(line);
+        if fields.len() < 5 {
+            continue;
+        }
+        let matches = |f: &str, v: &str| f == "*" || f == v;
+        if matches(&fields[0], host)
+            && matches(&fields[1], &port)
+            && matches(&fields[2], db)
+            && matches(&fields[3], user)
+        {
+            return Some(fields[4..].join(":"));
+        }
+    }
+    None
+}
+
+fn split_pgpass(line: &str) -> Vec<String> {
+    let mut fields = vec![String::new()];
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        let c = match c {
+            ':' => {
+                fields.push(String::new());
+                continue;
+            }
+            '\\' => match chars.next() {
+                Some(n) => n,
+                None => break,
+            },
+            c => c,
+        };
+        if let Some(f) = fields.last_mut() {
+            f.push(c);
+        }
+    }
+    fields
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pgpass_matches_wildcards_escapes_and_socket_hosts() {
+        let dir = std::env::temp_dir().join(format!("dbpress-pgpass-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = dir.join("pgpass");
+        std::fs::write(
+            &f,
+            "# comment\nother:5432:*:sbtest:nope\nlocalhost:5432:sbtest:sbtest:s\\:e\\\\cret\n*:*:*:admin:star\n",
+        )
+        .unwrap();
+        assert_eq!(
+            password_from_pgpass(&f, "/var/run/postgresql", 5432, "sbtest", "sbtest").as_deref(),
+            Some("s:e\\cret")
+        );
+        assert_eq!(
+            password_from_pgpass(&f, "db1", 6000, "x", "admin").as_deref(),
+            Some("star")
+        );
+        assert_eq!(password_from_pgpass(&f, "db1", 5432, "x", "sbtest"), None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn ssl_modes_parse_like_libpq() {
+        assert_eq!(PgSslMode::parse("verify_full"), Some(PgSslMode::VerifyFull));
+        assert_eq!(PgSslMode::parse("allow"), Some(PgSslMode::Prefer));
+        assert_eq!(PgSslMode::parse("sometimes"), None);
+    }
+}

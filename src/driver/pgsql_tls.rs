@@ -1,0 +1,159 @@
+//! TLS for PostgreSQL sessions through rustls (no OpenSSL), with libpq's sslmode meanings:
+//! prefer/require encrypt without checking the certificate, verify-ca checks it was signed by
+//! the given CA, verify-full also checks it names the host.
+
+use super::pgsql_target::PgSslMode;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::client::WebPkiServerVerifier;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::{CertificateError, ClientConfig, DigitallySignedStruct, Error, RootCertStore};
+use std::path::Path;
+use std::sync::Arc;
+
+fn provider() -> Arc<rustls::crypto::CryptoProvider> {
+    Arc::new(rustls::crypto::ring::default_provider())
+}
+
+/// Accepts any certificate (sslmode prefer/require: encryption without authentication), but
+/// still checks the handshake signatures with the real algorithms.
+#[derive(Debug)]
+struct AnyCertificate(Arc<rustls::crypto::CryptoProvider>);
+
+/// Checks the chain against the CA and ignores the name (sslmode verify-ca).
+#[derive(Debug)]
+struct CaOnly(Arc<WebPkiServerVerifier>);
+
+impl ServerCertVerifier for AnyCertificate {
+    fn verify_server_cert(
+        &self,
+        _end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp: &[u8],
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, Error> {
+        Ok(ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
+        self.0.signature_verification_algorithms.supported_schemes()
+    }
+}
+
+impl ServerCertVerifier for CaOnly {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, Error> {
+        match self
+            .0
+            .verify_server_cert(end_entity, intermediates, server_name, ocsp, now)
+        {
+            Err(Error::InvalidCertificate(
+                CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
+            )) => Ok(ServerCertVerified::assertion()),
+            other => other,
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, Error> {
+        self.0.verify_tls12_signature(message, cert, dss)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, Error> {
+        self.0.verify_tls13_signature(message, cert, dss)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
+        self.0.supported_verify_schemes()
+    }
+}
+
+fn roots(file: &Path) -> Result<RootCertStore, String> {
+    let mut store = RootCertStore::empty();
+    let certs = CertificateDer::pem_file_iter(file)
+        .map_err(|e| format!("cannot read --pgsql-sslrootcert {}: {e}", file.display()))?;
+    for c in certs {
+        let c = c.map_err(|e| format!("bad certificate in {}: {e}", file.display()))?;
+        store
+            .add(c)
+            .map_err(|e| format!("bad certificate in {}: {e}", file.display()))?;
+    }
+    if store.is_empty() {
+        return Err(format!("no certificate found in {}", file.display()));
+    }
+    Ok(store)
+}
+
+/// The rustls client configuration for `mode` (not called for disable).
+pub fn client_config(mode: PgSslMode, root_cert: Option<&Path>) -> Result<ClientConfig, String> {
+    let provider = provider();
+    let builder = ClientConfig::builder_with_provider(Arc::clone(&provider))
+        .with_safe_default_protocol_versions()
+        .map_err(|e| e.to_string())?;
+    let config = match (mode, root_cert) {
+        (PgSslMode::VerifyFull, Some(file)) => builder
+            .with_root_certificates(roots(file)?)
+            .with_no_client_auth(),
+        (PgSslMode::VerifyCa, Some(file)) => {
+            let webpki = WebPkiServerVerifier::builder_with_provider(
+                Arc::new(roots(file)?),
+                Arc::clone(&provider),
+            )
+            .build()
+            .map_err(|e| e.to_string())?;
+            builder
+                .dangerous()
+                .with_custom_certificate_verifier(Arc::new(CaOnly(webpki)))
+                .with_no_client_auth()
+        }
+        _ => builder
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(AnyCertificate(provider)))
+            .with_no_client_auth(),
+    };
+    Ok(config)
+}
