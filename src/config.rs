@@ -384,6 +384,45 @@ mod tests {
     }
 
     #[test]
+    fn driver_comes_from_url_flag_or_options_else_sqlite() {
+        let d = |s: &str| config(s).map(|c| c.echo["db-driver"].clone());
+        assert_eq!(d("oltp_point_select run").unwrap(), "sqlite");
+        assert!(matches!(
+            config("oltp_point_select run").unwrap().target,
+            Target::Sqlite(ref t) if t.implicit && t.path.to_str() == Some("dbpress.sqlite")
+        ));
+        assert_eq!(
+            d("oltp_point_select run --mysql-host=127.0.0.1").unwrap(),
+            "mysql"
+        );
+        assert_eq!(
+            d("oltp_point_select run --pgsql-port=5433").unwrap(),
+            "pgsql"
+        );
+        assert_eq!(
+            d("oltp_point_select run --db=postgres://u@h/db").unwrap(),
+            "pgsql"
+        );
+        assert_eq!(
+            d("oltp_point_select run --db=sqlite:/tmp/x.db").unwrap(),
+            "sqlite"
+        );
+        assert_eq!(
+            d("oltp_point_select run --db-driver=pgsql").unwrap(),
+            "pgsql"
+        );
+        let e = config("oltp_point_select run --mysql-host=a --pgsql-host=b").unwrap_err();
+        assert!(e.message().contains("choose one with --db-driver"));
+        let e = config("oltp_point_select run --db=sqlite:x --db-driver=mysql").unwrap_err();
+        assert!(e.message().contains("drop one of them"));
+        // Each driver reads its own ignore list.
+        let c = config("oltp_point_select run --db-driver=pgsql").unwrap();
+        assert!(c.ignore.contains("40P01") && !c.ignore.contains("1213"));
+        let c = config("oltp_point_select run").unwrap();
+        assert!(c.ignore.contains("SQLITE_BUSY"));
+    }
+
+    #[test]
     fn ignore_errors_list_forms() {
         let c = config("oltp_point_select run --mysql-dry-run").unwrap();
         assert!(

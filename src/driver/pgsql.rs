@@ -295,6 +295,13 @@ fn connect_error(e: postgres::Error) -> DbError {
         message = format!("{message}: {s}");
         source = s.source();
     }
+    if message.contains("password missing") {
+        return DbError::new(
+            DbErrorKind::Auth,
+            "28P01",
+            "the server asked for a password and none was given",
+        );
+    }
     if message.contains("TLS") || message.contains("certificate") {
         return DbError::new(
             DbErrorKind::Setup,

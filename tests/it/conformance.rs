@@ -218,12 +218,14 @@ fn reinsert_id_new_takes_server_ids_on_every_engine() {
         let rows = e.scalar("SELECT COUNT(*) FROM sbtest1");
         assert!((200..=250).contains(&rows), "{}: {rows} rows", e.name);
         assert!(e.scalar("SELECT MAX(id) FROM sbtest1") > 200, "{}", e.name);
-        assert_eq!(
-            e.scalar("SELECT COUNT(*) FROM sbtest1 WHERE id > 200"),
-            50,
-            "{}",
-            e.name
-        );
+        // Every insert took an id past the loaded range; SQLite's rowid is max + 1, so it can
+        // reuse the top id when the event's DELETE just removed it.
+        let moved = e.scalar("SELECT COUNT(*) FROM sbtest1 WHERE id > 200");
+        if e.name == "sqlite" {
+            assert!((45..=50).contains(&moved), "{}: {moved}", e.name);
+        } else {
+            assert_eq!(moved, 50, "{}", e.name);
+        }
         ok(e, &["oltp_write_only", "cleanup"], &size);
     });
 }

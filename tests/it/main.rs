@@ -1,6 +1,7 @@
 //! One integration-test binary; modules by surface.
-//! Tests that need MariaDB take `common::server()`: in CI (`CI=true`) an unreachable server is a
-//! failure, elsewhere the test prints SKIPPED with how to start it.
+//! Tests that need MariaDB take `common::server()`, PostgreSQL `engines::pg_server()`: in CI
+//! (`CI=true`) an unreachable server is a failure, elsewhere the test prints SKIPPED with how to
+//! start it.
 
 mod common;
 
@@ -18,5 +19,7 @@ mod export;
 mod mariadb;
 /// Every workload's statement mix, counted by the server, against sysbench's.
 mod parity;
+/// Against a real PostgreSQL: server counters, SQLSTATEs, lost sessions, credentials.
+mod pgsql;
 /// Embedded SQLite: zero-setup default, options, bad input.
 mod sqlite;

@@ -1,0 +1,328 @@
+//! Against a real PostgreSQL: the server's own counters, ignorable SQLSTATEs with the ROLLBACK a
+//! failed transaction needs, lost sessions, credentials from the libpq environment, bad input.
+
+use crate::common::*;
+use crate::engines::{pg_scalar, pg_server, PG_CONN};
+use std::time::Duration;
+
+fn args<'a>(head: &[&'a str], tail: &[&'a str]) -> Vec<&'a str> {
+    let mut v = head.to_vec();
+    v.extend_from_slice(PG_CONN);
+    v.extend_from_slice(tail);
+    v
+}
+
+/// The server's own counts: write transactions (transaction ids assigned, read with
+/// txid_current, which takes one itself), and rows inserted, updated, deleted in the sbtest
+/// tables (pg_stat_user_tables).
+fn counters(c: &mut postgres::Client) -> [i64; 4] {
+    // A backend flushes its statistics before it leaves pg_stat_activity: once dbpress's
+    // sessions are gone, their counts are in.
+    for _ in 0..100 {
+        let left = pg_scalar(
+            c,
+            "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = 'dbpress'",
+        );
+        if left.as_deref() == Some("0") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    c.batch_execute("SELECT pg_stat_clear_snapshot()").unwrap();
+    let row = pg_scalar(
+        c,
+        "SELECT txid_current() || ',' || COALESCE(SUM(n_tup_ins), 0) || ',' || \
+         COALESCE(SUM(n_tup_upd), 0) || ',' || COALESCE(SUM(n_tup_del), 0) \
+         FROM pg_stat_user_tables WHERE relname LIKE 'sbtest%'",
+    )
+    .unwrap();
+    let v: Vec<i64> = row.split(',').map(|x| x.parse().unwrap()).collect();
+    [v[0], v[1], v[2], v[3]]
+}
+
+#[test]
+fn server_counters_grow_per_event_by_the_documented_mix() {
+    let Some((_g, mut c)) = pg_server("pg-counters") else {
+        return;
+    };
+    let size = ["--tables=2", "--table-size=2000"];
+    let o = dbpress(&args(&["oltp_read_write", "prepare"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Autovacuum's ANALYZE would take transaction ids of its own mid-test.
+    c.batch_execute(
+        "ALTER TABLE sbtest1 SET (autovacuum_enabled = off); ALTER TABLE sbtest2 SET (autovacuum_enabled = off)",
+    )
+    .unwrap();
+    // Runs of N and 2N events: their difference is N events' worth, free of each run's setup
+    // (connections, metadata queries).
+    let n = 200i64;
+    let mut per_mode = Vec::new();
+    for mode in ["auto", "disable"] {
+        let ps = format!("--db-ps-mode={mode}");
+        let mut deltas = Vec::new();
+        for events in [n, 2 * n] {
+            let ev = format!("--events={events}");
+            let before = counters(&mut c);
+            let o = dbpress(&args(
+                &["oltp_read_write", "run"],
+                &[size[0], size[1], "--time=0", &ev, &ps],
+            ));
+            assert!(o.status.success(), "{}", stderr(&o));
+            let after = counters(&mut c);
+            deltas.push([0, 1, 2, 3].map(|i| after[i] - before[i]));
+        }
+        let per_n = [0, 1, 2, 3].map(|i| deltas[1][i] - deltas[0][i]);
+        // One transaction per event; 1 INSERT, 2 UPDATEs, 1 DELETE per event.
+        assert_eq!(
+            per_n,
+            [n, n, 2 * n, n],
+            "{mode}: commits, inserted, updated, deleted"
+        );
+        per_mode.push(per_n);
+    }
+    assert_eq!(per_mode[0], per_mode[1], "text mode sends the same mix");
+    let o = dbpress(&args(&["oltp_read_write", "cleanup"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn deadlocks_and_duplicates_roll_back_retry_and_count_and_others_stop_the_run() {
+    let Some((_g, mut c)) = pg_server("pg-ignorable") else {
+        return;
+    };
+    // Ten rows, eight threads deleting and re-inserting them: deadlocks (40P01) and duplicate
+    // keys (23505) are certain.
+    let size = ["--tables=1", "--table-size=10"];
+    let o = dbpress(&args(&["oltp_write_only", "prepare"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = scratch("pg-ignorable");
+    let out = dir.join("r.json");
+    let o = dbpress(&args(
+        &["oltp_write_only", "run"],
+        &[
+            size[0],
+            size[1],
+            "--threads=8",
+            "--time=3",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    let codes = r["errors_by_code"].as_object().unwrap();
+    assert!(
+        codes.keys().any(|k| k == "40P01" || k == "23505"),
+        "expected deadlocks or duplicate keys: {codes:?}"
+    );
+    // Had a failed transaction not been rolled back, its session would answer every later
+    // statement with 25P02 and the run would have stopped.
+    assert!(!codes.contains_key("25P02"), "{codes:?}");
+    assert_eq!(
+        pg_scalar(&mut c, "SELECT COUNT(*) FROM sbtest1").as_deref(),
+        Some("10"),
+        "every committed event deleted and re-inserted one row"
+    );
+
+    let o = dbpress(&args(
+        &["oltp_write_only", "run"],
+        &[
+            size[0],
+            size[1],
+            "--threads=8",
+            "--time=3",
+            "--pgsql-ignore-errors=",
+        ],
+    ));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_one_clean_line(&o);
+    let err = stderr(&o);
+    assert!(
+        (err.contains("40P01") || err.contains("23505")) && err.contains("--pgsql-ignore-errors"),
+        "{err}"
+    );
+    let o = dbpress(&args(&["oltp_write_only", "cleanup"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+fn terminate_sessions_after(after: Duration) -> std::thread::JoinHandle<bool> {
+    std::thread::spawn(move || {
+        std::thread::sleep(after);
+        std::process::Command::new("runuser")
+            .args([
+                "-u",
+                "postgres",
+                "--",
+                "psql",
+                "-Atc",
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'dbpress'",
+            ])
+            .status()
+            .is_ok_and(|s| s.success())
+    })
+}
+
+#[test]
+fn terminated_sessions_reconnect_when_ignorable_and_stop_the_run_otherwise() {
+    let Some((_g, _c)) = pg_server("pg-lost") else {
+        return;
+    };
+    let size = ["--tables=1", "--table-size=1000"];
+    let o = dbpress(&args(&["oltp_point_select", "prepare"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = scratch("pg-lost");
+    let out = dir.join("r.json");
+    let killer = terminate_sessions_after(Duration::from_millis(1000));
+    let o = dbpress(&args(
+        &["oltp_point_select", "run"],
+        &[
+            size[0],
+            size[1],
+            "--threads=2",
+            "--time=3",
+            "--pgsql-ignore-errors=57P01,08006",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+    ));
+    assert!(killer.join().unwrap(), "pg_terminate_backend failed");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    assert!(
+        r["summary"]["reconnects"].as_u64().unwrap() >= 2,
+        "{}",
+        r["summary"]
+    );
+
+    let killer = terminate_sessions_after(Duration::from_millis(1000));
+    let o = dbpress(&args(
+        &["oltp_point_select", "run"],
+        &[size[0], size[1], "--threads=2", "--time=3"],
+    ));
+    assert!(killer.join().unwrap());
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_one_clean_line(&o);
+    assert!(
+        stderr(&o).contains("--pgsql-ignore-errors"),
+        "{}",
+        stderr(&o)
+    );
+    let o = dbpress(&args(&["oltp_point_select", "cleanup"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn credentials_come_from_pgpassword_or_pgpass_and_are_never_shown() {
+    let Some((_g, _c)) = pg_server("pg-credentials") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--table-size=100"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = scratch("pg-credentials");
+    std::fs::write(dir.join(".pgpass"), "*:*:sbtest:sbtest:sbtest\n").unwrap();
+    let base = [
+        "oltp_point_select",
+        "run",
+        "--pgsql-host=/var/run/postgresql",
+        "--table-size=100",
+        "--time=0",
+        "--events=10",
+    ];
+    let out = dir.join("r.json");
+    let with_out = |extra: &[&str]| {
+        let mut v: Vec<String> = base.iter().map(|s| s.to_string()).collect();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v.extend(["--output".to_string(), out.display().to_string()]);
+        v
+    };
+    // PGPASSWORD
+    let o = std::process::Command::new(bin())
+        .args(with_out(&[]))
+        .env("PGPASSWORD", "sbtest")
+        .env("HOME", "/nonexistent")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    // ~/.pgpass (HOME points at it), and the URL form with the password inside
+    let o = std::process::Command::new(bin())
+        .args(with_out(&[]))
+        .env_remove("PGPASSWORD")
+        .env("HOME", &dir)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = std::process::Command::new(bin())
+        .args(with_out(&[
+            "--db=postgres://sbtest:sbtest@/sbtest?host=/var/run/postgresql",
+        ]))
+        .env_remove("PGPASSWORD")
+        .env("HOME", "/nonexistent")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(!text.contains(":sbtest@"), "password in the result file");
+    assert!(!stdout(&o).contains(":sbtest@"));
+    // No password anywhere: authentication fails with the fix, and exit 2.
+    let o = std::process::Command::new(bin())
+        .args(base)
+        .env_remove("PGPASSWORD")
+        .env("HOME", "/nonexistent")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_one_clean_line(&o);
+    assert!(
+        stderr(&o).contains("PGPASSWORD, ~/.pgpass"),
+        "{}",
+        stderr(&o)
+    );
+    let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn bad_postgres_targets_exit_2_with_one_line() {
+    let Some((_g, _c)) = pg_server("pg-bad") else {
+        return;
+    };
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["--pgsql-host=127.0.0.1", "--pgsql-port=5999"],
+            "is the server running? Start it (scripts/services.sh) or fix --pgsql-host/--pgsql-port",
+        ),
+        (
+            &["--pgsql-host=/var/run/postgresql", "--pgsql-password=wrong"],
+            "authentication failed (server error 28P01",
+        ),
+        (
+            &["--pgsql-host=/var/run/postgresql", "--pgsql-password=sbtest", "--pgsql-db=nodb"],
+            "database \"nodb\" does not exist (server error 3D000): create it (CREATE DATABASE ...) or choose another with --pgsql-db",
+        ),
+        (
+            &["--pgsql-sslmode=verify-full"],
+            "give its CA with --pgsql-sslrootcert",
+        ),
+        (&["--pgsql-sslmode=maybe"], "invalid value 'maybe' for --pgsql-sslmode"),
+        (
+            &["--pgsql-host=127.0.0.1", "--pgsql-password=sbtest", "--pgsql-sslmode=require", "--pgsql-port=5432"],
+            "does not exist: run `dbpress oltp_point_select prepare`",
+        ),
+    ];
+    for (flags, want) in cases {
+        let mut a = vec!["oltp_point_select", "run"];
+        a.extend_from_slice(flags);
+        let o = dbpress(&a);
+        assert_eq!(o.status.code(), Some(2), "{flags:?}: {}", stderr(&o));
+        assert_one_clean_line(&o);
+        assert!(stderr(&o).contains(want), "{flags:?}: {}", stderr(&o));
+        assert!(
+            !stderr(&o).contains("wrong"),
+            "password shown: {}",
+            stderr(&o)
+        );
+    }
+}
