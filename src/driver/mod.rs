@@ -12,7 +12,9 @@ mod mysql_wire;
 pub mod pgsql;
 pub mod pgsql_target;
 mod pgsql_tls;
+mod pgsql_wire;
 pub mod sqlite;
+mod stream;
 
 pub use dialect::Dialect;
 use std::fmt;

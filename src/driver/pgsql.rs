@@ -1,4 +1,5 @@
-//! PostgreSQL through the sync `postgres` crate, TLS through rustls.
+//! PostgreSQL: plain sessions (Unix socket, sslmode=disable) through dbpress's own protocol
+//! client (pgsql_wire), TLS sessions through the sync `postgres` crate with rustls.
 //!
 //! Statements keep sysbench's `?` placeholders in the workloads; this driver numbers them
 //! (`$1..$n`) as sysbench's pgsql driver does. Parameters adapt to the types the server inferred
@@ -81,6 +82,13 @@ impl PgDriver {
 
 impl Driver for PgDriver {
     fn connect(&self, _index: usize) -> DbResult<Box<dyn Connection>> {
+        // Plain sessions use dbpress's own protocol client; TLS sessions use the crate.
+        if self.tls.is_none() {
+            return Ok(Box::new(super::pgsql_wire::PgWire::open(
+                &self.target,
+                self.ps_mode == PsMode::Disable,
+            )?));
+        }
         let client = self.open()?;
         Ok(Box::new(PgConnection {
             client,
@@ -250,7 +258,7 @@ fn simple(client: &mut postgres::Client, sql: &str) -> Result<QueryKind, postgre
     Ok(kind)
 }
 
-fn kind_of_sqlstate(code: &str) -> DbErrorKind {
+pub(super) fn kind_of_sqlstate(code: &str) -> DbErrorKind {
     match code {
         "40P01" | "40001" => DbErrorKind::Deadlock,
         "55P03" | "57014" => DbErrorKind::LockTimeout,

@@ -1,35 +1,10 @@
 //! MySQL packet framing over a blocking stream, with one reusable read buffer so that rows are
 //! skipped in place: reading a result costs a header parse per row, no allocation.
 
+pub use crate::driver::stream::Stream;
 use std::io::{self, Read, Write};
-use std::net::TcpStream;
+#[cfg(test)]
 use std::os::unix::net::UnixStream;
-
-pub enum Stream {
-    Tcp(TcpStream),
-    Unix(UnixStream),
-}
-
-impl Read for Stream {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self {
-            Stream::Tcp(s) => s.read(buf),
-            Stream::Unix(s) => s.read(buf),
-        }
-    }
-}
-
-impl Write for Stream {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Stream::Tcp(s) => s.write(buf),
-            Stream::Unix(s) => s.write(buf),
-        }
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 const MAX_CHUNK: usize = 0xFF_FFFF;
 

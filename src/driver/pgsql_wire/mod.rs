@@ -1,0 +1,655 @@
+//! dbpress's own PostgreSQL protocol (v3) client for plain sessions (Unix socket, or TCP with
+//! sslmode=disable). The `postgres` crate runs a tokio runtime per client and decodes every
+//! row; this client writes Bind/Execute/Sync into one buffer, skips DataRows in place, and costs
+//! about a quarter of the crate's instructions per statement (bench/RESULTS.md). TLS sessions
+//! use the crate (pgsql.rs).
+
+mod auth;
+
+use super::pgsql::kind_of_sqlstate;
+use super::pgsql_target::PgTarget;
+use super::stream::Stream;
+use super::{
+    render_text, Connection, DbError, DbErrorKind, DbResult, QueryKind, StmtHandle, Value,
+};
+use std::io::{self, Read, Write};
+use std::net::TcpStream;
+use std::os::unix::net::UnixStream;
+use std::time::Duration;
+
+const INT2: u32 = 21;
+const INT4: u32 = 23;
+const INT8: u32 = 20;
+
+/// Message framing over the stream: one growing read buffer, one write buffer.
+struct Io {
+    stream: Stream,
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    out: Vec<u8>,
+}
+
+impl Io {
+    fn fill(&mut self, n: usize) -> io::Result<()> {
+        if self.start == self.end {
+            self.start = 0;
+            self.end = 0;
+        }
+        while self.end - self.start < n {
+            if self.start + n > self.buf.len() {
+                self.buf.copy_within(self.start..self.end, 0);
+                self.end -= self.start;
+                self.start = 0;
+                if n > self.buf.len() {
+                    self.buf.resize(n.next_power_of_two(), 0);
+                }
+            }
+            let read = self.stream.read(&mut self.buf[self.end..])?;
+            if read == 0 {
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "server closed the connection",
+                ));
+            }
+            self.end += read;
+        }
+        Ok(())
+    }
+
+    /// The next backend message: (type, body), the body valid until the next call.
+    fn next(&mut self) -> io::Result<(u8, &[u8])> {
+        self.fill(5)?;
+        let h = &self.buf[self.start..self.start + 5];
+        let tag = h[0];
+        let len = u32::from_be_bytes([h[1], h[2], h[3], h[4]]) as usize;
+        if len < 4 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "bad message length",
+            ));
+        }
+        self.fill(1 + len)?;
+        let at = self.start + 5;
+        self.start += 1 + len;
+        Ok((tag, &self.buf[at..at + len - 4]))
+    }
+
+    /// Start a message of type `tag` in the write buffer; `finish` fills in its length.
+    fn begin(&mut self, tag: u8) -> usize {
+        self.out.push(tag);
+        let at = self.out.len();
+        self.out.extend_from_slice(&[0; 4]);
+        at
+    }
+
+    fn finish(&mut self, len_at: usize) {
+        let len = (self.out.len() - len_at) as u32;
+        self.out[len_at..len_at + 4].copy_from_slice(&len.to_be_bytes());
+    }
+
+    fn cstr(&mut self, s: &[u8]) {
+        self.out.extend_from_slice(s);
+        self.out.push(0);
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        let r = self.stream.write_all(&self.out);
+        self.out.clear();
+        r
+    }
+}
+
+fn lost(e: io::Error) -> DbError {
+    DbError::new(DbErrorKind::ConnectionLost, "08006", e.to_string())
+}
+
+fn protocol(what: &str) -> DbError {
+    DbError::new(
+        DbErrorKind::ConnectionLost,
+        "08P01",
+        format!("unexpected message from the server ({what})"),
+    )
+}
+
+/// An ErrorResponse's fields as a `DbError` (SQLSTATE as the code).
+fn error_response(body: &[u8]) -> DbError {
+    let mut code = String::new();
+    let mut message = String::new();
+    let mut detail = String::new();
+    for field in body.split(|&b| b == 0).filter(|f| !f.is_empty()) {
+        let text = String::from_utf8_lossy(&field[1..]).into_owned();
+        match field[0] {
+            b'C' => code = text,
+            b'M' => message = text,
+            b'D' => detail = text,
+            _ => {}
+        }
+    }
+    if !detail.is_empty() {
+        message = format!("{message}: {detail}");
+    }
+    DbError::new(kind_of_sqlstate(&code), code, message)
+}
+
+/// Rows a CommandComplete tag reports ("UPDATE 1", "INSERT 0 1", "SELECT 5"; "BEGIN" has none).
+fn tag_rows(body: &[u8]) -> u64 {
+    let tag = body.strip_suffix(&[0]).unwrap_or(body);
+    tag.rsplit(|&b| b == b' ')
+        .next()
+        .and_then(|n| std::str::from_utf8(n).ok()?.parse().ok())
+        .unwrap_or(0)
+}
+
+struct Prepared {
+    /// The workload's SQL (`?` placeholders), kept for text mode and re-preparing.
+    sql: String,
+    /// Server-side statement name; None for a text template.
+    name: Option<String>,
+    param_types: Vec<u32>,
+    returns_rows: bool,
+}
+
+pub struct PgWire {
+    io: Io,
+    target: PgTarget,
+    text_mode: bool,
+    stmts: Vec<Prepared>,
+    text_buf: Vec<u8>,
+}
+
+impl PgWire {
+    pub fn open(target: &PgTarget, text_mode: bool) -> DbResult<PgWire> {
+        Ok(PgWire {
+            io: connect(target)?,
+            target: target.clone(),
+            text_mode,
+            stmts: Vec::new(),
+            text_buf: Vec::new(),
+        })
+    }
+
+    /// Read to ReadyForQuery after a Sync, returning the first error seen.
+    fn drain(&mut self) -> DbResult<()> {
+        let mut err = None;
+        loop {
+            let (tag, body) = self.io.next().map_err(lost)?;
+            match tag {
+                b'Z' => return err.map_or(Ok(()), Err),
+                b'E' if err.is_none() => err = Some(error_response(body)),
+                _ => {}
+            }
+        }
+    }
+
+    fn parse(&mut self, index: usize) -> DbResult<()> {
+        let name = format!("d{index}");
+        let sql = super::pgsql::numbered_placeholders(&self.stmts[index].sql);
+        let io = &mut self.io;
+        let at = io.begin(b'P');
+        io.cstr(name.as_bytes());
+        io.cstr(sql.as_bytes());
+        io.out.extend_from_slice(&0u16.to_be_bytes());
+        io.finish(at);
+        let at = io.begin(b'D');
+        io.out.push(b'S');
+        io.cstr(name.as_bytes());
+        io.finish(at);
+        let at = io.begin(b'S');
+        io.finish(at);
+        io.flush().map_err(lost)?;
+        let mut types = Vec::new();
+        let mut rows = false;
+        let mut err = None;
+        loop {
+            let (tag, body) = self.io.next().map_err(lost)?;
+            match tag {
+                b't' => {
+                    types = body
+                        .get(2..)
+                        .unwrap_or_default()
+                        .chunks_exact(4)
+                        .map(|c| u32::from_be_bytes([c[0], c[1], c[2], c[3]]))
+                        .collect()
+                }
+                b'T' => rows = true,
+                b'E' if err.is_none() => err = Some(error_response(body)),
+                b'Z' => break,
+                _ => {}
+            }
+        }
+        if let Some(e) = err {
+            return Err(e);
+        }
+        let p = &mut self.stmts[index];
+        p.name = Some(name);
+        p.param_types = types;
+        p.returns_rows = rows;
+        Ok(())
+    }
+
+    /// Simple-protocol query; `rows` collects the result as text when given.
+    fn simple(
+        &mut self,
+        sql: &[u8],
+        mut rows: Option<&mut Vec<Vec<Option<String>>>>,
+    ) -> DbResult<QueryKind> {
+        let at = self.io.begin(b'Q');
+        self.io.cstr(sql);
+        self.io.finish(at);
+        self.io.flush().map_err(lost)?;
+        let mut kind = QueryKind::Other;
+        let mut err = None;
+        loop {
+            let (tag, body) = self.io.next().map_err(lost)?;
+            match tag {
+                b'T' => kind = QueryKind::Read,
+                b'D' => {
+                    if let Some(out) = rows.as_deref_mut() {
+                        out.push(data_row_text(body));
+                    }
+                }
+                b'C' if kind != QueryKind::Read && tag_rows(body) > 0 => kind = QueryKind::Write,
+                b'E' if err.is_none() => err = Some(error_response(body)),
+                b'Z' => break,
+                _ => {}
+            }
+        }
+        err.map_or(Ok(kind), Err)
+    }
+}
+
+fn data_row_text(body: &[u8]) -> Vec<Option<String>> {
+    let n = u16::from_be_bytes([body[0], body[1]]) as usize;
+    let mut at = 2;
+    let mut row = Vec::with_capacity(n);
+    for _ in 0..n {
+        let len = i32::from_be_bytes([body[at], body[at + 1], body[at + 2], body[at + 3]]);
+        at += 4;
+        if len < 0 {
+            row.push(None);
+        } else {
+            let end = at + len as usize;
+            row.push(Some(String::from_utf8_lossy(&body[at..end]).into_owned()));
+            at = end;
+        }
+    }
+    row
+}
+
+fn connect(t: &PgTarget) -> DbResult<Io> {
+    let unreachable = |e: io::Error, place: String| {
+        DbError::new(
+            DbErrorKind::Unreachable,
+            "08001",
+            format!("cannot connect to {place}: {e}"),
+        )
+    };
+    let stream = if t.is_socket() {
+        let path = format!("{}/.s.PGSQL.{}", t.host.trim_end_matches('/'), t.port);
+        Stream::Unix(UnixStream::connect(&path).map_err(|e| unreachable(e, path.clone()))?)
+    } else {
+        let place = format!("{}:{}", t.host, t.port);
+        let s = TcpStream::connect((t.host.as_str(), t.port))
+            .map_err(|e| unreachable(e, place.clone()))?;
+        let _ = s.set_nodelay(true);
+        Stream::Tcp(s)
+    };
+    let mut io = Io {
+        stream,
+        buf: vec![0; 16 * 1024],
+        start: 0,
+        end: 0,
+        out: Vec::with_capacity(1024),
+    };
+    // StartupMessage: no type byte, protocol 3.0, then name/value pairs.
+    io.out.extend_from_slice(&[0; 4]);
+    io.out.extend_from_slice(&196_608u32.to_be_bytes());
+    for (k, v) in [
+        ("user", t.user.as_str()),
+        ("database", t.db.as_str()),
+        ("application_name", "dbpress"),
+        ("client_encoding", "UTF8"),
+    ] {
+        io.cstr(k.as_bytes());
+        io.cstr(v.as_bytes());
+    }
+    io.out.push(0);
+    io.finish(0);
+    io.flush().map_err(lost)?;
+    authenticate(&mut io, t)?;
+    // ParameterStatus, BackendKeyData, then ReadyForQuery.
+    loop {
+        let (tag, body) = io.next().map_err(lost)?;
+        match tag {
+            b'Z' => return Ok(io),
+            b'E' => return Err(error_response(body)),
+            _ => {}
+        }
+    }
+}
+
+fn no_password() -> DbError {
+    DbError::new(
+        DbErrorKind::Auth,
+        "28P01",
+        "the server asked for a password and none was given",
+    )
+}
+
+fn authenticate(io: &mut Io, t: &PgTarget) -> DbResult<()> {
+    let mut scram: Option<auth::Scram> = None;
+    loop {
+        let (tag, body) = io.next().map_err(lost)?;
+        if tag == b'E' {
+            return Err(error_response(body));
+        }
+        if tag != b'R' || body.len() < 4 {
+            return Err(protocol("authentication"));
+        }
+        let kind = u32::from_be_bytes([body[0], body[1], body[2], body[3]]);
+        let data = body[4..].to_vec();
+        let password = t.password.expose();
+        match kind {
+            0 => return Ok(()),
+            3 => {
+                if password.is_empty() {
+                    return Err(no_password());
+                }
+                let at = io.begin(b'p');
+                io.cstr(password.as_bytes());
+                io.finish(at);
+            }
+            5 => {
+                if password.is_empty() {
+                    return Err(no_password());
+                }
+                let hashed = auth::md5_password(&t.user, password, &data[..4.min(data.len())]);
+                let at = io.begin(b'p');
+                io.cstr(hashed.as_bytes());
+                io.finish(at);
+            }
+            10 => {
+                if password.is_empty() {
+                    return Err(no_password());
+                }
+                let offers_scram = data.split(|&b| b == 0).any(|m| m == b"SCRAM-SHA-256");
+                if !offers_scram {
+                    return Err(DbError::new(
+                        DbErrorKind::Unsupported,
+                        "28000",
+                        "the server offers no SASL mechanism dbpress speaks (SCRAM-SHA-256)",
+                    ));
+                }
+                let s = auth::Scram::new(password, nonce());
+                let first = s.client_first();
+                let at = io.begin(b'p');
+                io.cstr(b"SCRAM-SHA-256");
+                io.out
+                    .extend_from_slice(&(first.len() as i32).to_be_bytes());
+                io.out.extend_from_slice(first.as_bytes());
+                io.finish(at);
+                scram = Some(s);
+            }
+            11 => {
+                let s = scram.as_mut().ok_or_else(|| protocol("SASL continue"))?;
+                let fin = s
+                    .client_final(&String::from_utf8_lossy(&data))
+                    .map_err(|m| DbError::new(DbErrorKind::Auth, "28000", m))?;
+                let at = io.begin(b'p');
+                io.out.extend_from_slice(fin.as_bytes());
+                io.finish(at);
+            }
+            12 => {
+                let s = scram.as_ref().ok_or_else(|| protocol("SASL final"))?;
+                s.verify_server_final(&String::from_utf8_lossy(&data))
+                    .map_err(|m| DbError::new(DbErrorKind::Auth, "28000", m))?;
+                continue;
+            }
+            other => {
+                return Err(DbError::new(
+                    DbErrorKind::Unsupported,
+                    "28000",
+                    format!("authentication method {other} is not supported by dbpress's client"),
+                ))
+            }
+        }
+        io.flush().map_err(lost)?;
+    }
+}
+
+/// 18 unpredictable bytes for the SCRAM nonce (from the kernel, else the clock).
+fn nonce() -> [u8; 18] {
+    let mut b = [0u8; 18];
+    let from_kernel = std::fs::File::open("/dev/urandom").and_then(|mut f| f.read_exact(&mut b));
+    if from_kernel.is_err() {
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or(Duration::ZERO)
+            .as_nanos()
+            .to_le_bytes();
+        b[..16].copy_from_slice(&t);
+    }
+    b
+}
+
+impl Connection for PgWire {
+    fn prepare(&mut self, sql: &str) -> DbResult<StmtHandle> {
+        self.stmts.push(Prepared {
+            sql: sql.to_string(),
+            name: None,
+            param_types: Vec::new(),
+            returns_rows: false,
+        });
+        let i = self.stmts.len() - 1;
+        if !self.text_mode {
+            if let Err(e) = self.parse(i) {
+                self.stmts.pop();
+                return Err(e);
+            }
+        }
+        Ok(StmtHandle(i as u32))
+    }
+
+    fn prepare_text(&mut self, sql: &str) -> DbResult<StmtHandle> {
+        self.stmts.push(Prepared {
+            sql: sql.to_string(),
+            name: None,
+            param_types: Vec::new(),
+            returns_rows: false,
+        });
+        Ok(StmtHandle(self.stmts.len() as u32 - 1))
+    }
+
+    fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind> {
+        let p = &self.stmts[stmt.0 as usize];
+        let Some(name) = &p.name else {
+            let mut buf = std::mem::take(&mut self.text_buf);
+            render_text(&p.sql, params, super::dialect::escape_standard, &mut buf);
+            let r = self.simple(&buf, None);
+            self.text_buf = buf;
+            return r;
+        };
+        let returns_rows = p.returns_rows;
+        let io = &mut self.io;
+        // Bind: unnamed portal; integers in binary where the server typed them as integers,
+        // everything else as text; results in binary (they are skipped, never converted).
+        let at = io.begin(b'B');
+        io.out.push(0);
+        io.cstr(name.as_bytes());
+        io.out
+            .extend_from_slice(&(params.len() as u16).to_be_bytes());
+        for (i, v) in params.iter().enumerate() {
+            let binary = matches!(v, Value::Int(_))
+                && matches!(p.param_types.get(i), Some(&(INT2 | INT4 | INT8)));
+            io.out.extend_from_slice(&u16::from(binary).to_be_bytes());
+        }
+        io.out
+            .extend_from_slice(&(params.len() as u16).to_be_bytes());
+        for (i, v) in params.iter().enumerate() {
+            match *v {
+                Value::Null => io.out.extend_from_slice(&(-1i32).to_be_bytes()),
+                Value::Str(s) => {
+                    io.out.extend_from_slice(&(s.len() as i32).to_be_bytes());
+                    io.out.extend_from_slice(s);
+                }
+                Value::Int(n) => match p.param_types.get(i) {
+                    Some(&INT4) => {
+                        let n = i32::try_from(n).map_err(|_| out_of_range(n))?;
+                        io.out.extend_from_slice(&4i32.to_be_bytes());
+                        io.out.extend_from_slice(&n.to_be_bytes());
+                    }
+                    Some(&INT8) => {
+                        io.out.extend_from_slice(&8i32.to_be_bytes());
+                        io.out.extend_from_slice(&n.to_be_bytes());
+                    }
+                    Some(&INT2) => {
+                        let n = i16::try_from(n).map_err(|_| out_of_range(n))?;
+                        io.out.extend_from_slice(&2i32.to_be_bytes());
+                        io.out.extend_from_slice(&n.to_be_bytes());
+                    }
+                    _ => {
+                        let len_at = io.out.len();
+                        io.out.extend_from_slice(&[0; 4]);
+                        super::push_int(&mut io.out, n);
+                        let len = (io.out.len() - len_at - 4) as i32;
+                        io.out[len_at..len_at + 4].copy_from_slice(&len.to_be_bytes());
+                    }
+                },
+            }
+        }
+        io.out.extend_from_slice(&[0, 1, 0, 1]);
+        io.finish(at);
+        let at = io.begin(b'E');
+        io.out.extend_from_slice(&[0, 0, 0, 0, 0]);
+        io.finish(at);
+        let at = io.begin(b'S');
+        io.finish(at);
+        io.flush().map_err(lost)?;
+
+        let mut changed = 0;
+        let mut err = None;
+        loop {
+            let (tag, body) = self.io.next().map_err(lost)?;
+            match tag {
+                // DataRows ('D') are skipped where they lie in the buffer.
+                b'C' => changed = tag_rows(body),
+                b'E' if err.is_none() => err = Some(error_response(body)),
+                b'Z' => break,
+                _ => {}
+            }
+        }
+        if let Some(e) = err {
+            return Err(e);
+        }
+        Ok(if returns_rows {
+            QueryKind::Read
+        } else if changed > 0 {
+            QueryKind::Write
+        } else {
+            QueryKind::Other
+        })
+    }
+
+    fn query(&mut self, sql: &str) -> DbResult<QueryKind> {
+        self.simple(sql.as_bytes(), None)
+    }
+
+    fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>> {
+        let mut rows = Vec::new();
+        self.simple(sql.as_bytes(), Some(&mut rows))?;
+        Ok(rows)
+    }
+
+    fn reconnect(&mut self) -> DbResult<()> {
+        self.io = connect(&self.target)?;
+        for i in 0..self.stmts.len() {
+            if self.stmts[i].name.is_some() {
+                self.parse(i)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn bulk_load(
+        &mut self,
+        table: &str,
+        columns: &str,
+        fill: &mut dyn FnMut(&mut Vec<u8>) -> bool,
+    ) -> DbResult<()> {
+        let sql = format!("COPY {table} ({columns}) FROM STDIN");
+        let at = self.io.begin(b'Q');
+        self.io.cstr(sql.as_bytes());
+        self.io.finish(at);
+        self.io.flush().map_err(lost)?;
+        loop {
+            let (tag, body) = self.io.next().map_err(lost)?;
+            match tag {
+                b'G' => break,
+                b'E' => {
+                    let e = error_response(body);
+                    self.drain()?;
+                    return Err(e);
+                }
+                _ => {}
+            }
+        }
+        // COPY's text format is the same tab-separated lines LOAD DATA takes.
+        let mut chunk = Vec::with_capacity(1 << 20);
+        loop {
+            chunk.clear();
+            let more = fill(&mut chunk);
+            if !chunk.is_empty() {
+                let at = self.io.begin(b'd');
+                self.io.out.extend_from_slice(&chunk);
+                self.io.finish(at);
+                self.io.flush().map_err(lost)?;
+            }
+            if !more {
+                break;
+            }
+        }
+        let at = self.io.begin(b'c');
+        self.io.finish(at);
+        self.io.flush().map_err(lost)?;
+        self.drain()
+    }
+}
+
+fn out_of_range(n: i64) -> DbError {
+    DbError::new(
+        DbErrorKind::Other,
+        "22003",
+        format!("value {n} is out of range for the parameter's integer type"),
+    )
+}
+
+impl Drop for PgWire {
+    fn drop(&mut self) {
+        // Terminate, so the server ends the session at once instead of on a broken pipe.
+        let at = self.io.begin(b'X');
+        self.io.finish(at);
+        let _ = self.io.flush();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_tags_give_their_row_counts() {
+        assert_eq!(tag_rows(b"UPDATE 1\0"), 1);
+        assert_eq!(tag_rows(b"INSERT 0 3\0"), 3);
+        assert_eq!(tag_rows(b"BEGIN\0"), 0);
+        assert_eq!(tag_rows(b"SELECT 100\0"), 100);
+    }
+
+    #[test]
+    fn error_fields_become_sqlstate_and_message() {
+        let e = error_response(b"SERROR\0C40P01\0Mdeadlock detected\0DProcess 1 waits\0\0");
+        assert_eq!(e.code, "40P01");
+        assert_eq!(e.kind, DbErrorKind::Deadlock);
+        assert_eq!(e.message, "deadlock detected: Process 1 waits");
+    }
+}
