@@ -8,8 +8,8 @@
 #   bench/vs-pgsql.sh instr     client instructions per oltp_point_select event (callgrind)
 #   bench/vs-pgsql.sh sqlite    dbpress on SQLite: QPS at 1, 2, 4 threads and prepare rows/s
 #
-# QPS is compared in rounds that alternate the tools (sysbench, pgbench, dbpress, ...) on the
-# same table; each round gives a ratio, and the median ratio is reported with its min-max
+# QPS is compared in rounds that alternate the tools (sysbench, pgbench, dbpress, then the
+# reverse order) on the same table; each round gives a ratio, and the median ratio is reported with its min-max
 # spread. pgbench runs the same statement as oltp_point_select on the same table
 # (`\set id random(1, N)` + `SELECT c FROM sbtest1 WHERE id = :id`) with -M prepared, which is
 # what `pgbench -S -M prepared` does on its own accounts table.
@@ -57,7 +57,13 @@ if [ "$what" = all ] || [ "$what" = qps ]; then
   echo "| round | sysbench pgsql | pgbench -M prepared | dbpress | dbpress / median(sysbench, pgbench) |"
   echo "|---:|---:|---:|---:|---:|"
   for r in $(seq 1 "$ROUNDS"); do
-    s=$(sysbench_qps oltp_point_select); p=$(pgbench_qps); d=$(dbpress_qps oltp_point_select)
+    # The order flips every round: the tables age during the bench (dead tuples, autovacuum),
+    # which would otherwise always handicap the same tool.
+    if [ $((r % 2)) = 1 ]; then
+      s=$(sysbench_qps oltp_point_select); p=$(pgbench_qps); d=$(dbpress_qps oltp_point_select)
+    else
+      d=$(dbpress_qps oltp_point_select); p=$(pgbench_qps); s=$(sysbench_qps oltp_point_select)
+    fi
     ratio=$(awk -v d="$d" -v s="$s" -v p="$p" 'BEGIN {printf "%.3f", d / ((s + p) / 2)}')
     echo "$ratio" >>/tmp/dbpress-pg-ratios
     echo "| $r | $s | $p | $d | $ratio |"
@@ -69,7 +75,11 @@ if [ "$what" = all ] || [ "$what" = qps ]; then
   echo "| round | sysbench pgsql oltp_read_write QPS | dbpress | ratio |"
   echo "|---:|---:|---:|---:|"
   for r in $(seq 1 "$ROUNDS"); do
-    s=$(sysbench_qps oltp_read_write); d=$(dbpress_qps oltp_read_write)
+    if [ $((r % 2)) = 1 ]; then
+      s=$(sysbench_qps oltp_read_write); d=$(dbpress_qps oltp_read_write)
+    else
+      d=$(dbpress_qps oltp_read_write); s=$(sysbench_qps oltp_read_write)
+    fi
     ratio=$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d / s}')
     echo "$ratio" >>/tmp/dbpress-pg-ratios
     echo "| $r | $s | $d | $ratio |"
@@ -116,7 +126,7 @@ if [ "$what" = all ] || [ "$what" = instr ]; then
   d=$(( ($(dp $((2 * N))) - $(dp "$N")) / N ))
   echo "### PostgreSQL client instructions per oltp_point_select event (callgrind, N=$N vs 2N)"
   echo
-  echo "| sysbench pgsql (libpq) | dbpress (postgres crate) | ratio |"
+  echo "| sysbench pgsql (libpq) | dbpress (own protocol client) | ratio |"
   echo "|---:|---:|---:|"
   echo "| $s | $d | $(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.2f", d / s}') |"
   echo

@@ -5,7 +5,7 @@
 #   scripts/services.sh                  MariaDB and PostgreSQL (the default set)
 #   scripts/services.sh mariadb          MariaDB only
 #   scripts/services.sh pgsql            PostgreSQL only
-#   scripts/services.sh mariadb sysbench also installs sysbench and pgbench (for bench/)
+#   scripts/services.sh mariadb sysbench also installs sysbench (and pgbench with pgsql), for bench/
 #
 # Creates the `sbtest` user (password `sbtest`) and database `sbtest`, like sysbench's defaults.
 set -euo pipefail
@@ -39,7 +39,7 @@ fi
 if [ "$want_sysbench" = 1 ] && ! command -v sysbench >/dev/null 2>&1; then
   missing+=(sysbench)
 fi
-if [ "$want_sysbench" = 1 ] && ! command -v pgbench >/dev/null 2>&1; then
+if [ "$want_sysbench" = 1 ] && [ "$want_pgsql" = 1 ] && ! command -v pgbench >/dev/null 2>&1; then
   missing+=(postgresql-contrib)
 fi
 if [ "${#missing[@]}" -gt 0 ]; then

@@ -100,6 +100,15 @@ impl Io {
     }
 }
 
+/// The next message; if the stream ends, the error the server sent before closing it (a FATAL
+/// such as 57P01 after pg_terminate_backend), else a lost connection.
+fn next_or<'a>(io: &'a mut Io, err: &mut Option<DbError>) -> DbResult<(u8, &'a [u8])> {
+    match io.next() {
+        Ok(m) => Ok(m),
+        Err(e) => Err(err.take().unwrap_or_else(|| lost(e))),
+    }
+}
+
 fn lost(e: io::Error) -> DbError {
     DbError::new(DbErrorKind::ConnectionLost, "08006", e.to_string())
 }
@@ -173,7 +182,7 @@ impl PgWire {
     fn drain(&mut self) -> DbResult<()> {
         let mut err = None;
         loop {
-            let (tag, body) = self.io.next().map_err(lost)?;
+            let (tag, body) = next_or(&mut self.io, &mut err)?;
             match tag {
                 b'Z' => return err.map_or(Ok(()), Err),
                 b'E' if err.is_none() => err = Some(error_response(body)),
@@ -202,7 +211,7 @@ impl PgWire {
         let mut rows = false;
         let mut err = None;
         loop {
-            let (tag, body) = self.io.next().map_err(lost)?;
+            let (tag, body) = next_or(&mut self.io, &mut err)?;
             match tag {
                 b't' => {
                     types = body
@@ -241,7 +250,7 @@ impl PgWire {
         let mut kind = QueryKind::Other;
         let mut err = None;
         loop {
-            let (tag, body) = self.io.next().map_err(lost)?;
+            let (tag, body) = next_or(&mut self.io, &mut err)?;
             match tag {
                 b'T' => kind = QueryKind::Read,
                 b'D' => {
@@ -530,7 +539,7 @@ impl Connection for PgWire {
         let mut changed = 0;
         let mut err = None;
         loop {
-            let (tag, body) = self.io.next().map_err(lost)?;
+            let (tag, body) = next_or(&mut self.io, &mut err)?;
             match tag {
                 // DataRows ('D') are skipped where they lie in the buffer.
                 b'C' => changed = tag_rows(body),
