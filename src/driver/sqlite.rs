@@ -431,9 +431,21 @@ impl Connection for SqliteConnection {
         let marks = vec!["?"; n].join(", ");
         let sql = format!("INSERT INTO {table} ({columns}) VALUES ({marks})");
         // One transaction per call: one fsync for the whole block instead of one per row.
-        self.conn
-            .execute_batch("BEGIN IMMEDIATE")
-            .map_err(db_error)?;
+        // Prepare threads queue for SQLite's one write lock; a loader that waited a whole busy
+        // timeout behind the others asks again a few times before giving up.
+        let mut attempts = 0;
+        loop {
+            match self.conn.execute_batch("BEGIN IMMEDIATE") {
+                Ok(()) => break,
+                Err(e) => {
+                    let e = db_error(e);
+                    attempts += 1;
+                    if e.kind != DbErrorKind::LockTimeout || attempts >= 6 {
+                        return Err(e);
+                    }
+                }
+            }
+        }
         let r = (|| -> rusqlite::Result<()> {
             let mut s = self.conn.prepare_cached(&sql)?;
             let mut chunk = Vec::with_capacity(1 << 20);
