@@ -242,3 +242,21 @@ fn prewarm_reads_every_table_on_every_engine() {
         ok(e, &["oltp_read_only", "cleanup"], &size);
     });
 }
+
+#[test]
+fn bulk_insert_stores_one_row_per_event_on_every_engine() {
+    each_engine("bulk-insert", |e| {
+        let threads = ["--threads=2"];
+        ok(e, &["bulk_insert", "prepare"], &threads);
+        ok(
+            e,
+            &["bulk_insert", "run"],
+            &["--threads=2", "--time=0", "--events=30000"],
+        );
+        let rows =
+            e.scalar("SELECT COUNT(*) FROM sbtest1") + e.scalar("SELECT COUNT(*) FROM sbtest2");
+        assert_eq!(rows, 30000, "{}", e.name);
+        ok(e, &["bulk_insert", "cleanup"], &threads);
+        assert!(e.tables().is_empty(), "{}", e.name);
+    });
+}
