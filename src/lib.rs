@@ -11,8 +11,10 @@ pub mod error;
 pub mod export;
 pub mod rand;
 pub mod result;
+pub mod run;
 pub mod runner;
 pub mod stats;
+pub mod sweep;
 pub mod workload;
 
 use cli::{Command, Invocation, OptionValues};
@@ -21,7 +23,6 @@ use driver::{
     dry_run::DryRunDriver, mysql::MysqlDriver, pgsql::PgDriver, sqlite::SqliteDriver, Driver,
 };
 use error::Result;
-use result::{Histograms, RunInfo, RunResult, StatementSummary, Tool};
 use std::io::Write;
 use workload::{Context, Workload};
 
@@ -63,12 +64,28 @@ fn dispatch(args: &[String]) -> Result<u8> {
         }
         Invocation::Report(file, opts) => {
             print_notices(&opts);
-            let r = export::json::read_file(&file)?;
-            match config::choice(&opts, "output-format", "text, json", |s| match s {
+            let format = config::choice(&opts, "output-format", "text, json", |s| match s {
                 "text" => Some(OutputFormat::Text),
                 "json" => Some(OutputFormat::Json),
                 _ => None,
-            })? {
+            })?;
+            let r = match export::json::read_document(&file)? {
+                export::json::Document::Run(r) => *r,
+                export::json::Document::Sweep(s) => {
+                    match format {
+                        OutputFormat::Json => print!("{}", sweep::render_json(&s)),
+                        OutputFormat::Text => {
+                            for step in s.steps.iter().filter_map(|st| st.result.as_ref()) {
+                                println!("=== {} threads ===", step.run.threads);
+                                print!("{}", export::text::summary(step, false));
+                            }
+                            print!("{}", sweep::render_table(&s));
+                        }
+                    }
+                    return Ok(0);
+                }
+            };
+            match format {
                 OutputFormat::Json => print!("{}", export::json::render(&r)),
                 OutputFormat::Text => {
                     for i in &r.intervals {
@@ -90,6 +107,16 @@ fn dispatch(args: &[String]) -> Result<u8> {
             print_notices(&opts);
             // An unknown name is reported before any option problem it would otherwise hide.
             workload::known(&workload)?;
+            if let Some(levels) = sweep::levels(&opts)? {
+                if command != Command::Run {
+                    return Err(error::usage(format!(
+                        "--threads={} is a list, which only `run` takes (a thread sweep): give {} one number",
+                        opts.get("threads"),
+                        command.name()
+                    )));
+                }
+                return sweep::run(&workload, &opts, &levels, args);
+            }
             let cfg = RunConfig::from_options(&workload, command, &opts)?;
             let w = workload::build(&workload, &opts, cfg.seed)?;
             run_command(&cfg, w.as_ref(), args)
@@ -103,7 +130,7 @@ fn print_notices(opts: &OptionValues) {
     }
 }
 
-fn make_driver(cfg: &RunConfig) -> Result<Box<dyn Driver>> {
+pub(crate) fn make_driver(cfg: &RunConfig) -> Result<Box<dyn Driver>> {
     Ok(match &cfg.target {
         Target::Mysql(t) => Box::new(MysqlDriver::new(t.clone(), cfg.ps_mode)),
         Target::Sqlite(t) => Box::new(SqliteDriver::new(t.clone(), cfg.ps_mode)),
@@ -182,15 +209,6 @@ fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8>
     }
 }
 
-fn stop_condition(cfg: &RunConfig) -> String {
-    match (cfg.time, cfg.events) {
-        (0, 0) => "none".into(),
-        (t, 0) => format!("time ({t}s)"),
-        (0, e) => format!("events ({e})"),
-        (t, e) => format!("time ({t}s) or events ({e}), whichever comes first"),
-    }
-}
-
 fn run_benchmark(
     cfg: &RunConfig,
     w: &dyn Workload,
@@ -199,140 +217,12 @@ fn run_benchmark(
     args: &[String],
     out: &mut dyn Write,
 ) -> Result<u8> {
-    let mut probe = runner::probe(driver)?;
-    let info = driver.server_info(probe.as_mut());
-    w.check_ready(probe.as_mut(), ctx)?;
-
-    let _ = writeln!(out, "Running the test with following options:");
-    let _ = writeln!(out, "Number of threads: {}", cfg.threads);
-    if cfg.warmup > 0 {
-        let _ = writeln!(out, "Warmup time: {}s", cfg.warmup);
-    }
-    if let Some(rate) = cfg.rate {
-        let _ = writeln!(out, "Target transaction rate: {rate}/sec");
-    }
-    if cfg.report_interval > 0 {
-        let _ = writeln!(
-            out,
-            "Report intermediate results every {} second(s)",
-            cfg.report_interval
-        );
-    }
-    let _ = writeln!(
-        out,
-        "Initializing random number generator from seed ({}).",
-        cfg.seed
-    );
-    let server = if info.version.is_empty() {
-        String::new()
-    } else {
-        format!(" ({} {})", info.product, info.version)
-    };
-    let _ = writeln!(out, "Workload: {}", cfg.workload);
-    let _ = writeln!(out, "Target: {}{server}", driver.describe());
-    let _ = writeln!(out, "Stop condition: {}", stop_condition(cfg));
-    let _ = writeln!(
-        out,
-        "Random ids: {}; statements: {}",
-        cfg.dist.kind,
-        match cfg.ps_mode {
-            config::PsMode::Auto => "server-side prepared",
-            config::PsMode::Disable => "text (--db-ps-mode=disable)",
-        }
-    );
-    if let Some(rate) = cfg.rate {
-        let _ = writeln!(
-            out,
-            "Pacing: open loop at {rate}/s, {} arrivals; latency measured from each event's intended start",
-            match cfg.arrival {
-                config::Arrival::Poisson => "Poisson",
-                config::Arrival::Uniform => "uniform",
-            }
-        );
-    }
-    for line in w.describe() {
-        let _ = writeln!(out, "{line}");
-    }
-    let _ = writeln!(out, "\n");
-    drop(probe);
-
     let signals = runner::signals::Signals::install();
-    let started_at = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let output = runner::run(cfg, w, driver, &info, &signals, out)?;
-
-    let kinds = w.statement_kinds();
-    let statements: Vec<StatementSummary> = output
-        .totals
-        .stmts
-        .iter()
-        .zip(kinds)
-        .filter(|(s, _)| s.count + s.errors > 0)
-        .map(|(s, name)| StatementSummary {
-            name: name.to_string(),
-            count: s.count,
-            errors: s.errors,
-            latency: stats::summary::latency(&s.latency, None, cfg.percentile),
-        })
-        .collect();
-    let histograms = Histograms {
-        unit: "us".into(),
-        response: stats::summary::encode(&output.totals.response),
-        service: cfg
-            .rate
-            .map(|_| stats::summary::encode(&output.totals.service)),
-        statements: output
-            .totals
-            .stmts
-            .iter()
-            .zip(kinds)
-            .filter(|(s, _)| s.count > 0)
-            .map(|(s, name)| (name.to_string(), stats::summary::encode(&s.latency)))
-            .collect(),
-    };
-    let mut environment = environment::capture();
-    environment.target = driver.describe();
-    environment.server = info;
-    let mut config_echo = cfg.echo.clone();
-    if let Some(db) = config_echo.get_mut("db") {
-        *db = driver::mysql_target::redact_url(db);
-    }
-    let result = RunResult {
-        schema_version: result::SCHEMA_VERSION,
-        tool: Tool {
-            name: "dbpress".into(),
-            version: VERSION.into(),
-        },
-        command_line: redact_args(args),
-        config: config_echo,
-        environment,
-        run: RunInfo {
-            workload: cfg.workload.clone(),
-            threads: cfg.threads,
-            stop_condition: stop_condition(cfg),
-            time_limit_s: cfg.time,
-            events_limit: cfg.events,
-            warmup_s: cfg.warmup,
-            rate: cfg.rate,
-            rate_arrival: cfg
-                .rate
-                .map(|_| format!("{:?}", cfg.arrival).to_lowercase()),
-            rand_type: cfg.dist.kind.to_string(),
-            seed: cfg.seed,
-            ps_mode: format!("{:?}", cfg.ps_mode).to_lowercase(),
-            percentile: cfg.percentile,
-            started_at_unix_s: started_at,
-            interrupted_by: output.interrupted_by.map(String::from),
-            fatal_error: output.fatal.as_ref().map(|e| e.to_string()),
-        },
-        intervals: output.intervals,
-        summary: output.summary,
-        statements,
-        errors_by_code: output.totals.errors_by_code.clone(),
-        histograms,
-    };
+    let run::Measured {
+        result,
+        fatal,
+        interrupted_by,
+    } = run::measure(cfg, w, driver, ctx, args, out, &signals)?;
     if let Some(path) = &cfg.output_file {
         export::json::write_file(path, &result)?;
     }
@@ -343,10 +233,10 @@ fn run_benchmark(
         OutputFormat::Json => print!("{}", export::json::render(&result)),
     }
     let _ = std::io::stdout().flush();
-    if let Some(e) = &output.fatal {
+    if let Some(e) = &fatal {
         return Err(runner::fatal_message(e, driver.hints()));
     }
-    if let Some(sig) = output.interrupted_by {
+    if let Some(sig) = interrupted_by {
         eprintln!("dbpress: interrupted by {sig}; the summary covers what ran");
         return Ok(runner::signals::exit_code(sig));
     }

@@ -359,6 +359,14 @@ pub fn db_error(e: rusqlite::Error) -> DbError {
             };
             DbError::new(kind, code, message)
         }
+        rusqlite::Error::SqlInputError { error, msg, .. } => {
+            let kind = if msg.starts_with("no such table") {
+                DbErrorKind::NoSuchTable
+            } else {
+                DbErrorKind::Other
+            };
+            DbError::new(kind, code_name(error.code), msg)
+        }
         other => DbError::new(DbErrorKind::Other, "SQLITE_CLIENT", other.to_string()),
     }
 }

@@ -15,7 +15,13 @@ pub fn write_file(path: &str, r: &RunResult) -> Result<()> {
     })
 }
 
-pub fn read_file(path: &str) -> Result<RunResult> {
+/// What a dbpress JSON file holds: one run, or a thread sweep.
+pub enum Document {
+    Run(Box<RunResult>),
+    Sweep(Box<crate::sweep::SweepResult>),
+}
+
+pub fn read_document(path: &str) -> Result<Document> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| usage(format!("cannot read result file {path}: {e}")))?;
     let value: serde_json::Value = serde_json::from_str(&text)
@@ -29,6 +35,12 @@ pub fn read_file(path: &str) -> Result<RunResult> {
         }
         None => return Err(usage(format!("{path} is not a dbpress JSON result: no schema_version"))),
     }
+    if value.get("kind").and_then(|k| k.as_str()) == Some("sweep") {
+        return serde_json::from_value(value)
+            .map(|s| Document::Sweep(Box::new(s)))
+            .map_err(|e| usage(format!("{path} is not a valid dbpress sweep: {e}")));
+    }
     serde_json::from_value(value)
+        .map(|r| Document::Run(Box::new(r)))
         .map_err(|e| usage(format!("{path} is not a valid dbpress result: {e}")))
 }

@@ -23,3 +23,5 @@ mod parity;
 mod pgsql;
 /// Embedded SQLite: zero-setup default, options, bad input.
 mod sqlite;
+/// Thread sweeps: steps, table, JSON, a refused level.
+mod sweep;

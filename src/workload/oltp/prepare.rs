@@ -222,8 +222,8 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
             let name = format!("sbtest{t}");
             if existing.iter().any(|e| e == &name) {
                 return Err(environment(format!(
-                    "table '{name}' already exists: run `{} cleanup --tables={}` first, or choose another --mysql-db",
-                    ctx.invocation, s.tables
+                    "table '{name}' already exists: run `{} cleanup --tables={}` first, or choose another {}",
+                    ctx.invocation, s.tables, ctx.driver.hints().database
                 )));
             }
         }

@@ -1,0 +1,179 @@
+//! One measured run: the header sysbench prints, the workers, and the `RunResult` assembled from
+//! what they measured. A single `run` and each step of a thread sweep go through here.
+
+use crate::config::{self, RunConfig};
+use crate::driver::{self, DbError, Driver};
+use crate::error::Result;
+use crate::result::{self, Histograms, RunInfo, RunResult, StatementSummary, Tool};
+use crate::runner::{self, signals::Signals};
+use crate::workload::{Context, Workload};
+use crate::{environment, redact_args, stats, VERSION};
+use std::io::Write;
+
+pub fn stop_condition(cfg: &RunConfig) -> String {
+    match (cfg.time, cfg.events) {
+        (0, 0) => "none".into(),
+        (t, 0) => format!("time ({t}s)"),
+        (0, e) => format!("events ({e})"),
+        (t, e) => format!("time ({t}s) or events ({e}), whichever comes first"),
+    }
+}
+
+/// What one measured run produced.
+pub struct Measured {
+    pub result: RunResult,
+    /// The server error that stopped the run early, if one did.
+    pub fatal: Option<DbError>,
+    pub interrupted_by: Option<&'static str>,
+}
+
+/// Run the benchmark once: header, workers, intervals, and the assembled result. Printing the
+/// summary and choosing the exit code are the caller's (a single run, or a sweep step).
+pub fn measure(
+    cfg: &RunConfig,
+    w: &dyn Workload,
+    driver: &dyn Driver,
+    ctx: &Context<'_>,
+    args: &[String],
+    out: &mut dyn Write,
+    signals: &Signals,
+) -> Result<Measured> {
+    let mut probe = runner::probe(driver)?;
+    let info = driver.server_info(probe.as_mut());
+    w.check_ready(probe.as_mut(), ctx)?;
+
+    let _ = writeln!(out, "Running the test with following options:");
+    let _ = writeln!(out, "Number of threads: {}", cfg.threads);
+    if cfg.warmup > 0 {
+        let _ = writeln!(out, "Warmup time: {}s", cfg.warmup);
+    }
+    if let Some(rate) = cfg.rate {
+        let _ = writeln!(out, "Target transaction rate: {rate}/sec");
+    }
+    if cfg.report_interval > 0 {
+        let _ = writeln!(
+            out,
+            "Report intermediate results every {} second(s)",
+            cfg.report_interval
+        );
+    }
+    let _ = writeln!(
+        out,
+        "Initializing random number generator from seed ({}).",
+        cfg.seed
+    );
+    let server = if info.version.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} {})", info.product, info.version)
+    };
+    let _ = writeln!(out, "Workload: {}", cfg.workload);
+    let _ = writeln!(out, "Target: {}{server}", driver.describe());
+    let _ = writeln!(out, "Stop condition: {}", stop_condition(cfg));
+    let _ = writeln!(
+        out,
+        "Random ids: {}; statements: {}",
+        cfg.dist.kind,
+        match cfg.ps_mode {
+            config::PsMode::Auto => "server-side prepared",
+            config::PsMode::Disable => "text (--db-ps-mode=disable)",
+        }
+    );
+    if let Some(rate) = cfg.rate {
+        let _ = writeln!(
+            out,
+            "Pacing: open loop at {rate}/s, {} arrivals; latency measured from each event's intended start",
+            match cfg.arrival {
+                config::Arrival::Poisson => "Poisson",
+                config::Arrival::Uniform => "uniform",
+            }
+        );
+    }
+    for line in w.describe() {
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = writeln!(out, "\n");
+    drop(probe);
+
+    let started_at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let output = runner::run(cfg, w, driver, &info, signals, out)?;
+
+    let kinds = w.statement_kinds();
+    let statements: Vec<StatementSummary> = output
+        .totals
+        .stmts
+        .iter()
+        .zip(kinds)
+        .filter(|(s, _)| s.count + s.errors > 0)
+        .map(|(s, name)| StatementSummary {
+            name: name.to_string(),
+            count: s.count,
+            errors: s.errors,
+            latency: stats::summary::latency(&s.latency, None, cfg.percentile),
+        })
+        .collect();
+    let histograms = Histograms {
+        unit: "us".into(),
+        response: stats::summary::encode(&output.totals.response),
+        service: cfg
+            .rate
+            .map(|_| stats::summary::encode(&output.totals.service)),
+        statements: output
+            .totals
+            .stmts
+            .iter()
+            .zip(kinds)
+            .filter(|(s, _)| s.count > 0)
+            .map(|(s, name)| (name.to_string(), stats::summary::encode(&s.latency)))
+            .collect(),
+    };
+    let mut environment = environment::capture();
+    environment.target = driver.describe();
+    environment.server = info;
+    let mut config_echo = cfg.echo.clone();
+    if let Some(db) = config_echo.get_mut("db") {
+        *db = driver::mysql_target::redact_url(db);
+    }
+    let result = RunResult {
+        schema_version: result::SCHEMA_VERSION,
+        tool: Tool {
+            name: "dbpress".into(),
+            version: VERSION.into(),
+        },
+        command_line: redact_args(args),
+        config: config_echo,
+        environment,
+        run: RunInfo {
+            workload: cfg.workload.clone(),
+            threads: cfg.threads,
+            stop_condition: stop_condition(cfg),
+            time_limit_s: cfg.time,
+            events_limit: cfg.events,
+            warmup_s: cfg.warmup,
+            rate: cfg.rate,
+            rate_arrival: cfg
+                .rate
+                .map(|_| format!("{:?}", cfg.arrival).to_lowercase()),
+            rand_type: cfg.dist.kind.to_string(),
+            seed: cfg.seed,
+            ps_mode: format!("{:?}", cfg.ps_mode).to_lowercase(),
+            percentile: cfg.percentile,
+            started_at_unix_s: started_at,
+            interrupted_by: output.interrupted_by.map(String::from),
+            fatal_error: output.fatal.as_ref().map(|e| e.to_string()),
+        },
+        intervals: output.intervals,
+        summary: output.summary,
+        statements,
+        errors_by_code: output.totals.errors_by_code.clone(),
+        histograms,
+    };
+    Ok(Measured {
+        result,
+        fatal: output.fatal,
+        interrupted_by: output.interrupted_by,
+    })
+}

@@ -1,0 +1,305 @@
+//! Thread-count sweeps: `--threads 1,2,4,8` runs one step per level, each a complete run (its
+//! own connections, warm-up and duration), and ends with one table: threads, TPS, QPS, p95,
+//! p99, errors/s and the ratio to the best level. A level that cannot start (the server's
+//! max_connections, say) is reported in the table with its reason and the sweep goes on.
+
+use crate::cli::{Command, OptionValues};
+use crate::config::{OutputFormat, RunConfig};
+use crate::error::{environment, usage, Result};
+use crate::result::{RunResult, Tool, SCHEMA_VERSION};
+use crate::runner::signals::{self, Signals};
+use crate::workload::{self, Context};
+use crate::{make_driver, redact_args, run, VERSION};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+
+/// A sweep's JSON document (docs/sweep.schema.json); each step's `result` is a run result as
+/// docs/results.schema.json describes.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct SweepResult {
+    pub schema_version: u32,
+    /// Always "sweep": tells a sweep file from a single run's.
+    pub kind: String,
+    pub tool: Tool,
+    pub command_line: Vec<String>,
+    pub workload: String,
+    pub levels: Vec<u32>,
+    pub steps: Vec<Step>,
+    pub table: Vec<Row>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Step {
+    pub threads: u32,
+    /// None when the level could not run.
+    pub result: Option<RunResult>,
+    /// Why the level did not start, or the server error that stopped it.
+    pub error: Option<String>,
+}
+
+/// One line of the closing table; numbers are None for a level that did not run.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Row {
+    pub threads: u32,
+    pub tps: Option<f64>,
+    pub qps: Option<f64>,
+    pub p95_ms: Option<f64>,
+    pub p99_ms: Option<f64>,
+    pub errors_per_s: Option<f64>,
+    /// TPS divided by the best level's TPS.
+    pub ratio_to_best: Option<f64>,
+    pub error: Option<String>,
+}
+
+/// The levels of `--threads` when it is a list (`1,2,4`); None for a single value.
+pub fn levels(opts: &OptionValues) -> Result<Option<Vec<u32>>> {
+    let raw = opts.get("threads");
+    if !raw.contains(',') {
+        return Ok(None);
+    }
+    let mut levels = Vec::new();
+    for part in raw.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.parse::<u32>() {
+            Ok(n) if (1..=100_000).contains(&n) => levels.push(n),
+            _ => {
+                return Err(usage(format!(
+                    "invalid level '{part}' in --threads={raw}: use whole numbers from 1 to 100000, like 1,2,4,8"
+                )))
+            }
+        }
+    }
+    if levels.is_empty() {
+        return Err(usage(format!(
+            "--threads={raw} lists no level: use whole numbers like 1,2,4,8"
+        )));
+    }
+    Ok(Some(levels))
+}
+
+fn row(threads: u32, step: &Step) -> Row {
+    let Some(r) = &step.result else {
+        return Row {
+            threads,
+            tps: None,
+            qps: None,
+            p95_ms: None,
+            p99_ms: None,
+            errors_per_s: None,
+            ratio_to_best: None,
+            error: step.error.clone(),
+        };
+    };
+    let s = &r.summary;
+    Row {
+        threads,
+        tps: Some(s.tps),
+        qps: Some(s.qps),
+        p95_ms: Some(s.latency.p95_ms),
+        p99_ms: Some(s.latency.p99_ms),
+        errors_per_s: Some(s.errors as f64 / s.total_time_s.max(1e-9)),
+        ratio_to_best: None,
+        error: step.error.clone(),
+    }
+}
+
+pub fn table(steps: &[Step]) -> Vec<Row> {
+    let mut rows: Vec<Row> = steps.iter().map(|s| row(s.threads, s)).collect();
+    let best = rows.iter().filter_map(|r| r.tps).fold(0.0f64, f64::max);
+    for r in &mut rows {
+        r.ratio_to_best = r.tps.filter(|_| best > 0.0).map(|t| t / best);
+    }
+    rows
+}
+
+pub fn render_table(s: &SweepResult) -> String {
+    let cell = |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
+    let mut out = format!(
+        "\nThread sweep, {} ({} levels):\n    {:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}\n",
+        s.workload,
+        s.levels.len(),
+        "threads",
+        "TPS",
+        "QPS",
+        "p95 ms",
+        "p99 ms",
+        "err/s",
+        "vs best"
+    );
+    for r in &s.table {
+        out.push_str(&format!(
+            "    {:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}",
+            r.threads,
+            cell(r.tps, 2),
+            cell(r.qps, 2),
+            cell(r.p95_ms, 3),
+            cell(r.p99_ms, 3),
+            cell(r.errors_per_s, 2),
+            cell(r.ratio_to_best, 3),
+        ));
+        if let Some(e) = &r.error {
+            out.push_str("  ");
+            out.push_str(e);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+pub fn render_json(s: &SweepResult) -> String {
+    serde_json::to_string_pretty(s).expect("SweepResult always serialises") + "\n"
+}
+
+/// Run every level; returns the exit code.
+pub fn run(
+    workload_name: &str,
+    opts: &OptionValues,
+    levels: &[u32],
+    args: &[String],
+) -> Result<u8> {
+    let signals = Signals::install();
+    let first = {
+        let mut o = opts.clone();
+        o.set("threads", levels[0].to_string());
+        RunConfig::from_options(workload_name, Command::Run, &o)?
+    };
+    let mut stdout = std::io::stdout();
+    let mut stderr = std::io::stderr();
+    let out: &mut dyn Write = match first.output_format {
+        OutputFormat::Text => &mut stdout,
+        OutputFormat::Json => &mut stderr,
+    };
+    let _ = writeln!(out, "dbpress {VERSION} (sysbench-compatible)\n");
+    let mut steps = Vec::new();
+    let mut failed = false;
+    let mut interrupted = None;
+    for (i, &level) in levels.iter().enumerate() {
+        let mut o = opts.clone();
+        o.set("threads", level.to_string());
+        // The seed is drawn once, so every step replays the same random streams.
+        o.set("rand-seed", first.seed.to_string());
+        let mut cfg = RunConfig::from_options(workload_name, Command::Run, &o)?;
+        cfg.output_file = None;
+        // Workloads size per-thread state (tables per thread, key slices) from --threads.
+        let w = workload::build(workload_name, &o, cfg.seed)?;
+        let driver = make_driver(&cfg)?;
+        let ctx = Context {
+            driver: driver.as_ref(),
+            threads: cfg.threads,
+            dist: &cfg.dist,
+            invocation: format!("dbpress {workload_name}"),
+        };
+        let _ = writeln!(
+            out,
+            "=== Sweep step {} of {}: {level} threads ===\n",
+            i + 1,
+            levels.len()
+        );
+        match run::measure(&cfg, w.as_ref(), driver.as_ref(), &ctx, args, out, &signals) {
+            Ok(m) => {
+                if first.output_format == OutputFormat::Text {
+                    let _ = write!(
+                        out,
+                        "{}",
+                        crate::export::text::summary(&m.result, cfg.histogram)
+                    );
+                }
+                let error = m.fatal.as_ref().map(|e| {
+                    failed = true;
+                    crate::runner::fatal_message(e, driver.hints())
+                        .message()
+                        .to_string()
+                });
+                steps.push(Step {
+                    threads: level,
+                    result: Some(m.result),
+                    error,
+                });
+                if m.interrupted_by.is_some() {
+                    interrupted = m.interrupted_by;
+                    break;
+                }
+            }
+            Err(e) => {
+                // The level could not start (connections refused, a limit reached): say why in
+                // the table and go on with the next level.
+                let _ = writeln!(out, "dbpress: level {level} did not run: {}\n", e.message());
+                steps.push(Step {
+                    threads: level,
+                    result: None,
+                    error: Some(e.message().to_string()),
+                });
+            }
+        }
+        if signals.caught().is_some() {
+            interrupted = signals.caught();
+            break;
+        }
+    }
+    let table = table(&steps);
+    let sweep = SweepResult {
+        schema_version: SCHEMA_VERSION,
+        kind: "sweep".into(),
+        tool: Tool {
+            name: "dbpress".into(),
+            version: VERSION.into(),
+        },
+        command_line: redact_args(args),
+        workload: workload_name.to_string(),
+        levels: levels.to_vec(),
+        steps,
+        table,
+    };
+    if let Some(path) = &first.output_file {
+        std::fs::write(path, render_json(&sweep)).map_err(|e| {
+            environment(format!(
+                "cannot write the result file {path}: {e}: choose a writable path with --output"
+            ))
+        })?;
+    }
+    match first.output_format {
+        OutputFormat::Text => print!("{}", render_table(&sweep)),
+        OutputFormat::Json => print!("{}", render_json(&sweep)),
+    }
+    let _ = std::io::stdout().flush();
+    if let Some(sig) = interrupted {
+        eprintln!("dbpress: interrupted by {sig}; the table covers the levels that ran");
+        return Ok(signals::exit_code(sig));
+    }
+    if sweep.steps.iter().all(|s| s.result.is_none()) {
+        return Err(environment(format!(
+            "no level of the sweep could run: {}",
+            sweep.steps[0].error.clone().unwrap_or_default()
+        )));
+    }
+    Ok(if failed { 1 } else { 0 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cli::{parse, Invocation};
+
+    fn opts(s: &str) -> OptionValues {
+        let args: Vec<String> = s.split_whitespace().map(String::from).collect();
+        match parse(&args).unwrap() {
+            Invocation::Workload { opts, .. } => opts,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_thread_list_is_a_sweep_and_a_bad_level_is_named() {
+        assert_eq!(
+            levels(&opts("oltp_point_select run --threads=8")).unwrap(),
+            None
+        );
+        assert_eq!(
+            levels(&opts("oltp_point_select run --threads=1,2,16")).unwrap(),
+            Some(vec![1, 2, 16])
+        );
+        let e = levels(&opts("oltp_point_select run --threads=1,x")).unwrap_err();
+        assert!(e.message().contains("invalid level 'x'"));
+        let e = levels(&opts("oltp_point_select run --threads=1,0")).unwrap_err();
+        assert!(e.message().contains("invalid level '0'"));
+    }
+}

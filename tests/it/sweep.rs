@@ -1,0 +1,123 @@
+//! Thread sweeps: one complete run per level, one table, one JSON document with every step.
+
+use crate::common::*;
+use crate::export::assert_valid;
+
+fn sweep_validator() -> jsonschema::Validator {
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../../docs/sweep.schema.json")).unwrap();
+    jsonschema::validator_for(&schema).expect("schema compiles")
+}
+
+#[test]
+fn a_thread_list_runs_one_step_per_level_with_its_own_clients() {
+    let dir = scratch("sweep-sqlite");
+    let db = format!("--sqlite-path={}", dir.join("s.db").display());
+    let o = dbpress(&["oltp_read_only", "prepare", &db, "--table-size=1000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = dir.join("sweep.json");
+    let o = dbpress(&[
+        "oltp_read_only",
+        "run",
+        &db,
+        "--table-size=1000",
+        "--threads=1,3,2",
+        "--time=1",
+        "--warmup-time=1",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    for step in [
+        "step 1 of 3: 1 threads",
+        "step 2 of 3: 3 threads",
+        "step 3 of 3: 2 threads",
+    ] {
+        assert!(text.contains(step), "{step}: {text}");
+    }
+    assert!(
+        text.contains("Thread sweep, oltp_read_only (3 levels)"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("Warmup time: 1s").count(),
+        3,
+        "each step warms up"
+    );
+
+    let doc = json(&out);
+    let errors: Vec<String> = sweep_validator()
+        .iter_errors(&doc)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let steps = doc["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 3);
+    for (step, threads) in steps.iter().zip([1u64, 3, 2]) {
+        let r = &step["result"];
+        assert_valid(r);
+        assert_eq!(r["run"]["threads"], threads);
+        // Every thread of the level ran events: the clients were really that many.
+        let per_thread = r["summary"]["fairness"]["events_per_thread"]
+            .as_array()
+            .unwrap();
+        assert_eq!(per_thread.len() as u64, threads);
+        assert!(per_thread.iter().all(|e| e.as_u64().unwrap() > 0));
+        assert!(!r["intervals"].as_array().unwrap().is_empty());
+    }
+    let best = doc["table"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["ratio_to_best"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    assert_eq!(best, 1.0);
+
+    // The saved sweep renders again without running.
+    let o = dbpress(&["report", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Thread sweep, oltp_read_only (3 levels)"));
+
+    let o = dbpress(&["oltp_read_only", "prepare", &db, "--threads=1,2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_one_clean_line(&o);
+    assert!(stderr(&o).contains("only `run` takes"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_level_the_server_refuses_is_reported_and_the_sweep_goes_on() {
+    let Some(_srv) = server("sweep-limit") else {
+        return;
+    };
+    let size = ["--table-size=1000"];
+    let mut prep = vec!["oltp_point_select", "prepare"];
+    prep.extend_from_slice(CONN);
+    prep.extend_from_slice(&size);
+    let o = dbpress(&prep);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // MariaDB's lowest accepted max_connections is 10.
+    assert!(as_root("SET GLOBAL max_connections = 10"));
+    let dir = scratch("sweep-limit");
+    let out = dir.join("sweep.json");
+    let mut run = vec!["oltp_point_select", "run"];
+    run.extend_from_slice(CONN);
+    run.extend_from_slice(&size);
+    let out_s = out.to_str().unwrap().to_string();
+    run.extend_from_slice(&["--threads=2,30,4", "--time=1", "--output", &out_s]);
+    let o = dbpress(&run);
+    as_root("SET GLOBAL max_connections = 2000");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc = json(&out);
+    let table = doc["table"].as_array().unwrap();
+    assert_eq!(table.len(), 3);
+    assert!(table[0]["tps"].as_f64().unwrap() > 0.0);
+    assert!(table[1]["tps"].is_null());
+    let reason = table[1]["error"].as_str().unwrap();
+    assert!(reason.contains("max_connections=10 reached"), "{reason}");
+    assert!(
+        table[2]["tps"].as_f64().unwrap() > 0.0,
+        "the sweep went on after the refused level"
+    );
+    assert!(stdout(&o).contains("max_connections=10 reached"));
+}
