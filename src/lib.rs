@@ -13,6 +13,7 @@ pub mod rand;
 pub mod result;
 pub mod run;
 pub mod runner;
+pub mod slap;
 pub mod stats;
 pub mod sweep;
 pub mod workload;
@@ -41,6 +42,10 @@ pub fn main_with_args(args: &[String]) -> u8 {
 }
 
 fn dispatch(args: &[String]) -> Result<u8> {
+    // mysqlslap's grammar (short flags, -pPASSWORD) is not sysbench's: slap parses its own.
+    if args.first().map(String::as_str) == Some("slap") {
+        return slap::main(&args[1..]);
+    }
     let inv = cli::parse(args)?;
     match inv {
         Invocation::Version => {
@@ -149,6 +154,15 @@ pub fn redact_args(args: &[String]) -> Vec<String> {
         if hide_next {
             out.push("***".to_string());
             hide_next = false;
+            continue;
+        }
+        // mysqlslap's spellings (dbpress slap): -pSECRET and --password=SECRET.
+        if a.len() > 2 && a.starts_with("-p") && !a.starts_with("--") {
+            out.push("-p***".to_string());
+            continue;
+        }
+        if a.starts_with("--password=") {
+            out.push("--password=***".to_string());
             continue;
         }
         let norm = a.replace('_', "-");

@@ -106,7 +106,34 @@ fn workload_from_test(value: &str) -> String {
     file.strip_suffix(".lua").unwrap_or(file).to_string()
 }
 
+/// Options only (no workload or command words), for commands with their own grammar such as
+/// `slap`, which translates its flags into dbpress's long options first.
+pub fn parse_options(args: &[String]) -> Result<OptionValues> {
+    match scan(args)? {
+        Scanned::Options(opts, words, _) if words.is_empty() => Ok(opts),
+        Scanned::Options(_, words, _) => Err(usage(format!(
+            "unexpected argument '{}': options are spelled --name=value",
+            words[0]
+        ))),
+        Scanned::Early(_) => Err(usage("--help and --version stand alone")),
+    }
+}
+
+/// What the option scan found: options and bare words, or an answer that ends parsing.
+enum Scanned {
+    Options(OptionValues, Vec<String>, Option<String>),
+    Early(Invocation),
+}
+
 pub fn parse(args: &[String]) -> Result<Invocation> {
+    let (opts, words, test_name) = match scan(args)? {
+        Scanned::Options(o, w, t) => (o, w, t),
+        Scanned::Early(inv) => return Ok(inv),
+    };
+    words_to_invocation(opts, words, test_name)
+}
+
+fn scan(args: &[String]) -> Result<Scanned> {
     let mut opts = OptionValues::default();
     let mut words: Vec<String> = Vec::new();
     let mut test_name: Option<String> = None;
@@ -116,7 +143,7 @@ pub fn parse(args: &[String]) -> Result<Invocation> {
         i += 1;
         let Some(body) = arg.strip_prefix("--") else {
             if arg == "-h" {
-                return Ok(Invocation::Help);
+                return Ok(Scanned::Early(Invocation::Help));
             }
             if arg.starts_with('-') && arg.len() > 1 {
                 return Err(usage(format!(
@@ -135,8 +162,8 @@ pub fn parse(args: &[String]) -> Result<Invocation> {
         };
         let name = raw_name.replace('_', "-");
         match name.as_str() {
-            "help" => return Ok(Invocation::Help),
-            "version" => return Ok(Invocation::Version),
+            "help" => return Ok(Scanned::Early(Invocation::Help)),
+            "version" => return Ok(Scanned::Early(Invocation::Version)),
             _ => {}
         }
         if name == "test" {
@@ -183,6 +210,14 @@ pub fn parse(args: &[String]) -> Result<Invocation> {
         }
     }
 
+    Ok(Scanned::Options(opts, words, test_name))
+}
+
+fn words_to_invocation(
+    opts: OptionValues,
+    words: Vec<String>,
+    test_name: Option<String>,
+) -> Result<Invocation> {
     let mut words = words.into_iter();
     let first = match test_name {
         Some(t) => Some(t),

@@ -112,6 +112,7 @@ pub static SPECS: &[Spec] = &[
     Spec { secret: true,
     ..o("pgsql-password", Str, "", Pgsql, "PostgreSQL password (also PGPASSWORD or ~/.pgpass)") },
     o("pgsql-db", Str, "sbtest", Pgsql, "PostgreSQL database name; also PGDATABASE"),
+    o("pgsql-schema", Str, "", Pgsql, "schema to work in (search_path); empty = the server's default"),
     o("pgsql-sslmode", Str, "prefer", Pgsql, "TLS mode {disable, allow, prefer, require, verify-ca, verify-full}; also PGSSLMODE"),
     o("pgsql-sslrootcert", Str, "", Pgsql, "CA certificate file for verify-ca / verify-full"),
     o("pgsql-ignore-errors", List, "40P01,40001,23505", Pgsql, "SQLSTATEs to ignore (count and retry the event), or \"all\"; empty = none"),

@@ -62,6 +62,9 @@ impl PgDriver {
         if !t.password.is_empty() {
             cfg.password(t.password.expose());
         }
+        if let Some(schema) = &t.schema {
+            cfg.options(format!("-c search_path={schema}").as_str());
+        }
         let r = match &self.tls {
             None => {
                 cfg.ssl_mode(postgres::config::SslMode::Disable);

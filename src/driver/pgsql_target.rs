@@ -56,6 +56,8 @@ pub struct PgTarget {
     pub db: String,
     pub ssl: PgSslMode,
     pub ssl_root_cert: Option<PathBuf>,
+    /// Schema the session works in (search_path), when not the server's default.
+    pub schema: Option<String>,
 }
 
 /// An option if given, else the URL's part, else the environment variable, else the default.
@@ -137,6 +139,7 @@ impl PgTarget {
             db,
             ssl,
             ssl_root_cert,
+            schema: Some(opts.get("pgsql-schema").to_string()).filter(|s| !s.is_empty()),
         })
     }
 
@@ -158,8 +161,12 @@ impl PgTarget {
             (true, _) | (_, PgSslMode::Disable) => String::new(),
             (false, m) => format!(", sslmode={}", m.name()),
         };
+        let schema = self
+            .schema
+            .as_ref()
+            .map_or(String::new(), |s| format!(", schema {s}"));
         format!(
-            "PostgreSQL over {place}, user {}, database {}{tls}",
+            "PostgreSQL over {place}, user {}, database {}{schema}{tls}",
             self.user, self.db
         )
     }

@@ -114,10 +114,11 @@ pub fn summary(r: &RunResult, with_histogram: bool) -> String {
     o
 }
 
-fn latency_row(o: &mut String, name: &str, count: u64, errors: u64, l: &Latency) {
+/// One row of a latency table whose name column is `w` characters wide.
+fn latency_row(o: &mut String, w: usize, name: &str, count: u64, errors: u64, l: &Latency) {
     let _ = writeln!(
         o,
-        "    {name:<18} {count:>10} {errors:>7} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
+        "    {name:<w$} {count:>10} {errors:>7} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
         l.p50_ms, l.p95_ms, l.p99_ms, l.p999_ms, l.max_ms
     );
 }
@@ -125,15 +126,21 @@ fn latency_row(o: &mut String, name: &str, count: u64, errors: u64, l: &Latency)
 fn dbpress_sections(r: &RunResult) -> String {
     let mut o = String::new();
     let s = &r.summary;
+    // Statement names of custom SQL (slap) can be longer than sysbench's kinds.
+    let w = r
+        .statements
+        .iter()
+        .map(|st| st.name.chars().count())
+        .fold(18, usize::max);
     let _ = writeln!(o, "Latency by statement (ms, dbpress):");
     let _ = writeln!(
         o,
-        "    {:<18} {:>10} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "    {:<w$} {:>10} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9}",
         "statement", "count", "errors", "p50", "p95", "p99", "p99.9", "max"
     );
-    latency_row(&mut o, "event", s.events, s.errors, &s.latency);
+    latency_row(&mut o, w, "event", s.events, s.errors, &s.latency);
     for st in &r.statements {
-        latency_row(&mut o, &st.name, st.count, st.errors, &st.latency);
+        latency_row(&mut o, w, &st.name, st.count, st.errors, &st.latency);
     }
     let _ = writeln!(o);
     if !r.errors_by_code.is_empty() {
@@ -154,8 +161,8 @@ fn dbpress_sections(r: &RunResult) -> String {
             "    {:<18} {:>10} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9}",
             "", "count", "", "p50", "p95", "p99", "p99.9", "max"
         );
-        latency_row(&mut o, "response", s.latency.count, 0, &s.latency);
-        latency_row(&mut o, "service", sv.count, 0, sv);
+        latency_row(&mut o, 18, "response", s.latency.count, 0, &s.latency);
+        latency_row(&mut o, 18, "service", sv.count, 0, sv);
         let _ = writeln!(
             o,
             "    late events (started > 1 ms after their intended time): {} ({:.2}%), max lag {:.2} ms",

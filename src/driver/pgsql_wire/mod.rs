@@ -314,12 +314,17 @@ fn connect(t: &PgTarget) -> DbResult<Io> {
     // StartupMessage: no type byte, protocol 3.0, then name/value pairs.
     io.out.extend_from_slice(&[0; 4]);
     io.out.extend_from_slice(&196_608u32.to_be_bytes());
+    let options = t.schema.as_ref().map(|s| format!("-c search_path={s}"));
     for (k, v) in [
         ("user", t.user.as_str()),
         ("database", t.db.as_str()),
         ("application_name", "dbpress"),
         ("client_encoding", "UTF8"),
+        ("options", options.as_deref().unwrap_or("")),
     ] {
+        if v.is_empty() {
+            continue;
+        }
         io.cstr(k.as_bytes());
         io.cstr(v.as_bytes());
     }

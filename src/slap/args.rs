@@ -1,0 +1,385 @@
+//! mysqlslap's command line as people paste it: short flags with attached or separate values
+//! (`-uroot -p -h host -P 3306 -S sock -c 8,16 -i 3 -q '…' -F ';'`), long options, and
+//! dbpress's own long options passed through. Connection flags land on the options of the
+//! engine in use (mysql by default for these flags, pgsql or sqlite when `--db`/`--db-driver`
+//! or their options say so).
+
+use crate::cli::{self, OptionValues};
+use crate::config::{resolve_driver, Driver};
+use crate::error::{usage, Result};
+
+/// What `dbpress slap` was asked to do.
+#[derive(Debug)]
+pub struct SlapArgs {
+    pub concurrency: Vec<u32>,
+    pub iterations: u32,
+    /// Statements in total across clients (mysqlslap's meaning); 0 = each client runs the list
+    /// once.
+    pub number_of_queries: u64,
+    pub query: Option<String>,
+    pub create: Option<String>,
+    pub pre_query: Option<String>,
+    pub post_query: Option<String>,
+    pub delimiter: String,
+    pub schema: Option<String>,
+    pub no_drop: bool,
+    pub only_print: bool,
+    pub silent: bool,
+    /// dbpress's options: connection flags translated for the engine, plus everything passed
+    /// through (`--db`, `--output`, `--mysql-ignore-errors`, `--percentile`, …).
+    pub opts: OptionValues,
+    pub driver: Driver,
+}
+
+/// mysqlslap flags dbpress does not offer, with what to use instead.
+const UNSUPPORTED: &[(&str, &str)] = &[
+    (
+        "auto-generate-sql",
+        "give the statements with --query (and tables with --create)",
+    ),
+    (
+        "engine",
+        "create the tables with the engine you want in --create",
+    ),
+    ("commit", "put COMMIT in the --query list"),
+    ("detach", "use a workload with --reconnect"),
+    ("csv", "use --output FILE for a JSON result"),
+];
+
+/// Short flags and the long option each stands for.
+fn short(flag: char) -> Option<&'static str> {
+    Some(match flag {
+        'u' => "user",
+        'p' => "password",
+        'h' => "host",
+        'P' => "port",
+        'S' => "socket",
+        'c' => "concurrency",
+        'i' => "iterations",
+        'q' => "query",
+        'F' => "delimiter",
+        's' => "silent",
+        'a' => "auto-generate-sql",
+        'e' => "engine",
+        _ => return None,
+    })
+}
+
+fn is_flag(name: &str) -> bool {
+    matches!(
+        name,
+        "no-drop" | "only-print" | "silent" | "auto-generate-sql"
+    )
+}
+
+pub fn parse(args: &[String]) -> Result<SlapArgs> {
+    let mut slap: Vec<(String, String)> = Vec::new();
+    let mut pass: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        i += 1;
+        let (name, inline): (String, Option<String>) = if let Some(body) = arg.strip_prefix("--") {
+            match body.split_once('=') {
+                Some((n, v)) => (n.replace('_', "-"), Some(v.to_string())),
+                None => (body.replace('_', "-"), None),
+            }
+        } else if let Some(body) = arg.strip_prefix('-').filter(|b| !b.is_empty()) {
+            let mut chars = body.chars();
+            let flag = chars.next().unwrap_or_default();
+            let long = short(flag).ok_or_else(|| {
+                usage(format!(
+                    "unknown option '-{flag}' for dbpress slap (see docs/GUIDE.md, slap)"
+                ))
+            })?;
+            let rest: String = chars.collect();
+            (long.to_string(), (!rest.is_empty()).then_some(rest))
+        } else {
+            return Err(usage(format!(
+                "unexpected argument '{arg}': dbpress slap takes options only, e.g. --query='SELECT 1'"
+            )));
+        };
+        if let Some((_, instead)) = UNSUPPORTED.iter().find(|(n, _)| name.starts_with(n)) {
+            return Err(usage(format!(
+                "mysqlslap's --{name} is not supported by dbpress slap: {instead}"
+            )));
+        }
+        let slap_option = matches!(
+            name.as_str(),
+            "user"
+                | "password"
+                | "host"
+                | "port"
+                | "socket"
+                | "protocol"
+                | "concurrency"
+                | "iterations"
+                | "number-of-queries"
+                | "query"
+                | "create"
+                | "create-schema"
+                | "delimiter"
+                | "pre-query"
+                | "post-query"
+                | "no-drop"
+                | "only-print"
+                | "silent"
+        );
+        if !slap_option {
+            // dbpress's own option: hand it over as typed, with its value.
+            pass.push(arg.clone());
+            if inline.is_none()
+                && cli::options::find(&name).is_some_and(|s| s.kind != cli::options::Kind::Bool)
+                && i < args.len()
+            {
+                pass.push(args[i].clone());
+                i += 1;
+            }
+            continue;
+        }
+        let value = if is_flag(&name) {
+            inline.unwrap_or_else(|| "on".into())
+        } else if name == "password" {
+            // `-p` or `--password` alone would prompt in mysqlslap; here it means "from the
+            // environment or option file", which the driver reads anyway.
+            inline.unwrap_or_default()
+        } else {
+            match inline {
+                Some(v) => v,
+                None if i < args.len() => {
+                    i += 1;
+                    args[i - 1].clone()
+                }
+                None => return Err(usage(format!("--{name} needs a value"))),
+            }
+        };
+        slap.push((name, value));
+    }
+    build(slap, &pass)
+}
+
+fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
+    let mut opts = cli::parse_options(pass)?;
+    let get = |n: &str| {
+        slap.iter()
+            .rev()
+            .find(|(k, _)| k == n)
+            .map(|(_, v)| v.clone())
+    };
+    let conn_given = ["user", "password", "host", "port", "socket"]
+        .iter()
+        .any(|n| get(n).is_some());
+    let driver = match resolve_driver(&opts)? {
+        (Driver::Sqlite, true) if conn_given => Driver::Mysql,
+        (d, _) => d,
+    };
+    let set = |opts: &mut OptionValues, name: &'static str, v: Option<String>| {
+        if let Some(v) = v.filter(|v| !v.is_empty()) {
+            opts.set(name, v);
+        }
+    };
+    match driver {
+        Driver::Mysql => {
+            set(&mut opts, "mysql-user", get("user"));
+            set(&mut opts, "mysql-password", get("password"));
+            set(&mut opts, "mysql-host", get("host"));
+            set(&mut opts, "mysql-port", get("port"));
+            set(&mut opts, "mysql-socket", get("socket"));
+            set(&mut opts, "mysql-db", get("create-schema"));
+            if !opts.is_set("db-driver") && !opts.is_set("db") {
+                opts.set("db-driver", "mysql");
+            }
+        }
+        Driver::Pgsql => {
+            set(&mut opts, "pgsql-user", get("user"));
+            set(&mut opts, "pgsql-password", get("password"));
+            set(&mut opts, "pgsql-host", get("socket").or(get("host")));
+            set(&mut opts, "pgsql-port", get("port"));
+            set(&mut opts, "pgsql-schema", get("create-schema"));
+        }
+        Driver::Sqlite => {
+            if conn_given {
+                return Err(usage(
+                    "-u/-p/-h/-P/-S connect to a server, but the target is SQLite: drop them or choose a server with --db",
+                ));
+            }
+        }
+    }
+    let concurrency = match get("concurrency") {
+        None => vec![1],
+        Some(list) => list
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                p.parse::<u32>().ok().filter(|n| *n > 0).ok_or_else(|| {
+                    usage(format!(
+                        "invalid value '{p}' in --concurrency={list}: use client counts like 8,32,64"
+                    ))
+                })
+            })
+            .collect::<Result<Vec<u32>>>()?,
+    };
+    if concurrency.is_empty() {
+        return Err(usage(
+            "--concurrency lists no client count: use e.g. -c 8,32,64",
+        ));
+    }
+    let number = |n: &str, max: u64| -> Result<Option<u64>> {
+        get(n)
+            .map(|v| {
+                v.trim()
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|x| *x <= max)
+                    .ok_or_else(|| {
+                        usage(format!(
+                            "invalid value '{v}' for --{n}: expected a whole number"
+                        ))
+                    })
+            })
+            .transpose()
+    };
+    let iterations = number("iterations", 1_000_000)?.unwrap_or(1).max(1) as u32;
+    let query = get("query");
+    let only_print = get("only-print").is_some_and(|v| cli::parse_bool(&v) == Some(true));
+    if query.is_none() {
+        return Err(usage(
+            "dbpress slap needs statements: --query='SQL;SQL' or --query=FILE (and --create for tables)",
+        ));
+    }
+    Ok(SlapArgs {
+        concurrency,
+        iterations,
+        number_of_queries: number("number-of-queries", u64::MAX)?.unwrap_or(0),
+        query,
+        create: get("create"),
+        pre_query: get("pre-query"),
+        post_query: get("post-query"),
+        delimiter: get("delimiter").unwrap_or_else(|| ";".into()),
+        schema: get("create-schema"),
+        no_drop: get("no-drop").is_some_and(|v| cli::parse_bool(&v) == Some(true)),
+        only_print,
+        silent: get("silent").is_some_and(|v| cli::parse_bool(&v) == Some(true)),
+        opts,
+        driver,
+    })
+}
+
+/// Statements of an option that is SQL text or a file holding it, split on the delimiter.
+pub fn statements(value: &str, delimiter: &str) -> Result<Vec<String>> {
+    let text = match std::path::Path::new(value) {
+        p if !value.contains(' ') && p.is_file() => {
+            std::fs::read_to_string(p).map_err(|e| usage(format!("cannot read {value}: {e}")))?
+        }
+        _ => value.to_string(),
+    };
+    if delimiter.is_empty() {
+        return Err(usage("--delimiter is empty: use e.g. -F ';'"));
+    }
+    Ok(text
+        .split(delimiter)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(String::from)
+        .collect())
+}
+
+/// Table names a list of CREATE TABLE statements creates (what slap may drop afterwards).
+pub fn created_tables(statements: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for s in statements {
+        let words: Vec<&str> = s.split_whitespace().collect();
+        let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+        let Some(at) = lower
+            .windows(2)
+            .position(|w| w[0] == "create" && w[1] == "table")
+        else {
+            continue;
+        };
+        let mut name_at = at + 2;
+        if lower.get(name_at..name_at + 3) == Some(&["if".into(), "not".into(), "exists".into()]) {
+            name_at += 3;
+        }
+        if let Some(name) = words.get(name_at) {
+            let name = name.split('(').next().unwrap_or(name);
+            let name = name.rsplit('.').next().unwrap_or(name);
+            let name = name.trim_matches(|c| c == '`' || c == '"');
+            if !name.is_empty() {
+                out.push(name.to_string());
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &[&str]) -> Vec<String> {
+        s.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn mysqlslap_flags_as_pasted() {
+        let a = parse(&args(&[
+            "-uroot",
+            "-psecret",
+            "-h",
+            "127.0.0.1",
+            "-P3307",
+            "--concurrency=72,96",
+            "--create-schema=test",
+            "--query=begin;update seckill set num=num-1 where id=1 and num>1;commit;",
+            "--number-of-queries=500000",
+        ]))
+        .unwrap();
+        assert_eq!(a.driver, Driver::Mysql);
+        assert_eq!(a.concurrency, vec![72, 96]);
+        assert_eq!(a.number_of_queries, 500_000);
+        assert_eq!(a.opts.get("mysql-user"), "root");
+        assert_eq!(a.opts.get("mysql-password"), "secret");
+        assert_eq!(a.opts.get("mysql-host"), "127.0.0.1");
+        assert_eq!(a.opts.get("mysql-port"), "3307");
+        assert_eq!(a.opts.get("mysql-db"), "test");
+        let q = statements(a.query.as_deref().unwrap(), &a.delimiter).unwrap();
+        assert_eq!(q.len(), 3);
+        assert_eq!(q[1], "update seckill set num=num-1 where id=1 and num>1");
+    }
+
+    #[test]
+    fn engine_options_route_connection_flags() {
+        let a = parse(&args(&[
+            "--db-driver=pgsql",
+            "-u",
+            "bob",
+            "-S",
+            "/run/pg",
+            "-q",
+            "SELECT 1",
+        ]))
+        .unwrap();
+        assert_eq!(a.driver, Driver::Pgsql);
+        assert_eq!(a.opts.get("pgsql-user"), "bob");
+        assert_eq!(a.opts.get("pgsql-host"), "/run/pg");
+        let a = parse(&args(&["-q", "SELECT 1"])).unwrap();
+        assert_eq!(a.driver, Driver::Sqlite);
+        let e = parse(&args(&["-a"])).unwrap_err();
+        assert!(e.message().contains("--auto-generate-sql is not supported"));
+        let e = parse(&args(&["-c", "8,x", "-q", "SELECT 1"])).unwrap_err();
+        assert!(e.message().contains("invalid value 'x' in --concurrency"));
+        let e = parse(&args(&["-c", "8"])).unwrap_err();
+        assert!(e.message().contains("needs statements"));
+    }
+
+    #[test]
+    fn created_tables_are_found_in_create_statements() {
+        let s = vec![
+            "CREATE TABLE seckill (id int primary key, num int)".to_string(),
+            "create table if not exists `shop`.`orders`(id int)".to_string(),
+            "INSERT INTO seckill VALUES (1, 100)".to_string(),
+        ];
+        assert_eq!(created_tables(&s), vec!["seckill", "orders"]);
+    }
+}

@@ -1,0 +1,310 @@
+//! `dbpress slap`: mysqlslap's one-liners on every engine. The `--query` list runs as one event
+//! per client iteration (each statement timed on its own, the list as the event), for every
+//! `--concurrency` level and `--iterations` times, through the same runner as every workload.
+//! Each level prints mysqlslap's own "Benchmark" block, so old notes compare, after dbpress's
+//! summary with TPS, QPS, per-statement percentiles and errors by code.
+//!
+//! Unlike mysqlslap, slap never drops a schema: the schema (`--create-schema`) must exist, and
+//! after each round it drops only the tables its `--create` statements created.
+
+pub mod args;
+mod workload;
+
+use crate::cli::Command;
+use crate::config::{OutputFormat, RunConfig};
+use crate::driver::Connection;
+use crate::error::{failed, Result};
+use crate::result::{Tool, SCHEMA_VERSION};
+use crate::runner::signals::{self, Signals};
+use crate::sweep::{self, Step, SweepResult};
+use crate::workload::Context;
+use crate::{make_driver, redact_args, run, VERSION};
+use args::{created_tables, statements, SlapArgs};
+use std::io::Write;
+
+/// Statements of every phase, split on the delimiter.
+struct Plan {
+    create: Vec<String>,
+    pre: Vec<String>,
+    queries: Vec<String>,
+    post: Vec<String>,
+}
+
+impl Plan {
+    fn new(a: &SlapArgs) -> Result<Plan> {
+        let split = |v: &Option<String>| -> Result<Vec<String>> {
+            v.as_deref()
+                .map_or(Ok(Vec::new()), |v| statements(v, &a.delimiter))
+        };
+        let plan = Plan {
+            create: split(&a.create)?,
+            pre: split(&a.pre_query)?,
+            queries: split(&a.query)?,
+            post: split(&a.post_query)?,
+        };
+        if plan.queries.is_empty() {
+            return Err(crate::error::usage("--query holds no statement"));
+        }
+        if plan.queries.len() > 250 {
+            return Err(crate::error::usage(format!(
+                "--query holds {} statements; dbpress slap takes at most 250 per list",
+                plan.queries.len()
+            )));
+        }
+        Ok(plan)
+    }
+}
+
+/// Events (list iterations) in one round: mysqlslap's --number-of-queries counts statements
+/// across all clients; without it each client runs the list once.
+fn events(a: &SlapArgs, plan: &Plan, clients: u32) -> u64 {
+    if a.number_of_queries == 0 {
+        u64::from(clients)
+    } else {
+        a.number_of_queries.div_ceil(plan.queries.len() as u64)
+    }
+}
+
+fn run_all(conn: &mut dyn Connection, list: &[String], phase: &str) -> Result<()> {
+    for s in list {
+        conn.query(s).map_err(|e| {
+            failed(format!(
+                "{phase} statement failed: server error {}: {} (statement: {s})",
+                e.code, e.message
+            ))
+        })?;
+    }
+    Ok(())
+}
+
+fn table_names(conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>> {
+    let d = ctx.driver.dialect();
+    let rows = conn
+        .query_rows(&(d.table_comments)(""))
+        .map_err(|e| failed(format!("listing tables failed: {}", e.message)))?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|r| r.get(d.table_comments_columns.0).cloned().flatten())
+        .collect())
+}
+
+pub fn main(raw: &[String]) -> Result<u8> {
+    let a = args::parse(raw)?;
+    let plan = Plan::new(&a)?;
+    if a.only_print {
+        // mysqlslap --only-print: what would run, nothing connects.
+        for s in plan.create.iter().chain(&plan.pre) {
+            println!("{s};");
+        }
+        for &c in &a.concurrency {
+            println!(
+                "-- {c} clients, {} list iteration(s) in all, {} round(s):",
+                events(&a, &plan, c),
+                a.iterations
+            );
+            for s in &plan.queries {
+                println!("{s};");
+            }
+        }
+        for s in &plan.post {
+            println!("{s};");
+        }
+        for t in created_tables(&plan.create) {
+            println!("DROP TABLE {t}; -- only if this run created it");
+        }
+        return Ok(0);
+    }
+
+    let signals = Signals::install();
+    let first = {
+        let mut o = a.opts.clone();
+        o.set("threads", a.concurrency[0].to_string());
+        RunConfig::from_options("slap", Command::Run, &o)?
+    };
+    let mut stdout = std::io::stdout();
+    let mut sink = std::io::sink();
+    let mut stderr = std::io::stderr();
+    let out: &mut dyn Write = match (a.silent, first.output_format) {
+        (true, _) => &mut sink,
+        (false, OutputFormat::Text) => &mut stdout,
+        (false, OutputFormat::Json) => &mut stderr,
+    };
+    let _ = writeln!(out, "dbpress {VERSION} slap (mysqlslap-compatible)\n");
+    let w = workload::SlapWorkload::new(&plan.queries);
+    let mut steps = Vec::new();
+    let mut failed_run = false;
+    let mut interrupted = None;
+    'levels: for &clients in &a.concurrency {
+        let mut seconds = Vec::new();
+        let mut statements_run = 0u64;
+        for round in 1..=a.iterations {
+            let mut o = a.opts.clone();
+            o.set("threads", clients.to_string());
+            o.set("time", "0");
+            o.set("events", events(&a, &plan, clients).to_string());
+            o.set("rand-seed", first.seed.to_string());
+            // mysqlslap sends text; the header then says so.
+            o.set("db-ps-mode", "disable");
+            let mut cfg = RunConfig::from_options("slap", Command::Run, &o)?;
+            cfg.output_file = None;
+            let driver = make_driver(&cfg)?;
+            let ctx = Context {
+                driver: driver.as_ref(),
+                threads: clients,
+                dist: &cfg.dist,
+                invocation: "dbpress slap".into(),
+            };
+            let mut setup = ctx.connect(0)?;
+            let before = table_names(setup.as_mut(), &ctx)?;
+            let created = created_tables(&plan.create);
+            let all_there = !created.is_empty() && created.iter().all(|t| before.contains(t));
+            if all_there {
+                let _ = writeln!(
+                    out,
+                    "Tables of --create already exist ({}): using them as they are.",
+                    created.join(", ")
+                );
+            } else {
+                run_all(setup.as_mut(), &plan.create, "--create")?;
+            }
+            run_all(setup.as_mut(), &plan.pre, "--pre-query")?;
+            let _ = writeln!(
+                out,
+                "=== {clients} clients, round {round} of {} ===\n",
+                a.iterations
+            );
+            let measured = run::measure(&cfg, &w, driver.as_ref(), &ctx, raw, out, &signals);
+            run_all(setup.as_mut(), &plan.post, "--post-query")?;
+            if !a.no_drop {
+                // Only what this round's --create made: never a table that was there before.
+                for t in created.iter().filter(|t| !before.contains(t)) {
+                    let _ = setup.query(&format!("DROP TABLE {t}"));
+                }
+            }
+            let m = match measured {
+                Ok(m) => m,
+                Err(e) => {
+                    let _ = writeln!(
+                        out,
+                        "dbpress: {clients} clients did not run: {}\n",
+                        e.message()
+                    );
+                    steps.push(Step {
+                        threads: clients,
+                        result: None,
+                        error: Some(e.message().to_string()),
+                    });
+                    continue 'levels;
+                }
+            };
+            if first.output_format == OutputFormat::Text {
+                let _ = write!(
+                    out,
+                    "{}",
+                    crate::export::text::summary(&m.result, cfg.histogram)
+                );
+            }
+            let s = &m.result.summary;
+            seconds.push(s.total_time_s);
+            statements_run += s.reads + s.writes + s.other;
+            let error = m.fatal.as_ref().map(|e| {
+                failed_run = true;
+                crate::runner::fatal_message(e, driver.hints())
+                    .message()
+                    .to_string()
+            });
+            steps.push(Step {
+                threads: clients,
+                result: Some(m.result),
+                error,
+            });
+            if m.interrupted_by.is_some() || signals.caught().is_some() {
+                interrupted = m.interrupted_by.or(signals.caught());
+                break 'levels;
+            }
+        }
+        if !seconds.is_empty() {
+            let _ = write!(
+                out,
+                "{}",
+                benchmark_block(&seconds, clients, statements_run)
+            );
+        }
+    }
+    let table = sweep::table(&steps);
+    let doc = SweepResult {
+        schema_version: SCHEMA_VERSION,
+        kind: "sweep".into(),
+        tool: Tool {
+            name: "dbpress".into(),
+            version: VERSION.into(),
+        },
+        command_line: redact_args(raw),
+        workload: "slap".into(),
+        levels: a.concurrency.clone(),
+        steps,
+        table,
+    };
+    if let Some(path) = &first.output_file {
+        std::fs::write(path, sweep::render_json(&doc)).map_err(|e| {
+            crate::error::environment(format!(
+                "cannot write the result file {path}: {e}: choose a writable path with --output"
+            ))
+        })?;
+    }
+    if !a.silent {
+        match first.output_format {
+            OutputFormat::Text if a.concurrency.len() > 1 => {
+                print!("{}", sweep::render_table(&doc))
+            }
+            OutputFormat::Text => {}
+            OutputFormat::Json => print!("{}", sweep::render_json(&doc)),
+        }
+    }
+    let _ = std::io::stdout().flush();
+    if let Some(sig) = interrupted {
+        eprintln!("dbpress: interrupted by {sig}; the results cover what ran");
+        return Ok(signals::exit_code(sig));
+    }
+    if doc.steps.iter().all(|s| s.result.is_none()) {
+        return Err(crate::error::environment(format!(
+            "no round could run: {}",
+            doc.steps[0].error.clone().unwrap_or_default()
+        )));
+    }
+    Ok(u8::from(failed_run))
+}
+
+/// mysqlslap's result block, byte for byte: wall seconds of the rounds (average, minimum,
+/// maximum, three decimals), clients, and statements per client.
+pub fn benchmark_block(seconds: &[f64], clients: u32, statements: u64) -> String {
+    let n = seconds.len().max(1) as f64;
+    let avg = seconds.iter().sum::<f64>() / n;
+    let min = seconds.iter().cloned().fold(f64::INFINITY, f64::min);
+    let max = seconds.iter().cloned().fold(0.0, f64::max);
+    let per_client = statements / (u64::from(clients) * seconds.len().max(1) as u64);
+    format!(
+        "Benchmark\n\tAverage number of seconds to run all queries: {avg:.3} seconds\n\
+         \tMinimum number of seconds to run all queries: {min:.3} seconds\n\
+         \tMaximum number of seconds to run all queries: {max:.3} seconds\n\
+         \tNumber of clients running queries: {clients}\n\
+         \tAverage number of queries per client: {per_client}\n\n"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn benchmark_block_is_mysqlslaps() {
+        assert_eq!(
+            benchmark_block(&[1.3221, 1.3239], 2, 200),
+            "Benchmark\n\tAverage number of seconds to run all queries: 1.323 seconds\n\
+             \tMinimum number of seconds to run all queries: 1.322 seconds\n\
+             \tMaximum number of seconds to run all queries: 1.324 seconds\n\
+             \tNumber of clients running queries: 2\n\
+             \tAverage number of queries per client: 50\n\n"
+        );
+    }
+}
