@@ -20,7 +20,9 @@ pub struct SlapArgs {
     pub create: Option<String>,
     pub pre_query: Option<String>,
     pub post_query: Option<String>,
-    pub delimiter: String,
+    /// mysqlslap's -F; None = its default, a newline: each line of --query is one query (and
+    /// dbpress still times the `;`-separated statements inside a line one by one).
+    pub delimiter: Option<String>,
     pub schema: Option<String>,
     pub no_drop: bool,
     pub only_print: bool,
@@ -256,7 +258,7 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
         create: get("create"),
         pre_query: get("pre-query"),
         post_query: get("post-query"),
-        delimiter: get("delimiter").unwrap_or_else(|| ";".into()),
+        delimiter: get("delimiter"),
         schema: get("create-schema"),
         no_drop: get("no-drop").is_some_and(|v| cli::parse_bool(&v) == Some(true)),
         only_print,
@@ -266,14 +268,43 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
     })
 }
 
-/// Statements of an option that is SQL text or a file holding it, split on the delimiter.
-pub fn statements(value: &str, delimiter: &str) -> Result<Vec<String>> {
-    let text = match std::path::Path::new(value) {
+/// The text of an option that is SQL or a file holding it.
+fn sql_text(value: &str) -> Result<String> {
+    Ok(match std::path::Path::new(value) {
         p if !value.contains(' ') && p.is_file() => {
             std::fs::read_to_string(p).map_err(|e| usage(format!("cannot read {value}: {e}")))?
         }
         _ => value.to_string(),
-    };
+    })
+}
+
+/// mysqlslap's queries in `value`: split on `delimiter`, or one per line by default. This is
+/// what --number-of-queries and "queries per client" count.
+pub fn slap_queries(value: &str, delimiter: Option<&str>) -> Result<usize> {
+    let text = sql_text(value)?;
+    let d = delimiter.unwrap_or("\n");
+    Ok(text.split(d).filter(|q| !q.trim().is_empty()).count())
+}
+
+/// The statements dbpress sends and times one by one: split on the delimiter, or by default
+/// on `;` within each line (a line `begin;update …;commit` is three statements).
+pub fn statements_of(value: &str, delimiter: Option<&str>) -> Result<Vec<String>> {
+    match delimiter {
+        Some(d) => statements(value, d),
+        None => {
+            let text = sql_text(value)?;
+            let mut out = Vec::new();
+            for line in text.lines() {
+                out.extend(statements(line, ";")?);
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// Statements of an option that is SQL text or a file holding it, split on the delimiter.
+pub fn statements(value: &str, delimiter: &str) -> Result<Vec<String>> {
+    let text = sql_text(value)?;
     if delimiter.is_empty() {
         return Err(usage("--delimiter is empty: use e.g. -F ';'"));
     }
@@ -343,8 +374,11 @@ mod tests {
         assert_eq!(a.opts.get("mysql-host"), "127.0.0.1");
         assert_eq!(a.opts.get("mysql-port"), "3307");
         assert_eq!(a.opts.get("mysql-db"), "test");
-        let q = statements(a.query.as_deref().unwrap(), &a.delimiter).unwrap();
+        let q = statements_of(a.query.as_deref().unwrap(), a.delimiter.as_deref()).unwrap();
         assert_eq!(q.len(), 3);
+        // mysqlslap's default delimiter is a newline: the line is one of its queries.
+        assert_eq!(slap_queries(a.query.as_deref().unwrap(), None).unwrap(), 1);
+        assert_eq!(slap_queries("a;b;c", Some(";")).unwrap(), 3);
         assert_eq!(q[1], "update seckill set num=num-1 where id=1 and num>1");
     }
 

@@ -19,7 +19,7 @@ use crate::runner::signals::{self, Signals};
 use crate::sweep::{self, Step, SweepResult};
 use crate::workload::Context;
 use crate::{make_driver, redact_args, run, VERSION};
-use args::{created_tables, statements, SlapArgs};
+use args::{created_tables, slap_queries, statements_of, SlapArgs};
 use std::io::Write;
 
 /// Statements of every phase, split on the delimiter.
@@ -28,19 +28,26 @@ struct Plan {
     pre: Vec<String>,
     queries: Vec<String>,
     post: Vec<String>,
+    /// mysqlslap's count of queries in one pass over --query (its delimiter's split).
+    slap_queries: u64,
 }
 
 impl Plan {
     fn new(a: &SlapArgs) -> Result<Plan> {
         let split = |v: &Option<String>| -> Result<Vec<String>> {
             v.as_deref()
-                .map_or(Ok(Vec::new()), |v| statements(v, &a.delimiter))
+                .map_or(Ok(Vec::new()), |v| statements_of(v, a.delimiter.as_deref()))
         };
         let plan = Plan {
             create: split(&a.create)?,
             pre: split(&a.pre_query)?,
             queries: split(&a.query)?,
             post: split(&a.post_query)?,
+            slap_queries: a
+                .query
+                .as_deref()
+                .map_or(Ok(0), |q| slap_queries(q, a.delimiter.as_deref()))?
+                as u64,
         };
         if plan.queries.is_empty() {
             return Err(crate::error::usage("--query holds no statement"));
@@ -55,13 +62,14 @@ impl Plan {
     }
 }
 
-/// Events (list iterations) in one round: mysqlslap's --number-of-queries counts statements
-/// across all clients; without it each client runs the list once.
+/// Events (passes over --query) in one round: mysqlslap's --number-of-queries counts its queries
+/// (lines by default, or pieces between -F delimiters) across all clients; without it each
+/// client makes one pass.
 fn events(a: &SlapArgs, plan: &Plan, clients: u32) -> u64 {
     if a.number_of_queries == 0 {
         u64::from(clients)
     } else {
-        a.number_of_queries.div_ceil(plan.queries.len() as u64)
+        a.number_of_queries.div_ceil(plan.slap_queries.max(1))
     }
 }
 
@@ -136,7 +144,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
     let mut interrupted = None;
     'levels: for &clients in &a.concurrency {
         let mut seconds = Vec::new();
-        let mut statements_run = 0u64;
+        let mut slap_queries_run = 0u64;
         for round in 1..=a.iterations {
             let mut o = a.opts.clone();
             o.set("threads", clients.to_string());
@@ -206,7 +214,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
             }
             let s = &m.result.summary;
             seconds.push(s.total_time_s);
-            statements_run += s.reads + s.writes + s.other;
+            slap_queries_run += s.events * plan.slap_queries;
             let error = m.fatal.as_ref().map(|e| {
                 failed_run = true;
                 crate::runner::fatal_message(e, driver.hints())
@@ -227,7 +235,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
             let _ = write!(
                 out,
                 "{}",
-                benchmark_block(&seconds, clients, statements_run)
+                benchmark_block(&seconds, clients, slap_queries_run)
             );
         }
     }
@@ -276,13 +284,13 @@ pub fn main(raw: &[String]) -> Result<u8> {
 }
 
 /// mysqlslap's result block, byte for byte: wall seconds of the rounds (average, minimum,
-/// maximum, three decimals), clients, and statements per client.
-pub fn benchmark_block(seconds: &[f64], clients: u32, statements: u64) -> String {
+/// maximum, three decimals), clients, and its queries per client per round.
+pub fn benchmark_block(seconds: &[f64], clients: u32, queries: u64) -> String {
     let n = seconds.len().max(1) as f64;
     let avg = seconds.iter().sum::<f64>() / n;
     let min = seconds.iter().cloned().fold(f64::INFINITY, f64::min);
     let max = seconds.iter().cloned().fold(0.0, f64::max);
-    let per_client = statements / (u64::from(clients) * seconds.len().max(1) as u64);
+    let per_client = queries / (u64::from(clients) * seconds.len().max(1) as u64);
     format!(
         "Benchmark\n\tAverage number of seconds to run all queries: {avg:.3} seconds\n\
          \tMinimum number of seconds to run all queries: {min:.3} seconds\n\
