@@ -6,7 +6,10 @@
 #
 # Each round runs both tools on a fresh `seckill` table in the schema `slapbench` (mariadb-slap
 # creates and drops that schema itself, so it is never a schema with other data), the same
-# statement list and the same --number-of-queries. Statements per second come from each tool's own
+# statement list and the same --number-of-queries. A "query" is mysqlslap's: one line of --query
+# (its default delimiter is a newline), here one begin;update;commit transaction, which
+# mariadb-slap sends as one multi-statement string and dbpress as three timed statements.
+# Queries per second come from each tool's own
 # "Average number of seconds to run all queries" (mysqlslap counts its clients' connection time in
 # it; dbpress starts the clock once all clients are connected), and the whole command's wall time
 # is shown beside it.
@@ -49,7 +52,7 @@ run_dbpress() { # clients -> "seconds wall"
 
 echo "### Hot-row test, dbpress slap vs mariadb-slap ($QUERIES statements per run, $ROUNDS rounds, order flipped each round)"
 echo
-echo "| sessions | round | mariadb-slap stmt/s | dbpress stmt/s | ratio | wall s (mariadb-slap / dbpress) |"
+echo "| sessions | round | mariadb-slap queries/s | dbpress queries/s | ratio | wall s (mariadb-slap / dbpress) |"
 echo "|---:|---:|---:|---:|---:|---|"
 summary=()
 for c in $LEVELS; do
