@@ -260,7 +260,9 @@ fn run_benchmark(
 fn general_help() -> String {
     let mut s = format!(
         "dbpress {VERSION}: database pressure testing, sysbench-compatible\n\n\
-         Usage:\n  dbpress <workload> prepare|run|cleanup [options]\n  dbpress list\n  \
+         Usage:\n  dbpress <workload> prepare|run|cleanup|check|prewarm [options]\n  \
+         dbpress <workload> run --threads=1,2,4,8 [options]   (a thread sweep)\n  \
+         dbpress slap [mysqlslap options]   (your own SQL; dbpress slap --help)\n  dbpress list\n  \
          dbpress help <workload>\n  dbpress report FILE [--output-format=text|json]\n  dbpress --version\n\n\
          Examples:\n  dbpress oltp_read_write prepare --mysql-host=127.0.0.1 --tables=4 --table-size=100000\n  \
          dbpress oltp_read_write run --mysql-host=127.0.0.1 --tables=4 --table-size=100000 --threads=8 --time=60 --report-interval=1\n  \

@@ -96,7 +96,20 @@ fn table_names(conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<Strin
         .collect())
 }
 
+pub const HELP: &str = "dbpress slap: your own SQL, mysqlslap's command line, on every engine\n\n\
+Usage:\n  dbpress slap [-u USER] [-pPASSWORD] [-h HOST] [-P PORT] [-S SOCKET] [--create-schema=DB]\n\
+              [--create=SQL|FILE] -q SQL|FILE [-c 8,32,64] [-i N] [--number-of-queries=N]\n\
+              [-F DELIM] [--pre-query=SQL] [--post-query=SQL] [--no-drop] [--only-print] [-s]\n\
+              [any dbpress option: --db, --db-driver, --output, --mysql-ignore-errors, ...]\n\n\
+A query is one line of --query (mysqlslap's default delimiter), so 'begin;update ...;commit' is one\n\
+query and one event; dbpress times each of its statements. Tables made by --create are dropped after\n\
+each round unless --no-drop; a schema is never created or dropped. See docs/GUIDE.md section 9.\n";
+
 pub fn main(raw: &[String]) -> Result<u8> {
+    if raw.iter().any(|a| a == "--help" || a == "-?") {
+        print!("{HELP}");
+        return Ok(0);
+    }
     let a = args::parse(raw)?;
     let plan = Plan::new(&a)?;
     if a.only_print {
