@@ -13,6 +13,7 @@ pub mod rand;
 pub mod result;
 pub mod run;
 pub mod runner;
+pub mod script;
 pub mod slap;
 pub mod stats;
 pub mod sweep;
@@ -45,6 +46,10 @@ fn dispatch(args: &[String]) -> Result<u8> {
     // mysqlslap's grammar (short flags, -pPASSWORD) is not sysbench's: slap parses its own.
     if args.first().map(String::as_str) == Some("slap") {
         return slap::main(&args[1..]);
+    }
+    // pgbench's grammar likewise (-f FILE@W, -D name=value, -c -T -t).
+    if args.first().map(String::as_str) == Some("script") {
+        return script::main(&args[1..]);
     }
     let inv = cli::parse(args)?;
     match inv {
@@ -232,29 +237,8 @@ fn run_benchmark(
     out: &mut dyn Write,
 ) -> Result<u8> {
     let signals = runner::signals::Signals::install();
-    let run::Measured {
-        result,
-        fatal,
-        interrupted_by,
-    } = run::measure(cfg, w, driver, ctx, args, out, &signals)?;
-    if let Some(path) = &cfg.output_file {
-        export::json::write_file(path, &result)?;
-    }
-    match cfg.output_format {
-        OutputFormat::Text => {
-            print!("{}", export::text::summary(&result, cfg.histogram));
-        }
-        OutputFormat::Json => print!("{}", export::json::render(&result)),
-    }
-    let _ = std::io::stdout().flush();
-    if let Some(e) = &fatal {
-        return Err(runner::fatal_message(e, driver.hints()));
-    }
-    if let Some(sig) = interrupted_by {
-        eprintln!("dbpress: interrupted by {sig}; the summary covers what ran");
-        return Ok(runner::signals::exit_code(sig));
-    }
-    Ok(0)
+    let m = run::measure(cfg, w, driver, ctx, args, out, &signals)?;
+    run::finish(cfg, &m, driver.hints())
 }
 
 fn general_help() -> String {
@@ -262,7 +246,8 @@ fn general_help() -> String {
         "dbpress {VERSION}: database pressure testing, sysbench-compatible\n\n\
          Usage:\n  dbpress <workload> prepare|run|cleanup|check|prewarm [options]\n  \
          dbpress <workload> run --threads=1,2,4,8 [options]   (a thread sweep)\n  \
-         dbpress slap [mysqlslap options]   (your own SQL; dbpress slap --help)\n  dbpress list\n  \
+         dbpress slap [mysqlslap options]   (your own SQL; dbpress slap --help)\n  \
+         dbpress script prepare|run|cleanup [pgbench options]   (dbpress script --help)\n  dbpress list\n  \
          dbpress help <workload>\n  dbpress report FILE [--output-format=text|json]\n  dbpress --version\n\n\
          Examples:\n  dbpress oltp_read_write prepare --mysql-host=127.0.0.1 --tables=4 --table-size=100000\n  \
          dbpress oltp_read_write run --mysql-host=127.0.0.1 --tables=4 --table-size=100000 --threads=8 --time=60 --report-interval=1\n  \

@@ -177,3 +177,26 @@ pub fn measure(
         interrupted_by: output.interrupted_by,
     })
 }
+
+/// Finish a single run: the result file, the report (text or JSON on stdout), and the exit code
+/// (1 for a server error that stopped it, 130/143 for a signal).
+pub fn finish(cfg: &RunConfig, m: &Measured, hints: &driver::Hints) -> Result<u8> {
+    if let Some(path) = &cfg.output_file {
+        crate::export::json::write_file(path, &m.result)?;
+    }
+    match cfg.output_format {
+        config::OutputFormat::Text => {
+            print!("{}", crate::export::text::summary(&m.result, cfg.histogram));
+        }
+        config::OutputFormat::Json => print!("{}", crate::export::json::render(&m.result)),
+    }
+    let _ = std::io::stdout().flush();
+    if let Some(e) = &m.fatal {
+        return Err(runner::fatal_message(e, hints));
+    }
+    if let Some(sig) = m.interrupted_by {
+        eprintln!("dbpress: interrupted by {sig}; the summary covers what ran");
+        return Ok(runner::signals::exit_code(sig));
+    }
+    Ok(0)
+}

@@ -48,6 +48,8 @@ pub struct Dialect {
     /// Statement refreshing the planner's statistics after a table is loaded (PostgreSQL's
     /// VACUUM ANALYZE); skipped with `--no-vacuum`.
     pub after_load: Option<fn(table: &str) -> String>,
+    /// Statement giving a loaded table its primary key (SQLite cannot add one: a unique index).
+    pub add_primary_key: fn(table: &str, column: &str) -> String,
     /// Quote a string literal's body for text-mode SQL.
     pub escape: fn(&[u8], &mut Vec<u8>),
 }
@@ -100,6 +102,7 @@ pub static MYSQL: Dialect = Dialect {
     prewarm: mysql_prewarm,
     sync_auto_id: None,
     after_load: None,
+    add_primary_key: |t, c| format!("ALTER TABLE {t} ADD PRIMARY KEY ({c})"),
     escape: crate::driver::mysql::escape_backslash,
 };
 
@@ -153,6 +156,7 @@ pub static PGSQL: Dialect = Dialect {
         )
     }),
     after_load: Some(|table| format!("VACUUM ANALYZE {table}")),
+    add_primary_key: |t, c| format!("ALTER TABLE {t} ADD PRIMARY KEY ({c})"),
     escape: escape_standard,
 };
 
@@ -206,6 +210,7 @@ pub static SQLITE: Dialect = Dialect {
     prewarm: sqlite_prewarm,
     sync_auto_id: None,
     after_load: Some(|table| format!("ANALYZE {table}")),
+    add_primary_key: |t, c| format!("CREATE UNIQUE INDEX {t}_pkey ON {t}({c})"),
     escape: escape_standard,
 };
 

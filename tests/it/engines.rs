@@ -90,6 +90,22 @@ impl Engine {
         t
     }
 
+    /// Whether a table of that name exists, from the engine's own catalog.
+    pub fn table_exists(&mut self, table: &str) -> bool {
+        let sql = match self.client {
+            Client::Mysql(_) => format!(
+                "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = '{table}'"
+            ),
+            Client::Pgsql(_) => format!(
+                "SELECT COUNT(*) FROM pg_tables WHERE schemaname = current_schema() AND tablename = '{table}'"
+            ),
+            Client::Sqlite(_) => {
+                format!("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = '{table}'")
+            }
+        };
+        self.scalar(&sql) > 0
+    }
+
     /// Set the mark an interrupted prepare leaves on a table, the engine's own way.
     pub fn mark_half_loaded(&mut self, table: &str) {
         let sql = match self.client {

@@ -21,6 +21,8 @@ mod mariadb;
 mod parity;
 /// Against a real PostgreSQL: server counters, SQLSTATEs, lost sessions, credentials.
 mod pgsql;
+/// pgbench-style scripts: parsing, built-ins on every engine, bound variables.
+mod script;
 /// dbpress slap: mysqlslap one-liners on every engine.
 mod slap;
 /// Embedded SQLite: zero-setup default, options, bad input.

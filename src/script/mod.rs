@@ -1,0 +1,556 @@
+//! `dbpress script prepare|run|cleanup`: pgbench-style scripts on every engine.
+//!
+//! `-f FILE[@WEIGHT]` and `-b tpcb-like|simple-update|select-only[@WEIGHT]` (pgbench's built-in
+//! scripts, `-S` and `-N` as in pgbench), `-D name=value`, `-s/--scale`; pgbench's run flags
+//! `-c -T -t -M -P -R -n` map onto dbpress's options, and every dbpress option passes through.
+//! Scripts are parsed, and every variable checked, before anything connects.
+
+pub mod builtin;
+pub mod expr;
+pub mod parse;
+mod workload;
+
+use crate::cli::{self, Command as RunCommand, OptionValues};
+use crate::config::{resolve_driver, Driver, OutputFormat, RunConfig};
+use crate::driver::Connection;
+use crate::error::{environment, failed, usage, Result};
+use crate::runner::signals::Signals;
+use crate::workload::Context;
+use crate::{make_driver, run, VERSION};
+use expr::Num;
+use parse::{Command, Script};
+use std::collections::HashMap;
+use std::io::Write;
+
+pub const HELP: &str = "dbpress script: pgbench-style scripts on every engine\n\n\
+Usage:\n  dbpress script prepare [-b tpcb-like] [-s SCALE] | [-f init.sql]   (pgbench -i, or your own setup)\n  \
+dbpress script run [-f FILE[@W]]... [-b NAME[@W]]... [-D name=value]... [-c CLIENTS] [-T SECONDS | -t PER_CLIENT]\n  \
+dbpress script cleanup [-b tpcb-like] | [-f drop.sql]\n\n\
+Built-in scripts: tpcb-like (default), simple-update (-N), select-only (-S), as pgbench defines them.\n\
+Script lines: SQL ending with ';', `\\set name expression`, `\\sleep n [us|ms|s]`; :name in SQL is a bound\n\
+parameter. Connection: --db, --pgsql-*/--mysql-*/--sqlite-* or -h HOST -p PORT -U USER [DBNAME]\n\
+(PostgreSQL unless --db/--db-driver says otherwise). See docs/GUIDE.md, scripts.\n";
+
+#[derive(Debug)]
+struct Args {
+    command: RunCommand,
+    files: Vec<(String, u32)>,
+    builtins: Vec<(String, u32)>,
+    defines: Vec<(String, String)>,
+    scale: Option<u64>,
+    per_client: Option<u64>,
+    opts: OptionValues,
+}
+
+fn weighted(v: &str) -> Result<(String, u32)> {
+    match v.rsplit_once('@') {
+        Some((name, w)) => {
+            let w = w.parse::<u32>().ok().filter(|w| *w > 0).ok_or_else(|| {
+                usage(format!(
+                    "invalid weight in '{v}': use NAME@N with N a whole number above 0"
+                ))
+            })?;
+            Ok((name.to_string(), w))
+        }
+        None => Ok((v.to_string(), 1)),
+    }
+}
+
+fn parse_args(raw: &[String]) -> Result<Args> {
+    let command =
+        match raw.first().map(String::as_str) {
+            Some("prepare") => RunCommand::Prepare,
+            Some("run") => RunCommand::Run,
+            Some("cleanup") => RunCommand::Cleanup,
+            _ => return Err(usage(
+                "dbpress script needs a command: prepare, run or cleanup (dbpress script --help)",
+            )),
+        };
+    let mut a = Args {
+        command,
+        files: Vec::new(),
+        builtins: Vec::new(),
+        defines: Vec::new(),
+        scale: None,
+        per_client: None,
+        opts: OptionValues::default(),
+    };
+    let mut pass: Vec<String> = Vec::new();
+    let mut conn: Vec<(&'static str, String)> = Vec::new();
+    let mut i = 1;
+    while i < raw.len() {
+        let arg = raw[i].clone();
+        i += 1;
+        // Short flags take their value attached (-c8) or as the next word (-c 8).
+        let (flag, inline) = if arg.starts_with("--") {
+            match arg.split_once('=') {
+                Some((f, v)) => (f.to_string(), Some(v.to_string())),
+                None => (arg.clone(), None),
+            }
+        } else if arg.starts_with('-') && arg.len() > 2 {
+            (arg[..2].to_string(), Some(arg[2..].to_string()))
+        } else {
+            (arg.clone(), None)
+        };
+        let takes_value = matches!(
+            flag.as_str(),
+            "-f" | "--file"
+                | "-b"
+                | "--builtin"
+                | "-D"
+                | "--define"
+                | "-s"
+                | "--scale"
+                | "-c"
+                | "--client"
+                | "-j"
+                | "--jobs"
+                | "-T"
+                | "-t"
+                | "--transactions"
+                | "-M"
+                | "--protocol"
+                | "-P"
+                | "--progress"
+                | "-R"
+                | "-h"
+                | "-p"
+                | "-U"
+        );
+        let mut value = || -> Result<String> {
+            if let Some(v) = inline.clone() {
+                return Ok(v);
+            }
+            if i < raw.len() {
+                i += 1;
+                return Ok(raw[i - 1].clone());
+            }
+            Err(usage(format!("{flag} needs a value")))
+        };
+        let num = |v: &str, what: &str| -> Result<u64> {
+            v.parse::<u64>().map_err(|_| {
+                usage(format!(
+                    "invalid value '{v}' for {what}: expected a whole number"
+                ))
+            })
+        };
+        if !takes_value {
+            match flag.as_str() {
+                "-S" => a.builtins.push(("select-only".into(), 1)),
+                "-N" => a.builtins.push(("simple-update".into(), 1)),
+                "-n" | "--no-vacuum" => pass.push("--no-vacuum".into()),
+                "-r" | "--report-per-command" => {} // always reported
+                f if f.starts_with('-') => {
+                    pass.push(arg.clone());
+                    let name = f.trim_start_matches('-').replace('_', "-");
+                    if inline.is_none()
+                        && cli::options::find(&name)
+                            .is_some_and(|s| s.kind != cli::options::Kind::Bool)
+                        && i < raw.len()
+                    {
+                        pass.push(raw[i].clone());
+                        i += 1;
+                    }
+                }
+                // A trailing word is the database, as pgbench takes it.
+                _ => conn.push(("db", arg.clone())),
+            }
+            continue;
+        }
+        let v = value()?;
+        match flag.as_str() {
+            "-f" | "--file" => a.files.push(weighted(&v)?),
+            "-b" | "--builtin" => a.builtins.push(weighted(&v)?),
+            "-D" | "--define" => {
+                let (k, val) = v.split_once('=').ok_or_else(|| {
+                    usage(format!("-D {v}: use -D name=value"))
+                })?;
+                a.defines.push((k.to_string(), val.to_string()));
+            }
+            "-s" | "--scale" => a.scale = Some(num(&v, "--scale")?.max(1)),
+            "-c" | "--client" => pass.push(format!("--threads={v}")),
+            "-j" | "--jobs" => {} // one OS thread per client already
+            "-T" => pass.push(format!("--time={v}")),
+            "-t" | "--transactions" => a.per_client = Some(num(&v, "-t")?),
+            "-M" | "--protocol" => match v.as_str() {
+                "prepared" | "extended" => {}
+                "simple" => {
+                    return Err(usage(
+                        "-M simple pastes values into the SQL text; dbpress scripts always bind :variables as parameters (use -M prepared)",
+                    ))
+                }
+                other => return Err(usage(format!("unknown -M '{other}': use prepared"))),
+            },
+            "-P" | "--progress" => pass.push(format!("--report-interval={v}")),
+            "-R" => pass.push(format!("--rate={v}")),
+            "-h" => conn.push(("host", v)),
+            "-p" => conn.push(("port", v)),
+            "-U" => conn.push(("user", v)),
+            _ => unreachable!("every value flag is matched"),
+        }
+    }
+    let mut opts = cli::parse_options(&pass)?;
+    if !conn.is_empty() {
+        let driver = match resolve_driver(&opts)? {
+            (_, true) => {
+                opts.set("db-driver", "pgsql");
+                Driver::Pgsql
+            }
+            (d, false) => d,
+        };
+        for (k, v) in conn {
+            let name = match (driver, k) {
+                (Driver::Pgsql, "host") => "pgsql-host",
+                (Driver::Pgsql, "port") => "pgsql-port",
+                (Driver::Pgsql, "user") => "pgsql-user",
+                (Driver::Pgsql, _) => "pgsql-db",
+                (Driver::Mysql, "host") => "mysql-host",
+                (Driver::Mysql, "port") => "mysql-port",
+                (Driver::Mysql, "user") => "mysql-user",
+                (Driver::Mysql, _) => "mysql-db",
+                (Driver::Sqlite, _) => {
+                    return Err(usage(
+                        "-h/-p/-U/DBNAME connect to a server, but the target is SQLite: drop them or choose a server with --db",
+                    ))
+                }
+            };
+            opts.set(name, v);
+        }
+    }
+    a.opts = opts;
+    Ok(a)
+}
+
+/// Every script, parsed (built-ins by name, files by path); pgbench's default is tpcb-like.
+fn load_scripts(a: &Args) -> Result<Vec<Script>> {
+    let mut out = Vec::new();
+    for (path, w) in &a.files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| usage(format!("cannot read script {path}: {e}")))?;
+        out.push(parse::parse(path, &text, *w).map_err(usage)?);
+    }
+    for (name, w) in &a.builtins {
+        let text = builtin::script(name).ok_or_else(|| {
+            let names: Vec<&str> = builtin::SCRIPTS.iter().map(|(n, _)| *n).collect();
+            usage(format!(
+                "unknown built-in script '{name}': use one of {}",
+                names.join(", ")
+            ))
+        })?;
+        out.push(parse::parse(name, text, *w).map_err(usage)?);
+    }
+    if out.is_empty() && a.command == RunCommand::Run {
+        out.push(
+            parse::parse(
+                "tpcb-like",
+                builtin::script("tpcb-like").unwrap_or_default(),
+                1,
+            )
+            .map_err(usage)?,
+        );
+    }
+    Ok(out)
+}
+
+fn uses_builtin_tables(a: &Args) -> bool {
+    !a.builtins.is_empty() || a.files.is_empty()
+}
+
+/// -D values: integers and floats as numbers, anything else as text.
+fn define_value(v: &str) -> Num {
+    v.parse::<i64>()
+        .map(Num::Int)
+        .or_else(|_| v.parse::<f64>().map(Num::Float))
+        .unwrap_or_else(|_| Num::Str(v.to_string()))
+}
+
+pub fn main(raw: &[String]) -> Result<u8> {
+    if raw.iter().any(|a| a == "--help" || a == "-?") || raw.is_empty() {
+        print!("{HELP}");
+        return Ok(if raw.is_empty() { 2 } else { 0 });
+    }
+    let a = parse_args(raw)?;
+    let scripts = load_scripts(&a)?;
+    let cfg = RunConfig::from_options("script", RunCommand::Run, &a.opts)?;
+    let mut globals: HashMap<String, Num> = a
+        .defines
+        .iter()
+        .map(|(k, v)| (k.clone(), define_value(v)))
+        .collect();
+    globals.insert("random_seed".into(), Num::Int(cfg.seed as i64));
+    globals
+        .entry("default_seed".into())
+        .or_insert(Num::Int((cfg.seed.rotate_left(17) >> 1) as i64));
+    // Unknown variables are found before connecting, with the script and line that use them.
+    let known = |n: &str| globals.contains_key(n) || n == "scale" || n == "client_id";
+    for s in &scripts {
+        if let Some((name, line)) = parse::free_variables(s)
+            .into_iter()
+            .find(|(n, _)| !known(n))
+        {
+            return Err(usage(format!(
+                "{}:{}: variable :{name} is used but never set: \\set it in the script or give -D {name}=VALUE",
+                s.name,
+                line.max(1)
+            )));
+        }
+    }
+    let driver = make_driver(&cfg)?;
+    let ctx = Context {
+        driver: driver.as_ref(),
+        threads: cfg.threads,
+        dist: &cfg.dist,
+        invocation: "dbpress script".into(),
+    };
+    match a.command {
+        RunCommand::Prepare if uses_builtin_tables(&a) => prepare_builtin(
+            &ctx,
+            a.scale.unwrap_or(1),
+            cfg.echo
+                .get("no-vacuum")
+                .is_some_and(|v| cli::parse_bool(v) == Some(true)),
+        ),
+        RunCommand::Cleanup if uses_builtin_tables(&a) => {
+            let mut conn = ctx.connect(0)?;
+            for (t, _) in builtin::TABLES.iter().rev() {
+                println!("Dropping table '{t}'...");
+                conn.query(&format!("DROP TABLE IF EXISTS {t}"))
+                    .map_err(|e| failed(format!("dropping {t} failed: {}", e.message)))?;
+            }
+            Ok(0)
+        }
+        RunCommand::Prepare | RunCommand::Cleanup => {
+            let mut conn = ctx.connect(0)?;
+            for s in &scripts {
+                run_once(conn.as_mut(), s, &globals, &cfg)?;
+            }
+            Ok(0)
+        }
+        _ => {
+            let scale = match a.scale {
+                Some(s) => s,
+                None if uses_builtin_tables(&a) => {
+                    // As pgbench: the scale is the number of branches prepare made.
+                    let mut conn = ctx.connect(0)?;
+                    let rows = conn.query_rows("SELECT COUNT(*) FROM pgbench_branches").map_err(|e| {
+                        environment(format!(
+                            "cannot read the scale from pgbench_branches ({}): run `dbpress script prepare` with the same connection options first",
+                            e.message
+                        ))
+                    })?;
+                    rows.first()
+                        .and_then(|r| r.first().cloned().flatten())
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(1)
+                }
+                None => 1,
+            };
+            globals.insert("scale".into(), Num::Int(scale as i64));
+            run_scripts(&a, &cfg, scripts, globals, raw)
+        }
+    }
+}
+
+fn run_scripts(
+    a: &Args,
+    cfg: &RunConfig,
+    scripts: Vec<Script>,
+    globals: HashMap<String, Num>,
+    raw: &[String],
+) -> Result<u8> {
+    let w = workload::ScriptWorkload::new(scripts, globals);
+    if w.statements() > 250 {
+        return Err(usage(
+            "scripts hold more than 250 SQL statements in all; dbpress takes at most 250",
+        ));
+    }
+    let mut cfg = cfg.clone();
+    cfg.workload = "script".into();
+    if let Some(t) = a.per_client {
+        // pgbench's -t counts per client.
+        cfg.events = t * u64::from(cfg.threads);
+        cfg.time = 0;
+    }
+    let driver = make_driver(&cfg)?;
+    let ctx = Context {
+        driver: driver.as_ref(),
+        threads: cfg.threads,
+        dist: &cfg.dist,
+        invocation: "dbpress script".into(),
+    };
+    let signals = Signals::install();
+    let mut stdout = std::io::stdout();
+    let mut stderr = std::io::stderr();
+    let out: &mut dyn Write = match cfg.output_format {
+        OutputFormat::Text => &mut stdout,
+        OutputFormat::Json => &mut stderr,
+    };
+    let _ = writeln!(out, "dbpress {VERSION} script (pgbench-style)\n");
+    let args: Vec<String> = std::iter::once("script".to_string())
+        .chain(raw.iter().cloned())
+        .collect();
+    let m = run::measure(&cfg, &w, driver.as_ref(), &ctx, &args, out, &signals)?;
+    run::finish(&cfg, &m, driver.hints())
+}
+
+/// Run a prepare/cleanup script once on one connection: \set evaluated, SQL with bound values.
+fn run_once(
+    conn: &mut dyn Connection,
+    s: &Script,
+    globals: &HashMap<String, Num>,
+    cfg: &RunConfig,
+) -> Result<()> {
+    let mut vars = globals.clone();
+    vars.insert("scale".into(), Num::Int(1));
+    vars.insert("client_id".into(), Num::Int(0));
+    let mut rng = crate::rand::Rng::new(cfg.seed, 0);
+    for c in &s.commands {
+        match c {
+            Command::Set(name, e) => {
+                let lookup = |n: &str| vars.get(n).cloned();
+                let mut env = expr::Env {
+                    vars: &lookup,
+                    rng: &mut rng,
+                    default_seed: 0,
+                };
+                let v = expr::eval(e, &mut env)
+                    .map_err(|m| usage(format!("{}: \\set {name}: {m}", s.name)))?;
+                vars.insert(name.clone(), v);
+            }
+            Command::Sleep(_) => {}
+            Command::Sql { text, params, line } => {
+                let texts: Vec<String> = params
+                    .iter()
+                    .map(|p| match vars.get(p) {
+                        Some(Num::Float(f)) => f.to_string(),
+                        Some(Num::Str(t)) => t.clone(),
+                        _ => String::new(),
+                    })
+                    .collect();
+                let values: Vec<crate::driver::Value<'_>> = params
+                    .iter()
+                    .zip(&texts)
+                    .map(|(p, t)| match vars.get(p) {
+                        Some(Num::Int(i)) => crate::driver::Value::Int(*i),
+                        _ => crate::driver::Value::Str(t.as_bytes()),
+                    })
+                    .collect();
+                let stmt = conn.prepare(text).map_err(|e| {
+                    failed(format!(
+                        "{}:{line}: server error {}: {}",
+                        s.name, e.code, e.message
+                    ))
+                })?;
+                conn.execute(stmt, &values).map_err(|e| {
+                    failed(format!(
+                        "{}:{line}: server error {}: {}",
+                        s.name, e.code, e.message
+                    ))
+                })?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// pgbench -i: the four tables, rows by the fastest load path, primary keys after the load,
+/// then statistics (unless --no-vacuum).
+fn prepare_builtin(ctx: &Context<'_>, scale: u64, no_vacuum: bool) -> Result<u8> {
+    let mut conn = ctx.connect(0)?;
+    let d = ctx.driver.dialect();
+    let existing: Vec<String> = conn
+        .query_rows(&(d.table_comments)("pgbench_"))
+        .map_err(|e| failed(format!("listing tables failed: {}", e.message)))?
+        .into_iter()
+        .filter_map(|r| r.get(d.table_comments_columns.0).cloned().flatten())
+        .collect();
+    if let Some(t) = builtin::TABLES
+        .iter()
+        .find(|(t, _)| existing.iter().any(|e| e == t))
+    {
+        return Err(environment(format!(
+            "table '{}' already exists: run `dbpress script cleanup` with the same options first",
+            t.0
+        )));
+    }
+    let setup = |what: &str, e: crate::driver::DbError| {
+        failed(format!(
+            "{what} failed: server error {}: {}",
+            e.code, e.message
+        ))
+    };
+    for (t, ddl) in builtin::TABLES {
+        println!("Creating table '{t}'...");
+        conn.query(ddl)
+            .map_err(|e| setup(&format!("creating {t}"), e))?;
+    }
+    let started = std::time::Instant::now();
+    let load = |conn: &mut dyn Connection,
+                table: &str,
+                columns: &str,
+                rows: u64,
+                line: &dyn Fn(u64, &mut Vec<u8>)|
+     -> Result<()> {
+        let mut next = 1u64;
+        let mut fill = |chunk: &mut Vec<u8>| -> bool {
+            while chunk.len() < (1 << 20) && next <= rows {
+                line(next, chunk);
+                next += 1;
+            }
+            next <= rows
+        };
+        conn.bulk_load(table, columns, &mut fill)
+            .map_err(|e| setup(&format!("loading {table}"), e))
+    };
+    println!(
+        "Loading {} accounts, {} tellers, {} branches (scale {scale})...",
+        builtin::ACCOUNTS * scale,
+        builtin::TELLERS * scale,
+        builtin::BRANCHES * scale
+    );
+    load(
+        conn.as_mut(),
+        "pgbench_branches",
+        "bid, bbalance",
+        builtin::BRANCHES * scale,
+        &|i, out| out.extend_from_slice(format!("{i}\t0\n").as_bytes()),
+    )?;
+    load(
+        conn.as_mut(),
+        "pgbench_tellers",
+        "tid, bid, tbalance",
+        builtin::TELLERS * scale,
+        &|i, out| {
+            out.extend_from_slice(
+                format!("{i}\t{}\t0\n", (i - 1) / builtin::TELLERS + 1).as_bytes(),
+            )
+        },
+    )?;
+    load(
+        conn.as_mut(),
+        "pgbench_accounts",
+        "aid, bid, abalance, filler",
+        builtin::ACCOUNTS * scale,
+        &|i, out| {
+            out.extend_from_slice(
+                format!("{i}\t{}\t0\t\n", (i - 1) / builtin::ACCOUNTS + 1).as_bytes(),
+            )
+        },
+    )?;
+    for (t, c) in builtin::KEYS {
+        conn.query(&(d.add_primary_key)(t, c))
+            .map_err(|e| setup(&format!("indexing {t}"), e))?;
+    }
+    if let Some(after) = d.after_load.filter(|_| !no_vacuum) {
+        for (t, _) in builtin::TABLES {
+            conn.query(&after(t))
+                .map_err(|e| setup(&format!("analyzing {t}"), e))?;
+        }
+    }
+    println!(
+        "Loaded {} rows in {:.2}s",
+        (builtin::ACCOUNTS + builtin::TELLERS + builtin::BRANCHES) * scale,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(0)
+}

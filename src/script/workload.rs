@@ -1,0 +1,248 @@
+//! Scripts as a workload: each event picks a script by weight and runs its commands; `\set`
+//! updates the client's variables, SQL runs as a server-side prepared statement with `:names`
+//! bound as parameters, `\sleep` sleeps inside the event.
+
+use super::expr::{self, Env, Num};
+use super::parse::{Command, Script, Sleep};
+use crate::driver::{Connection, DbError, DbErrorKind, DbResult, Dialect, StmtHandle, Value};
+use crate::error::Result;
+use crate::rand::{Distribution, Rng};
+use crate::workload::{Context, EventGen, Exec, Workload};
+use std::collections::HashMap;
+
+pub struct ScriptWorkload {
+    pub scripts: Vec<Script>,
+    /// Variables every client starts with: -D values, scale, random_seed, default_seed.
+    pub globals: HashMap<String, Num>,
+    kinds: &'static [&'static str],
+    transactional: bool,
+}
+
+/// SQL sent as written, except pgbench's `END` (COMMIT's PostgreSQL alias, which MySQL lacks)
+/// and, in scripts that write, `BEGIN` as the dialect begins a write transaction (SQLite's
+/// BEGIN IMMEDIATE).
+fn adapt(sql: &str, writes: bool, dialect: &Dialect) -> String {
+    let word = sql.trim().to_ascii_lowercase();
+    match word.as_str() {
+        "end" | "end transaction" => "COMMIT".into(),
+        "begin" | "begin transaction" | "start transaction" if writes => {
+            dialect.begin_write.to_string()
+        }
+        _ => sql.to_string(),
+    }
+}
+
+fn writes(s: &Script) -> bool {
+    s.commands.iter().any(|c| match c {
+        Command::Sql { text, .. } => {
+            let w = text.trim_start().to_ascii_lowercase();
+            ["insert", "update", "delete", "replace", "merge"]
+                .iter()
+                .any(|k| w.starts_with(k))
+        }
+        _ => false,
+    })
+}
+
+impl ScriptWorkload {
+    pub fn new(scripts: Vec<Script>, globals: HashMap<String, Num>) -> ScriptWorkload {
+        let mut kinds = Vec::new();
+        for s in &scripts {
+            for c in &s.commands {
+                if let Command::Sql { text, line, .. } = c {
+                    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                    let short: String = one_line.chars().take(30).collect();
+                    let more = if short.chars().count() < one_line.chars().count() {
+                        "…"
+                    } else {
+                        ""
+                    };
+                    let file = s.name.rsplit('/').next().unwrap_or(&s.name);
+                    let name = format!("{file}:{line} {short}{more}");
+                    kinds.push(&*Box::leak(name.into_boxed_str()));
+                }
+            }
+        }
+        let transactional = scripts.iter().any(|s| {
+            s.commands.iter().any(|c| {
+                matches!(c, Command::Sql { text, .. }
+                    if text.trim().to_ascii_lowercase().starts_with("begin")
+                        || text.trim().to_ascii_lowercase().starts_with("start transaction"))
+            })
+        });
+        ScriptWorkload {
+            scripts,
+            globals,
+            kinds: Box::leak(kinds.into_boxed_slice()),
+            transactional,
+        }
+    }
+
+    pub fn statements(&self) -> usize {
+        self.kinds.len()
+    }
+}
+
+impl Workload for ScriptWorkload {
+    fn name(&self) -> &'static str {
+        "script"
+    }
+
+    fn statement_kinds(&self) -> &'static [&'static str] {
+        self.kinds
+    }
+
+    fn transactional(&self) -> bool {
+        self.transactional
+    }
+
+    fn describe(&self) -> Vec<String> {
+        let list: Vec<String> = self
+            .scripts
+            .iter()
+            .map(|s| format!("{}@{}", s.name, s.weight))
+            .collect();
+        vec![format!(
+            "Scripts: {} (one chosen by weight per event; variables bound as parameters)",
+            list.join(", ")
+        )]
+    }
+
+    fn prepare(&self, _ctx: &Context<'_>) -> Result<()> {
+        Ok(())
+    }
+
+    fn cleanup(&self, _ctx: &Context<'_>) -> Result<()> {
+        Ok(())
+    }
+
+    fn check_ready(&self, _conn: &mut dyn Connection, _ctx: &Context<'_>) -> Result<()> {
+        Ok(())
+    }
+
+    fn worker(
+        &self,
+        conn: &mut dyn Connection,
+        dialect: &'static Dialect,
+        thread: u32,
+        rng: Rng,
+        _dist: Distribution,
+    ) -> DbResult<Box<dyn EventGen>> {
+        let mut plans = Vec::new();
+        let mut kind = 0u8;
+        for s in &self.scripts {
+            let w = writes(s);
+            let mut steps = Vec::new();
+            for c in &s.commands {
+                steps.push(match c {
+                    Command::Set(name, e) => Step::Set(name.clone(), e.clone()),
+                    Command::Sleep(sl) => Step::Sleep(sl.clone()),
+                    Command::Sql { text, params, .. } => {
+                        let stmt = conn.prepare(&adapt(text, w, dialect))?;
+                        let k = kind;
+                        kind += 1;
+                        Step::Sql(k, stmt, params.clone())
+                    }
+                });
+            }
+            plans.push((s.weight, steps));
+        }
+        let mut vars = self.globals.clone();
+        vars.insert("client_id".into(), Num::Int(i64::from(thread)));
+        let default_seed = match vars.get("default_seed") {
+            Some(Num::Int(s)) => *s as u64,
+            _ => 0,
+        };
+        Ok(Box::new(ScriptEvents {
+            total_weight: plans.iter().map(|(w, _)| *w).sum(),
+            plans,
+            vars,
+            rng,
+            default_seed,
+            text: Vec::new(),
+        }))
+    }
+}
+
+enum Step {
+    Set(String, expr::Expr),
+    Sleep(Sleep),
+    Sql(u8, StmtHandle, Vec<String>),
+}
+
+struct ScriptEvents {
+    plans: Vec<(u32, Vec<Step>)>,
+    total_weight: u32,
+    vars: HashMap<String, Num>,
+    rng: Rng,
+    default_seed: u64,
+    /// Text of float and string parameters, rebuilt per statement.
+    text: Vec<String>,
+}
+
+fn script_error(msg: String) -> DbError {
+    DbError::new(DbErrorKind::Other, "script", msg)
+}
+
+impl EventGen for ScriptEvents {
+    fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
+        let mut pick = self.rng.uniform(1, self.total_weight.max(1));
+        let mut chosen = 0;
+        for (i, (w, _)) in self.plans.iter().enumerate() {
+            if pick <= *w {
+                chosen = i;
+                break;
+            }
+            pick -= w;
+        }
+        let steps = &self.plans[chosen].1;
+        for step in steps {
+            match step {
+                Step::Set(name, e) => {
+                    let vars = &self.vars;
+                    let lookup = |n: &str| vars.get(n).cloned();
+                    let mut env = Env {
+                        vars: &lookup,
+                        rng: &mut self.rng,
+                        default_seed: self.default_seed,
+                    };
+                    let v = expr::eval(e, &mut env)
+                        .map_err(|m| script_error(format!("\\set {name}: {m}")))?;
+                    self.vars.insert(name.clone(), v);
+                }
+                Step::Sleep(s) => {
+                    let micros = match s {
+                        Sleep::Micros(m) => *m,
+                        Sleep::Var(n, unit) => match self.vars.get(n) {
+                            Some(Num::Int(v)) => (*v).max(0) as u64 * unit,
+                            Some(Num::Float(f)) => (f.max(0.0) * *unit as f64) as u64,
+                            _ => return Err(script_error(format!("\\sleep :{n}: not a number"))),
+                        },
+                    };
+                    std::thread::sleep(std::time::Duration::from_micros(micros));
+                }
+                Step::Sql(kind, stmt, names) => {
+                    self.text.clear();
+                    for n in names {
+                        match self.vars.get(n) {
+                            Some(Num::Float(f)) => self.text.push(f.to_string()),
+                            Some(Num::Str(s)) => self.text.push(s.clone()),
+                            Some(Num::Int(_)) => {}
+                            None => return Err(script_error(format!("variable :{n} is not set"))),
+                        }
+                    }
+                    let mut texts = self.text.iter();
+                    let params: Vec<Value<'_>> = names
+                        .iter()
+                        .map(|n| match self.vars.get(n) {
+                            Some(Num::Int(i)) => Value::Int(*i),
+                            _ => Value::Str(texts.next().map_or(&[][..], |s| s.as_bytes())),
+                        })
+                        .collect();
+                    exec.run(*kind, *stmt, &params)?;
+                }
+            }
+        }
+        Ok(())
+    }
+}

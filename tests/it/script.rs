@@ -1,0 +1,236 @@
+//! pgbench-style scripts: parsing errors before connecting, pgbench's built-in transaction on
+//! every engine (checked with TPC-B's balance invariant), variables bound as parameters,
+//! weights and -D.
+
+use crate::common::*;
+use crate::engines::each_engine;
+
+fn script(flags: &[String], extra: &[&str]) -> std::process::Output {
+    let mut a: Vec<String> = vec!["script".into()];
+    a.push(extra[0].to_string());
+    a.extend(flags.iter().cloned());
+    a.extend(extra[1..].iter().map(|s| s.to_string()));
+    let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+    dbpress(&refs)
+}
+
+#[test]
+fn script_errors_name_file_and_line_before_connecting() {
+    let dir = scratch("script-errors");
+    let bad = dir.join("bad.sql");
+    std::fs::write(
+        &bad,
+        "\\set aid random(1, 1000)\n\\set x random(1)\nSELECT :aid;\n",
+    )
+    .unwrap();
+    let unset = dir.join("unset.sql");
+    std::fs::write(&unset, "\\set aid random(1, 1000)\nSELECT :aid, :nope;\n").unwrap();
+    // The target does not exist: only parsing can produce these messages.
+    let nowhere = ["--pgsql-host=127.0.0.1", "--pgsql-port=1"];
+    for (file, want) in [
+        (
+            &bad,
+            format!("{}:2: random takes 2 argument(s), got 1", bad.display()),
+        ),
+        (
+            &unset,
+            format!(
+                "{}:2: variable :nope is used but never set",
+                unset.display()
+            ),
+        ),
+    ] {
+        let f = file.to_str().unwrap();
+        let o = dbpress(&["script", "run", "-f", f, nowhere[0], nowhere[1]]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert_one_clean_line(&o);
+        assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    }
+    let o = dbpress(&["script", "run", "-b", "tpcc", nowhere[0], nowhere[1]]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("unknown built-in script 'tpcc'"),
+        "{}",
+        stderr(&o)
+    );
+    let o = dbpress(&["script", "run", "-M", "simple", nowhere[0], nowhere[1]]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("always bind :variables as parameters"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn pgbench_tpcb_like_keeps_its_balances_on_every_engine() {
+    each_engine("script-tpcb", |e| {
+        // pgbench tables an earlier, interrupted test may have left.
+        script(&e.flags, &["cleanup"]);
+        let o = script(&e.flags, &["prepare", "-s", "1"]);
+        assert!(o.status.success(), "{}: {}", e.name, stderr(&o));
+        assert_eq!(
+            e.scalar("SELECT COUNT(*) FROM pgbench_accounts"),
+            100_000,
+            "{}",
+            e.name
+        );
+        assert_eq!(
+            e.scalar("SELECT COUNT(*) FROM pgbench_tellers"),
+            10,
+            "{}",
+            e.name
+        );
+        let dir = scratch(&format!("script-tpcb-{}", e.name));
+        let out = dir.join("r.json");
+        let o = script(
+            &e.flags,
+            &[
+                "run",
+                "-c",
+                "2",
+                "-t",
+                "300",
+                "--output",
+                out.to_str().unwrap(),
+            ],
+        );
+        assert!(o.status.success(), "{}: {}", e.name, stderr(&o));
+        let r = json(&out);
+        let s = &r["summary"];
+        assert_eq!(s["events"], 600, "{}: -t is per client", e.name);
+        // pgbench's tpcb-like mix: BEGIN, 3 UPDATEs, 1 SELECT, 1 INSERT, END.
+        assert_eq!(s["reads"], 600, "{}", e.name);
+        assert_eq!(s["writes"], 4 * 600, "{}", e.name);
+        assert_eq!(s["other"], 2 * 600, "{}", e.name);
+        // TPC-B's invariant, read by an independent client: every delta landed once in each
+        // table and in the history.
+        assert_eq!(
+            e.scalar("SELECT COUNT(*) FROM pgbench_history"),
+            600,
+            "{}",
+            e.name
+        );
+        let history = e.scalar("SELECT SUM(delta) FROM pgbench_history");
+        for t in [
+            "SELECT SUM(abalance) FROM pgbench_accounts",
+            "SELECT SUM(tbalance) FROM pgbench_tellers",
+            "SELECT SUM(bbalance) FROM pgbench_branches",
+        ] {
+            assert_eq!(e.scalar(t), history, "{}: {t}", e.name);
+        }
+        let o = script(&e.flags, &["run", "-S", "-c", "2", "-t", "100"]);
+        assert!(o.status.success(), "{}: {}", e.name, stderr(&o));
+        assert!(
+            stdout(&o).contains("read:                            200"),
+            "{}: {}",
+            e.name,
+            stdout(&o)
+        );
+        let o = script(&e.flags, &["cleanup"]);
+        assert!(o.status.success(), "{}: {}", e.name, stderr(&o));
+        for t in [
+            "pgbench_accounts",
+            "pgbench_branches",
+            "pgbench_tellers",
+            "pgbench_history",
+        ] {
+            assert!(!e.table_exists(t), "{}: cleanup left {t}", e.name);
+        }
+    });
+}
+
+#[test]
+fn variables_are_bound_as_parameters_never_pasted_into_sql() {
+    let Some(mut srv) = server("script-params") else {
+        return;
+    };
+    let dir = scratch("script-params");
+    let setup = dir.join("setup.sql");
+    std::fs::write(
+        &setup,
+        "CREATE TABLE sbtest_kv (id INTEGER PRIMARY KEY, v INTEGER);\nINSERT INTO sbtest_kv VALUES (1, 0), (2, 0), (3, 0);\n",
+    )
+    .unwrap();
+    let hot = dir.join("hot.sql");
+    std::fs::write(
+        &hot,
+        "-- zipfian keys, two statements\n\\set id random_zipfian(1, 3, 1.5)\n\\set d :step * 2\n\
+         UPDATE sbtest_kv SET v = v + :d WHERE id = :id;\nSELECT v FROM sbtest_kv WHERE id = :id;\n",
+    )
+    .unwrap();
+    let cold = dir.join("cold.sql");
+    std::fs::write(&cold, "SELECT COUNT(*) FROM sbtest_kv;\n").unwrap();
+    let mut base: Vec<String> = CONN.iter().map(|s| s.to_string()).collect();
+    base.push("--db-driver=mysql".into());
+    let o = script(&base, &["prepare", "-f", setup.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let before = srv.com();
+    let out = dir.join("r.json");
+    let hot_w = format!("{}@3", hot.display());
+    let cold_w = format!("{}@1", cold.display());
+    let o = script(
+        &base,
+        &[
+            "run",
+            "-f",
+            &hot_w,
+            "-f",
+            &cold_w,
+            "-D",
+            "step=5",
+            "-c",
+            "2",
+            "-t",
+            "2000",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let after = srv.com();
+    let delta = |k: &str| after[k] - before[k];
+    let r = json(&out);
+    let count = |prefix: &str| -> u64 {
+        r["statements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["name"].as_str().unwrap().starts_with(prefix))
+            .map(|s| s["count"].as_u64().unwrap())
+            .sum()
+    };
+    let (hot_events, cold_events) = (count("hot.sql:4"), count("cold.sql:1"));
+    assert_eq!(hot_events + cold_events, 4000);
+    let share = hot_events as f64 / 4000.0;
+    assert!(
+        (0.71..0.79).contains(&share),
+        "weights 3:1 give about 75% hot: {share}"
+    );
+    // Prepared once per client and statement (3 statements x 2 clients); every execution a
+    // COM_STMT_EXECUTE: the values never became SQL text.
+    assert_eq!(delta("Com_stmt_prepare"), 6);
+    assert_eq!(delta("Com_stmt_execute"), 2 * hot_events + cold_events);
+    assert_eq!(delta("Com_update"), hot_events);
+    // -D step=5 -> d = 10 per hot event, all landed.
+    use mysql::prelude::Queryable;
+    let total: i64 = srv
+        .conn
+        .query_first("SELECT SUM(v) FROM sbtest_kv")
+        .unwrap()
+        .unwrap();
+    assert_eq!(total, 10 * hot_events as i64);
+    // Zipfian keys: id 1 is the hottest.
+    let v1: i64 = srv
+        .conn
+        .query_first("SELECT v FROM sbtest_kv WHERE id = 1")
+        .unwrap()
+        .unwrap();
+    let v3: i64 = srv
+        .conn
+        .query_first("SELECT v FROM sbtest_kv WHERE id = 3")
+        .unwrap()
+        .unwrap();
+    assert!(v1 > v3, "{v1} vs {v3}");
+    srv.conn.query_drop("DROP TABLE sbtest_kv").unwrap();
+}
