@@ -7,6 +7,7 @@
 #   bench/vs-pgsql.sh prepare   prepare of 4 tables x 250 000 rows, dbpress vs sysbench
 #   bench/vs-pgsql.sh instr     client instructions per oltp_point_select event (callgrind)
 #   bench/vs-pgsql.sh sqlite    dbpress on SQLite: QPS at 1, 2, 4 threads and prepare rows/s
+#   bench/vs-pgsql.sh script    `dbpress script run -S` vs `pgbench -S -M prepared`, 4 clients
 #
 # QPS is compared in rounds that alternate the tools (sysbench, pgbench, dbpress, then the
 # reverse order) on the same table; each round gives a ratio, and the median ratio is reported with its min-max
@@ -153,4 +154,27 @@ if [ "$what" = all ] || [ "$what" = sqlite ]; then
   done
   echo
   rm -rf "$dir"
+fi
+
+if [ "$what" = all ] || [ "$what" = script ]; then
+  SCALE="${SCALE:-10}"
+  "$DBP" script cleanup "${PGCONN[@]}" >/dev/null
+  "$DBP" script prepare "${PGCONN[@]}" -s "$SCALE" >/dev/null
+  echo "### Script mode: select-only, 4 clients, Unix socket, scale $SCALE ($ROUNDS rounds of ${SECONDS_PER_RUN}s, order flipped each round)"
+  echo
+  echo "| round | pgbench -S -M prepared TPS | dbpress script run -S TPS | ratio |"
+  echo "|---:|---:|---:|---:|"
+  : >/tmp/dbpress-pg-ratios
+  pg_s() { pgbench -n -S -M prepared -c 4 -j 4 -T "$SECONDS_PER_RUN" -h /var/run/postgresql -U sbtest sbtest 2>/dev/null | awk '/^tps = / {print $3}'; }
+  dp_s() { "$DBP" script run "${PGCONN[@]}" -S -c 4 -T "$SECONDS_PER_RUN" | awk '/transactions:/ {gsub(/\(/, "", $3); print $3}'; }
+  for r in $(seq 1 "$ROUNDS"); do
+    if [ $((r % 2)) = 1 ]; then p=$(pg_s); d=$(dp_s); else d=$(dp_s); p=$(pg_s); fi
+    ratio=$(awk -v d="$d" -v p="$p" 'BEGIN {printf "%.3f", d / p}')
+    echo "$ratio" >>/tmp/dbpress-pg-ratios
+    echo "| $r | $p | $d | $ratio |"
+  done
+  echo
+  echo "script select-only: median ratio **$(median </tmp/dbpress-pg-ratios)** (spread $(spread </tmp/dbpress-pg-ratios)); target >= 1.0"
+  echo
+  "$DBP" script cleanup "${PGCONN[@]}" >/dev/null
 fi
