@@ -125,7 +125,9 @@ fn dispatch(args: &[String]) -> Result<u8> {
                         command.name()
                     )));
                 }
-                return sweep::run(&workload, &opts, &levels, args);
+                let build =
+                    |o: &OptionValues, cfg: &RunConfig| workload::build(&workload, o, cfg.seed);
+                return sweep::run(&workload, &opts, &levels, args, &build, &|_| {});
             }
             let cfg = RunConfig::from_options(&workload, command, &opts)?;
             let w = workload::build(&workload, &opts, cfg.seed)?;

@@ -8,7 +8,7 @@ use crate::config::{OutputFormat, RunConfig};
 use crate::error::{environment, usage, Result};
 use crate::result::{RunResult, Tool, SCHEMA_VERSION};
 use crate::runner::signals::{self, Signals};
-use crate::workload::{self, Context};
+use crate::workload::{Context, Workload};
 use crate::{make_driver, redact_args, run, VERSION};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -150,11 +150,18 @@ pub fn render_json(s: &SweepResult) -> String {
 }
 
 /// Run every level; returns the exit code.
+/// Builds the workload of one step (its options carry that step's --threads).
+pub type BuildWorkload<'a> = &'a dyn Fn(&OptionValues, &RunConfig) -> Result<Box<dyn Workload>>;
+
+/// Run every level; `build` makes each step's workload and `adjust` finishes its configuration
+/// (pgbench's per-client -t, say). Returns the exit code.
 pub fn run(
     workload_name: &str,
     opts: &OptionValues,
     levels: &[u32],
     args: &[String],
+    build: BuildWorkload<'_>,
+    adjust: &dyn Fn(&mut RunConfig),
 ) -> Result<u8> {
     let signals = Signals::install();
     let first = {
@@ -179,8 +186,9 @@ pub fn run(
         o.set("rand-seed", first.seed.to_string());
         let mut cfg = RunConfig::from_options(workload_name, Command::Run, &o)?;
         cfg.output_file = None;
+        adjust(&mut cfg);
         // Workloads size per-thread state (tables per thread, key slices) from --threads.
-        let w = workload::build(workload_name, &o, cfg.seed)?;
+        let w = build(&o, &cfg)?;
         let driver = make_driver(&cfg)?;
         let ctx = Context {
             driver: driver.as_ref(),

@@ -271,7 +271,13 @@ pub fn main(raw: &[String]) -> Result<u8> {
     }
     let a = parse_args(raw)?;
     let scripts = load_scripts(&a)?;
-    let cfg = RunConfig::from_options("script", RunCommand::Run, &a.opts)?;
+    // `-c 1,2,4` is a sweep; everything before the run uses its first level.
+    let levels = crate::sweep::levels(&a.opts)?;
+    let mut base = a.opts.clone();
+    if let Some(l) = &levels {
+        base.set("threads", l[0].to_string());
+    }
+    let cfg = RunConfig::from_options("script", RunCommand::Run, &base)?;
     let mut globals: HashMap<String, Num> = a
         .defines
         .iter()
@@ -346,7 +352,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 None => 1,
             };
             globals.insert("scale".into(), Num::Int(scale as i64));
-            run_scripts(&a, &cfg, scripts, globals, raw)
+            run_scripts(&a, &cfg, levels.as_deref(), scripts, globals, raw)
         }
     }
 }
@@ -354,6 +360,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
 fn run_scripts(
     a: &Args,
     cfg: &RunConfig,
+    levels: Option<&[u32]>,
     scripts: Vec<Script>,
     globals: HashMap<String, Num>,
     raw: &[String],
@@ -364,13 +371,30 @@ fn run_scripts(
             "scripts hold more than 250 SQL statements in all; dbpress takes at most 250",
         ));
     }
+    // pgbench's -t counts per client.
+    let per_client = |cfg: &mut RunConfig| {
+        if let Some(t) = a.per_client {
+            cfg.events = t * u64::from(cfg.threads);
+            cfg.time = 0;
+        }
+    };
+    let args: Vec<String> = std::iter::once("script".to_string())
+        .chain(raw.iter().cloned())
+        .collect();
+    if let Some(levels) = levels {
+        // `-c 1,2,4`: one step per client count, each with its own connections.
+        let build =
+            |_: &OptionValues, _: &RunConfig| -> Result<Box<dyn crate::workload::Workload>> {
+                Ok(Box::new(workload::ScriptWorkload::new(
+                    w.scripts.clone(),
+                    w.globals.clone(),
+                )))
+            };
+        return crate::sweep::run("script", &a.opts, levels, &args, &build, &per_client);
+    }
     let mut cfg = cfg.clone();
     cfg.workload = "script".into();
-    if let Some(t) = a.per_client {
-        // pgbench's -t counts per client.
-        cfg.events = t * u64::from(cfg.threads);
-        cfg.time = 0;
-    }
+    per_client(&mut cfg);
     let driver = make_driver(&cfg)?;
     let ctx = Context {
         driver: driver.as_ref(),
@@ -386,9 +410,6 @@ fn run_scripts(
         OutputFormat::Json => &mut stderr,
     };
     let _ = writeln!(out, "dbpress {VERSION} script (pgbench-style)\n");
-    let args: Vec<String> = std::iter::once("script".to_string())
-        .chain(raw.iter().cloned())
-        .collect();
     let m = run::measure(&cfg, &w, driver.as_ref(), &ctx, &args, out, &signals)?;
     run::finish(&cfg, &m, driver.hints())
 }

@@ -234,3 +234,39 @@ fn variables_are_bound_as_parameters_never_pasted_into_sql() {
     assert!(v1 > v3, "{v1} vs {v3}");
     srv.conn.query_drop("DROP TABLE sbtest_kv").unwrap();
 }
+
+#[test]
+fn a_client_list_sweeps_the_script_with_t_per_client() {
+    let dir = scratch("script-sweep");
+    let db = format!("--db=sqlite:{}", dir.join("s.db").display());
+    let o = dbpress(&["script", "prepare", &db, "-s", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = dir.join("sweep.json");
+    let o = dbpress(&[
+        "script",
+        "run",
+        &db,
+        "-S",
+        "-c",
+        "1,3",
+        "-t",
+        "50",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Thread sweep, script (2 levels)"));
+    let doc = json(&out);
+    let steps: Vec<(u64, u64)> = doc["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["threads"].as_u64().unwrap(),
+                s["result"]["summary"]["events"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(steps, vec![(1, 50), (3, 150)]);
+}
