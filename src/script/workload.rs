@@ -208,7 +208,13 @@ impl EventGen for ScriptEvents {
                     };
                     let v = expr::eval(e, &mut env)
                         .map_err(|m| script_error(format!("\\set {name}: {m}")))?;
-                    self.vars.insert(name.clone(), v);
+                    // Set in place: a variable set on every event allocates its name once.
+                    match self.vars.get_mut(name) {
+                        Some(slot) => *slot = v,
+                        None => {
+                            self.vars.insert(name.clone(), v);
+                        }
+                    }
                 }
                 Step::Sleep(s) => {
                     let micros = match s {

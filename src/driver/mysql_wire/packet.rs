@@ -1,18 +1,16 @@
 //! MySQL packet framing over a blocking stream, with one reusable read buffer so that rows are
 //! skipped in place: reading a result costs a header parse per row, no allocation.
 
+use crate::driver::stream::Buffered;
 pub use crate::driver::stream::Stream;
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
 #[cfg(test)]
 use std::os::unix::net::UnixStream;
 
 const MAX_CHUNK: usize = 0xFF_FFFF;
 
 pub struct PacketIo {
-    stream: Stream,
-    buf: Vec<u8>,
-    start: usize,
-    end: usize,
+    r: Buffered,
     /// A payload split over several packets (≥ 16 MiB) is joined here.
     joined: Vec<u8>,
     pub seq: u8,
@@ -22,72 +20,36 @@ pub struct PacketIo {
 impl PacketIo {
     pub fn new(stream: Stream) -> PacketIo {
         PacketIo {
-            stream,
-            // Grows when a packet needs more; most responses of an OLTP event fit in 16 KiB.
-            buf: vec![0; 16 * 1024],
-            start: 0,
-            end: 0,
+            r: Buffered::new(stream),
             joined: Vec::new(),
             seq: 0,
             out: Vec::with_capacity(1024),
         }
     }
 
-    /// Make at least `n` unread bytes available in `buf[start..]`.
-    fn fill(&mut self, n: usize) -> io::Result<()> {
-        if self.start == self.end {
-            // Everything read was consumed: reuse the front of the buffer, so a connection
-            // keeps touching the same few pages instead of walking through the whole buffer.
-            self.start = 0;
-            self.end = 0;
-        }
-        while self.end - self.start < n {
-            if self.start + n > self.buf.len() {
-                self.buf.copy_within(self.start..self.end, 0);
-                self.end -= self.start;
-                self.start = 0;
-                if n > self.buf.len() {
-                    self.buf.resize(n.next_power_of_two(), 0);
-                }
-            }
-            let read = self.stream.read(&mut self.buf[self.end..])?;
-            if read == 0 {
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "server closed the connection",
-                ));
-            }
-            self.end += read;
-        }
-        Ok(())
-    }
-
     /// The next packet's payload, valid until the next call.
     pub fn next(&mut self) -> io::Result<&[u8]> {
-        self.fill(4)?;
-        let h = &self.buf[self.start..self.start + 4];
+        self.r.fill(4)?;
+        let h = &self.r.unread()[..4];
         let len = usize::from(h[0]) | usize::from(h[1]) << 8 | usize::from(h[2]) << 16;
         self.seq = h[3].wrapping_add(1);
         if len == MAX_CHUNK {
             return self.next_joined();
         }
-        self.fill(4 + len)?;
-        let at = self.start + 4;
-        self.start = at + len;
-        Ok(&self.buf[at..at + len])
+        self.r.fill(4 + len)?;
+        Ok(self.r.take(4, len))
     }
 
     fn next_joined(&mut self) -> io::Result<&[u8]> {
         let mut joined = std::mem::take(&mut self.joined);
         joined.clear();
         loop {
-            self.fill(4)?;
-            let h = &self.buf[self.start..self.start + 4];
+            self.r.fill(4)?;
+            let h = &self.r.unread()[..4];
             let len = usize::from(h[0]) | usize::from(h[1]) << 8 | usize::from(h[2]) << 16;
             self.seq = h[3].wrapping_add(1);
-            self.fill(4 + len)?;
-            joined.extend_from_slice(&self.buf[self.start + 4..self.start + 4 + len]);
-            self.start += 4 + len;
+            self.r.fill(4 + len)?;
+            joined.extend_from_slice(self.r.take(4, len));
             if len < MAX_CHUNK {
                 break;
             }
@@ -117,7 +79,7 @@ impl PacketIo {
             self.out[..3].copy_from_slice(&h[..3]);
             self.out[3] = self.seq;
             self.seq = self.seq.wrapping_add(1);
-            return self.stream.write_all(&self.out);
+            return self.r.stream.write_all(&self.out);
         }
         // Split into 16 MiB chunks, ending with a shorter (possibly empty) one.
         let payload = self.out.split_off(4);
@@ -136,9 +98,9 @@ impl PacketIo {
 
     fn write_chunk(&mut self, c: &[u8]) -> io::Result<()> {
         let h = (c.len() as u32).to_le_bytes();
-        self.stream.write_all(&[h[0], h[1], h[2], self.seq])?;
+        self.r.stream.write_all(&[h[0], h[1], h[2], self.seq])?;
         self.seq = self.seq.wrapping_add(1);
-        self.stream.write_all(c)
+        self.r.stream.write_all(c)
     }
 }
 

@@ -8,7 +8,7 @@ mod auth;
 
 use super::pgsql::kind_of_sqlstate;
 use super::pgsql_target::PgTarget;
-use super::stream::Stream;
+use super::stream::{Buffered, Stream};
 use super::{
     render_text, Connection, DbError, DbErrorKind, DbResult, QueryKind, StmtHandle, Value,
 };
@@ -21,46 +21,17 @@ const INT2: u32 = 21;
 const INT4: u32 = 23;
 const INT8: u32 = 20;
 
-/// Message framing over the stream: one growing read buffer, one write buffer.
+/// Message framing over the buffered stream, with one write buffer.
 struct Io {
-    stream: Stream,
-    buf: Vec<u8>,
-    start: usize,
-    end: usize,
+    r: Buffered,
     out: Vec<u8>,
 }
 
 impl Io {
-    fn fill(&mut self, n: usize) -> io::Result<()> {
-        if self.start == self.end {
-            self.start = 0;
-            self.end = 0;
-        }
-        while self.end - self.start < n {
-            if self.start + n > self.buf.len() {
-                self.buf.copy_within(self.start..self.end, 0);
-                self.end -= self.start;
-                self.start = 0;
-                if n > self.buf.len() {
-                    self.buf.resize(n.next_power_of_two(), 0);
-                }
-            }
-            let read = self.stream.read(&mut self.buf[self.end..])?;
-            if read == 0 {
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "server closed the connection",
-                ));
-            }
-            self.end += read;
-        }
-        Ok(())
-    }
-
     /// The next backend message: (type, body), the body valid until the next call.
     fn next(&mut self) -> io::Result<(u8, &[u8])> {
-        self.fill(5)?;
-        let h = &self.buf[self.start..self.start + 5];
+        self.r.fill(5)?;
+        let h = &self.r.unread()[..5];
         let tag = h[0];
         let len = u32::from_be_bytes([h[1], h[2], h[3], h[4]]) as usize;
         if len < 4 {
@@ -69,10 +40,8 @@ impl Io {
                 "bad message length",
             ));
         }
-        self.fill(1 + len)?;
-        let at = self.start + 5;
-        self.start += 1 + len;
-        Ok((tag, &self.buf[at..at + len - 4]))
+        self.r.fill(1 + len)?;
+        Ok((tag, self.r.take(5, len - 4)))
     }
 
     /// Start a message of type `tag` in the write buffer; `finish` fills in its length.
@@ -94,7 +63,7 @@ impl Io {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        let r = self.stream.write_all(&self.out);
+        let r = self.r.stream.write_all(&self.out);
         self.out.clear();
         r
     }
@@ -305,10 +274,7 @@ fn connect(t: &PgTarget) -> DbResult<Io> {
         Stream::Tcp(s)
     };
     let mut io = Io {
-        stream,
-        buf: vec![0; 16 * 1024],
-        start: 0,
-        end: 0,
+        r: Buffered::new(stream),
         out: Vec::with_capacity(1024),
     };
     // StartupMessage: no type byte, protocol 3.0, then name/value pairs.
