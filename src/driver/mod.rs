@@ -61,6 +61,9 @@ pub enum DbErrorKind {
     /// The session could not be set up for a reason the message states with its fix (an
     /// embedded database's directory, permissions or lock).
     Setup,
+    /// Not the server's: the workload's own input failed while running (a script expression
+    /// dividing by zero, say). Never retried; the message says what and where.
+    Input,
     /// The client or server does not offer this path (e.g. LOAD DATA LOCAL disabled).
     Unsupported,
     Other,

@@ -525,6 +525,10 @@ pub fn probe(driver: &dyn Driver) -> Result<Box<dyn Connection>> {
 /// The fatal error that ended a run, as a user message.
 pub fn fatal_message(e: &DbError, h: &Hints) -> Error {
     match e.kind {
+        DbErrorKind::Input => failed(format!(
+            "the script failed while running: {}: fix the script or its -D values",
+            e.message
+        )),
         DbErrorKind::NoSuchTable => environment(format!(
             "{} (server error {}): run prepare with the same options first",
             e.message, e.code

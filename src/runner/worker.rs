@@ -91,7 +91,9 @@ impl Worker<'_> {
                 reconnects += exec.reconnects;
                 match r {
                     Ok(()) => break None,
-                    Err(e) if self.ignore.contains(&e.code) => {
+                    // An error in the workload's own input would fail the same way on every
+                    // retry: never ignorable, even with an ignore list of "all".
+                    Err(e) if e.kind != DbErrorKind::Input && self.ignore.contains(&e.code) => {
                         error_codes.push(e.code.clone());
                         if e.kind == DbErrorKind::ConnectionLost {
                             if let Err(e) = self.reconnect() {

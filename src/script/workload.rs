@@ -181,7 +181,7 @@ struct ScriptEvents {
 }
 
 fn script_error(msg: String) -> DbError {
-    DbError::new(DbErrorKind::Other, "script", msg)
+    DbError::new(DbErrorKind::Input, "script", msg)
 }
 
 impl EventGen for ScriptEvents {

@@ -278,3 +278,30 @@ fn a_client_list_sweeps_the_script_with_t_per_client() {
         .collect();
     assert_eq!(steps, vec![(1, 50), (3, 150)]);
 }
+
+#[test]
+fn a_script_error_at_run_time_stops_with_its_cause_even_under_ignore_all() {
+    let dir = scratch("script-runtime-error");
+    let f = dir.join("div.sql");
+    std::fs::write(&f, "\\set z :d / 0\nSELECT :z;\n").unwrap();
+    let db = format!("--db=sqlite:{}", dir.join("s.db").display());
+    let o = dbpress(&[
+        "script",
+        "run",
+        &db,
+        "-f",
+        f.to_str().unwrap(),
+        "-D",
+        "d=5",
+        "-t",
+        "3",
+        "--sqlite-ignore-errors=all",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_one_clean_line(&o);
+    assert!(
+        stderr(&o).contains("the script failed while running: \\set z: division by zero"),
+        "{}",
+        stderr(&o)
+    );
+}
