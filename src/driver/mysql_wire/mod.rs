@@ -72,7 +72,7 @@ struct Stmt {
     /// Parameter types last sent (one bit per parameter: is it a string; another: is it NULL),
     /// or None before the first execute. Types go to the server only when they change, as
     /// libmysqlclient does, which spares the server re-binding them on every execute.
-    bound: Option<(u64, u64)>,
+    bound: Option<(u64, u64, u64)>,
 }
 
 pub struct WireConn {
@@ -549,11 +549,14 @@ impl Connection for WireConn {
                 }
             }
             // Types are resent only when they differ from the last execute (or for > 64 params).
-            let mut sig = (0u64, 0u64);
+            // An integer that fits goes as a 4-byte LONG, as sysbench binds its ids; the server
+            // then compares it with the INT column without widening.
+            let mut sig = (0u64, 0u64, 0u64);
             for (i, p) in params.iter().enumerate().take(64) {
                 match p {
                     Value::Str(_) => sig.0 |= 1 << i,
                     Value::Null => sig.1 |= 1 << i,
+                    Value::Int(v) if i32::try_from(*v).is_err() => sig.2 |= 1 << i,
                     Value::Int(_) => {}
                 }
             }
@@ -564,6 +567,7 @@ impl Connection for WireConn {
                 out.push(1); // types follow
                 for p in params {
                     out.extend_from_slice(match p {
+                        Value::Int(v) if i32::try_from(*v).is_ok() => &[0x03, 0x00], // LONG
                         Value::Int(_) => &[0x08, 0x00], // LONGLONG, signed
                         Value::Str(_) => &[0xFD, 0x00], // VAR_STRING
                         Value::Null => &[0x06, 0x00],   // NULL
@@ -573,7 +577,10 @@ impl Connection for WireConn {
             for p in params {
                 match p {
                     Value::Null => {}
-                    Value::Int(i) => out.extend_from_slice(&i.to_le_bytes()),
+                    Value::Int(i) => match i32::try_from(*i) {
+                        Ok(narrow) => out.extend_from_slice(&narrow.to_le_bytes()),
+                        Err(_) => out.extend_from_slice(&i.to_le_bytes()),
+                    },
                     Value::Str(b) => {
                         put_lenenc(out, b.len() as u64);
                         out.extend_from_slice(b);
