@@ -272,7 +272,7 @@ pub fn run(
         // What finished after the last tick belongs to the run too, as a last short interval,
         // so the intervals always add up to the summary.
         let mut per_thread_tail = per_thread;
-        let tail = collect(&cells, kinds, &mut per_thread_tail);
+        let tail = collect(&cells, &mut per_thread_tail, &mut totals.stmts);
         if tail.events + tail.errors + tail.queries() > 0 {
             intervals.push(interval_of(
                 cfg,
@@ -440,7 +440,7 @@ fn report_loop(
             shared.stop.store(true, Ordering::Relaxed);
         }
         if now >= next || !finished {
-            let iv = collect(cells, kinds, &mut per_thread);
+            let iv = collect(cells, &mut per_thread, &mut totals.stmts);
             let dur = now.saturating_duration_since(last_tick).as_secs_f64();
             let now_ns = crate::stats::now_ns().saturating_sub(shared.epoch_ns);
             let pacing = schedule.map(|s| {
