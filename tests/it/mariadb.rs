@@ -1104,3 +1104,41 @@ fn a_query_over_the_socket_sleeps_once() {
         "{per_query:.2} voluntary context switches per query"
     );
 }
+
+/// Integers go as 4-byte INT when they fit and as BIGINT when not; a statement whose values
+/// cross that line between executes re-sends its parameter types, so every value arrives intact.
+#[test]
+fn prepared_integers_switch_width_without_losing_values() {
+    let Some(_srv) = server("integer_width") else {
+        return;
+    };
+    use dbpress::driver::Value;
+    let mut c = socket_session();
+    c.query("DROP TABLE IF EXISTS dbpress_width_probe").unwrap();
+    c.query("CREATE TABLE dbpress_width_probe (n INT PRIMARY KEY AUTO_INCREMENT, v BIGINT)")
+        .unwrap();
+    let insert = c
+        .prepare("INSERT INTO dbpress_width_probe (v) VALUES (?)")
+        .unwrap();
+    let values = [
+        7i64,
+        5_000_000_000,
+        -3,
+        i64::from(i32::MIN),
+        i64::from(i32::MAX) + 1,
+        -9_000_000_000_000,
+        0,
+    ];
+    for v in values {
+        c.execute(insert, &[Value::Int(v)]).unwrap();
+    }
+    let rows = c
+        .query_rows("SELECT v FROM dbpress_width_probe ORDER BY n")
+        .unwrap();
+    c.query("DROP TABLE dbpress_width_probe").unwrap();
+    let got: Vec<i64> = rows
+        .iter()
+        .map(|r| r[0].as_deref().unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(got, values);
+}

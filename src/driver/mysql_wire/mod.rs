@@ -69,8 +69,8 @@ struct Stmt {
     id: Option<u32>,
     params: u16,
     sql: String,
-    /// Parameter types last sent (one bit per parameter: is it a string; another: is it NULL),
-    /// or None before the first execute. Types go to the server only when they change, as
+    /// Parameter types last sent (one bit per parameter in each word: is it a string, is it
+    /// NULL, is it an integer too wide for INT), or None before the first execute. Types go to the server only when they change, as
     /// libmysqlclient does, which spares the server re-binding them on every execute.
     bound: Option<(u64, u64, u64)>,
 }
