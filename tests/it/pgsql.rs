@@ -92,10 +92,11 @@ fn server_counters_grow_per_event_by_the_documented_mix() {
         let per_n = [0, 1, 2, 3].map(|i| deltas[1][i] - deltas[0][i]);
         let expected = want.map(|v| v * n);
         // Transaction ids are cluster-wide: autovacuum's work on any other table (system
-        // catalogs, other tests' tables) takes some during a run (CI saw 8 in one). So write
-        // transactions are checked to within 10%, which still tells 1 per event from 0 or 4;
-        // rows changed in the sbtest tables are exact.
-        let xids_close = (per_n[0] - expected[0]).abs() <= (expected[0] / 10).max(2);
+        // catalogs, other tests' tables) takes some during a run (CI saw 8 in one, and a
+        // difference of -9 for a read-only workload). So write transactions are checked to
+        // within 10% or 20 ids, which still tells 1 per event (100) from 0 or 4 (400); rows
+        // changed in the sbtest tables are exact.
+        let xids_close = (per_n[0] - expected[0]).abs() <= (expected[0] / 10).max(20);
         if !xids_close || per_n[1..] != expected[1..] {
             failures.push(format!(
                 "{workload} {extra}: got {per_n:?} per {n} events, want {expected:?} \
