@@ -148,21 +148,8 @@ fn transport_is_what_was_asked_for() {
     let Some(_srv) = server("transport") else {
         return;
     };
-    use dbpress::driver::{mysql::MysqlDriver, Driver};
     let host_of = |flags: &[&str]| -> String {
-        let mut argv: Vec<String> = vec!["oltp_point_select".into(), "run".into()];
-        argv.extend(flags.iter().map(|s| s.to_string()));
-        argv.extend([
-            "--mysql-user=sbtest".into(),
-            "--mysql-password=sbtest".into(),
-        ]);
-        let dbpress::cli::Invocation::Workload { opts, .. } = dbpress::cli::parse(&argv).unwrap()
-        else {
-            panic!()
-        };
-        let target = dbpress::driver::mysql_target::MysqlTarget::from_options(&opts).unwrap();
-        let d = MysqlDriver::new(target, dbpress::config::PsMode::Auto);
-        let mut c = d.connect(0).unwrap();
+        let mut c = session(flags).unwrap();
         let rows = c
             .query_rows(
                 "SELECT HOST FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()",
@@ -545,26 +532,7 @@ const TEST_CA: &str = "/etc/mysql/dbpress-tls/ca.pem";
 
 /// The TLS version a session negotiated, as the server reports it ("" when not TLS).
 fn ssl_version(flags: &[&str]) -> Result<String, String> {
-    use dbpress::driver::{mysql::MysqlDriver, Driver};
-    let mut argv: Vec<String> = [
-        "oltp_point_select",
-        "run",
-        "--mysql-user=sbtest",
-        "--mysql-password=sbtest",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
-    argv.extend(flags.iter().map(|s| s.to_string()));
-    let dbpress::cli::Invocation::Workload { opts, .. } = dbpress::cli::parse(&argv).unwrap()
-    else {
-        panic!()
-    };
-    let target = dbpress::driver::mysql_target::MysqlTarget::from_options(&opts)
-        .map_err(|e| e.to_string())?;
-    let mut c = MysqlDriver::new(target, dbpress::config::PsMode::Auto)
-        .connect(0)
-        .map_err(|e| e.to_string())?;
+    let mut c = session(flags)?;
     let rows = c
         .query_rows("SHOW SESSION STATUS LIKE 'Ssl_version'")
         .map_err(|e| e.to_string())?;
@@ -1053,26 +1021,31 @@ fn prepared_results_skip_unchanged_metadata() {
 
 /// A plain session of dbpress's own MySQL client over the test server's socket.
 fn socket_session() -> Box<dyn dbpress::driver::Connection> {
+    session(&["--mysql-socket", SOCKET]).unwrap()
+}
+
+/// A session as dbpress opens it for a run with these connection options (user sbtest).
+fn session(flags: &[&str]) -> Result<Box<dyn dbpress::driver::Connection>, String> {
     use dbpress::driver::{mysql::MysqlDriver, Driver};
-    let argv: Vec<String> = [
+    let mut argv: Vec<String> = [
         "oltp_point_select",
         "run",
         "--mysql-user=sbtest",
         "--mysql-password=sbtest",
-        "--mysql-socket",
-        SOCKET,
     ]
     .iter()
     .map(|s| s.to_string())
     .collect();
+    argv.extend(flags.iter().map(|s| s.to_string()));
     let dbpress::cli::Invocation::Workload { opts, .. } = dbpress::cli::parse(&argv).unwrap()
     else {
         panic!()
     };
-    let target = dbpress::driver::mysql_target::MysqlTarget::from_options(&opts).unwrap();
+    let target = dbpress::driver::mysql_target::MysqlTarget::from_options(&opts)
+        .map_err(|e| e.to_string())?;
     MysqlDriver::new(target, dbpress::config::PsMode::Auto)
         .connect(0)
-        .unwrap()
+        .map_err(|e| e.to_string())
 }
 
 /// Voluntary context switches of the calling thread so far.
