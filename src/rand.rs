@@ -57,35 +57,33 @@ impl Rng {
         a + (self.uniform_double() * f64::from(b - a + 1)) as u32
     }
 
-    /// Four uniform digits from a 32-bit value: (h × 10⁴) >> 32 is uniform on 0..9999 with a
-    /// bias below 3·10⁻⁶, then two lookups in a pair table.
+    /// Sixteen uniform digits from one 64-bit value, two at a time: the high part of x × 100
+    /// is a pair 00–99 and the low 64 bits carry on. Since 100 = 4 × 25 with 25 odd, each step
+    /// uses up exactly two bits of x, so the eighth pair still comes from 50 uniform bits (bias
+    /// below 10⁻¹³): one draw and eight multiplications for sixteen digits.
     #[inline]
-    fn four_digits(h: u64) -> [u8; 4] {
-        let q = ((h * 10_000) >> 32) as usize;
-        let (a, b) = (DIGIT_PAIRS[(q / 100).min(99)], DIGIT_PAIRS[q % 100]);
-        [a[0], a[1], b[0], b[1]]
+    fn sixteen_digits(mut x: u64) -> [u8; 16] {
+        let mut out = [0u8; 16];
+        for pair in out.chunks_exact_mut(2) {
+            let m = u128::from(x) * 100;
+            pair.copy_from_slice(&DIGIT_PAIRS[(m >> 64) as usize]);
+            x = m as u64;
+        }
+        out
     }
 
     /// Fill `out` with uniformly random ASCII digits. sysbench draws one random double per
-    /// character; here each 64-bit draw yields eight digits.
+    /// character; here each 64-bit draw yields sixteen digits.
     #[inline]
     pub fn fill_digits(&mut self, out: &mut [u8]) {
-        let mut eights = out.chunks_exact_mut(8);
-        for c in &mut eights {
-            let r = self.next_u64();
-            c[..4].copy_from_slice(&Self::four_digits(r >> 32));
-            c[4..].copy_from_slice(&Self::four_digits(r & 0xFFFF_FFFF));
+        let mut chunks = out.chunks_exact_mut(16);
+        for c in &mut chunks {
+            c.copy_from_slice(&Self::sixteen_digits(self.next_u64()));
         }
-        let rest = eights.into_remainder();
+        let rest = chunks.into_remainder();
         if !rest.is_empty() {
-            let r = self.next_u64();
-            let (a, b) = (
-                Self::four_digits(r >> 32),
-                Self::four_digits(r & 0xFFFF_FFFF),
-            );
-            for (o, d) in rest.iter_mut().zip(a.into_iter().chain(b)) {
-                *o = d;
-            }
+            let n = rest.len();
+            rest.copy_from_slice(&Self::sixteen_digits(self.next_u64())[..n]);
         }
     }
 }
@@ -140,7 +138,7 @@ impl Template {
     }
 
     /// Write a fresh random instance into `out` (which must be `len()` long): digits
-    /// everywhere in 8-byte strides, then letters and literal characters put in place.
+    /// everywhere in 16-byte strides, then letters and literal characters put in place.
     #[inline]
     pub fn fill(&self, rng: &mut Rng, out: &mut [u8]) {
         rng.fill_digits(out);
@@ -547,6 +545,41 @@ mod tests {
             .map(|&c| (c as f64 - expected).powi(2) / expected)
             .sum();
         assert!(chi2 < 27.9, "chi-square {chi2}: {counts:?}");
+    }
+
+    #[test]
+    fn every_digit_pair_of_a_draw_is_uniform_and_independent_of_the_next() {
+        // Each of the eight pairs a draw yields, and each pair with its successor.
+        let mut rng = Rng::new(9, 2);
+        let mut single = vec![[0u64; 100]; 8];
+        let mut joint = vec![0u64; 10_000];
+        let draws = 200_000;
+        for _ in 0..draws {
+            let d = Rng::sixteen_digits(rng.next_u64());
+            let pair =
+                |i: usize| usize::from(d[2 * i] - b'0') * 10 + usize::from(d[2 * i + 1] - b'0');
+            for (i, counts) in single.iter_mut().enumerate() {
+                counts[pair(i)] += 1;
+            }
+            joint[pair(6) * 100 + pair(7)] += 1;
+        }
+        let chi2 = |counts: &[u64]| {
+            let e = draws as f64 / counts.len() as f64;
+            counts
+                .iter()
+                .map(|&c| (c as f64 - e).powi(2) / e)
+                .sum::<f64>()
+        };
+        for (i, counts) in single.iter().enumerate() {
+            // 99 degrees of freedom: 148.2 is the 0.999 quantile.
+            assert!(
+                chi2(counts) < 148.2,
+                "pair {i}: chi-square {}",
+                chi2(counts)
+            );
+        }
+        // 9 999 degrees of freedom: mean 9 999, sd ~141; 10 450 is above the 0.999 quantile.
+        assert!(chi2(&joint) < 10_450.0, "pairs 6 and 7: {}", chi2(&joint));
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::rand::{Distribution, Rng};
 use crate::result::{Fairness, Interval, Summary};
 use crate::stats::snapshot::{collect, Totals};
 use crate::stats::summary::{latency, mean_stddev, percentile_ms};
-use crate::stats::ThreadCell;
+use crate::stats::{StmtStats, ThreadCell};
 use crate::workload::Workload;
 use pacing::Schedule;
 use std::io::Write;
@@ -199,6 +199,7 @@ pub fn run(
                     ignore: &cfg.ignore,
                     rng: pacing_rng,
                     transactional,
+                    stmts: StmtStats::new(kinds),
                 };
                 let r = w.run();
                 if r.is_some() {
@@ -272,7 +273,8 @@ pub fn run(
         // What finished after the last tick belongs to the run too, as a last short interval,
         // so the intervals always add up to the summary.
         let mut per_thread_tail = per_thread;
-        let tail = collect(&cells, &mut per_thread_tail, &mut totals.stmts);
+        let mut tail = Totals::new(0);
+        collect(&cells, &mut per_thread_tail, &mut totals.stmts, &mut tail);
         if tail.events + tail.errors + tail.queries() > 0 {
             intervals.push(interval_of(
                 cfg,
@@ -406,6 +408,7 @@ fn report_loop(
     let tick = Duration::from_secs(cfg.report_interval.max(1));
     let deadline = (cfg.time > 0).then(|| measure_start + Duration::from_secs(cfg.time));
     let mut totals = Totals::new(kinds);
+    let mut iv = Totals::new(0);
     let mut intervals = Vec::new();
     let mut last_tick = measure_start;
     let mut n: u32 = 1;
@@ -440,7 +443,7 @@ fn report_loop(
             shared.stop.store(true, Ordering::Relaxed);
         }
         if now >= next || !finished {
-            let iv = collect(cells, &mut per_thread, &mut totals.stmts);
+            collect(cells, &mut per_thread, &mut totals.stmts, &mut iv);
             let dur = now.saturating_duration_since(last_tick).as_secs_f64();
             let now_ns = crate::stats::now_ns().saturating_sub(shared.epoch_ns);
             let pacing = schedule.map(|s| {

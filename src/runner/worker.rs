@@ -7,7 +7,7 @@ use crate::config::IgnoreList;
 use crate::driver::{Connection, DbError, DbErrorKind};
 use crate::rand::Rng;
 use crate::stats::now_ns;
-use crate::stats::{EventRecord, ThreadCell};
+use crate::stats::{EventRecord, StmtStats, ThreadCell};
 use crate::workload::{EventGen, Exec};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
@@ -25,27 +25,34 @@ pub struct Worker<'a> {
     pub rng: Rng,
     /// Whether events run inside BEGIN/COMMIT (so a failed attempt needs a ROLLBACK).
     pub transactional: bool,
+    /// This worker's statement statistics, handed to `cell` when it stops.
+    pub stmts: StmtStats,
 }
 
 impl Worker<'_> {
     /// Run events until told to stop, then the workload's final work. Returns a fatal error,
     /// if one ended the run.
     pub fn run(mut self) -> Option<DbError> {
-        if let Some(e) = self.run_events() {
-            return Some(e);
-        }
-        let mut samples = Vec::new();
-        let mut exec = Exec::new(self.conn.as_mut(), &mut samples);
-        let r = self.events.finish(&mut exec);
-        self.cell
-            .record_statements(exec.reads, exec.writes, exec.other);
-        r.err()
+        let fatal = self.run_events().or_else(|| {
+            let measuring = self.shared.measuring.load(Ordering::Relaxed);
+            let mut exec = Exec::new(self.conn.as_mut(), &mut self.stmts, measuring);
+            let r = self.events.finish(&mut exec);
+            if measuring {
+                self.cell
+                    .record_statements(exec.reads, exec.writes, exec.other);
+            }
+            r.err()
+        });
+        self.cell.deposit_statements(self.stmts);
+        fatal
     }
 
     fn run_events(&mut self) -> Option<DbError> {
         let shared = self.shared;
-        let mut samples: Vec<(u8, u64, bool)> = Vec::with_capacity(64);
         let mut error_codes: Vec<String> = Vec::new();
+        // A closed-loop event of such a workload is timed by its statements' own clock reads:
+        // from the first send to the last reply (see `EventGen::statements_bound_event`).
+        let bound = self.schedule.is_none() && self.events.statements_bound_event();
         loop {
             if shared.stop.load(Ordering::Relaxed) {
                 return None;
@@ -57,7 +64,9 @@ impl Worker<'_> {
                     return None;
                 }
             }
-            let (intended, started) = match self.schedule {
+            // (intended start, actual start); 0 = not known yet.
+            let (intended, mut started) = match self.schedule {
+                None if bound => (0, 0),
                 None => {
                     let now = now_ns();
                     (now, now)
@@ -79,18 +88,26 @@ impl Worker<'_> {
                 shared.in_flight.fetch_add(1, Ordering::Relaxed);
             }
 
-            samples.clear();
             error_codes.clear();
             let (mut reads, mut writes, mut other, mut reconnects) = (0, 0, 0, 0);
+            let mut end = 0;
             let fatal = loop {
-                let mut exec = Exec::new(self.conn.as_mut(), &mut samples);
+                let mut exec = Exec::new(self.conn.as_mut(), &mut self.stmts, measuring);
                 let r = self.events.event(&mut exec);
                 reads += exec.reads;
                 writes += exec.writes;
                 other += exec.other;
                 reconnects += exec.reconnects;
+                if started == 0 {
+                    started = exec.first_send_ns;
+                }
                 match r {
-                    Ok(()) => break None,
+                    Ok(()) => {
+                        if bound && error_codes.is_empty() {
+                            end = exec.last_reply_ns;
+                        }
+                        break None;
+                    }
                     // An error in the workload's own input would fail the same way on every
                     // retry: never ignorable, even with an ignore list of "all".
                     Err(e) if e.kind != DbErrorKind::Input && self.ignore.contains(&e.code) => {
@@ -112,7 +129,18 @@ impl Worker<'_> {
                     Err(e) => break Some(e),
                 }
             };
-            let end = now_ns();
+            if end == 0 {
+                end = now_ns();
+            }
+            if started == 0 {
+                // A statement-bound event that sent nothing.
+                started = end;
+            }
+            let intended = if self.schedule.is_some() {
+                intended
+            } else {
+                started
+            };
             if self.schedule.is_some() {
                 shared.in_flight.fetch_sub(1, Ordering::Relaxed);
             }
@@ -135,7 +163,6 @@ impl Worker<'_> {
                 late: self.schedule.is_some() && lag_ns > LATE_THRESHOLD_NS,
                 lag_ns,
                 paced: self.schedule.is_some(),
-                statements: &samples,
                 error_codes: &error_codes,
             });
             if let Some(e) = fatal {

@@ -1,12 +1,15 @@
 //! Latency and throughput statistics.
 //!
-//! Each worker owns a `ThreadCell`: its interval counters and latency counters laid out exactly
-//! like HdrHistogram's buckets (`counts.rs`: µs, 3 significant digits, sized on demand, clamped at
-//! one hour), drained losslessly into `hdrhistogram::Histogram`s by the reporter. The worker
-//! records a whole event under its own cell's lock, which no other worker ever touches; the
-//! reporter takes each lock once per interval to fold the cell into the interval aggregate and
-//! clear it. So the hot path never waits on another worker, and percentiles come from full
+//! Each worker owns a `ThreadCell`: its interval counters and event latency counters laid out
+//! exactly like HdrHistogram's buckets (`counts.rs`: µs, 3 significant digits, sized on demand,
+//! clamped at one hour), drained losslessly into `hdrhistogram::Histogram`s by the reporter. The
+//! worker records a whole event under its own cell's lock, which no other worker ever touches;
+//! the reporter takes each lock once per interval to fold the cell into the interval aggregate
+//! and clear it. So the hot path never waits on another worker, and percentiles come from full
 //! histograms, not a coarse bucket grid.
+//!
+//! Statement statistics need no lock at all: no interval figure uses them, so each worker keeps
+//! its `StmtStats` to itself while it runs and hands them to its cell once, when it stops.
 
 pub mod counts;
 pub mod snapshot;
@@ -43,11 +46,41 @@ pub fn ns_to_us(ns: u64) -> u64 {
     (ns / 1000).min(MAX_TRACKED_US)
 }
 
-/// Counts of one statement kind in one interval of one thread.
+/// Counts of one statement kind in one thread.
 pub struct StmtCell {
     pub count: u64,
     pub errors: u64,
     pub latency: LatencyCounts,
+}
+
+/// One worker's statement statistics, indexed by statement kind.
+pub struct StmtStats {
+    pub kinds: Vec<StmtCell>,
+}
+
+impl StmtStats {
+    pub fn new(stmt_kinds: usize) -> StmtStats {
+        StmtStats {
+            kinds: (0..stmt_kinds)
+                .map(|_| StmtCell {
+                    count: 0,
+                    errors: 0,
+                    latency: LatencyCounts::new(),
+                })
+                .collect(),
+        }
+    }
+
+    #[inline]
+    pub fn record(&mut self, kind: u8, ns: u64, failed: bool) {
+        let cell = &mut self.kinds[kind as usize];
+        if failed {
+            cell.errors += 1;
+        } else {
+            cell.count += 1;
+            cell.latency.record(ns_to_us(ns));
+        }
+    }
 }
 
 /// The interval statistics of one worker.
@@ -68,7 +101,8 @@ pub struct ThreadStats {
     pub response: LatencyCounts,
     /// Service time: from actual start (differs from `response` only under --rate).
     pub service: LatencyCounts,
-    pub stmts: Vec<StmtCell>,
+    /// Empty until the worker stops and hands over its statement statistics.
+    pub stmts: StmtStats,
     pub errors_by_code: Vec<(String, u64)>,
 }
 
@@ -88,13 +122,7 @@ impl ThreadStats {
             lat_max_ns: 0,
             response: LatencyCounts::new(),
             service: LatencyCounts::new(),
-            stmts: (0..stmt_kinds)
-                .map(|_| StmtCell {
-                    count: 0,
-                    errors: 0,
-                    latency: LatencyCounts::new(),
-                })
-                .collect(),
+            stmts: StmtStats::new(stmt_kinds),
             errors_by_code: Vec::new(),
         }
     }
@@ -113,7 +141,7 @@ impl ThreadStats {
         self.lat_max_ns = 0;
         // Histogram counters were drained into the totals by `snapshot::collect`.
         debug_assert!(self.response.is_empty() && self.service.is_empty());
-        for s in &mut self.stmts {
+        for s in &mut self.stmts.kinds {
             s.count = 0;
             s.errors = 0;
         }
@@ -133,8 +161,6 @@ pub struct EventRecord<'a> {
     pub lag_ns: u64,
     /// Under --rate: service time differs from response time and gets its own histogram.
     pub paced: bool,
-    /// (statement kind, latency ns, failed)
-    pub statements: &'a [(u8, u64, bool)],
     /// Server codes of the ignorable errors that restarted this event.
     pub error_codes: &'a [String],
 }
@@ -160,7 +186,14 @@ impl ThreadCell {
         s.other += other;
     }
 
-    /// Record one finished event: latencies, statement counts and any ignorable errors.
+    /// Take over a stopped worker's statement statistics, for the final collection.
+    pub fn deposit_statements(&self, stmts: StmtStats) {
+        let mut s = self.stats.lock().unwrap_or_else(|p| p.into_inner());
+        s.stmts = stmts;
+    }
+
+    /// Record one finished event: latencies, query counts and any ignorable errors.
+    #[inline]
     pub fn record_event(&self, e: &EventRecord<'_>) {
         let mut s = self.stats.lock().unwrap_or_else(|p| p.into_inner());
         s.events += 1;
@@ -178,15 +211,6 @@ impl ThreadCell {
         if e.late {
             s.late += 1;
             s.max_lag_ns = s.max_lag_ns.max(e.lag_ns);
-        }
-        for &(kind, ns, failed) in e.statements {
-            let cell = &mut s.stmts[kind as usize];
-            if failed {
-                cell.errors += 1;
-            } else {
-                cell.count += 1;
-                cell.latency.record(ns_to_us(ns));
-            }
         }
         if !e.error_codes.is_empty() {
             s.errors += e.error_codes.len() as u64;

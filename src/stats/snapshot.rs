@@ -57,6 +57,29 @@ impl Totals {
         }
     }
 
+    /// Back to empty, keeping the histograms' memory.
+    pub fn reset(&mut self) {
+        self.events = 0;
+        self.reads = 0;
+        self.writes = 0;
+        self.other = 0;
+        self.errors = 0;
+        self.reconnects = 0;
+        self.late = 0;
+        self.max_lag_ns = 0;
+        self.lat_sum_ns = 0;
+        self.lat_min_ns = u64::MAX;
+        self.lat_max_ns = 0;
+        self.response.reset();
+        self.service.reset();
+        for s in &mut self.stmts {
+            s.count = 0;
+            s.errors = 0;
+            s.latency.reset();
+        }
+        self.errors_by_code.clear();
+    }
+
     pub fn queries(&self) -> u64 {
         self.reads + self.writes + self.other
     }
@@ -77,7 +100,7 @@ impl Totals {
         self.lat_max_ns = self.lat_max_ns.max(t.lat_max_ns);
         t.response.drain_into(&mut self.response);
         t.service.drain_into(&mut self.service);
-        for (into, from) in stmts.iter_mut().zip(t.stmts.iter_mut()) {
+        for (into, from) in stmts.iter_mut().zip(t.stmts.kinds.iter_mut()) {
             into.count += from.count;
             into.errors += from.errors;
             from.latency.drain_into(&mut into.latency);
@@ -112,31 +135,31 @@ impl Totals {
     }
 }
 
-/// Take every thread's interval statistics (clearing them) into one `Totals` of the interval.
-/// Statement counts and latencies go straight into `stmts`, the run's cumulative ones: no
-/// interval figure uses them, and a fresh histogram per statement kind per tick was most of the
-/// reporter's work (~33 000 instructions each, mostly zeroing its counts).
+/// Take every thread's interval statistics (clearing them) into `interval`, which is reset
+/// first (the reporter reuses one: a fresh histogram costs ~33 000 instructions, mostly zeroing
+/// its counts). Statement counts and latencies, which workers hand over only when they stop, go
+/// straight into `stmts`, the run's cumulative ones; `interval` has none.
 /// `per_thread` receives each thread's (events, latency sum ns) for the fairness figures.
 pub fn collect(
     cells: &[ThreadCell],
     per_thread: &mut [(u64, u64)],
     stmts: &mut [StmtTotals],
-) -> Totals {
-    let mut totals = Totals::new(0);
+    interval: &mut Totals,
+) {
+    interval.reset();
     for (i, cell) in cells.iter().enumerate() {
         let mut s = cell.stats.lock().unwrap_or_else(|p| p.into_inner());
-        totals.add_thread(&mut s, stmts);
+        interval.add_thread(&mut s, stmts);
         per_thread[i].0 += s.events;
         per_thread[i].1 += s.lat_sum_ns;
         s.clear();
     }
-    totals
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stats::EventRecord;
+    use crate::stats::{EventRecord, StmtStats};
 
     /// Regression (found while building #2): per-thread histograms started with a 4 ms range and
     /// were folded with `saturating_record_n`, which clamps instead of growing, so every latency
@@ -144,7 +167,9 @@ mod tests {
     #[test]
     fn issue2_latencies_above_4ms_are_not_clamped() {
         let cells = [ThreadCell::new(1)];
+        let mut stmts = StmtStats::new(1);
         for ms in [1u64, 50, 1200, 60_000] {
+            stmts.record(0, ms * 1_000_000, false);
             cells[0].record_event(&EventRecord {
                 response_ns: ms * 1_000_000,
                 service_ns: ms * 1_000_000,
@@ -155,13 +180,14 @@ mod tests {
                 late: false,
                 lag_ns: 0,
                 paced: false,
-                statements: &[(0, ms * 1_000_000, false)],
                 error_codes: &[],
             });
         }
+        cells[0].deposit_statements(stmts);
         let mut per_thread = [(0, 0)];
         let mut run = Totals::new(1);
-        let t = collect(&cells, &mut per_thread, &mut run.stmts);
+        let mut t = Totals::new(0);
+        collect(&cells, &mut per_thread, &mut run.stmts, &mut t);
         assert_eq!(t.events, 4);
         let max_us = t.response.max();
         assert!(

@@ -55,6 +55,8 @@ fn warmup_is_excluded_from_every_figure() {
     let r = json(&out);
     // --events counts only measured events, so exactly 5000 even though warm-up ran many more.
     assert_eq!(r["summary"]["events"], 5000);
+    // Statements of warm-up events are not in the statement table either.
+    assert_eq!(r["statements"][0]["count"], 5000);
     assert!(stdout(&o).contains("Warming up for 1 seconds..."));
 }
 

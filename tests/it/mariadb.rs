@@ -755,6 +755,14 @@ fn bulk_insert_rows_equal_events_and_inserts_are_counted_by_the_server() {
     assert_eq!(rows, 100_000, "every event is one row");
     let inserts = after["Com_insert"] - before["Com_insert"];
     assert_eq!(r["summary"]["writes"].as_u64().unwrap(), inserts);
+    // The last partial INSERT each thread sends when it stops is in the statement table too.
+    let per_statement: u64 = r["statements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|st| st["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(per_statement, inserts);
     // 100 000 rows of "(n,n)," are about 1.3 MB: at least 3 ~512 KiB statements, and at
     // most one more partial one per thread (how the events split between threads varies).
     assert!(

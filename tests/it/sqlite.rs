@@ -187,3 +187,45 @@ fn a_database_locked_by_another_process_is_named_with_the_fix() {
     );
     drop(holder);
 }
+
+#[test]
+fn a_one_statement_event_is_timed_by_its_statement() {
+    // An OLTP event runs from its first statement's send to its last statement's reply, with
+    // the statements' own clock reads: for oltp_point_select the event and its one statement
+    // have the same latency distribution.
+    let dir = scratch("sqlite-bound");
+    let o = in_dir(&dir, &["oltp_point_select", "prepare", "--table-size=5000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = in_dir(
+        &dir,
+        &[
+            "oltp_point_select",
+            "run",
+            "--table-size=5000",
+            "--threads=2",
+            "--time=0",
+            "--events=20000",
+            "--output",
+            "r.json",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&dir.join("r.json"));
+    let event = &r["summary"]["latency"];
+    let stmt = &r["statements"][0]["latency"];
+    assert_eq!(r["statements"][0]["name"], "point_select");
+    assert_eq!(stmt["count"], 20000);
+    for p in ["p50_ms", "p95_ms", "p99_ms", "p999_ms"] {
+        assert_eq!(event[p], stmt[p], "{p}: event {event} statement {stmt}");
+    }
+    // The event's extremes are exact nanoseconds, the statement's are whole microseconds of
+    // the same values.
+    for m in ["min_ms", "max_ms"] {
+        let e = (event[m].as_f64().unwrap() * 1000.0).floor();
+        let s = stmt[m].as_f64().unwrap() * 1000.0;
+        assert!(
+            (e - s).abs() <= s * 0.002 + 0.5,
+            "{m}: event {e} µs, statement {s} µs"
+        );
+    }
+}

@@ -15,6 +15,7 @@ const NO_STMT: StmtHandle = StmtHandle(u32::MAX);
 
 pub struct OltpEvents {
     mix: Mix,
+    plan: Vec<Step>,
     tables: u32,
     table_size: u32,
     range_size: u32,
@@ -115,6 +116,7 @@ impl OltpEvents {
         let lo = slice_len * f64::from(thread % w.threads);
         Ok(OltpEvents {
             mix: m.clone(),
+            plan: plan(m),
             tables: w.schema.tables,
             table_size: w.schema.table_size,
             range_size: w.schema.range_size,
@@ -138,7 +140,12 @@ impl OltpEvents {
 
     #[inline]
     fn table(&mut self) -> usize {
-        self.rng.uniform(1, self.tables) as usize - 1
+        // With one table there is nothing to draw.
+        if self.tables == 1 {
+            0
+        } else {
+            self.rng.uniform(1, self.tables) as usize - 1
+        }
     }
 
     #[inline]
@@ -167,176 +174,223 @@ impl OltpEvents {
         Ok(())
     }
 
-    fn group_table(&mut self, event_table: usize, count: u32) -> usize {
-        if self.mix.legacy || count == 0 {
+    /// The table of a statement group: drawn per group, or the event's one in legacy mode.
+    #[inline]
+    fn group_table(&mut self, event_table: usize) -> usize {
+        if self.mix.legacy {
             event_table
         } else {
             self.table()
         }
     }
+
+    /// DELETE of a random id, then INSERT of a row with that id (or a server-assigned one).
+    fn delete_insert(&mut self, exec: &mut Exec<'_>, t: usize) -> DbResult<()> {
+        let id = self.id();
+        let k = self.id();
+        exec.run(
+            kind::DELETE,
+            self.stmts[t][kind::DELETE as usize],
+            &[Value::Int(id)],
+        )?;
+        self.c_tpl.fill(&mut self.rng, &mut self.c_buf);
+        self.pad_tpl.fill(&mut self.rng, &mut self.pad_buf);
+        let insert_id = match self.mix.reinsert {
+            ReinsertId::Same => Value::Int(id),
+            ReinsertId::New => Value::Null,
+        };
+        let params = [
+            insert_id,
+            Value::Int(k),
+            Value::Str(&self.c_buf),
+            Value::Str(&self.pad_buf),
+        ];
+        let params = if self.insert_omits_id {
+            &params[1..]
+        } else {
+            &params[..]
+        };
+        exec.run(kind::INSERT, self.stmts[t][kind::INSERT as usize], params)
+    }
+
+    /// oltp_insert's INSERT of a new row.
+    fn text_insert(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
+        let t = self.table();
+        let k = self.id();
+        self.c_tpl.fill(&mut self.rng, &mut self.c_buf);
+        self.pad_tpl.fill(&mut self.rng, &mut self.pad_buf);
+        // sysbench: id 0 lets AUTO_INCREMENT assign; otherwise a unique id as a signed INT.
+        let id = if self.auto_inc {
+            0
+        } else {
+            i64::from(self.unique.next()) - 2_147_483_648
+        };
+        let params = [
+            Value::Int(id),
+            Value::Int(k),
+            Value::Str(&self.c_buf),
+            Value::Str(&self.pad_buf),
+        ];
+        let params = if self.insert_omits_id {
+            &params[1..]
+        } else {
+            &params[..]
+        };
+        exec.run(kind::INSERT, self.stmts[t][kind::INSERT as usize], params)
+    }
+
+    /// One statement on sbtest1 with values from this thread's slice of k: a list of points,
+    /// or [v, v + delta] ranges.
+    fn random_select(&mut self, exec: &mut Exec<'_>, select: RandomSelect) -> DbResult<()> {
+        let mut params = std::mem::take(&mut self.params);
+        params.clear();
+        let k = match select {
+            RandomSelect::Points => {
+                for _ in 0..self.mix.random_points {
+                    params.push(Value::Int(self.slice_value()));
+                }
+                kind::RANDOM_POINTS
+            }
+            RandomSelect::Ranges => {
+                for _ in 0..self.mix.random_ranges {
+                    let v = self.slice_value();
+                    params.push(Value::Int(v));
+                    params.push(Value::Int(v + i64::from(self.mix.delta)));
+                }
+                kind::RANDOM_RANGES
+            }
+        };
+        let r = exec.run(k, self.stmts[0][k as usize], &params);
+        self.params = params;
+        r
+    }
+}
+
+/// One statement group of an event, in sysbench's order. The plan is built once from the mix,
+/// so an event walks only the groups it has instead of testing all ten every time.
+#[derive(Clone, Copy)]
+enum Step {
+    Begin,
+    PointSelects(u32),
+    /// (statement kind, count)
+    Ranges(u8, u32),
+    IndexUpdates(u32),
+    NonIndexUpdates(u32),
+    DeleteInserts(u32),
+    /// oltp_delete's DELETE without re-insert.
+    Delete,
+    TextInsert,
+    RandomSelect(RandomSelect),
+    Commit,
+}
+
+/// The steps of one event of `m`, in the order sysbench's event function runs them.
+fn plan(m: &Mix) -> Vec<Step> {
+    let mut steps = Vec::new();
+    if m.trx {
+        steps.push(Step::Begin);
+    }
+    if m.point_selects > 0 {
+        steps.push(Step::PointSelects(m.point_selects));
+    }
+    for (k, n) in [
+        (kind::SIMPLE_RANGE, m.simple_ranges),
+        (kind::SUM_RANGE, m.sum_ranges),
+        (kind::ORDER_RANGE, m.order_ranges),
+        (kind::DISTINCT_RANGE, m.distinct_ranges),
+    ] {
+        if n > 0 {
+            steps.push(Step::Ranges(k, n));
+        }
+    }
+    if m.index_updates > 0 {
+        steps.push(Step::IndexUpdates(m.index_updates));
+    }
+    if m.non_index_updates > 0 {
+        steps.push(Step::NonIndexUpdates(m.non_index_updates));
+    }
+    if m.delete_inserts > 0 {
+        steps.push(Step::DeleteInserts(m.delete_inserts));
+    }
+    if m.deletes > 0 {
+        steps.push(Step::Delete);
+    }
+    if m.text_inserts > 0 {
+        steps.push(Step::TextInsert);
+    }
+    if let Some(select) = m.random_select {
+        steps.push(Step::RandomSelect(select));
+    }
+    if m.trx {
+        steps.push(Step::Commit);
+    }
+    steps
 }
 
 impl EventGen for OltpEvents {
     fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
-        let m = &self.mix;
-        let (point_selects, simple, sum, order, distinct) = (
-            m.point_selects,
-            m.simple_ranges,
-            m.sum_ranges,
-            m.order_ranges,
-            m.distinct_ranges,
-        );
-        let (index_updates, non_index_updates, delete_inserts) =
-            (m.index_updates, m.non_index_updates, m.delete_inserts);
-        let (legacy, trx) = (m.legacy, m.trx);
         // The legacy script draws its one table before anything else.
-        let event_table = if legacy { self.table() } else { 0 };
-        if trx {
-            exec.run(kind::BEGIN, self.begin, &[])?;
-        }
-        if point_selects > 0 {
-            let t = self.group_table(event_table, point_selects);
-            for _ in 0..point_selects {
-                let id = self.id();
-                exec.run(
-                    kind::POINT_SELECT,
-                    self.stmts[t][kind::POINT_SELECT as usize],
-                    &[Value::Int(id)],
-                )?;
-            }
-        }
-        for (k, count) in [
-            (kind::SIMPLE_RANGE, simple),
-            (kind::SUM_RANGE, sum),
-            (kind::ORDER_RANGE, order),
-            (kind::DISTINCT_RANGE, distinct),
-        ] {
-            if count > 0 {
-                let t = self.group_table(event_table, count);
-                self.ranges(exec, t, k, count)?;
-            }
-        }
-        if index_updates > 0 {
-            let t = self.group_table(event_table, index_updates);
-            for _ in 0..index_updates {
-                let id = self.id();
-                exec.run(
-                    kind::INDEX_UPDATE,
-                    self.stmts[t][kind::INDEX_UPDATE as usize],
-                    &[Value::Int(id)],
-                )?;
-            }
-        }
-        if non_index_updates > 0 {
-            let t = self.group_table(event_table, non_index_updates);
-            for _ in 0..non_index_updates {
-                self.c_tpl.fill(&mut self.rng, &mut self.c_buf);
-                let id = self.id();
-                let s = self.stmts[t][kind::NON_INDEX_UPDATE as usize];
-                exec.run(
-                    kind::NON_INDEX_UPDATE,
-                    s,
-                    &[Value::Str(&self.c_buf), Value::Int(id)],
-                )?;
-            }
-        }
-        if delete_inserts > 0 {
-            let t = self.group_table(event_table, delete_inserts);
-            for _ in 0..delete_inserts {
-                let id = self.id();
-                let k = self.id();
-                exec.run(
-                    kind::DELETE,
-                    self.stmts[t][kind::DELETE as usize],
-                    &[Value::Int(id)],
-                )?;
-                self.c_tpl.fill(&mut self.rng, &mut self.c_buf);
-                self.pad_tpl.fill(&mut self.rng, &mut self.pad_buf);
-                let insert_id = match self.mix.reinsert {
-                    ReinsertId::Same => Value::Int(id),
-                    ReinsertId::New => Value::Null,
-                };
-                let params = [
-                    insert_id,
-                    Value::Int(k),
-                    Value::Str(&self.c_buf),
-                    Value::Str(&self.pad_buf),
-                ];
-                let params = if self.insert_omits_id {
-                    &params[1..]
-                } else {
-                    &params[..]
-                };
-                exec.run(kind::INSERT, self.stmts[t][kind::INSERT as usize], params)?;
-            }
-        }
-        if self.mix.deletes > 0 {
-            let t = self.table();
-            let id = self.id();
-            exec.run(
-                kind::DELETE,
-                self.stmts[t][kind::DELETE as usize],
-                &[Value::Int(id)],
-            )?;
-        }
-        if self.mix.text_inserts > 0 {
-            let t = self.table();
-            let k = self.id();
-            self.c_tpl.fill(&mut self.rng, &mut self.c_buf);
-            self.pad_tpl.fill(&mut self.rng, &mut self.pad_buf);
-            // sysbench: id 0 lets AUTO_INCREMENT assign; otherwise a unique id as a signed INT.
-            let id = if self.auto_inc {
-                0
-            } else {
-                i64::from(self.unique.next()) - 2_147_483_648
-            };
-            let params = [
-                Value::Int(id),
-                Value::Int(k),
-                Value::Str(&self.c_buf),
-                Value::Str(&self.pad_buf),
-            ];
-            let params = if self.insert_omits_id {
-                &params[1..]
-            } else {
-                &params[..]
-            };
-            exec.run(kind::INSERT, self.stmts[t][kind::INSERT as usize], params)?;
-        }
-        if let Some(select) = self.mix.random_select {
-            // One statement on sbtest1 with values from this thread's slice of k: a list of
-            // points, or [v, v + delta] ranges.
-            let mut params = std::mem::take(&mut self.params);
-            params.clear();
-            let k = match select {
-                RandomSelect::Points => {
-                    for _ in 0..self.mix.random_points {
-                        params.push(Value::Int(self.slice_value()));
+        let event_table = if self.mix.legacy { self.table() } else { 0 };
+        for i in 0..self.plan.len() {
+            match self.plan[i] {
+                Step::Begin => exec.run(kind::BEGIN, self.begin, &[])?,
+                Step::PointSelects(n) => {
+                    let t = self.group_table(event_table);
+                    for _ in 0..n {
+                        let id = self.id();
+                        let s = self.stmts[t][kind::POINT_SELECT as usize];
+                        exec.run(kind::POINT_SELECT, s, &[Value::Int(id)])?;
                     }
-                    kind::RANDOM_POINTS
                 }
-                RandomSelect::Ranges => {
-                    for _ in 0..self.mix.random_ranges {
-                        let v = self.slice_value();
-                        params.push(Value::Int(v));
-                        params.push(Value::Int(v + i64::from(self.mix.delta)));
+                Step::Ranges(k, n) => {
+                    let t = self.group_table(event_table);
+                    self.ranges(exec, t, k, n)?;
+                }
+                Step::IndexUpdates(n) => {
+                    let t = self.group_table(event_table);
+                    for _ in 0..n {
+                        let id = self.id();
+                        let s = self.stmts[t][kind::INDEX_UPDATE as usize];
+                        exec.run(kind::INDEX_UPDATE, s, &[Value::Int(id)])?;
                     }
-                    kind::RANDOM_RANGES
                 }
-            };
-            let r = exec.run(k, self.stmts[0][k as usize], &params);
-            self.params = params;
-            r?;
-        }
-        if self.mix.trx {
-            exec.run(kind::COMMIT, self.commit, &[])?;
+                Step::NonIndexUpdates(n) => {
+                    let t = self.group_table(event_table);
+                    for _ in 0..n {
+                        self.c_tpl.fill(&mut self.rng, &mut self.c_buf);
+                        let id = self.id();
+                        let s = self.stmts[t][kind::NON_INDEX_UPDATE as usize];
+                        let params = [Value::Str(&self.c_buf), Value::Int(id)];
+                        exec.run(kind::NON_INDEX_UPDATE, s, &params)?;
+                    }
+                }
+                Step::DeleteInserts(n) => {
+                    let t = self.group_table(event_table);
+                    for _ in 0..n {
+                        self.delete_insert(exec, t)?;
+                    }
+                }
+                Step::Delete => {
+                    let t = self.table();
+                    let id = self.id();
+                    let s = self.stmts[t][kind::DELETE as usize];
+                    exec.run(kind::DELETE, s, &[Value::Int(id)])?;
+                }
+                Step::TextInsert => self.text_insert(exec)?,
+                Step::RandomSelect(select) => self.random_select(exec, select)?,
+                Step::Commit => exec.run(kind::COMMIT, self.commit, &[])?,
+            }
         }
         self.events += 1;
         if self.mix.reconnect_every > 0 && self.events % self.mix.reconnect_every == 0 {
             // sysbench master's --reconnect: inside the event, so its cost lands in this event.
-            exec.conn.reconnect()?;
-            exec.reconnects += 1;
+            exec.reconnect()?;
         }
         Ok(())
+    }
+
+    fn statements_bound_event(&self) -> bool {
+        // A --reconnect after the last statement is part of the event.
+        self.mix.reconnect_every == 0
     }
 }
