@@ -64,9 +64,27 @@ fn prepare_check_run_cleanup_on_every_engine() {
         );
         let s = &r["summary"];
         assert_eq!(s["events"], n, "{}", e.name);
-        assert_eq!(s["reads"], 14 * n, "{}", e.name);
-        assert_eq!(s["writes"], 4 * n, "{}", e.name);
-        assert_eq!(s["other"], 2 * n, "{}", e.name);
+        // Two threads on 2 000 rows can collide: a duplicate key after a concurrent
+        // delete+insert of the same id (PostgreSQL's 23505) or a deadlock, each ignorable by
+        // default and retried. The failed attempt's statements count too, as in sysbench, so
+        // each retried event adds at most one event's worth.
+        let retries = s["errors"].as_u64().unwrap();
+        assert!(retries <= 3, "{}: {retries} retried events", e.name);
+        let expect = |actual: &serde_json::Value, per_event: u64, what: &str| {
+            let actual = actual.as_u64().unwrap();
+            assert!(
+                (per_event * n..=per_event * (n + retries)).contains(&actual),
+                "{} {what}: {actual} for {n} events and {retries} retries",
+                e.name
+            );
+        };
+        expect(&s["reads"], 14, "reads");
+        // sysbench counts a change that matched no row as "other": on PostgreSQL an UPDATE of
+        // an id another transaction just deleted and re-inserted matches nothing (the new row
+        // is not in its snapshot), so a few writes may move to other. Together they are exact.
+        let (writes, other) = (s["writes"].as_u64().unwrap(), s["other"].as_u64().unwrap());
+        expect(&(writes + other).into(), 6, "writes + other");
+        assert!(writes >= 4 * n * 95 / 100, "{}: writes {writes}", e.name);
         for (kind, per_event) in [
             ("point_select", 10),
             ("simple_range", 1),
@@ -80,12 +98,7 @@ fn prepare_check_run_cleanup_on_every_engine() {
             ("begin", 1),
             ("commit", 1),
         ] {
-            assert_eq!(
-                statement_count(&r, kind),
-                per_event * n,
-                "{} {kind}",
-                e.name
-            );
+            expect(&statement_count(&r, kind).into(), per_event, kind);
         }
         // Deleted ids were re-inserted: the tables keep their size.
         let rows =

@@ -536,10 +536,9 @@ impl Connection for WireConn {
             ));
         }
         let out = self.io.begin_command();
-        out.push(0x17);
-        out.extend_from_slice(&id.to_le_bytes());
-        out.push(0); // no cursor
-        out.extend_from_slice(&1u32.to_le_bytes());
+        let id = id.to_le_bytes();
+        // COM_STMT_EXECUTE, the statement id, no cursor, one iteration: written at once.
+        out.extend_from_slice(&[0x17, id[0], id[1], id[2], id[3], 0, 1, 0, 0, 0]);
         if !params.is_empty() {
             let bitmap_at = out.len();
             out.resize(bitmap_at + params.len().div_ceil(8), 0);
