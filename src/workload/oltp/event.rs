@@ -193,40 +193,33 @@ impl OltpEvents {
             self.stmts[t][kind::DELETE as usize],
             &[Value::Int(id)],
         )?;
-        self.c_tpl.fill(&mut self.rng, &mut self.c_buf);
-        self.pad_tpl.fill(&mut self.rng, &mut self.pad_buf);
         let insert_id = match self.mix.reinsert {
             ReinsertId::Same => Value::Int(id),
             ReinsertId::New => Value::Null,
         };
-        let params = [
-            insert_id,
-            Value::Int(k),
-            Value::Str(&self.c_buf),
-            Value::Str(&self.pad_buf),
-        ];
-        let params = if self.insert_omits_id {
-            &params[1..]
-        } else {
-            &params[..]
-        };
-        exec.run(kind::INSERT, self.stmts[t][kind::INSERT as usize], params)
+        self.insert(exec, t, insert_id, k)
     }
 
     /// oltp_insert's INSERT of a new row.
     fn text_insert(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
         let t = self.table();
         let k = self.id();
-        self.c_tpl.fill(&mut self.rng, &mut self.c_buf);
-        self.pad_tpl.fill(&mut self.rng, &mut self.pad_buf);
         // sysbench: id 0 lets AUTO_INCREMENT assign; otherwise a unique id as a signed INT.
         let id = if self.auto_inc {
             0
         } else {
             i64::from(self.unique.next()) - 2_147_483_648
         };
+        self.insert(exec, t, Value::Int(id), k)
+    }
+
+    /// INSERT of one row into table `t` with fresh c and pad strings; `id` is left out when the
+    /// dialect asks the server for the id by omitting it.
+    fn insert(&mut self, exec: &mut Exec<'_>, t: usize, id: Value<'_>, k: i64) -> DbResult<()> {
+        self.c_tpl.fill(&mut self.rng, &mut self.c_buf);
+        self.pad_tpl.fill(&mut self.rng, &mut self.pad_buf);
         let params = [
-            Value::Int(id),
+            id,
             Value::Int(k),
             Value::Str(&self.c_buf),
             Value::Str(&self.pad_buf),
