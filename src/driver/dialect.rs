@@ -22,11 +22,6 @@ pub struct Dialect {
     pub begin_write: &'static str,
     /// Largest multi-row INSERT worth sending in one statement during prepare.
     pub bulk_insert_bytes: usize,
-    /// A query whose second column of the first row is the server's statement size limit, to
-    /// size INSERT batches under it.
-    pub statement_limit_query: Option<&'static str>,
-    /// The fastest load path's name, for prepare's closing line.
-    pub bulk_load_name: &'static str,
     /// Statement that sets a table's loading mark ("" clears it); prepare marks tables while
     /// loading them, so an interrupted load is found later.
     pub set_table_comment: fn(table: &str, comment: &str) -> String,
@@ -82,8 +77,6 @@ pub static MYSQL: Dialect = Dialect {
     auto_id_by_omission: false,
     begin_write: "BEGIN",
     bulk_insert_bytes: 512 * 1024,
-    statement_limit_query: Some("SHOW VARIABLES LIKE 'max_allowed_packet'"),
-    bulk_load_name: "LOAD DATA LOCAL INFILE",
     set_table_comment: |table, comment| format!("ALTER TABLE {table} COMMENT = '{comment}'"),
     table_comments: |prefix| format!("SHOW TABLE STATUS LIKE '{prefix}%'"),
     // Name is the first column of SHOW TABLE STATUS and Comment the eighteenth, in MySQL and
@@ -123,8 +116,6 @@ pub static PGSQL: Dialect = Dialect {
     auto_id_by_omission: true,
     begin_write: "BEGIN",
     bulk_insert_bytes: 512 * 1024,
-    statement_limit_query: None,
-    bulk_load_name: "COPY",
     set_table_comment: |table, comment| {
         if comment.is_empty() {
             format!("COMMENT ON TABLE {table} IS NULL")
@@ -186,8 +177,6 @@ pub static SQLITE: Dialect = Dialect {
     auto_id_by_omission: true,
     begin_write: "BEGIN IMMEDIATE",
     bulk_insert_bytes: 512 * 1024,
-    statement_limit_query: None,
-    bulk_load_name: "prepared INSERTs, one transaction per block",
     set_table_comment: sqlite_mark,
     table_comments: |prefix| {
         format!(

@@ -13,10 +13,12 @@ pub mod pgsql;
 pub mod pgsql_target;
 mod pgsql_tls;
 mod pgsql_wire;
+pub mod rows;
 pub mod sqlite;
 mod stream;
 
 pub use dialect::Dialect;
+pub use rows::RowBatch;
 use std::fmt;
 
 /// A bound parameter. Strings are borrowed so that generating an event allocates nothing.
@@ -64,7 +66,7 @@ pub enum DbErrorKind {
     /// Not the server's: the workload's own input failed while running (a script expression
     /// dividing by zero, say). Never retried; the message says what and where.
     Input,
-    /// The client or server does not offer this path (e.g. LOAD DATA LOCAL disabled).
+    /// The client or server does not offer this path (e.g. no bulk load on a TLS session).
     Unsupported,
     Other,
 }
@@ -111,22 +113,18 @@ pub trait Connection: Send {
     fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>>;
     /// Drop the session, open a new one, and re-prepare every statement.
     fn reconnect(&mut self) -> DbResult<()>;
-    /// Bulk-load rows into `table` (`columns` in the order the lines give them) by the
-    /// engine's fastest path (LOAD DATA LOCAL INFILE, COPY, or prepared INSERTs in one
-    /// transaction), streaming tab-separated lines from `fill`, which appends the next chunk
-    /// and returns false after the last. Connections without such a path answer
-    /// `DbErrorKind::Unsupported`, and callers fall back to multi-row INSERTs.
+    /// Bulk-load rows into `table` (`columns` comma-separated, in the order the rows give
+    /// values) by the engine's fastest path (prepared multi-row INSERTs with binary values,
+    /// COPY, or prepared INSERTs in one transaction; text multi-row INSERTs where there is no
+    /// other). `fill` adds rows to the batch until it `is_full` and returns false once it has
+    /// added the last row. Returns the name of the path taken, for messages.
     fn bulk_load(
         &mut self,
-        _table: &str,
-        _columns: &str,
-        _fill: &mut dyn FnMut(&mut Vec<u8>) -> bool,
-    ) -> DbResult<()> {
-        Err(DbError::new(
-            DbErrorKind::Unsupported,
-            "client",
-            "no bulk-load path on this connection",
-        ))
+        table: &str,
+        columns: &str,
+        fill: &mut dyn FnMut(&mut RowBatch) -> bool,
+    ) -> DbResult<&'static str> {
+        rows::load_as_text(self, table, columns, fill)
     }
 }
 

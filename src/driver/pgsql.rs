@@ -10,7 +10,7 @@ use super::dialect::escape_standard;
 use super::pgsql_target::{PgSslMode, PgTarget};
 use super::{
     dialect, render_text, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, Hints,
-    QueryKind, ServerInfo, StmtHandle, Value,
+    QueryKind, RowBatch, ServerInfo, StmtHandle, Value,
 };
 use crate::config::PsMode;
 use postgres::fallible_iterator::FallibleIterator;
@@ -388,17 +388,20 @@ impl Connection for PgConnection {
         &mut self,
         table: &str,
         columns: &str,
-        fill: &mut dyn FnMut(&mut Vec<u8>) -> bool,
-    ) -> DbResult<()> {
-        // COPY's text format is the same tab-separated lines LOAD DATA takes.
+        fill: &mut dyn FnMut(&mut RowBatch) -> bool,
+    ) -> DbResult<&'static str> {
         let mut w = self
             .client
             .copy_in(&format!("COPY {table} ({columns}) FROM STDIN"))
             .map_err(db_error)?;
-        let mut chunk = Vec::with_capacity(1 << 20);
+        // COPY is one stream; batches only bound the memory between writes.
+        let mut batch = RowBatch::new(columns.split(',').count(), 4096, 1 << 20);
+        let mut chunk = Vec::with_capacity(2 << 20);
         loop {
+            batch.clear();
+            let more = fill(&mut batch);
             chunk.clear();
-            let more = fill(&mut chunk);
+            batch.write_tsv(&mut chunk);
             w.write_all(&chunk)
                 .map_err(|e| DbError::new(DbErrorKind::ConnectionLost, "08006", e.to_string()))?;
             if !more {
@@ -406,7 +409,7 @@ impl Connection for PgConnection {
             }
         }
         w.finish().map_err(db_error)?;
-        Ok(())
+        Ok("COPY")
     }
 }
 

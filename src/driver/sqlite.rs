@@ -8,7 +8,7 @@
 use super::dialect::escape_standard;
 use super::{
     dialect, render_text, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, Hints,
-    QueryKind, ServerInfo, StmtHandle, Value,
+    QueryKind, RowBatch, ServerInfo, StmtHandle, Value,
 };
 use crate::cli::OptionValues;
 use crate::config::{choice, int, PsMode};
@@ -302,18 +302,6 @@ fn setup_error(e: rusqlite::Error, t: &SqliteTarget, waited_ms: u64) -> DbError 
     err
 }
 
-/// A field of only digits (as ids and k are) as an integer.
-fn parse_int(field: &[u8]) -> Option<i64> {
-    if field.is_empty() || field.len() > 18 || !field.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    Some(
-        field
-            .iter()
-            .fold(0i64, |n, &d| n * 10 + i64::from(d - b'0')),
-    )
-}
-
 fn code_name(code: ffi::ErrorCode) -> &'static str {
     use ffi::ErrorCode::*;
     match code {
@@ -433,8 +421,8 @@ impl Connection for SqliteConnection {
         &mut self,
         table: &str,
         columns: &str,
-        fill: &mut dyn FnMut(&mut Vec<u8>) -> bool,
-    ) -> DbResult<()> {
+        fill: &mut dyn FnMut(&mut RowBatch) -> bool,
+    ) -> DbResult<&'static str> {
         let n = columns.split(',').count();
         let marks = vec!["?"; n].join(", ");
         let sql = format!("INSERT INTO {table} ({columns}) VALUES ({marks})");
@@ -456,19 +444,20 @@ impl Connection for SqliteConnection {
         }
         let r = (|| -> rusqlite::Result<()> {
             let mut s = self.conn.prepare_cached(&sql)?;
-            let mut chunk = Vec::with_capacity(1 << 20);
+            let mut batch = RowBatch::new(n, 4096, 1 << 20);
             loop {
-                chunk.clear();
-                let more = fill(&mut chunk);
-                for line in chunk.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-                    for (i, field) in line.split(|&b| b == b'\t').enumerate() {
-                        let v = match parse_int(field) {
-                            Some(n) => ValueRef::Integer(n),
-                            None => ValueRef::Text(field),
-                        };
-                        s.raw_bind_parameter(i + 1, ToSqlOutput::Borrowed(v))?;
+                batch.clear();
+                let more = fill(&mut batch);
+                for (i, v) in batch.values().enumerate() {
+                    let v = match v {
+                        Value::Int(n) => ValueRef::Integer(n),
+                        Value::Str(s) => ValueRef::Text(s),
+                        Value::Null => ValueRef::Null,
+                    };
+                    s.raw_bind_parameter(i % n + 1, ToSqlOutput::Borrowed(v))?;
+                    if (i + 1) % n == 0 {
+                        s.raw_execute()?;
                     }
-                    s.raw_execute()?;
                 }
                 if !more {
                     return Ok(());
@@ -476,7 +465,11 @@ impl Connection for SqliteConnection {
             }
         })();
         match r {
-            Ok(()) => self.conn.execute_batch("COMMIT").map_err(db_error),
+            Ok(()) => self
+                .conn
+                .execute_batch("COMMIT")
+                .map(|()| "prepared INSERTs, one transaction per block")
+                .map_err(db_error),
             Err(e) => {
                 let _ = self.conn.execute_batch("ROLLBACK");
                 Err(db_error(e))

@@ -12,7 +12,7 @@ mod workload;
 
 use crate::cli::{self, Command as RunCommand, OptionValues};
 use crate::config::{resolve_driver, Driver, OutputFormat, RunConfig};
-use crate::driver::Connection;
+use crate::driver::{Connection, RowBatch};
 use crate::error::{environment, failed, usage, Result};
 use crate::runner::signals::Signals;
 use crate::workload::Context;
@@ -510,17 +510,18 @@ fn prepare_builtin(ctx: &Context<'_>, scale: u64, no_vacuum: bool) -> Result<u8>
                 table: &str,
                 columns: &str,
                 rows: u64,
-                line: &dyn Fn(u64, &mut Vec<u8>)|
+                row: &dyn Fn(u64, &mut RowBatch)|
      -> Result<()> {
         let mut next = 1u64;
-        let mut fill = |chunk: &mut Vec<u8>| -> bool {
-            while chunk.len() < (1 << 20) && next <= rows {
-                line(next, chunk);
+        let mut fill = |batch: &mut RowBatch| -> bool {
+            while !batch.is_full() && next <= rows {
+                row(next, batch);
                 next += 1;
             }
             next <= rows
         };
         conn.bulk_load(table, columns, &mut fill)
+            .map(|_| ())
             .map_err(|e| setup(&format!("loading {table}"), e))
     };
     println!(
@@ -534,17 +535,20 @@ fn prepare_builtin(ctx: &Context<'_>, scale: u64, no_vacuum: bool) -> Result<u8>
         "pgbench_branches",
         "bid, bbalance",
         builtin::BRANCHES * scale,
-        &|i, out| out.extend_from_slice(format!("{i}\t0\n").as_bytes()),
+        &|i, b| {
+            b.int(i as i64);
+            b.int(0);
+        },
     )?;
     load(
         conn.as_mut(),
         "pgbench_tellers",
         "tid, bid, tbalance",
         builtin::TELLERS * scale,
-        &|i, out| {
-            out.extend_from_slice(
-                format!("{i}\t{}\t0\n", (i - 1) / builtin::TELLERS + 1).as_bytes(),
-            )
+        &|i, b| {
+            b.int(i as i64);
+            b.int(((i - 1) / builtin::TELLERS + 1) as i64);
+            b.int(0);
         },
     )?;
     load(
@@ -552,10 +556,11 @@ fn prepare_builtin(ctx: &Context<'_>, scale: u64, no_vacuum: bool) -> Result<u8>
         "pgbench_accounts",
         "aid, bid, abalance, filler",
         builtin::ACCOUNTS * scale,
-        &|i, out| {
-            out.extend_from_slice(
-                format!("{i}\t{}\t0\t\n", (i - 1) / builtin::ACCOUNTS + 1).as_bytes(),
-            )
+        &|i, b| {
+            b.int(i as i64);
+            b.int(((i - 1) / builtin::ACCOUNTS + 1) as i64);
+            b.int(0);
+            b.str(b"");
         },
     )?;
     for (t, c) in builtin::KEYS {

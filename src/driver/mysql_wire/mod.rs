@@ -9,9 +9,11 @@
 //! plugins use the `mysql` crate (see `driver::mysql`).
 
 mod auth;
+mod bulk;
 mod packet;
 
 use super::mysql_target::Transport;
+use super::rows::{load_as_text, RowBatch};
 use super::{
     render_text, Connection, DbError, DbErrorKind, DbResult, QueryKind, StmtHandle, Value,
 };
@@ -22,7 +24,6 @@ use std::time::Duration;
 
 const CLIENT_LONG_PASSWORD: u32 = 1;
 const CLIENT_LONG_FLAG: u32 = 4;
-const CLIENT_LOCAL_FILES: u32 = 128;
 const CLIENT_CONNECT_WITH_DB: u32 = 8;
 const CLIENT_PROTOCOL_41: u32 = 512;
 const CLIENT_TRANSACTIONS: u32 = 8192;
@@ -226,7 +227,6 @@ impl WireConn {
         }
         let want = CLIENT_LONG_PASSWORD
             | CLIENT_LONG_FLAG
-            | CLIENT_LOCAL_FILES
             | CLIENT_CONNECT_WITH_DB
             | CLIENT_PROTOCOL_41
             | CLIENT_TRANSACTIONS
@@ -449,6 +449,22 @@ impl WireConn {
     }
 }
 
+/// A value in the binary protocol's encoding for the type `bulk::type_code` gives it.
+#[inline]
+fn put_value(out: &mut Vec<u8>, v: &Value<'_>) {
+    match v {
+        Value::Null => {}
+        Value::Int(i) => match i32::try_from(*i) {
+            Ok(narrow) => out.extend_from_slice(&narrow.to_le_bytes()),
+            Err(_) => out.extend_from_slice(&i.to_le_bytes()),
+        },
+        Value::Str(b) => {
+            put_lenenc(out, b.len() as u64);
+            out.extend_from_slice(b);
+        }
+    }
+}
+
 /// The column count of a result set header: `Some(n)` when the n column definitions follow,
 /// `None` when the server left them out because they did not change since the last execute
 /// (a flag byte after the count, present only with MARIADB_CLIENT_CACHE_METADATA).
@@ -565,26 +581,11 @@ impl Connection for WireConn {
                 s.bound = Some(sig);
                 out.push(1); // types follow
                 for p in params {
-                    out.extend_from_slice(match p {
-                        Value::Int(v) if i32::try_from(*v).is_ok() => &[0x03, 0x00], // LONG
-                        Value::Int(_) => &[0x08, 0x00], // LONGLONG, signed
-                        Value::Str(_) => &[0xFD, 0x00], // VAR_STRING
-                        Value::Null => &[0x06, 0x00],   // NULL
-                    });
+                    out.extend_from_slice(&bulk::type_code(p));
                 }
             }
             for p in params {
-                match p {
-                    Value::Null => {}
-                    Value::Int(i) => match i32::try_from(*i) {
-                        Ok(narrow) => out.extend_from_slice(&narrow.to_le_bytes()),
-                        Err(_) => out.extend_from_slice(&i.to_le_bytes()),
-                    },
-                    Value::Str(b) => {
-                        put_lenenc(out, b.len() as u64);
-                        out.extend_from_slice(b);
-                    }
-                }
+                put_value(out, p);
             }
         }
         self.io.send().map_err(io_lost)?;
@@ -643,37 +644,13 @@ impl Connection for WireConn {
         &mut self,
         table: &str,
         columns: &str,
-        fill: &mut dyn FnMut(&mut Vec<u8>) -> bool,
-    ) -> DbResult<()> {
-        // The file name is only a label: the server asks for "the file" and gets `fill`'s data.
-        let sql =
-            format!("LOAD DATA LOCAL INFILE 'dbpress-{table}' INTO TABLE {table} ({columns})");
-        let out = self.io.begin_command();
-        out.push(0x03);
-        out.extend_from_slice(sql.as_bytes());
-        self.io.send().map_err(io_lost)?;
-        let p = self.io.next().map_err(io_lost)?;
-        match p.first() {
-            // The server asks for the "file": it is generated, never read from disk.
-            Some(0xFB) => {}
-            Some(0xFF) => return Err(err_packet(p)),
-            _ => return Err(protocol("LOAD DATA LOCAL response")),
+        fill: &mut dyn FnMut(&mut RowBatch) -> bool,
+    ) -> DbResult<&'static str> {
+        if self.text_mode {
+            // --db-ps-mode=disable: text INSERTs, as asked.
+            return load_as_text(self, table, columns, fill);
         }
-        let mut chunk = Vec::with_capacity(1 << 20);
-        loop {
-            chunk.clear();
-            let more = fill(&mut chunk);
-            if !chunk.is_empty() {
-                self.io.begin().extend_from_slice(&chunk);
-                self.io.send().map_err(io_lost)?;
-            }
-            if !more {
-                break;
-            }
-        }
-        self.io.begin(); // an empty packet ends the data
-        self.io.send().map_err(io_lost)?;
-        self.read_result().map(|_| ())
+        self.bulk_insert(table, columns, fill)
     }
 
     fn reconnect(&mut self) -> DbResult<()> {

@@ -10,7 +10,7 @@ use super::pgsql::kind_of_sqlstate;
 use super::pgsql_target::PgTarget;
 use super::stream::{Buffered, Stream};
 use super::{
-    render_text, Connection, DbError, DbErrorKind, DbResult, QueryKind, StmtHandle, Value,
+    render_text, Connection, DbError, DbErrorKind, DbResult, QueryKind, RowBatch, StmtHandle, Value,
 };
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
@@ -555,8 +555,8 @@ impl Connection for PgWire {
         &mut self,
         table: &str,
         columns: &str,
-        fill: &mut dyn FnMut(&mut Vec<u8>) -> bool,
-    ) -> DbResult<()> {
+        fill: &mut dyn FnMut(&mut RowBatch) -> bool,
+    ) -> DbResult<&'static str> {
         let sql = format!("COPY {table} ({columns}) FROM STDIN");
         let at = self.io.begin(b'Q');
         self.io.cstr(sql.as_bytes());
@@ -574,14 +574,14 @@ impl Connection for PgWire {
                 _ => {}
             }
         }
-        // COPY's text format is the same tab-separated lines LOAD DATA takes.
-        let mut chunk = Vec::with_capacity(1 << 20);
+        // COPY is one stream; batches only bound the memory between CopyData messages.
+        let mut batch = RowBatch::new(columns.split(',').count(), 4096, 1 << 20);
         loop {
-            chunk.clear();
-            let more = fill(&mut chunk);
-            if !chunk.is_empty() {
+            batch.clear();
+            let more = fill(&mut batch);
+            if !batch.is_empty() {
                 let at = self.io.begin(b'd');
-                self.io.out.extend_from_slice(&chunk);
+                batch.write_tsv(&mut self.io.out);
                 self.io.finish(at);
                 self.io.flush().map_err(lost)?;
             }
@@ -592,7 +592,7 @@ impl Connection for PgWire {
         let at = self.io.begin(b'c');
         self.io.finish(at);
         self.io.flush().map_err(lost)?;
-        self.drain()
+        self.drain().map(|()| "COPY")
     }
 }
 

@@ -1,6 +1,7 @@
 //! sysbench's OLTP family. One engine, configured per variant: the variants differ only in which
 //! statement groups an event runs (ref sysbench.md §2.4–2.5, §2.10), so each is a few lines here.
 
+mod blocks;
 mod event;
 pub mod prepare;
 pub mod sql;

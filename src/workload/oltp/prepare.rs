@@ -4,15 +4,16 @@
 //! in large multi-row INSERTs, and the secondary index is built after the load, as sysbench does.
 //! cleanup drops only sbtest1..sbtestN for the given --tables: never anything it did not create.
 
+use super::blocks::{Block, BlockQueue};
 use super::sql::{create_index, create_table, drop_table, C_TEMPLATE, PAD_TEMPLATE};
 use super::Oltp;
-use crate::driver::{Connection, DbError, DbErrorKind};
+use crate::driver::{Connection, DbError, RowBatch};
 use crate::error::{environment, failed, Error, Result};
 use crate::rand::{Distribution, Rng, Template};
 use crate::workload::Context;
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Turn a setup-time database error into a one-line user error.
@@ -198,19 +199,6 @@ pub fn prewarm(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
     }
 }
 
-/// Rows per unit of loading work. Blocks, not tables, are spread over the threads, so
-/// `--threads` speeds up a prepare even when there are fewer tables than threads.
-const BLOCK_ROWS: u32 = 50_000;
-
-/// One block of rows to load: table `t`, ids `first..=last`, the block's index in the table.
-#[derive(Clone, Copy)]
-struct Block {
-    t: u32,
-    first: u32,
-    last: u32,
-    index: u32,
-}
-
 pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
     let s = &w.schema;
     let dialect = ctx.driver.dialect();
@@ -228,17 +216,8 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
             }
         }
     }
-    let max_packet = dialect
-        .statement_limit_query
-        .and_then(|q| probe.query_rows(q).ok())
-        .and_then(|r| r.first()?.get(1)?.clone())
-        .and_then(|v| v.parse::<usize>().ok())
-        .unwrap_or(4 << 20);
-    // Bigger statements load faster; stay well inside the server's packet limit.
-    let batch_bytes = (max_packet.saturating_sub(64 * 1024)).clamp(64 * 1024, 4 << 20);
-
     let progress = Progress::new(u64::from(s.tables) * u64::from(s.load_rows));
-    let mut blocks = Vec::new();
+    let queue = BlockQueue::new(s.tables, s.load_rows);
     let mut remaining = Vec::new();
     for t in 1..=s.tables {
         progress.say(&format!("Creating table 'sbtest{t}'..."));
@@ -249,20 +228,7 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
         probe
             .query(&(dialect.set_table_comment)(&format!("sbtest{t}"), LOADING))
             .map_err(|e| setup_error(e, &format!("marking sbtest{t}")))?;
-        let mut n = 0;
-        let mut first = 1;
-        while first <= s.load_rows {
-            let last = first.saturating_add(BLOCK_ROWS - 1).min(s.load_rows);
-            blocks.push(Block {
-                t,
-                first,
-                last,
-                index: n,
-            });
-            n += 1;
-            first = last + 1;
-        }
-        remaining.push(AtomicU32::new(n));
+        remaining.push(AtomicU32::new(queue.blocks_in(t)));
     }
     drop(probe);
     for t in 1..=s.tables {
@@ -273,16 +239,16 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
         }
     }
 
-    let threads = (ctx.threads as usize).min(blocks.len()).max(1);
-    let next = AtomicUsize::new(0);
-    // Cleared on the first refusal of LOAD DATA LOCAL; everyone then sends INSERTs.
-    let local_infile = AtomicBool::new(true);
+    let all_blocks: u32 = (1..=s.tables).map(|t| queue.blocks_in(t)).sum();
+    let threads = (ctx.threads as usize).min(all_blocks as usize).max(1);
+    // How the rows went, as the connections report it.
+    let path: OnceLock<&'static str> = OnceLock::new();
     let first_error: Mutex<Option<Error>> = Mutex::new(None);
     let announced: Vec<AtomicBool> = (0..s.tables).map(|_| AtomicBool::new(false)).collect();
     std::thread::scope(|scope| {
         for tid in 0..threads {
-            let (blocks, next, remaining, progress) = (&blocks, &next, &remaining, &progress);
-            let (local_infile, first_error, announced) = (&local_infile, &first_error, &announced);
+            let (queue, remaining, progress) = (&queue, &remaining, &progress);
+            let (path, first_error, announced) = (&path, &first_error, &announced);
             scope.spawn(move || {
                 let r = (|| -> Result<()> {
                     let mut conn = ctx.connect(tid)?;
@@ -290,6 +256,7 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
                         fast_session(conn.as_mut(), ctx, tid == 0);
                     }
                     let dist = Distribution::new(ctx.dist);
+                    let mut current = None;
                     loop {
                         if first_error
                             .lock()
@@ -298,25 +265,18 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
                         {
                             return Ok(());
                         }
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&b) = blocks.get(i) else {
+                        let Some(b) = queue.claim(current) else {
                             return Ok(());
                         };
+                        current = Some(b.t);
                         if !announced[b.t as usize - 1].swap(true, Ordering::Relaxed) {
                             progress.say(&format!(
                                 "Inserting {} records into 'sbtest{}'",
                                 w.schema.load_rows, b.t
                             ));
                         }
-                        load_block(
-                            w,
-                            conn.as_mut(),
-                            &dist,
-                            b,
-                            batch_bytes,
-                            local_infile,
-                            progress,
-                        )?;
+                        let how = load_block(w, conn.as_mut(), &dist, b, progress)?;
+                        path.get_or_init(|| how);
                         if remaining[b.t as usize - 1].fetch_sub(1, Ordering::AcqRel) == 1 {
                             finish_table(w, ctx, conn.as_mut(), b.t, progress)?;
                         }
@@ -331,11 +291,7 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
             });
         }
     });
-    progress.finish(if local_infile.load(Ordering::Relaxed) {
-        dialect.bulk_load_name
-    } else {
-        "multi-row INSERTs"
-    });
+    progress.finish(path.get().copied().unwrap_or("no rows"));
     match first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         Some(e) => Err(e),
         None => Ok(()),
@@ -382,82 +338,40 @@ impl RowGen {
         }
     }
 
-    fn next(&mut self, dist: &Distribution, table_size: u32) -> (u32, &str, &str) {
+    fn next(&mut self, dist: &Distribution, table_size: u32) -> (u32, &[u8], &[u8]) {
         let k = dist.sample(&mut self.rng, 1, table_size);
         self.c_tpl.fill(&mut self.rng, &mut self.c);
         self.pad_tpl.fill(&mut self.rng, &mut self.pad);
-        let c = std::str::from_utf8(&self.c).expect("template output is ASCII");
-        let pad = std::str::from_utf8(&self.pad).expect("template output is ASCII");
-        (k, c, pad)
+        (k, &self.c, &self.pad)
     }
 }
 
+/// Load one block of rows by the connection's bulk path; returns the path's name.
 fn load_block(
     w: &Oltp,
     conn: &mut dyn Connection,
     dist: &Distribution,
     b: Block,
-    batch_bytes: usize,
-    local_infile: &AtomicBool,
     progress: &Progress,
-) -> Result<()> {
-    use std::fmt::Write as _;
+) -> Result<&'static str> {
     let size = w.schema.table_size;
-    if local_infile.load(Ordering::Relaxed) {
-        let mut rows = RowGen::new(b);
-        let mut id = b.first;
-        let mut fill = |chunk: &mut Vec<u8>| -> bool {
-            while chunk.len() < (1 << 20) && id <= b.last {
-                let (k, c, pad) = rows.next(dist, size);
-                let _ = writeln!(ByteWriter(chunk), "{id}\t{k}\t{c}\t{pad}");
-                id += 1;
-            }
-            id <= b.last
-        };
-        match conn.bulk_load(&format!("sbtest{}", b.t), "id, k, c, pad", &mut fill) {
-            Ok(()) => {
-                progress.add(u64::from(b.last - b.first + 1));
-                return Ok(());
-            }
-            Err(e) if e.kind == DbErrorKind::Unsupported => {
-                // The server (or this connection) refuses the bulk path: use INSERTs.
-                local_infile.store(false, Ordering::Relaxed);
-            }
-            Err(e) => return Err(setup_error(e, &format!("loading sbtest{}", b.t))),
-        }
-    }
     let mut rows = RowGen::new(b);
-    let prefix = format!("INSERT INTO sbtest{}(id, k, c, pad) VALUES", b.t);
-    let mut sql = String::with_capacity(batch_bytes + 512);
-    let mut in_batch = 0u64;
-    for id in b.first..=b.last {
-        if in_batch == 0 {
-            sql.clear();
-            sql.push_str(&prefix);
-        } else {
-            sql.push(',');
+    let mut id = b.first;
+    let mut fill = |batch: &mut RowBatch| -> bool {
+        let before = batch.rows();
+        while !batch.is_full() && id <= b.last {
+            let (k, c, pad) = rows.next(dist, size);
+            batch.int(i64::from(id));
+            batch.int(i64::from(k));
+            batch.str(c);
+            batch.str(pad);
+            id += 1;
         }
-        let (k, c, pad) = rows.next(dist, size);
-        let _ = write!(sql, "({id}, {k}, '{c}', '{pad}')");
-        in_batch += 1;
-        if sql.len() + 200 > batch_bytes || id == b.last {
-            conn.query(&sql)
-                .map_err(|e| setup_error(e, &format!("loading sbtest{}", b.t)))?;
-            progress.add(in_batch);
-            in_batch = 0;
-        }
-    }
-    Ok(())
-}
-
-/// `write!` into a byte buffer.
-struct ByteWriter<'a>(&'a mut Vec<u8>);
-
-impl std::fmt::Write for ByteWriter<'_> {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.0.extend_from_slice(s.as_bytes());
-        Ok(())
-    }
+        progress.add((batch.rows() - before) as u64);
+        id <= b.last
+    };
+    conn.bulk_load(&format!("sbtest{}", b.t), "id, k, c, pad", &mut fill)
+        .map_err(|e| setup_error(e, &format!("loading sbtest{}", b.t)))
 }
 
 /// After a table's last block: the secondary index, then the loading mark comes off.
