@@ -144,7 +144,7 @@ if [ "$what" = all ] || [ "$what" = prepare ]; then
     fi
     t1=$(date +%s.%N)
     c1=$(server_cpu)
-    awk -v a="$t0" -v b="$t1" -v c="$c0" -v d="$c1" 'BEGIN {printf "%.2f %.2f", b-a, d-c}'
+    awk -v a="$t0" -v b="$t1" -v c="$c0" -v d="$c1" 'BEGIN {printf "%.2f %.2f\n", b-a, d-c}'
   }
   for i in $(seq "$PREP_ROUNDS"); do
     # Who goes first alternates, so neither tool always follows the other's load.
