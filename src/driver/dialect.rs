@@ -20,8 +20,6 @@ pub struct Dialect {
     /// (IMMEDIATE), so concurrent writers queue on the busy timeout instead of failing when a
     /// read lock cannot be upgraded.
     pub begin_write: &'static str,
-    /// Largest multi-row INSERT worth sending in one statement during prepare.
-    pub bulk_insert_bytes: usize,
     /// Statement that sets a table's loading mark ("" clears it); prepare marks tables while
     /// loading them, so an interrupted load is found later.
     pub set_table_comment: fn(table: &str, comment: &str) -> String,
@@ -76,7 +74,6 @@ pub static MYSQL: Dialect = Dialect {
     inline_key: true,
     auto_id_by_omission: false,
     begin_write: "BEGIN",
-    bulk_insert_bytes: 512 * 1024,
     set_table_comment: |table, comment| format!("ALTER TABLE {table} COMMENT = '{comment}'"),
     table_comments: |prefix| format!("SHOW TABLE STATUS LIKE '{prefix}%'"),
     // Name is the first column of SHOW TABLE STATUS and Comment the eighteenth, in MySQL and
@@ -115,7 +112,6 @@ pub static PGSQL: Dialect = Dialect {
     inline_key: false,
     auto_id_by_omission: true,
     begin_write: "BEGIN",
-    bulk_insert_bytes: 512 * 1024,
     set_table_comment: |table, comment| {
         if comment.is_empty() {
             format!("COMMENT ON TABLE {table} IS NULL")
@@ -176,7 +172,6 @@ pub static SQLITE: Dialect = Dialect {
     inline_key: false,
     auto_id_by_omission: true,
     begin_write: "BEGIN IMMEDIATE",
-    bulk_insert_bytes: 512 * 1024,
     set_table_comment: sqlite_mark,
     table_comments: |prefix| {
         format!(

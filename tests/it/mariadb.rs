@@ -1022,6 +1022,81 @@ fn prepared_results_skip_unchanged_metadata() {
     assert!(steady_after > steady, "the new column is in the rows");
 }
 
+/// The MySQL bulk path: prepared multi-row INSERTs sent ahead of the previous batch's answer.
+/// Full batches, a short last batch and strings with every character text formats escape come
+/// through intact; a failure in one batch (while the next is already on its way) rolls the whole
+/// call back and leaves the session in step, with no statement left prepared.
+#[test]
+fn bulk_load_pipelines_batches_and_fails_cleanly() {
+    let Some(_srv) = server("bulk_load") else {
+        return;
+    };
+    use dbpress::driver::RowBatch;
+    let mut c = socket_session();
+    let status = |c: &mut Box<dyn dbpress::driver::Connection>, name: &str| -> i64 {
+        let rows = c
+            .query_rows(&format!("SHOW SESSION STATUS LIKE '{name}'"))
+            .unwrap();
+        rows[0][1].clone().unwrap().parse().unwrap()
+    };
+    c.query("DROP TABLE IF EXISTS dbpress_bulk_probe").unwrap();
+    c.query("CREATE TABLE dbpress_bulk_probe (id INT PRIMARY KEY, s VARCHAR(40))")
+        .unwrap();
+    let odd = b"tab\there\\ 'quote' \"dq\" nl\ncr\r".to_vec();
+    // 4 500 rows: two full batches of 2 000 and a short one of 500.
+    let load = |c: &mut Box<dyn dbpress::driver::Connection>| {
+        let mut next = 1i64;
+        let mut fill = |b: &mut RowBatch| -> bool {
+            while !b.is_full() && next <= 4500 {
+                b.int(next);
+                b.str(if next == 4321 { &odd } else { b"plain" });
+                next += 1;
+            }
+            next <= 4500
+        };
+        c.bulk_load("dbpress_bulk_probe", "id, s", &mut fill)
+    };
+    let (prepared, closed) = (
+        status(&mut c, "Com_stmt_prepare"),
+        status(&mut c, "Com_stmt_close"),
+    );
+    assert_eq!(load(&mut c).unwrap(), "prepared multi-row INSERTs");
+    let rows = c
+        .query_rows("SELECT COUNT(*), MIN(id), MAX(id) FROM dbpress_bulk_probe")
+        .unwrap();
+    assert_eq!(
+        rows[0],
+        [Some("4500".into()), Some("1".into()), Some("4500".into())]
+    );
+    let rows = c
+        .query_rows("SELECT s FROM dbpress_bulk_probe WHERE id = 4321")
+        .unwrap();
+    assert_eq!(rows[0][0].as_deref().map(str::as_bytes), Some(&odd[..]));
+    // The full-size statement and the short batch's: both prepared, both closed.
+    assert_eq!(status(&mut c, "Com_stmt_prepare") - prepared, 2);
+    assert_eq!(status(&mut c, "Com_stmt_close") - closed, 2);
+
+    // Now the first batch hits an existing id while the second is already sent.
+    c.query("DELETE FROM dbpress_bulk_probe WHERE id <> 10")
+        .unwrap();
+    let e = load(&mut c).unwrap_err();
+    assert_eq!(e.kind, dbpress::driver::DbErrorKind::DuplicateKey, "{e}");
+    let rows = c
+        .query_rows("SELECT COUNT(*) FROM dbpress_bulk_probe")
+        .unwrap();
+    assert_eq!(
+        rows[0][0].as_deref(),
+        Some("1"),
+        "the failed call left no rows"
+    );
+    assert_eq!(
+        status(&mut c, "Com_stmt_prepare") - prepared,
+        status(&mut c, "Com_stmt_close") - closed,
+        "every statement closed"
+    );
+    c.query("DROP TABLE dbpress_bulk_probe").unwrap();
+}
+
 /// A plain session of dbpress's own MySQL client over the test server's socket.
 fn socket_session() -> Box<dyn dbpress::driver::Connection> {
     session(&["--mysql-socket", SOCKET]).unwrap()

@@ -8,9 +8,9 @@
 //! server still inserts the previous one, so client and server work overlap instead of taking
 //! turns; the server answers commands in order, and each answer is a small OK packet.
 
-use super::{io_lost, WireConn};
-use crate::driver::rows::{multi_row_insert, RowBatch};
-use crate::driver::{Connection, DbError, DbErrorKind, DbResult, Value};
+use super::{io_lost, protocol, WireConn};
+use crate::driver::rows::{load_as_text, multi_row_insert, RowBatch};
+use crate::driver::{Connection, DbResult, Value};
 
 /// Rows per INSERT statement. Server CPU per row falls until ~1 000 rows per statement and is
 /// flat beyond (measured 1.07 s at 100, 0.86 s at 1 000, 0.83 s at 5 000 for 250 000 rows).
@@ -39,10 +39,15 @@ impl WireConn {
         // Half the packet limit leaves room for the per-value framing around the strings.
         let max_bytes = (max_packet / 2).min(MAX_BATCH_BYTES);
         let mut batch = RowBatch::new(cols, max_rows, max_bytes);
-        let mut full_stmt: Option<u32> = None;
+        // Prepared before any row is generated, so a server that cannot prepare it (a proxy,
+        // say) gets text INSERTs of the very same rows instead.
+        let Some(full) = self.prepare_insert(table, columns, cols, max_rows)? else {
+            return load_as_text(self, table, columns, fill);
+        };
         let mut types_sent: Vec<[u8; 2]> = Vec::new();
         let mut types: Vec<[u8; 2]> = Vec::new();
-        let mut pending = false;
+        // INSERTs sent whose answers are still unread.
+        let mut unread = 0;
         // One transaction per call: one log flush for the block, not one per statement.
         self.query("BEGIN")?;
         let r = (|| -> DbResult<()> {
@@ -52,80 +57,74 @@ impl WireConn {
                 if !batch.is_empty() {
                     let rows = batch.rows();
                     let (id, one_off) = if rows == max_rows {
-                        let id = match full_stmt {
-                            Some(id) => id,
-                            None => {
-                                self.finish_pending(&mut pending)?;
-                                let id = self.prepare_insert(table, columns, cols, rows)?;
-                                full_stmt = Some(id);
-                                id
-                            }
-                        };
-                        (id, false)
+                        (full, false)
                     } else {
                         // A short batch (the last one, or one cut by the byte limit) gets a
                         // statement of its own size.
-                        self.finish_pending(&mut pending)?;
-                        (self.prepare_insert(table, columns, cols, rows)?, true)
+                        self.read_answers(&mut unread, 0)?;
+                        let id = self.prepare_insert(table, columns, cols, rows)?;
+                        (
+                            id.ok_or_else(|| protocol("multi-row INSERT not prepared"))?,
+                            true,
+                        )
                     };
                     types.clear();
                     types.extend(batch.values().map(|v| type_code(&v)));
                     let send_types = one_off || types != types_sent;
                     self.send_insert(id, &batch, send_types.then_some(types.as_slice()))?;
+                    unread += 1;
                     if send_types && !one_off {
                         std::mem::swap(&mut types_sent, &mut types);
                     }
-                    // The previous batch's result, read only now that this one is on its way.
-                    self.finish_pending(&mut pending)?;
-                    pending = true;
                     if one_off {
-                        self.finish_pending(&mut pending)?;
+                        let r = self.read_answers(&mut unread, 0);
                         self.close_statement(id)?;
+                        r?;
+                    } else {
+                        // The previous batch's answer, read only now that this one is on its
+                        // way: the server never waits for the client between batches.
+                        self.read_answers(&mut unread, 1)?;
                     }
                 }
                 if !more {
-                    self.finish_pending(&mut pending)?;
+                    self.read_answers(&mut unread, 0)?;
                     return self.query("COMMIT").map(|_| ());
                 }
             }
         })();
         if r.is_err() {
-            // Keep the session in step even after a failure: every command gets its answer.
-            if pending {
+            // Keep the session in step even after a failure: every command gets its answer
+            // (an error in one batch does not stop the server running the next one).
+            while unread > 0 {
+                unread -= 1;
                 let _ = self.read_result();
             }
             let _ = self.query("ROLLBACK");
         }
-        if let Some(id) = full_stmt {
-            self.close_statement(id)?;
-        }
+        self.close_statement(full)?;
         r.map(|()| "prepared multi-row INSERTs")
     }
 
-    /// Read the answer to the INSERT sent last, if it is still unread.
-    fn finish_pending(&mut self, pending: &mut bool) -> DbResult<()> {
-        if std::mem::take(pending) {
+    /// Read the answers of sent INSERTs, oldest first, until only `keep` are unread.
+    fn read_answers(&mut self, unread: &mut u32, keep: u32) -> DbResult<()> {
+        while *unread > keep {
+            *unread -= 1;
             self.read_result()?;
         }
         Ok(())
     }
 
+    /// The server's id for a `rows`-row INSERT, or None if the server cannot prepare it.
     fn prepare_insert(
         &mut self,
         table: &str,
         columns: &str,
         cols: usize,
         rows: usize,
-    ) -> DbResult<u32> {
-        let sql = multi_row_insert(table, columns, cols, rows);
-        let s = self.prepare_one(&sql)?;
-        s.id.ok_or_else(|| {
-            DbError::new(
-                DbErrorKind::Unsupported,
-                "client",
-                "the server cannot prepare a multi-row INSERT",
-            )
-        })
+    ) -> DbResult<Option<u32>> {
+        Ok(self
+            .prepare_one(&multi_row_insert(table, columns, cols, rows))?
+            .id)
     }
 
     /// COM_STMT_EXECUTE of `id` with the batch's values; `types` when they must be (re)bound.

@@ -1,7 +1,8 @@
 //! Creating, checking and dropping the sbtestN tables.
 //!
-//! prepare: tables are spread over threads (thread i takes tables i+1, i+1+threads, …), rows go
-//! in large multi-row INSERTs, and the secondary index is built after the load, as sysbench does.
+//! prepare: each thread loads whole tables while there are tables nobody loads, then helps with
+//! blocks of the others (`blocks.rs`); rows go by the connection's bulk path
+//! (`Connection::bulk_load`), and the secondary index is built after the load, as sysbench does.
 //! cleanup drops only sbtest1..sbtestN for the given --tables: never anything it did not create.
 
 use super::blocks::{Block, BlockQueue};
