@@ -1025,7 +1025,8 @@ fn prepared_results_skip_unchanged_metadata() {
 /// The MySQL bulk path: prepared multi-row INSERTs sent ahead of the previous batch's answer.
 /// Full batches, a short last batch and strings with every character text formats escape come
 /// through intact; a failure in one batch (while the next is already on its way) rolls the whole
-/// call back and leaves the session in step, with no statement left prepared.
+/// call back and leaves the session in step, with no statement left prepared. A TLS session
+/// loads the same rows as text.
 #[test]
 fn bulk_load_pipelines_batches_and_fails_cleanly() {
     let Some(_srv) = server("bulk_load") else {
@@ -1094,6 +1095,34 @@ fn bulk_load_pipelines_batches_and_fails_cleanly() {
         status(&mut c, "Com_stmt_close") - closed,
         "every statement closed"
     );
+
+    // A TLS session (the `mysql` crate's) has no binary bulk path: text INSERTs, escaped by
+    // the session, load the same rows.
+    if std::path::Path::new(TEST_CA).exists() {
+        let ca = format!("--mysql-ssl-ca={TEST_CA}");
+        let mut tls = session(&[
+            "--mysql-host=127.0.0.1",
+            "--mysql-port=3306",
+            "--mysql-ssl=required",
+            &ca,
+        ])
+        .unwrap();
+        tls.query("DELETE FROM dbpress_bulk_probe").unwrap();
+        assert_eq!(load(&mut tls).unwrap(), "multi-row INSERTs");
+        let rows = tls
+            .query_rows("SELECT COUNT(*), SUM(LENGTH(s)) FROM dbpress_bulk_probe")
+            .unwrap();
+        let plain = 4499 * 5 + odd.len();
+        assert_eq!(
+            rows[0],
+            [Some("4500".into()), Some(plain.to_string())],
+            "every row, every byte"
+        );
+        let rows = tls
+            .query_rows("SELECT s FROM dbpress_bulk_probe WHERE id = 4321")
+            .unwrap();
+        assert_eq!(rows[0][0].as_deref().map(str::as_bytes), Some(&odd[..]));
+    }
     c.query("DROP TABLE dbpress_bulk_probe").unwrap();
 }
 
