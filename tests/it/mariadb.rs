@@ -1025,8 +1025,8 @@ fn prepared_results_skip_unchanged_metadata() {
 /// The MySQL bulk path: prepared multi-row INSERTs sent ahead of the previous batch's answer.
 /// Full batches, a short last batch and strings with every character text formats escape come
 /// through intact; a failure in one batch (while the next is already on its way) rolls the whole
-/// call back and leaves the session in step, with no statement left prepared. A TLS session
-/// loads the same rows as text.
+/// call back and leaves the session in step, with no statement left prepared. Text mode and a
+/// TLS session load the same rows as text.
 #[test]
 fn bulk_load_pipelines_batches_and_fails_cleanly() {
     let Some(_srv) = server("bulk_load") else {
@@ -1096,20 +1096,23 @@ fn bulk_load_pipelines_batches_and_fails_cleanly() {
         "every statement closed"
     );
 
-    // A TLS session (the `mysql` crate's) has no binary bulk path: text INSERTs, escaped by
-    // the session, load the same rows.
+    // Text mode (--db-ps-mode=disable) sends the batches as text, pipelined the same way; a
+    // TLS session (the `mysql` crate's) has no pipelined path and sends text INSERTs one by one.
+    // Both escape as the session reads strings, and load the same rows.
+    let mut others = vec![session_in_mode(
+        &["--mysql-socket", SOCKET],
+        dbpress::config::PsMode::Disable,
+    )
+    .unwrap()];
     if std::path::Path::new(TEST_CA).exists() {
         let ca = format!("--mysql-ssl-ca={TEST_CA}");
-        let mut tls = session(&[
-            "--mysql-host=127.0.0.1",
-            "--mysql-port=3306",
-            "--mysql-ssl=required",
-            &ca,
-        ])
-        .unwrap();
-        tls.query("DELETE FROM dbpress_bulk_probe").unwrap();
-        assert_eq!(load(&mut tls).unwrap(), "multi-row INSERTs");
-        let rows = tls
+        let tls = ["--mysql-host=127.0.0.1", "--mysql-port=3306"];
+        others.push(session(&[tls[0], tls[1], "--mysql-ssl=required", &ca]).unwrap());
+    }
+    for mut other in others {
+        other.query("DELETE FROM dbpress_bulk_probe").unwrap();
+        assert_eq!(load(&mut other).unwrap(), "multi-row INSERTs");
+        let rows = other
             .query_rows("SELECT COUNT(*), SUM(LENGTH(s)) FROM dbpress_bulk_probe")
             .unwrap();
         let plain = 4499 * 5 + odd.len();
@@ -1118,7 +1121,7 @@ fn bulk_load_pipelines_batches_and_fails_cleanly() {
             [Some("4500".into()), Some(plain.to_string())],
             "every row, every byte"
         );
-        let rows = tls
+        let rows = other
             .query_rows("SELECT s FROM dbpress_bulk_probe WHERE id = 4321")
             .unwrap();
         assert_eq!(rows[0][0].as_deref().map(str::as_bytes), Some(&odd[..]));
@@ -1133,6 +1136,14 @@ fn socket_session() -> Box<dyn dbpress::driver::Connection> {
 
 /// A session as dbpress opens it for a run with these connection options (user sbtest).
 fn session(flags: &[&str]) -> Result<Box<dyn dbpress::driver::Connection>, String> {
+    session_in_mode(flags, dbpress::config::PsMode::Auto)
+}
+
+/// `session` with a prepared-statement mode (`--db-ps-mode`).
+fn session_in_mode(
+    flags: &[&str],
+    ps_mode: dbpress::config::PsMode,
+) -> Result<Box<dyn dbpress::driver::Connection>, String> {
     use dbpress::driver::{mysql::MysqlDriver, Driver};
     let mut argv: Vec<String> = [
         "oltp_point_select",
@@ -1150,7 +1161,7 @@ fn session(flags: &[&str]) -> Result<Box<dyn dbpress::driver::Connection>, Strin
     };
     let target = dbpress::driver::mysql_target::MysqlTarget::from_options(&opts)
         .map_err(|e| e.to_string())?;
-    MysqlDriver::new(target, dbpress::config::PsMode::Auto)
+    MysqlDriver::new(target, ps_mode)
         .connect(0)
         .map_err(|e| e.to_string())
 }

@@ -1,4 +1,5 @@
-//! Bulk loading on the wire protocol: prepared multi-row INSERTs with binary values, pipelined.
+//! Bulk loading on the wire protocol: multi-row INSERTs, pipelined; prepared with binary values,
+//! or as text with `--db-ps-mode=disable`.
 //!
 //! Why not LOAD DATA LOCAL INFILE: on MariaDB 10.11 the server parses LOAD DATA input one
 //! character at a time (`READ_INFO::read_field`, ~40% of its CPU during a load); binary values of
@@ -8,7 +9,7 @@
 //! server still inserts the previous one, so client and server work overlap instead of taking
 //! turns; the server answers commands in order, and each answer is a small OK packet.
 
-use super::{io_lost, protocol, WireConn};
+use super::{io_lost, protocol, send_text, WireConn};
 use crate::driver::rows::{load_as_text, multi_row_insert, RowBatch};
 use crate::driver::{Connection, DbResult, Value};
 
@@ -18,9 +19,17 @@ const ROWS_PER_INSERT: usize = 2_000;
 /// String bytes per statement at most, whatever max_allowed_packet allows.
 const MAX_BATCH_BYTES: usize = 1 << 20;
 
+/// One multi-row INSERT, as the session sends it.
+enum Insert {
+    /// A server-side statement id.
+    Prepared(u32),
+    /// A text template, values substituted on every send.
+    Text(String),
+}
+
 impl WireConn {
-    /// Insert rows from `fill` into `table` (`columns` comma-separated) with prepared
-    /// multi-row INSERTs, each batch sent before the previous one's result is read.
+    /// Insert rows from `fill` into `table` (`columns` comma-separated) with multi-row INSERTs,
+    /// each batch sent before the previous one's result is read.
     pub(super) fn bulk_insert(
         &mut self,
         table: &str,
@@ -36,13 +45,18 @@ impl WireConn {
             .and_then(|r| r.first().cloned().flatten())
             .and_then(|v| v.parse::<usize>().ok())
             .unwrap_or(4 << 20);
-        // Half the packet limit leaves room for the per-value framing around the strings.
-        let max_bytes = (max_packet / 2).min(MAX_BATCH_BYTES);
+        // A third of the packet limit leaves room for the framing around the strings (or, as
+        // text, for quotes and escapes).
+        let max_bytes = (max_packet / 3).min(MAX_BATCH_BYTES);
         let mut batch = RowBatch::new(cols, max_rows, max_bytes);
         // Prepared before any row is generated, so a server that cannot prepare it (a proxy,
         // say) gets text INSERTs of the very same rows instead.
-        let Some(full) = self.prepare_insert(table, columns, cols, max_rows)? else {
+        let Some(full) = self.insert_statement(table, columns, cols, max_rows)? else {
             return load_as_text(self, table, columns, fill);
+        };
+        let how = match full {
+            Insert::Prepared(_) => "prepared multi-row INSERTs",
+            Insert::Text(_) => "multi-row INSERTs",
         };
         let mut types_sent: Vec<[u8; 2]> = Vec::new();
         let mut types: Vec<[u8; 2]> = Vec::new();
@@ -56,29 +70,42 @@ impl WireConn {
                 let more = fill(&mut batch);
                 if !batch.is_empty() {
                     let rows = batch.rows();
-                    let (id, one_off) = if rows == max_rows {
-                        (full, false)
+                    // A short batch (the last one, or one cut by the byte limit) gets a statement
+                    // of its own size.
+                    let one_off = if rows == max_rows {
+                        None
                     } else {
-                        // A short batch (the last one, or one cut by the byte limit) gets a
-                        // statement of its own size.
                         self.read_answers(&mut unread, 0)?;
-                        let id = self.prepare_insert(table, columns, cols, rows)?;
-                        (
-                            id.ok_or_else(|| protocol("multi-row INSERT not prepared"))?,
-                            true,
-                        )
+                        let s = self.insert_statement(table, columns, cols, rows)?;
+                        Some(s.ok_or_else(|| protocol("multi-row INSERT not prepared"))?)
                     };
-                    types.clear();
-                    types.extend(batch.values().map(|v| type_code(&v)));
-                    let send_types = one_off || types != types_sent;
-                    self.send_insert(id, &batch, send_types.then_some(types.as_slice()))?;
-                    unread += 1;
-                    if send_types && !one_off {
-                        std::mem::swap(&mut types_sent, &mut types);
+                    match one_off.as_ref().unwrap_or(&full) {
+                        Insert::Prepared(id) => {
+                            types.clear();
+                            types.extend(batch.values().map(|v| type_code(&v)));
+                            let send_types = one_off.is_some() || types != types_sent;
+                            let bind = send_types.then_some(types.as_slice());
+                            self.send_insert(*id, &batch, bind)?;
+                            if send_types && one_off.is_none() {
+                                std::mem::swap(&mut types_sent, &mut types);
+                            }
+                        }
+                        Insert::Text(template) => {
+                            let values: Vec<Value<'_>> = batch.values().collect();
+                            let escapes = self.backslash_escapes;
+                            send_text(
+                                &mut self.io,
+                                &mut self.text_buf,
+                                escapes,
+                                template,
+                                &values,
+                            )?;
+                        }
                     }
-                    if one_off {
+                    unread += 1;
+                    if let Some(s) = one_off {
                         let r = self.read_answers(&mut unread, 0);
-                        self.close_statement(id)?;
+                        self.release(s)?;
                         r?;
                     } else {
                         // The previous batch's answer, read only now that this one is on its
@@ -101,8 +128,8 @@ impl WireConn {
             }
             let _ = self.query("ROLLBACK");
         }
-        self.close_statement(full)?;
-        r.map(|()| "prepared multi-row INSERTs")
+        self.release(full)?;
+        r.map(|()| how)
     }
 
     /// Read the answers of sent INSERTs, oldest first, until only `keep` are unread.
@@ -114,17 +141,31 @@ impl WireConn {
         Ok(())
     }
 
-    /// The server's id for a `rows`-row INSERT, or None if the server cannot prepare it.
-    fn prepare_insert(
+    /// A `rows`-row INSERT: prepared on the server, or a text template in text mode; None if
+    /// the server cannot prepare it.
+    fn insert_statement(
         &mut self,
         table: &str,
         columns: &str,
         cols: usize,
         rows: usize,
-    ) -> DbResult<Option<u32>> {
-        Ok(self
-            .prepare_one(&multi_row_insert(table, columns, cols, rows))?
-            .id)
+    ) -> DbResult<Option<Insert>> {
+        let sql = multi_row_insert(table, columns, cols, rows);
+        if self.text_mode {
+            return Ok(Some(Insert::Text(sql)));
+        }
+        Ok(self.prepare_one(&sql)?.id.map(Insert::Prepared))
+    }
+
+    /// Free a prepared INSERT on the server (COM_STMT_CLOSE, which has no answer).
+    fn release(&mut self, s: Insert) -> DbResult<()> {
+        let Insert::Prepared(id) = s else {
+            return Ok(());
+        };
+        let out = self.io.begin_command();
+        out.push(0x19);
+        out.extend_from_slice(&id.to_le_bytes());
+        self.io.send().map_err(io_lost)
     }
 
     /// COM_STMT_EXECUTE of `id` with the batch's values; `types` when they must be (re)bound.
@@ -158,14 +199,6 @@ impl WireConn {
         for v in batch.values() {
             super::put_value(out, &v);
         }
-        self.io.send().map_err(io_lost)
-    }
-
-    /// COM_STMT_CLOSE: the server frees the statement and sends no answer.
-    fn close_statement(&mut self, id: u32) -> DbResult<()> {
-        let out = self.io.begin_command();
-        out.push(0x19);
-        out.extend_from_slice(&id.to_le_bytes());
         self.io.send().map_err(io_lost)
     }
 }

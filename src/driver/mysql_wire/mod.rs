@@ -13,7 +13,7 @@ mod bulk;
 mod packet;
 
 use super::mysql_target::Transport;
-use super::rows::{load_as_text, RowBatch};
+use super::rows::RowBatch;
 use super::{
     render_text, Connection, DbError, DbErrorKind, DbResult, QueryKind, StmtHandle, Value,
 };
@@ -449,6 +449,27 @@ impl WireConn {
     }
 }
 
+/// Send `template` with `params` substituted as one COM_QUERY (text mode), escaping strings the
+/// way the session's sql_mode reads them; `buf` is reused across calls.
+fn send_text(
+    io: &mut PacketIo,
+    buf: &mut Vec<u8>,
+    backslash_escapes: bool,
+    template: &str,
+    params: &[Value<'_>],
+) -> DbResult<()> {
+    let escape = if backslash_escapes {
+        super::mysql::escape_backslash
+    } else {
+        super::mysql::escape_ansi
+    };
+    render_text(template, params, escape, buf);
+    let out = io.begin_command();
+    out.push(0x03);
+    out.extend_from_slice(buf);
+    io.send().map_err(io_lost)
+}
+
 /// A value in the binary protocol's encoding for the type `bulk::type_code` gives it.
 #[inline]
 fn put_value(out: &mut Vec<u8>, v: &Value<'_>) {
@@ -526,18 +547,13 @@ impl Connection for WireConn {
     fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind> {
         let s = &mut self.stmts[stmt.0 as usize];
         let Some(id) = s.id else {
-            let escape = if self.backslash_escapes {
-                super::mysql::escape_backslash
-            } else {
-                super::mysql::escape_ansi
-            };
-            let mut buf = std::mem::take(&mut self.text_buf);
-            render_text(&s.sql, params, escape, &mut buf);
-            let out = self.io.begin_command();
-            out.push(0x03);
-            out.extend_from_slice(&buf);
-            self.text_buf = buf;
-            self.io.send().map_err(io_lost)?;
+            send_text(
+                &mut self.io,
+                &mut self.text_buf,
+                self.backslash_escapes,
+                &s.sql,
+                params,
+            )?;
             return self.read_result();
         };
         if usize::from(s.params) != params.len() {
@@ -646,10 +662,6 @@ impl Connection for WireConn {
         columns: &str,
         fill: &mut dyn FnMut(&mut RowBatch) -> bool,
     ) -> DbResult<&'static str> {
-        if self.text_mode {
-            // --db-ps-mode=disable: text INSERTs, as asked.
-            return load_as_text(self, table, columns, fill);
-        }
         self.bulk_insert(table, columns, fill)
     }
 
