@@ -128,8 +128,9 @@ impl WireConn {
             }
             let _ = self.query("ROLLBACK");
         }
-        self.release(full)?;
-        r.map(|()| how)
+        // The load's own error, if any, is the one worth reporting.
+        let released = self.release(full);
+        r.and(released).map(|()| how)
     }
 
     /// Read the answers of sent INSERTs, oldest first, until only `keep` are unread.
