@@ -78,6 +78,11 @@ impl RowBatch {
         })
     }
 
+    /// Whether every string in the batch is ASCII.
+    pub fn is_ascii(&self) -> bool {
+        self.text.is_ascii()
+    }
+
     /// Bytes of string data in the batch (integers not counted).
     pub fn text_bytes(&self) -> usize {
         self.text.len()

@@ -1129,6 +1129,56 @@ fn bulk_load_pipelines_batches_and_fails_cleanly() {
     c.query("DROP TABLE dbpress_bulk_probe").unwrap();
 }
 
+/// ASCII strings are loaded as binary parameters only where that stores the same characters:
+/// not into UTF-16 columns, and never non-ASCII text (which latin1 must receive converted).
+#[test]
+fn bulk_load_stores_strings_as_characters_in_any_charset() {
+    let Some(_srv) = server("bulk_load_charsets") else {
+        return;
+    };
+    use dbpress::driver::RowBatch;
+    let mut c = socket_session();
+    let load = |c: &mut Box<dyn dbpress::driver::Connection>, table: &str, s: &str| {
+        let mut done = false;
+        let mut fill = |b: &mut RowBatch| -> bool {
+            for id in 1..=3 {
+                b.int(id);
+                b.str(s.as_bytes());
+            }
+            done = true;
+            false
+        };
+        c.bulk_load(table, "id, s", &mut fill).unwrap();
+        assert!(done);
+        c.query_rows(&format!(
+            "SELECT COUNT(*), SUM(s = '{s}'), MIN(CHAR_LENGTH(s)) FROM {table}"
+        ))
+        .unwrap()
+    };
+    for (charset, text) in [
+        ("utf8mb4", "plain ascii"),
+        ("utf8mb4", "ÿ snowman ☃"),
+        ("latin1", "plain ascii"),
+        ("latin1", "café"),
+        ("utf16", "plain ascii"),
+        ("ucs2", "odd"),
+        ("utf32", "plain ascii"),
+    ] {
+        c.query("DROP TABLE IF EXISTS dbpress_bulk_cs").unwrap();
+        c.query(&format!(
+            "CREATE TABLE dbpress_bulk_cs (id INT PRIMARY KEY, s VARCHAR(40) CHARACTER SET {charset})"
+        ))
+        .unwrap();
+        let chars = text.chars().count().to_string();
+        assert_eq!(
+            load(&mut c, "dbpress_bulk_cs", text)[0],
+            [Some("3".into()), Some("3".into()), Some(chars)],
+            "{text:?} into a {charset} column"
+        );
+    }
+    c.query("DROP TABLE dbpress_bulk_cs").unwrap();
+}
+
 /// A plain session of dbpress's own MySQL client over the test server's socket.
 fn socket_session() -> Box<dyn dbpress::driver::Connection> {
     session(&["--mysql-socket", SOCKET]).unwrap()

@@ -8,6 +8,11 @@
 //! 1 000+ rows (bench/RESULTS.md). Pipelining: the next batch is generated and sent while the
 //! server still inserts the previous one, so client and server work overlap instead of taking
 //! turns; the server answers commands in order, and each answer is a small OK packet.
+//!
+//! ASCII strings go as binary (BLOB-typed) parameters when every string column of the table
+//! stores ASCII as itself: the server then checks them with a byte scan instead of decoding
+//! them as utf8mb4 (`my_string_metadata_get`, ~4.5% of its CPU during a load), and stores the
+//! same bytes. Loading 250 000 sysbench rows: 0.67–0.74 s of server CPU instead of 0.77–0.82 s.
 
 use super::{io_lost, protocol, send_text, WireConn};
 use crate::driver::rows::{load_as_text, multi_row_insert, RowBatch};
@@ -49,6 +54,7 @@ impl WireConn {
         // text, for quotes and escapes).
         let max_bytes = (max_packet / 3).min(MAX_BATCH_BYTES);
         let mut batch = RowBatch::new(cols, max_rows, max_bytes);
+        let raw_ascii = !self.text_mode && self.stores_ascii_as_itself(table)?;
         // Prepared before any row is generated, so a server that cannot prepare it (a proxy,
         // say) gets text INSERTs of the very same rows instead.
         let Some(full) = self.insert_statement(table, columns, cols, max_rows)? else {
@@ -82,7 +88,8 @@ impl WireConn {
                     match one_off.as_ref().unwrap_or(&full) {
                         Insert::Prepared(id) => {
                             types.clear();
-                            types.extend(batch.values().map(|v| type_code(&v)));
+                            let raw = raw_ascii && batch.is_ascii();
+                            types.extend(batch.values().map(|v| load_type_code(&v, raw)));
                             let send_types = one_off.is_some() || types != types_sent;
                             let bind = send_types.then_some(types.as_slice());
                             self.send_insert(*id, &batch, bind)?;
@@ -131,6 +138,22 @@ impl WireConn {
         // The load's own error, if any, is the one worth reporting.
         let released = self.release(full);
         r.and(released).map(|()| how)
+    }
+
+    /// Whether every string column of `table` has a character set in which ASCII text is the
+    /// same bytes (all but the UCS-2/UTF-16/UTF-32 family), so ASCII can be sent as binary.
+    fn stores_ascii_as_itself(&mut self, table: &str) -> DbResult<bool> {
+        let wide = self.query_rows(&format!(
+            "SELECT COUNT(*) FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() \
+             AND TABLE_NAME = '{}' AND (CHARACTER_SET_NAME LIKE 'ucs2%' \
+             OR CHARACTER_SET_NAME LIKE 'utf16%' OR CHARACTER_SET_NAME LIKE 'utf32%')",
+            table.replace('\'', "''")
+        ))?;
+        Ok(wide
+            .first()
+            .and_then(|r| r.first().cloned().flatten())
+            .as_deref()
+            == Some("0"))
     }
 
     /// Read the answers of sent INSERTs, oldest first, until only `keep` are unread.
@@ -201,6 +224,15 @@ impl WireConn {
             super::put_value(out, &v);
         }
         self.io.send().map_err(io_lost)
+    }
+}
+
+/// The type of a loaded value: as `type_code`, except that strings go as binary (BLOB) when
+/// `raw` says they are ASCII bound for columns that store ASCII as itself.
+fn load_type_code(v: &Value<'_>, raw: bool) -> [u8; 2] {
+    match v {
+        Value::Str(_) if raw => [0xFC, 0x00], // BLOB: binary, no character decoding
+        _ => type_code(v),
     }
 }
 
