@@ -4,6 +4,7 @@
 //! engine in use (mysql by default for these flags, pgsql or sqlite when `--db`/`--db-driver`
 //! or their options say so).
 
+use super::autogen::{AutoGenArgs, LoadType};
 use crate::cli::{self, OptionValues};
 use crate::config::{resolve_driver, Driver};
 use crate::error::{usage, Result};
@@ -17,6 +18,8 @@ pub struct SlapArgs {
     /// once.
     pub number_of_queries: u64,
     pub query: Option<String>,
+    /// `-a`: mysqlslap's generated table and queries instead of --query.
+    pub auto: Option<AutoGenArgs>,
     pub create: Option<String>,
     pub pre_query: Option<String>,
     pub post_query: Option<String>,
@@ -35,10 +38,6 @@ pub struct SlapArgs {
 
 /// mysqlslap flags dbpress does not offer, with what to use instead.
 const UNSUPPORTED: &[(&str, &str)] = &[
-    (
-        "auto-generate-sql",
-        "give the statements with --query (and tables with --create)",
-    ),
     (
         "engine",
         "create the tables with the engine you want in --create",
@@ -62,6 +61,8 @@ fn short(flag: char) -> Option<&'static str> {
         'F' => "delimiter",
         's' => "silent",
         'a' => "auto-generate-sql",
+        'x' => "number-char-cols",
+        'y' => "number-int-cols",
         'e' => "engine",
         _ => return None,
     })
@@ -70,7 +71,12 @@ fn short(flag: char) -> Option<&'static str> {
 fn is_flag(name: &str) -> bool {
     matches!(
         name,
-        "no-drop" | "only-print" | "silent" | "auto-generate-sql"
+        "no-drop"
+            | "only-print"
+            | "silent"
+            | "auto-generate-sql"
+            | "auto-generate-sql-add-autoincrement"
+            | "auto-generate-sql-guid-primary"
     )
 }
 
@@ -126,7 +132,9 @@ pub fn parse(args: &[String]) -> Result<SlapArgs> {
                 | "no-drop"
                 | "only-print"
                 | "silent"
-        );
+                | "number-char-cols"
+                | "number-int-cols"
+        ) || name.starts_with("auto-generate-sql");
         if !slap_option {
             // dbpress's own option: hand it over as typed, with its value.
             pass.push(arg.clone());
@@ -245,9 +253,52 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
     let iterations = number("iterations", 1_000_000)?.unwrap_or(1).max(1) as u32;
     let query = get("query");
     let only_print = get("only-print").is_some_and(|v| cli::parse_bool(&v) == Some(true));
-    if query.is_none() {
+    let flag = |n: &str| get(n).is_some_and(|v| cli::parse_bool(&v) == Some(true));
+    let auto = if flag("auto-generate-sql") {
+        if query.is_some() || get("create").is_some() {
+            return Err(usage(
+                "--auto-generate-sql makes its own table and queries: drop --query/--create, or drop -a",
+            ));
+        }
+        let d = AutoGenArgs::default();
+        let count = |n: &str, default: u64| -> Result<u64> {
+            Ok(number(n, 1_000_000_000)?.unwrap_or(default))
+        };
+        let load = match get("auto-generate-sql-load-type") {
+            None => d.load,
+            Some(v) => LoadType::parse(&v).ok_or_else(|| {
+                usage(format!(
+                    "invalid value '{v}' for --auto-generate-sql-load-type: use mixed, read, write, key or update"
+                ))
+            })?,
+        };
+        Some(AutoGenArgs {
+            load,
+            int_cols: count("number-int-cols", 1)?.min(1000) as u32,
+            char_cols: count("number-char-cols", 1)?.min(1000) as u32,
+            autoinc: flag("auto-generate-sql-add-autoincrement"),
+            guid: flag("auto-generate-sql-guid-primary"),
+            secondary: count("auto-generate-sql-secondary-indexes", 0)?.min(60) as u32,
+            write_number: count("auto-generate-sql-write-number", d.write_number)?,
+            unique_queries: count("auto-generate-sql-unique-query-number", d.unique_queries)?,
+            unique_writes: count("auto-generate-sql-unique-write-number", d.unique_writes)?,
+            execute_number: number("auto-generate-sql-execute-number", u64::MAX)?,
+        })
+    } else {
+        if let Some((n, _)) = slap
+            .iter()
+            .find(|(n, _)| n.starts_with("auto-generate-sql") || n.starts_with("number-"))
+            .filter(|(n, _)| n != "number-of-queries")
+        {
+            return Err(usage(format!(
+                "--{n} shapes auto-generated SQL: add --auto-generate-sql (-a), or drop it"
+            )));
+        }
+        None
+    };
+    if query.is_none() && auto.is_none() {
         return Err(usage(
-            "dbpress slap needs statements: --query='SQL;SQL' or --query=FILE (and --create for tables)",
+            "dbpress slap needs statements: --query='SQL;SQL' or --query=FILE (and --create for tables), or --auto-generate-sql",
         ));
     }
     Ok(SlapArgs {
@@ -255,6 +306,7 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
         iterations,
         number_of_queries: number("number-of-queries", u64::MAX)?.unwrap_or(0),
         query,
+        auto,
         create: get("create"),
         pre_query: get("pre-query"),
         post_query: get("post-query"),
@@ -399,8 +451,33 @@ mod tests {
         assert_eq!(a.opts.get("pgsql-host"), "/run/pg");
         let a = parse(&args(&["-q", "SELECT 1"])).unwrap();
         assert_eq!(a.driver, Driver::Sqlite);
-        let e = parse(&args(&["-a"])).unwrap_err();
-        assert!(e.message().contains("--auto-generate-sql is not supported"));
+        let a = parse(&args(&[
+            "-a",
+            "-x2",
+            "-y",
+            "3",
+            "--auto-generate-sql-load-type=key",
+        ]))
+        .unwrap();
+        let g = a.auto.unwrap();
+        assert_eq!((g.char_cols, g.int_cols, g.load), (2, 3, LoadType::Key));
+        let e = parse(&args(&["-a", "-q", "SELECT 1"])).unwrap_err();
+        assert!(e.message().contains("drop --query/--create"));
+        let e = parse(&args(&["-a", "--auto-generate-sql-load-type=scan"])).unwrap_err();
+        assert!(e
+            .message()
+            .contains("use mixed, read, write, key or update"));
+        let e = parse(&args(&[
+            "-q",
+            "SELECT 1",
+            "--auto-generate-sql-write-number=5",
+        ]))
+        .unwrap_err();
+        assert!(
+            e.message().contains("add --auto-generate-sql"),
+            "{}",
+            e.message()
+        );
         let e = parse(&args(&["-c", "8,x", "-q", "SELECT 1"])).unwrap_err();
         assert!(e.message().contains("invalid value 'x' in --concurrency"));
         let e = parse(&args(&["-c", "8"])).unwrap_err();

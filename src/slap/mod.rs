@@ -8,6 +8,7 @@
 //! after each round it drops only the tables its `--create` statements created.
 
 pub mod args;
+mod autogen;
 mod workload;
 
 use crate::cli::Command;
@@ -28,12 +29,33 @@ struct Plan {
     pre: Vec<String>,
     queries: Vec<String>,
     post: Vec<String>,
-    /// mysqlslap's count of queries in one pass over --query (its delimiter's split).
+    /// mysqlslap's count of queries in one event: one pass over --query (its delimiter's
+    /// split), or one generated query with -a.
     slap_queries: u64,
+    /// -a: the generated table, rows and queries.
+    auto: Option<autogen::AutoSql>,
 }
 
 impl Plan {
     fn new(a: &SlapArgs) -> Result<Plan> {
+        if let Some(g) = &a.auto {
+            // A fixed seed, as mysqlslap's: every run generates the same rows and queries.
+            let sql = autogen::AutoSql::new(g, a.driver, 1)?;
+            let split = |v: &Option<String>| -> Result<Vec<String>> {
+                v.as_deref()
+                    .map_or(Ok(Vec::new()), |v| statements_of(v, a.delimiter.as_deref()))
+            };
+            return Ok(Plan {
+                create: std::iter::once(sql.create.clone())
+                    .chain(sql.preload.iter().cloned())
+                    .collect(),
+                pre: split(&a.pre_query)?,
+                queries: sql.queries.iter().map(|q| q.sql.clone()).collect(),
+                post: split(&a.post_query)?,
+                slap_queries: 1,
+                auto: Some(sql),
+            });
+        }
         let split = |v: &Option<String>| -> Result<Vec<String>> {
             v.as_deref()
                 .map_or(Ok(Vec::new()), |v| statements_of(v, a.delimiter.as_deref()))
@@ -48,6 +70,7 @@ impl Plan {
                 .as_deref()
                 .map_or(Ok(0), |q| slap_queries(q, a.delimiter.as_deref()))?
                 as u64,
+            auto: None,
         };
         if plan.queries.is_empty() {
             return Err(crate::error::usage("--query holds no statement"));
@@ -66,6 +89,15 @@ impl Plan {
 /// (lines by default, or pieces between -F delimiters) across all clients; without it each
 /// client makes one pass.
 fn events(a: &SlapArgs, plan: &Plan, clients: u32) -> u64 {
+    if let (Some(sql), Some(g)) = (&plan.auto, &a.auto) {
+        // -a: one query per event, and as mysqlslap an even share per client (31 queries on 3
+        // clients run 30); at least one each, since 0 events would mean no limit.
+        let per_client = match a.number_of_queries {
+            0 => sql.per_client(g),
+            n => n / u64::from(clients),
+        };
+        return per_client.max(1) * u64::from(clients);
+    }
     if a.number_of_queries == 0 {
         u64::from(clients)
     } else {
@@ -100,10 +132,16 @@ pub const HELP: &str = "dbpress slap: your own SQL, mysqlslap's command line, on
 Usage:\n  dbpress slap [-u USER] [-pPASSWORD] [-h HOST] [-P PORT] [-S SOCKET] [--create-schema=DB]\n\
               [--create=SQL|FILE] -q SQL|FILE [-c 8,32,64] [-i N] [--number-of-queries=N]\n\
               [-F DELIM] [--pre-query=SQL] [--post-query=SQL] [--no-drop] [--only-print] [-s]\n\
+  dbpress slap ... -a [--auto-generate-sql-load-type=mixed|read|write|key|update] [-x N] [-y N]\n\
+              [--auto-generate-sql-add-autoincrement | --auto-generate-sql-guid-primary]\n\
+              [--auto-generate-sql-secondary-indexes=N] [--auto-generate-sql-write-number=N]\n\
+              [--auto-generate-sql-unique-query-number=N] [--auto-generate-sql-execute-number=N]\n\
               [any dbpress option: --db, --db-driver, --output, --mysql-ignore-errors, ...]\n\n\
 A query is one line of --query (mysqlslap's default delimiter), so 'begin;update ...;commit' is one\n\
 query and one event; dbpress times each of its statements. Tables made by --create are dropped after\n\
-each round unless --no-drop; a schema is never created or dropped. See docs/GUIDE.md section 9.\n";
+each round unless --no-drop; a schema is never created or dropped. -a generates mysqlslap's table t1\n\
+(in the given schema, never over an existing t1), its rows and its queries, one query per event.\n\
+See docs/GUIDE.md section 9.\n";
 
 pub fn main(raw: &[String]) -> Result<u8> {
     if raw.iter().any(|a| a == "--help" || a == "-?") {
@@ -151,7 +189,12 @@ pub fn main(raw: &[String]) -> Result<u8> {
         (false, OutputFormat::Json) => &mut stderr,
     };
     let _ = writeln!(out, "dbpress {VERSION} slap (mysqlslap-compatible)\n");
-    let w = workload::SlapWorkload::new(&plan.queries);
+    let listed = plan
+        .auto
+        .is_none()
+        .then(|| workload::SlapWorkload::new(&plan.queries));
+    // -a's t1 once this run has made it (kept between rounds by --no-drop).
+    let mut made_t1 = false;
     let mut steps = Vec::new();
     let mut failed_run = false;
     let mut interrupted = None;
@@ -179,7 +222,20 @@ pub fn main(raw: &[String]) -> Result<u8> {
             let before = table_names(setup.as_mut(), &ctx)?;
             let created = created_tables(&plan.create);
             let all_there = !created.is_empty() && created.iter().all(|t| before.contains(t));
-            if all_there {
+            if plan.auto.is_some() && all_there && !made_t1 {
+                // Never fill or drop a table this run did not make.
+                return Err(crate::error::environment(format!(
+                    "a table named {0} already exists: --auto-generate-sql creates and drops its own {0}; drop or rename yours, or use another --create-schema",
+                    autogen::TABLE
+                )));
+            }
+            made_t1 = plan.auto.is_some();
+            if all_there && plan.auto.is_some() {
+                let _ = writeln!(
+                    out,
+                    "Table t1 kept by --no-drop from the last round: using it as it is."
+                );
+            } else if all_there {
                 let _ = writeln!(
                     out,
                     "Tables of --create already exist ({}): using them as they are.",
@@ -189,18 +245,35 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 run_all(setup.as_mut(), &plan.create, "--create")?;
             }
             run_all(setup.as_mut(), &plan.pre, "--pre-query")?;
+            let generated;
+            let w: &dyn crate::workload::Workload = match (&plan.auto, &listed) {
+                (Some(sql), _) => {
+                    let keys = if sql.needs_keys() {
+                        autogen::fetch_keys(setup.as_mut()).map_err(|e| {
+                            failed(format!("reading the keys of t1 failed: {}", e.message))
+                        })?
+                    } else {
+                        Vec::new()
+                    };
+                    generated = autogen::AutoWorkload::new(sql, keys, clients);
+                    &generated
+                }
+                (None, Some(listed)) => listed,
+                (None, None) => unreachable!("a plan has --query or -a"),
+            };
             let _ = writeln!(
                 out,
                 "=== {clients} clients, round {round} of {} ===\n",
                 a.iterations
             );
-            let measured = run::measure(&cfg, &w, driver.as_ref(), &ctx, raw, out, &signals);
+            let measured = run::measure(&cfg, w, driver.as_ref(), &ctx, raw, out, &signals);
             run_all(setup.as_mut(), &plan.post, "--post-query")?;
             if !a.no_drop {
                 // Only what this round's --create made: never a table that was there before.
                 for t in created.iter().filter(|t| !before.contains(t)) {
                     let _ = setup.query(&format!("DROP TABLE {t}"));
                 }
+                made_t1 = false;
             }
             let m = match measured {
                 Ok(m) => m,

@@ -147,13 +147,139 @@ fn slap_runs_on_every_engine_and_drops_only_what_it_created() {
     });
 }
 
+/// `-a`: the server counts what mariadb-slap 10.11 sends for the same options (measured once with
+/// mariadb-slap on this server: its preload of write-number − 1 rows, its list of
+/// unique-query-number + 1 queries, an even share per client, one key fetch for key/update).
+#[test]
+fn slap_auto_generate_sql_sends_mysqlslaps_mix() {
+    let Some(mut srv) = server("slap-auto") else {
+        return;
+    };
+    let conn = [
+        "-usbtest",
+        "-psbtest",
+        "-S",
+        SOCKET,
+        "--create-schema=sbtest",
+        "-a",
+    ];
+    for (extra, want) in [
+        (
+            &["-c", "2", "--auto-generate-sql-execute-number=5"][..],
+            (105, 4, 0),
+        ),
+        (&["-c", "3", "--number-of-queries=31"][..], (114, 15, 0)),
+        (
+            &[
+                "-c",
+                "2",
+                "--number-of-queries=20",
+                "--auto-generate-sql-write-number=7",
+                "--auto-generate-sql-load-type=update",
+                "--auto-generate-sql-add-autoincrement",
+            ][..],
+            (6, 1, 20),
+        ),
+        (
+            &[
+                "-c",
+                "2",
+                "--number-of-queries=20",
+                "--auto-generate-sql-load-type=key",
+                "--auto-generate-sql-guid-primary",
+                "--auto-generate-sql-secondary-indexes=1",
+            ][..],
+            (99, 21, 0),
+        ),
+    ] {
+        let before = srv.com();
+        let args: Vec<&str> = ["slap"].iter().chain(&conn).chain(extra).copied().collect();
+        let o = dbpress(&args);
+        assert!(o.status.success(), "{extra:?}: {}", stderr(&o));
+        let after = srv.com();
+        let d = |k: &str| after[k] - before[k];
+        assert_eq!(
+            (d("Com_insert"), d("Com_select"), d("Com_update")),
+            want,
+            "{extra:?}"
+        );
+        let t1: Vec<String> = {
+            use mysql::prelude::Queryable;
+            srv.conn.query("SHOW TABLES LIKE 't1'").unwrap()
+        };
+        assert!(t1.is_empty(), "t1 dropped after {extra:?}");
+    }
+    // A t1 that is not dbpress's is neither filled nor dropped.
+    use mysql::prelude::Queryable;
+    srv.conn
+        .query_drop("CREATE TABLE t1 (mine INT); INSERT INTO t1 VALUES (7)")
+        .unwrap();
+    let args: Vec<&str> = ["slap"].iter().chain(&conn).copied().collect();
+    let o = dbpress(&args);
+    assert_eq!(o.status.code(), Some(2));
+    assert_one_clean_line(&o);
+    assert!(stderr(&o).contains("a table named t1 already exists"));
+    let n: i64 = srv
+        .conn
+        .query_first("SELECT SUM(mine) FROM t1")
+        .unwrap()
+        .unwrap();
+    assert_eq!(n, 7);
+    srv.conn.query_drop("DROP TABLE t1").unwrap();
+}
+
+/// `-a` on every engine: the same table and queries in each one's spelling.
+#[test]
+fn slap_auto_generate_sql_runs_on_every_engine() {
+    each_engine("slap-auto", |e| {
+        for load in ["key", "update", "mixed"] {
+            let o = slap(
+                &e.flags,
+                &[
+                    "-a",
+                    "--auto-generate-sql-add-autoincrement",
+                    "--auto-generate-sql-secondary-indexes=1",
+                    &format!("--auto-generate-sql-load-type={load}"),
+                    "-c",
+                    "2",
+                    "--number-of-queries=40",
+                ],
+            );
+            assert!(o.status.success(), "{} {load}: {}", e.name, stderr(&o));
+            let text = stdout(&o);
+            let kind = match load {
+                "key" => "SELECT by key",
+                "update" => "UPDATE",
+                _ => "INSERT",
+            };
+            // mixed: each client's 20 queries walk the 11-query list I,S,I,…,I and 9 more.
+            let count = if load == "mixed" { 22 } else { 40 };
+            let line = text
+                .lines()
+                .find(|l| l.trim_start().starts_with(kind))
+                .unwrap_or_else(|| panic!("{}: {text}", e.name));
+            let cols: Vec<&str> = line.split_whitespace().collect();
+            let n = cols[kind.split(' ').count()];
+            assert_eq!(n, count.to_string(), "{} {load}: {line}", e.name);
+            assert_eq!(cols[kind.split(' ').count() + 1], "0", "no errors: {line}");
+        }
+        // Each round dropped its t1 (the next -a run would refuse a t1 left behind).
+        e.exec("CREATE TABLE t1 (x INT)");
+        e.exec("DROP TABLE t1");
+    });
+}
+
 #[test]
 fn slap_bad_input_is_one_line() {
     for (args, want) in [
         (vec!["slap", "-c", "8"], "needs statements"),
         (
-            vec!["slap", "-a", "-c", "8"],
-            "--auto-generate-sql is not supported",
+            vec!["slap", "-a", "--auto-generate-sql-load-type=key"],
+            "needs a primary key: add --auto-generate-sql-add-autoincrement",
+        ),
+        (
+            vec!["slap", "-a", "-q", "SELECT 1"],
+            "drop --query/--create",
         ),
         (
             vec!["slap", "-q", "SELECT 1", "-c", "0"],
