@@ -273,6 +273,8 @@ pub(crate) fn kind_of_code(code: u16) -> DbErrorKind {
         1050 => DbErrorKind::TableExists,
         1461 => DbErrorKind::TooManyPreparedStatements,
         1295 => DbErrorKind::UnsupportedPrepare,
+        // LOAD DATA LOCAL INFILE refused: dbpress's client does not offer to send local files.
+        1148 | 3948 | 4166 => DbErrorKind::Unsupported,
         // Server shutdown, connection killed, aborted, or idle-timeout disconnects.
         1053 | 1077 | 1152 | 1184 | 1927 | 4031 => DbErrorKind::ConnectionLost,
         _ => DbErrorKind::Other,

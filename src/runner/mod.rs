@@ -536,6 +536,16 @@ pub fn fatal_message(e: &DbError, h: &Hints) -> Error {
             "{} (server error {}): run prepare with the same options first",
             e.message, e.code
         )),
+        DbErrorKind::Unsupported if e.message.to_ascii_lowercase().contains("local infile") => {
+            failed(format!(
+                "{} (server error {}): dbpress does not send local files for LOAD DATA LOCAL INFILE; load from a file on the server (LOAD DATA INFILE) or with INSERTs",
+                e.message, e.code
+            ))
+        }
+        DbErrorKind::Unsupported => failed(format!(
+            "{} (error {}): not supported here, and retrying cannot help: change the statement",
+            e.message, e.code
+        )),
         DbErrorKind::ConnectionLost => failed(format!(
             "{} (error {}): the connection was lost; add {} to {} to reconnect and continue",
             e.message, e.code, e.code, h.ignore

@@ -303,9 +303,12 @@ pub fn main(raw: &[String]) -> Result<u8> {
             slap_queries_run += s.events * plan.slap_queries;
             let error = m.fatal.as_ref().map(|e| {
                 failed_run = true;
-                crate::runner::fatal_message(e, driver.hints())
+                let message = crate::runner::fatal_message(e, driver.hints())
                     .message()
-                    .to_string()
+                    .to_string();
+                // The cause and its fix on stderr, where a script looks for them.
+                eprintln!("dbpress: {clients} clients: {message}");
+                message
             });
             steps.push(Step {
                 threads: clients,

@@ -269,6 +269,32 @@ fn slap_auto_generate_sql_runs_on_every_engine() {
     });
 }
 
+/// LOAD DATA LOCAL INFILE in --query: dbpress sends no local files, and says so with the fix
+/// instead of advising to ignore the server's error code.
+#[test]
+fn slap_load_data_local_says_why_it_cannot_run() {
+    let Some(_srv) = server("slap-load-local") else {
+        return;
+    };
+    let o = dbpress(&[
+        "slap",
+        "-usbtest",
+        "-psbtest",
+        "-S",
+        SOCKET,
+        "--create-schema=sbtest",
+        "--create=CREATE TABLE slap_ld (id int)",
+        "--query=LOAD DATA LOCAL INFILE '/etc/hostname' INTO TABLE slap_ld",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("dbpress does not send local files for LOAD DATA LOCAL INFILE"),
+        "{err}"
+    );
+    assert!(!err.contains("--mysql-ignore-errors"), "{err}");
+}
+
 #[test]
 fn slap_bad_input_is_one_line() {
     for (args, want) in [
