@@ -295,7 +295,8 @@ pub fn fetch_keys(conn: &mut dyn Connection) -> DbResult<Vec<String>> {
 /// The query list as a workload: one query per event, each client walking the list in order.
 pub struct AutoWorkload {
     queries: Vec<Query>,
-    keys: Vec<String>,
+    /// Shared by the clients: the table's keys can be many (--auto-generate-sql-write-number).
+    keys: Arc<[String]>,
     clients: u64,
     /// Events claimed so far in the round, across clients.
     claimed: Arc<AtomicU64>,
@@ -305,7 +306,7 @@ impl AutoWorkload {
     pub fn new(sql: &AutoSql, keys: Vec<String>, clients: u32) -> AutoWorkload {
         AutoWorkload {
             queries: sql.queries.clone(),
-            keys,
+            keys: keys.into(),
             clients: u64::from(clients.max(1)),
             claimed: Arc::new(AtomicU64::new(0)),
         }
@@ -359,7 +360,7 @@ impl Workload for AutoWorkload {
             .collect::<DbResult<Vec<(u8, bool, StmtHandle)>>>()?;
         Ok(Box::new(AutoEvents {
             stmts,
-            keys: self.keys.clone(),
+            keys: Arc::clone(&self.keys),
             clients: self.clients,
             claimed: Arc::clone(&self.claimed),
             rng,
@@ -369,7 +370,8 @@ impl Workload for AutoWorkload {
 
 struct AutoEvents {
     stmts: Vec<(u8, bool, StmtHandle)>,
-    keys: Vec<String>,
+    /// Shared by the clients: the table's keys can be many (--auto-generate-sql-write-number).
+    keys: Arc<[String]>,
     clients: u64,
     claimed: Arc<AtomicU64>,
     rng: Rng,

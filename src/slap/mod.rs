@@ -38,17 +38,17 @@ struct Plan {
 
 impl Plan {
     fn new(a: &SlapArgs) -> Result<Plan> {
+        let split = |v: &Option<String>| -> Result<Vec<String>> {
+            v.as_deref()
+                .map_or(Ok(Vec::new()), |v| statements_of(v, a.delimiter.as_deref()))
+        };
         if let Some(g) = &a.auto {
             // A fixed seed, as mysqlslap's: every run generates the same rows and queries.
-            let sql = autogen::AutoSql::new(g, a.driver, 1)?;
-            let split = |v: &Option<String>| -> Result<Vec<String>> {
-                v.as_deref()
-                    .map_or(Ok(Vec::new()), |v| statements_of(v, a.delimiter.as_deref()))
-            };
+            let mut sql = autogen::AutoSql::new(g, a.driver, 1)?;
+            // The preload rows move into the plan: one copy, however many rows.
+            let preload = std::mem::take(&mut sql.preload);
             return Ok(Plan {
-                create: std::iter::once(sql.create.clone())
-                    .chain(sql.preload.iter().cloned())
-                    .collect(),
+                create: std::iter::once(sql.create.clone()).chain(preload).collect(),
                 pre: split(&a.pre_query)?,
                 queries: sql.queries.iter().map(|q| q.sql.clone()).collect(),
                 post: split(&a.post_query)?,
@@ -56,10 +56,6 @@ impl Plan {
                 auto: Some(sql),
             });
         }
-        let split = |v: &Option<String>| -> Result<Vec<String>> {
-            v.as_deref()
-                .map_or(Ok(Vec::new()), |v| statements_of(v, a.delimiter.as_deref()))
-        };
         let plan = Plan {
             create: split(&a.create)?,
             pre: split(&a.pre_query)?,

@@ -3,6 +3,15 @@
 use crate::common::*;
 use crate::engines::each_engine;
 
+/// mysqlslap's flags to reach the test MariaDB over its socket, in the sbtest database.
+const TO_MARIADB: [&str; 5] = [
+    "-usbtest",
+    "-psbtest",
+    "-S",
+    SOCKET,
+    "--create-schema=sbtest",
+];
+
 fn slap(flags: &[String], extra: &[&str]) -> std::process::Output {
     let mut a: Vec<String> = vec!["slap".into()];
     a.extend(flags.iter().cloned());
@@ -155,14 +164,7 @@ fn slap_auto_generate_sql_sends_mysqlslaps_mix() {
     let Some(mut srv) = server("slap-auto") else {
         return;
     };
-    let conn = [
-        "-usbtest",
-        "-psbtest",
-        "-S",
-        SOCKET,
-        "--create-schema=sbtest",
-        "-a",
-    ];
+    let conn: Vec<&str> = TO_MARIADB.iter().copied().chain(["-a"]).collect();
     for (extra, want) in [
         (
             &["-c", "2", "--auto-generate-sql-execute-number=5"][..],
@@ -276,16 +278,15 @@ fn slap_load_data_local_says_why_it_cannot_run() {
     let Some(_srv) = server("slap-load-local") else {
         return;
     };
-    let o = dbpress(&[
-        "slap",
-        "-usbtest",
-        "-psbtest",
-        "-S",
-        SOCKET,
-        "--create-schema=sbtest",
-        "--create=CREATE TABLE slap_ld (id int)",
-        "--query=LOAD DATA LOCAL INFILE '/etc/hostname' INTO TABLE slap_ld",
-    ]);
+    let args: Vec<&str> = ["slap"]
+        .into_iter()
+        .chain(TO_MARIADB)
+        .chain([
+            "--create=CREATE TABLE slap_ld (id int)",
+            "--query=LOAD DATA LOCAL INFILE '/etc/hostname' INTO TABLE slap_ld",
+        ])
+        .collect();
+    let o = dbpress(&args);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
