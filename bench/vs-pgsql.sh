@@ -153,6 +153,19 @@ if [ "$what" = all ] || [ "$what" = sqlite ]; then
     echo "$row |"
   done
   echo
+  # Several writers on one file: the in-process write queue against SQLite's busy handler alone.
+  echo "| 4 threads | --sqlite-write-queue | TPS | max latency ms | events per thread avg/stddev |"
+  echo "|---|---|---:|---:|---:|"
+  for wl in oltp_update_index oltp_read_write; do
+    for q in on off; do
+      out=$("$DBP" "$wl" run "${db[@]}" --table-size="$ROWS" --threads=4 --time="$SECONDS_PER_RUN" --sqlite-write-queue="$q")
+      tps=$(awk '/transactions:/ {gsub(/\(/, "", $3); print $3}' <<<"$out")
+      max=$(awk '$1 == "max:" {print $2; exit}' <<<"$out")
+      fair=$(awk '/events \(avg\/stddev\):/ {print $3}' <<<"$out")
+      echo "| $wl | $q | $tps | $max | $fair |"
+    done
+  done
+  echo
   rm -rf "$dir"
 fi
 

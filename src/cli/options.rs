@@ -120,6 +120,7 @@ pub static SPECS: &[Spec] = &[
     o("sqlite-journal-mode", Str, "wal", Sqlite, "journal mode {wal, delete, truncate, persist, memory, off}"),
     o("sqlite-synchronous", Str, "full", Sqlite, "fsync policy {off, normal, full, extra} (SQLite's default: full)"),
     o("sqlite-busy-timeout", Int, "10000", Sqlite, "milliseconds a connection waits for a lock before SQLITE_BUSY"),
+    o("sqlite-write-queue", Bool, "on", Sqlite, "this run's connections queue for SQLite's write lock (no starving writer); off = SQLite's busy handler alone"),
     o("sqlite-ignore-errors", List, "SQLITE_BUSY,SQLITE_LOCKED", Sqlite, "errors to ignore (count and retry the event), or \"all\"; empty = none"),
     o("mysql-storage-engine", Str, "innodb", Oltp, "storage engine, if MySQL is used"),
     o("output-format", Str, "text", Output, "result format on stdout {text, json}"),

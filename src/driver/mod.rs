@@ -15,6 +15,7 @@ mod pgsql_tls;
 mod pgsql_wire;
 pub mod rows;
 pub mod sqlite;
+pub mod sqlite_queue;
 mod stream;
 
 pub use dialect::Dialect;

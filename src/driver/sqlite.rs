@@ -3,19 +3,23 @@
 //! Every thread opens its own connection to the same file. WAL journal by default, so readers
 //! never wait for the writer; write transactions begin IMMEDIATE (see the dialect), so writers
 //! queue on the busy timeout instead of failing on a lock upgrade. SQLITE_BUSY/LOCKED that still
-//! surface are ignorable errors, retried and counted in err/s like a MySQL deadlock.
+//! surface are ignorable errors, retried and counted in err/s like a MySQL deadlock. Before
+//! SQLite's lock, this process's connections queue for a write turn (`sqlite_queue.rs`), so no
+//! writer starves while SQLite's busy handler sleeps.
 
 use super::dialect::escape_standard;
+use super::sqlite_queue::WriteQueue;
 use super::{
     dialect, render_text, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, Hints,
     QueryKind, RowBatch, ServerInfo, StmtHandle, Value,
 };
 use crate::cli::OptionValues;
-use crate::config::{choice, int, PsMode};
+use crate::config::{boolean, choice, int, PsMode};
 use crate::error::{usage, Result};
 use rusqlite::types::{ToSqlOutput, ValueRef};
-use rusqlite::{ffi, OpenFlags};
+use rusqlite::{ffi, OpenFlags, TransactionState, DEFAULT_NAME};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 pub static SQLITE_HINTS: Hints = Hints {
@@ -33,6 +37,8 @@ pub struct SqliteTarget {
     pub journal_mode: String,
     pub synchronous: String,
     pub busy_timeout_ms: u64,
+    /// This process's connections queue for write turns (`sqlite_queue.rs`).
+    pub write_queue: bool,
     /// Chosen because no target was given (the zero-setup default), said in the header.
     pub implicit: bool,
 }
@@ -72,17 +78,23 @@ impl SqliteTarget {
             journal_mode,
             synchronous,
             busy_timeout_ms: int(opts, "sqlite-busy-timeout", 0, 86_400_000)?,
+            write_queue: boolean(opts, "sqlite-write-queue")?,
             implicit,
         })
     }
 
     pub fn describe(&self) -> String {
         format!(
-            "embedded SQLite database {} (journal_mode={}, synchronous={}, busy timeout {} ms){}",
+            "embedded SQLite database {} (journal_mode={}, synchronous={}, busy timeout {} ms, {}){}",
             self.path.display(),
             self.journal_mode,
             self.synchronous,
             self.busy_timeout_ms,
+            if self.write_queue {
+                "writers queue in this process"
+            } else {
+                "writers left to SQLite's busy handler"
+            },
             if self.implicit {
                 "; the zero-setup default, as no server was given (--db, --mysql-*, --pgsql-*)"
             } else {
@@ -158,10 +170,79 @@ impl Driver for SqliteDriver {
 struct Prepared {
     sql: String,
     text: bool,
+    /// BEGIN IMMEDIATE or EXCLUSIVE: takes the write lock without writing.
+    begins_write: bool,
+}
+
+/// Whether `sql` is a BEGIN that takes the write lock at once.
+fn begins_write(sql: &str) -> bool {
+    let mut words = sql
+        .split(|c: char| c.is_ascii_whitespace() || c == ';')
+        .filter(|w| !w.is_empty());
+    words.next().is_some_and(|w| w.eq_ignore_ascii_case("BEGIN"))
+        && words.next().is_some_and(|w| {
+            w.eq_ignore_ascii_case("IMMEDIATE") || w.eq_ignore_ascii_case("EXCLUSIVE")
+        })
+}
+
+/// A connection's place in its file's write queue.
+struct Turn {
+    queue: Option<Arc<WriteQueue>>,
+    held: bool,
+    timeout: Duration,
+}
+
+impl Turn {
+    /// Before a statement: wait for the write turn if it is about to take SQLite's write lock
+    /// (`writes`: it changes the database, or is a BEGIN IMMEDIATE) while holding no lock. A
+    /// connection that already read inside its transaction is left to SQLite's own rule (its
+    /// busy handler, or SQLITE_BUSY at once where waiting could deadlock).
+    fn before(&mut self, conn: &rusqlite::Connection, writes: bool) -> rusqlite::Result<()> {
+        let Some(queue) = self.queue.as_ref().filter(|_| writes && !self.held) else {
+            return Ok(());
+        };
+        if conn.transaction_state(DEFAULT_NAME)? != TransactionState::None {
+            return Ok(());
+        }
+        if !queue.wait_turn(self.timeout) {
+            return Err(rusqlite::Error::SqliteFailure(
+                ffi::Error::new(ffi::SQLITE_BUSY),
+                Some(format!(
+                    "database is locked: no write turn within the busy timeout ({} ms) behind this run's other connections",
+                    self.timeout.as_millis()
+                )),
+            ));
+        }
+        self.held = true;
+        Ok(())
+    }
+
+    /// After a statement: the turn ends with the transaction that needed it.
+    fn after(&mut self, conn: &rusqlite::Connection) {
+        if self.held && conn.is_autocommit() {
+            self.end();
+        }
+    }
+
+    fn end(&mut self) {
+        if let (true, Some(queue)) = (self.held, &self.queue) {
+            // SAFETY: `held` is true only between a successful `wait_turn` and this call.
+            unsafe { queue.end_turn() };
+            self.held = false;
+        }
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        // A connection dropped inside its transaction (the run stopped) rolls back: next writer.
+        self.end();
+    }
 }
 
 pub struct SqliteConnection {
     conn: rusqlite::Connection,
+    turn: Turn,
     target: SqliteTarget,
     text_mode: bool,
     stmts: Vec<Prepared>,
@@ -170,8 +251,17 @@ pub struct SqliteConnection {
 
 impl SqliteConnection {
     fn open(target: &SqliteTarget, text_mode: bool) -> DbResult<SqliteConnection> {
+        let conn = open_file(target)?;
         Ok(SqliteConnection {
-            conn: open_file(target)?,
+            conn,
+            turn: Turn {
+                // After the open, which created the file the queue is keyed by.
+                queue: target
+                    .write_queue
+                    .then(|| WriteQueue::for_file(&target.path)),
+                held: false,
+                timeout: Duration::from_millis(target.busy_timeout_ms),
+            },
             target: target.clone(),
             text_mode,
             stmts: Vec::new(),
@@ -185,7 +275,7 @@ impl SqliteConnection {
             render_text(&p.sql, params, escape_standard, &mut self.buf);
             let sql = std::str::from_utf8(&self.buf).unwrap_or_default();
             let mut s = self.conn.prepare(sql)?;
-            return step(&self.conn, &mut s);
+            return stepped(&mut self.turn, &self.conn, &mut s, p.begins_write);
         }
         let mut s = self.conn.prepare_cached(&p.sql)?;
         for (i, v) in params.iter().enumerate() {
@@ -196,8 +286,21 @@ impl SqliteConnection {
             };
             s.raw_bind_parameter(i + 1, out)?;
         }
-        step(&self.conn, &mut s)
+        stepped(&mut self.turn, &self.conn, &mut s, p.begins_write)
     }
+}
+
+/// `step` inside the statement's write turn, if it needs one.
+fn stepped(
+    turn: &mut Turn,
+    conn: &rusqlite::Connection,
+    s: &mut rusqlite::Statement<'_>,
+    begins_write: bool,
+) -> rusqlite::Result<QueryKind> {
+    turn.before(conn, begins_write || !s.readonly())?;
+    let r = step(conn, s);
+    turn.after(conn);
+    r
 }
 
 /// Run a bound statement to the end: rows are read and dropped. A statement with result
@@ -368,6 +471,7 @@ impl Connection for SqliteConnection {
         self.stmts.push(Prepared {
             sql: sql.to_string(),
             text: false,
+            begins_write: begins_write(sql),
         });
         Ok(StmtHandle(self.stmts.len() as u32 - 1))
     }
@@ -376,6 +480,7 @@ impl Connection for SqliteConnection {
         self.stmts.push(Prepared {
             sql: sql.to_string(),
             text: true,
+            begins_write: begins_write(sql),
         });
         Ok(StmtHandle(self.stmts.len() as u32 - 1))
     }
@@ -386,7 +491,7 @@ impl Connection for SqliteConnection {
 
     fn query(&mut self, sql: &str) -> DbResult<QueryKind> {
         let mut s = self.conn.prepare(sql).map_err(db_error)?;
-        step(&self.conn, &mut s).map_err(db_error)
+        stepped(&mut self.turn, &self.conn, &mut s, begins_write(sql)).map_err(db_error)
     }
 
     fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>> {
@@ -412,8 +517,9 @@ impl Connection for SqliteConnection {
     }
 
     fn reconnect(&mut self) -> DbResult<()> {
-        // Cached statements belong to the old handle and go with it.
+        // Cached statements belong to the old handle and go with it; so does its transaction.
         self.conn = open_file(&self.target)?;
+        self.turn.end();
         Ok(())
     }
 
@@ -430,7 +536,14 @@ impl Connection for SqliteConnection {
         // timeout behind the others asks again a few times before giving up.
         let mut attempts = 0;
         loop {
-            match self.conn.execute_batch("BEGIN IMMEDIATE") {
+            let begin = self
+                .turn
+                .before(&self.conn, true)
+                .and_then(|()| self.conn.execute_batch("BEGIN IMMEDIATE"));
+            if begin.is_err() {
+                self.turn.after(&self.conn);
+            }
+            match begin {
                 Ok(()) => break,
                 Err(e) => {
                     let e = db_error(e);
@@ -463,7 +576,7 @@ impl Connection for SqliteConnection {
                 }
             }
         })();
-        match r {
+        let r = match r {
             Ok(()) => self
                 .conn
                 .execute_batch("COMMIT")
@@ -473,6 +586,8 @@ impl Connection for SqliteConnection {
                 let _ = self.conn.execute_batch("ROLLBACK");
                 Err(db_error(e))
             }
-        }
+        };
+        self.turn.after(&self.conn);
+        r
     }
 }
