@@ -179,7 +179,9 @@ fn begins_write(sql: &str) -> bool {
     let mut words = sql
         .split(|c: char| c.is_ascii_whitespace() || c == ';')
         .filter(|w| !w.is_empty());
-    words.next().is_some_and(|w| w.eq_ignore_ascii_case("BEGIN"))
+    words
+        .next()
+        .is_some_and(|w| w.eq_ignore_ascii_case("BEGIN"))
         && words.next().is_some_and(|w| {
             w.eq_ignore_ascii_case("IMMEDIATE") || w.eq_ignore_ascii_case("EXCLUSIVE")
         })

@@ -120,6 +120,9 @@ mod tests {
             .max()
             .unwrap();
         // Measured: 23 at most; 200 would mean no hand-over at all.
-        assert!(longest_run <= 60, "longest run of one writer: {longest_run}");
+        assert!(
+            longest_run <= 60,
+            "longest run of one writer: {longest_run}"
+        );
     }
 }
