@@ -164,6 +164,7 @@ impl AutoSql {
                 "--number-int-cols and --number-char-cols are both 0: the table needs a column",
             ));
         }
+        check_memory(a)?;
         let sp = spelling(driver);
         let mut cols = Vec::new();
         if a.guid {
@@ -276,6 +277,33 @@ impl AutoSql {
 }
 
 /// 126 random letters and digits, as mysqlslap's generated strings.
+/// Most memory the generated statements may take: like mysqlslap, dbpress keeps every one of
+/// them, so counts pasted with a few zeros too many would otherwise end in an allocation abort.
+const STATEMENTS_BUDGET: u64 = 1 << 30;
+
+/// Refuse counts whose statements would not fit `STATEMENTS_BUDGET`, naming the options.
+fn check_memory(a: &AutoGenArgs) -> Result<()> {
+    // One INSERT or UPDATE: its text plus a String's own 24 bytes (a SELECT is shorter).
+    let per_statement = 64
+        + u64::from(a.secondary) * 40
+        + u64::from(a.int_cols) * 12
+        + u64::from(a.char_cols) * 150;
+    let statements = a
+        .write_number
+        .saturating_add(a.unique_writes)
+        .saturating_add(a.unique_queries)
+        .saturating_add(2);
+    let bytes = statements.saturating_mul(per_statement);
+    if bytes > STATEMENTS_BUDGET {
+        return Err(usage(format!(
+            "-a would keep {statements} generated statements of about {per_statement} bytes ({} MiB) in memory, more than {} MiB: lower --auto-generate-sql-write-number, --auto-generate-sql-unique-query-number or --auto-generate-sql-unique-write-number (--number-of-queries sets how many run)",
+            bytes >> 20,
+            STATEMENTS_BUDGET >> 20
+        )));
+    }
+    Ok(())
+}
+
 fn random_text(rng: &mut Rng) -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     (0..126)

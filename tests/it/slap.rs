@@ -313,6 +313,15 @@ fn slap_bad_input_is_one_line() {
             "invalid value '0' in --concurrency",
         ),
         (vec!["slap", "-q", "SELECT 1", "-Z"], "unknown option '-Z'"),
+        (
+            // Held in memory like mysqlslap's lists: refused before the allocator aborts.
+            vec![
+                "slap",
+                "-a",
+                "--auto-generate-sql-unique-query-number=200000000",
+            ],
+            "lower --auto-generate-sql-write-number, --auto-generate-sql-unique-query-number",
+        ),
     ] {
         let o = dbpress(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
