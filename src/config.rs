@@ -296,6 +296,9 @@ impl RunConfig {
             _ => None,
         })?;
         let output_file = Some(opts.get("output").to_string()).filter(|s| !s.is_empty());
+        if let Some(path) = &output_file {
+            crate::export::json::check_writable(path)?;
+        }
 
         let (driver, implicit) = resolve_driver(opts)?;
         let dry_run = boolean(opts, "mysql-dry-run")?;

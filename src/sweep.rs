@@ -258,11 +258,7 @@ pub fn run(
         table,
     };
     if let Some(path) = &first.output_file {
-        std::fs::write(path, render_json(&sweep)).map_err(|e| {
-            environment(format!(
-                "cannot write the result file {path}: {e}: choose a writable path with --output"
-            ))
-        })?;
+        crate::export::json::write_text(path, &render_json(&sweep))?;
     }
     match first.output_format {
         OutputFormat::Text => print!("{}", render_table(&sweep)),

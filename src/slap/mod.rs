@@ -339,11 +339,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
         table,
     };
     if let Some(path) = &first.output_file {
-        std::fs::write(path, sweep::render_json(&doc)).map_err(|e| {
-            crate::error::environment(format!(
-                "cannot write the result file {path}: {e}: choose a writable path with --output"
-            ))
-        })?;
+        crate::export::json::write_text(path, &sweep::render_json(&doc))?;
     }
     if !a.silent {
         match first.output_format {

@@ -91,3 +91,44 @@ fn histogram_option_prints_sysbench_block() {
     );
     assert!(out.contains("       value  ------------- distribution ------------- count"));
 }
+
+#[test]
+fn an_unwritable_output_file_stops_before_the_run() {
+    // Found before anything connects (the port is closed), not after an hour of benchmark.
+    for (path, why) in [
+        ("/nonexistent-dir/r.json", "No such file or directory"),
+        ("/tmp", "Is a directory"),
+    ] {
+        let o = dbpress(&[
+            "oltp_point_select",
+            "run",
+            "--mysql-host=127.0.0.1",
+            "--mysql-port=1",
+            "--output",
+            path,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert_one_clean_line(&o);
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("cannot write the result file {path}"))
+                && err.contains(why)
+                && err.contains("--output"),
+            "{err}"
+        );
+    }
+    // A file that can be written is left as it was until the run writes it.
+    let dir = scratch("output-probe");
+    let fresh = dir.join("fresh.json");
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-host=127.0.0.1",
+        "--mysql-port=1",
+        "--output",
+        fresh.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("127.0.0.1"), "{}", stderr(&o));
+    assert!(!fresh.exists(), "the probe left a file behind");
+}
