@@ -240,7 +240,7 @@ fn run_benchmark(
 ) -> Result<u8> {
     let signals = runner::signals::Signals::install();
     let m = run::measure(cfg, w, driver, ctx, args, out, &signals)?;
-    run::finish(cfg, &m, driver.hints())
+    run::finish(cfg, &m, driver.hints(), w)
 }
 
 fn general_help() -> String {

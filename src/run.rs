@@ -180,7 +180,12 @@ pub fn measure(
 
 /// Finish a single run: the result file, the report (text or JSON on stdout), and the exit code
 /// (1 for a server error that stopped it, 130/143 for a signal).
-pub fn finish(cfg: &RunConfig, m: &Measured, hints: &driver::Hints) -> Result<u8> {
+pub fn finish(
+    cfg: &RunConfig,
+    m: &Measured,
+    hints: &driver::Hints,
+    w: &dyn crate::workload::Workload,
+) -> Result<u8> {
     if let Some(path) = &cfg.output_file {
         crate::export::json::write_file(path, &m.result)?;
     }
@@ -192,7 +197,7 @@ pub fn finish(cfg: &RunConfig, m: &Measured, hints: &driver::Hints) -> Result<u8
     }
     let _ = std::io::stdout().flush();
     if let Some(e) = &m.fatal {
-        return Err(runner::fatal_message(e, hints));
+        return Err(runner::fatal_message(e, hints, w));
     }
     if let Some(sig) = m.interrupted_by {
         eprintln!("dbpress: interrupted by {sig}; the summary covers what ran");

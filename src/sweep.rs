@@ -213,7 +213,7 @@ pub fn run(
                 }
                 let error = m.fatal.as_ref().map(|e| {
                     failed = true;
-                    crate::runner::fatal_message(e, driver.hints())
+                    crate::runner::fatal_message(e, driver.hints(), w.as_ref())
                         .message()
                         .to_string()
                 });

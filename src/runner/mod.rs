@@ -82,6 +82,7 @@ fn worker_setup_error(
     cfg: &RunConfig,
     info: &ServerInfo,
     h: &Hints,
+    workload: &dyn Workload,
 ) -> Error {
     let var = |name: &str| {
         info.variables
@@ -107,8 +108,10 @@ fn worker_setup_error(
             e.code
         )),
         DbErrorKind::NoSuchTable => environment(format!(
-            "{} (server error {}): run `dbpress {} prepare` with the same options first",
-            e.message, e.code, cfg.workload
+            "{} (server error {}): {}",
+            e.message,
+            e.code,
+            workload.missing_table_fix()
         )),
         _ => connect_error_message(e, h),
     }
@@ -249,7 +252,14 @@ pub fn run(
         }
         go.open();
         if let Some((tid, e)) = first_err {
-            return Err(worker_setup_error(&e, tid, cfg, info, driver.hints()));
+            return Err(worker_setup_error(
+                &e,
+                tid,
+                cfg,
+                info,
+                driver.hints(),
+                workload,
+            ));
         }
         let _ = writeln!(out, "Threads started!\n");
         let _ = out.flush();
@@ -526,15 +536,17 @@ pub fn probe(driver: &dyn Driver) -> Result<Box<dyn Connection>> {
 }
 
 /// The fatal error that ended a run, as a user message.
-pub fn fatal_message(e: &DbError, h: &Hints) -> Error {
+pub fn fatal_message(e: &DbError, h: &Hints, w: &dyn crate::workload::Workload) -> Error {
     match e.kind {
         DbErrorKind::Input => failed(format!(
             "the script failed while running: {}: fix the script or its -D values",
             e.message
         )),
         DbErrorKind::NoSuchTable => environment(format!(
-            "{} (server error {}): run prepare with the same options first",
-            e.message, e.code
+            "{} (server error {}): {}",
+            e.message,
+            e.code,
+            w.missing_table_fix()
         )),
         DbErrorKind::Unsupported if e.message.to_ascii_lowercase().contains("local infile") => {
             failed(format!(

@@ -154,6 +154,7 @@ impl Worker<'_> {
                 continue;
             }
             self.cell.record_event(&EventRecord {
+                completed: fatal.is_none(),
                 response_ns: end.saturating_sub(intended),
                 service_ns: end.saturating_sub(started),
                 reads,

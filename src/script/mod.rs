@@ -411,7 +411,7 @@ fn run_scripts(
     };
     let _ = writeln!(out, "dbpress {VERSION} script (pgbench-style)\n");
     let m = run::measure(&cfg, &w, driver.as_ref(), &ctx, &args, out, &signals)?;
-    run::finish(&cfg, &m, driver.hints())
+    run::finish(&cfg, &m, driver.hints(), &w)
 }
 
 /// Run a prepare/cleanup script once on one connection: \set evaluated, SQL with bound values.

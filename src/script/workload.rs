@@ -120,6 +120,10 @@ impl Workload for ScriptWorkload {
         Ok(())
     }
 
+    fn missing_table_fix(&self) -> String {
+        "create it in a prepare section or file (`dbpress script prepare`), or connect to the database that holds it".into()
+    }
+
     fn worker(
         &self,
         conn: &mut dyn Connection,

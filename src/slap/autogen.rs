@@ -373,6 +373,10 @@ impl Workload for AutoWorkload {
         Ok(())
     }
 
+    fn missing_table_fix(&self) -> String {
+        format!("-a made {TABLE} for this run and something else dropped it: keep other sessions off it while dbpress slap runs")
+    }
+
     fn worker(
         &self,
         conn: &mut dyn Connection,

@@ -124,6 +124,10 @@ fn table_names(conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<Strin
         .collect())
 }
 
+/// What to do when a statement names a table that is not there.
+const MISSING_TABLE_FIX: &str =
+    "create it with --create, or point --create-schema at the database that holds it";
+
 pub const HELP: &str = "dbpress slap: your own SQL, mysqlslap's command line, on every engine\n\n\
 Usage:\n  dbpress slap [-u USER] [-pPASSWORD] [-h HOST] [-P PORT] [-S SOCKET] [--create-schema=DB]\n\
               [--create=SQL|FILE] -q SQL|FILE [-c 8,32,64] [-i N] [--number-of-queries=N]\n\
@@ -299,7 +303,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
             slap_queries_run += s.events * plan.slap_queries;
             let error = m.fatal.as_ref().map(|e| {
                 failed_run = true;
-                let message = crate::runner::fatal_message(e, driver.hints())
+                let message = crate::runner::fatal_message(e, driver.hints(), w)
                     .message()
                     .to_string();
                 // The cause and its fix on stderr, where a script looks for them.

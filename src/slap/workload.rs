@@ -73,6 +73,10 @@ impl Workload for SlapWorkload {
         Ok(())
     }
 
+    fn missing_table_fix(&self) -> String {
+        super::MISSING_TABLE_FIX.into()
+    }
+
     fn worker(
         &self,
         conn: &mut dyn Connection,

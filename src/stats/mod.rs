@@ -151,6 +151,9 @@ impl ThreadStats {
 
 /// What one event did, handed to the cell in one piece.
 pub struct EventRecord<'a> {
+    /// False for an event that a fatal error ended: its statements and errors count, but it is
+    /// not a finished event (no transaction, no latency).
+    pub completed: bool,
     pub response_ns: u64,
     pub service_ns: u64,
     pub reads: u64,
@@ -196,17 +199,19 @@ impl ThreadCell {
     #[inline]
     pub fn record_event(&self, e: &EventRecord<'_>) {
         let mut s = self.stats.lock().unwrap_or_else(|p| p.into_inner());
-        s.events += 1;
         s.reads += e.reads;
         s.writes += e.writes;
         s.other += e.other;
         s.reconnects += e.reconnects;
-        s.lat_sum_ns += e.response_ns;
-        s.lat_min_ns = s.lat_min_ns.min(e.response_ns);
-        s.lat_max_ns = s.lat_max_ns.max(e.response_ns);
-        s.response.record(ns_to_us(e.response_ns));
-        if e.paced {
-            s.service.record(ns_to_us(e.service_ns));
+        if e.completed {
+            s.events += 1;
+            s.lat_sum_ns += e.response_ns;
+            s.lat_min_ns = s.lat_min_ns.min(e.response_ns);
+            s.lat_max_ns = s.lat_max_ns.max(e.response_ns);
+            s.response.record(ns_to_us(e.response_ns));
+            if e.paced {
+                s.service.record(ns_to_us(e.service_ns));
+            }
         }
         if e.late {
             s.late += 1;

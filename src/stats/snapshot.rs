@@ -171,6 +171,7 @@ mod tests {
         for ms in [1u64, 50, 1200, 60_000] {
             stmts.record(0, ms * 1_000_000, false);
             cells[0].record_event(&EventRecord {
+                completed: true,
                 response_ns: ms * 1_000_000,
                 service_ns: ms * 1_000_000,
                 reads: 1,

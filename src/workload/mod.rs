@@ -53,6 +53,13 @@ pub trait Workload: Send + Sync {
             self.name()
         )))
     }
+    /// The fix to suggest when a statement names a table that does not exist.
+    fn missing_table_fix(&self) -> String {
+        format!(
+            "run `dbpress {} prepare` with the same options first",
+            self.name()
+        )
+    }
     /// Fail with a clear message if the prepared data is missing, before any worker starts.
     fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<()>;
     /// Prepare statements on `conn` and return the per-thread event generator.

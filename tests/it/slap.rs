@@ -346,3 +346,40 @@ fn slap_bad_input_is_one_line() {
         stdout(&o)
     );
 }
+
+#[test]
+fn issue_2_an_event_stopped_by_a_fatal_error_is_not_a_transaction() {
+    // The first statement ran, the second named a missing table: the server executed one
+    // query and finished no transaction, so the result says exactly that.
+    let dir = scratch("slap-fatal-event");
+    let db = format!("--sqlite-path={}", dir.join("x.db").display());
+    let out = dir.join("r.json");
+    let o = dbpress(&[
+        "slap",
+        &db,
+        "--query=SELECT 1;SELECT * FROM nosuch",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no such table: nosuch")
+            && stderr(&o).contains("create it with --create"),
+        "{}",
+        stderr(&o)
+    );
+    let r = json(&out);
+    let result = &r["steps"][0]["result"];
+    assert_eq!(result["summary"]["events"], 0, "{}", result["summary"]);
+    assert_eq!(result["summary"]["latency"]["count"], 0);
+    assert_eq!(result["summary"]["reads"], 1);
+    let stmts = result["statements"].as_array().unwrap();
+    assert_eq!(
+        (&stmts[0]["count"], &stmts[0]["errors"]),
+        (&1.into(), &0.into())
+    );
+    assert_eq!(
+        (&stmts[1]["count"], &stmts[1]["errors"]),
+        (&0.into(), &1.into())
+    );
+}
