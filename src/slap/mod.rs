@@ -128,20 +128,25 @@ fn table_names(conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<Strin
 const MISSING_TABLE_FIX: &str =
     "create it with --create, or point --create-schema at the database that holds it";
 
-pub const HELP: &str = "dbpress slap: your own SQL, mysqlslap's command line, on every engine\n\n\
-Usage:\n  dbpress slap [-u USER] [-pPASSWORD] [-h HOST] [-P PORT] [-S SOCKET] [--create-schema=DB]\n\
-              [--create=SQL|FILE] -q SQL|FILE [-c 8,32,64] [-i N] [--number-of-queries=N]\n\
-              [-F DELIM] [--pre-query=SQL] [--post-query=SQL] [--no-drop] [--only-print] [-s]\n\
-  dbpress slap ... -a [--auto-generate-sql-load-type=mixed|read|write|key|update] [-x N] [-y N]\n\
-              [--auto-generate-sql-add-autoincrement | --auto-generate-sql-guid-primary]\n\
-              [--auto-generate-sql-secondary-indexes=N] [--auto-generate-sql-write-number=N]\n\
-              [--auto-generate-sql-unique-query-number=N] [--auto-generate-sql-execute-number=N]\n\
-              [any dbpress option: --db, --db-driver, --output, --mysql-ignore-errors, ...]\n\n\
-A query is one line of --query (mysqlslap's default delimiter), so 'begin;update ...;commit' is one\n\
-query and one event; dbpress times each of its statements. Tables made by --create are dropped after\n\
-each round unless --no-drop; a schema is never created or dropped. -a generates mysqlslap's table t1\n\
-(in the given schema, never over an existing t1), its rows and its queries, one query per event.\n\
-See docs/GUIDE.md section 9.\n";
+// A raw string: a `\` line continuation would strip the usage lines' indentation.
+pub const HELP: &str = r#"dbpress slap: your own SQL, mysqlslap's command line, on every engine
+
+Usage:
+  dbpress slap [-u USER] [-pPASSWORD] [-h HOST] [-P PORT] [-S SOCKET] [--create-schema=DB]
+               [--create=SQL|FILE] -q SQL|FILE [-c 8,32,64] [-i N] [--number-of-queries=N]
+               [-F DELIM] [--pre-query=SQL] [--post-query=SQL] [--no-drop] [--only-print] [-s]
+  dbpress slap ... -a [--auto-generate-sql-load-type=mixed|read|write|key|update] [-x N] [-y N]
+               [--auto-generate-sql-add-autoincrement | --auto-generate-sql-guid-primary]
+               [--auto-generate-sql-secondary-indexes=N] [--auto-generate-sql-write-number=N]
+               [--auto-generate-sql-unique-query-number=N] [--auto-generate-sql-execute-number=N]
+               [any dbpress option: --db, --db-driver, --output, --mysql-ignore-errors, ...]
+
+A query is one line of --query (mysqlslap's default delimiter), so 'begin;update ...;commit' is one
+query and one event; dbpress times each of its statements. Tables made by --create are dropped after
+each round unless --no-drop; a schema is never created or dropped. -a generates mysqlslap's table t1
+(in the given schema, never over an existing t1), its rows and its queries, one query per event.
+See docs/GUIDE.md section 9.
+"#;
 
 pub fn main(raw: &[String]) -> Result<u8> {
     if raw.iter().any(|a| a == "--help" || a == "-?") {
