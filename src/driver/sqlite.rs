@@ -593,3 +593,28 @@ impl Connection for SqliteConnection {
         r
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::begins_write;
+
+    #[test]
+    fn a_begin_that_takes_the_write_lock_is_recognised() {
+        for sql in [
+            "BEGIN IMMEDIATE",
+            "begin immediate;",
+            "  BEGIN\n EXCLUSIVE TRANSACTION",
+        ] {
+            assert!(begins_write(sql), "{sql}");
+        }
+        for sql in [
+            "BEGIN",
+            "BEGIN DEFERRED",
+            "BEGIN;",
+            "COMMIT",
+            "SELECT 'BEGIN IMMEDIATE'",
+        ] {
+            assert!(!begins_write(sql), "{sql}");
+        }
+    }
+}

@@ -107,12 +107,7 @@ fn worker_setup_error(
             thread + 1,
             e.code
         )),
-        DbErrorKind::NoSuchTable => environment(format!(
-            "{} (server error {}): {}",
-            e.message,
-            e.code,
-            workload.missing_table_fix()
-        )),
+        DbErrorKind::NoSuchTable => missing_table(e, workload),
         _ => connect_error_message(e, h),
     }
 }
@@ -535,19 +530,24 @@ pub fn probe(driver: &dyn Driver) -> Result<Box<dyn Connection>> {
         .map_err(|e| connect_error_message(&e, driver.hints()))
 }
 
+/// A statement named a table that is not there: the server's words and the workload's fix.
+fn missing_table(e: &DbError, w: &dyn Workload) -> Error {
+    environment(format!(
+        "{} (server error {}): {}",
+        e.message,
+        e.code,
+        w.missing_table_fix()
+    ))
+}
+
 /// The fatal error that ended a run, as a user message.
-pub fn fatal_message(e: &DbError, h: &Hints, w: &dyn crate::workload::Workload) -> Error {
+pub fn fatal_message(e: &DbError, h: &Hints, w: &dyn Workload) -> Error {
     match e.kind {
         DbErrorKind::Input => failed(format!(
             "the script failed while running: {}: fix the script or its -D values",
             e.message
         )),
-        DbErrorKind::NoSuchTable => environment(format!(
-            "{} (server error {}): {}",
-            e.message,
-            e.code,
-            w.missing_table_fix()
-        )),
+        DbErrorKind::NoSuchTable => missing_table(e, w),
         DbErrorKind::Unsupported if e.message.to_ascii_lowercase().contains("local infile") => {
             failed(format!(
                 "{} (server error {}): dbpress does not send local files for LOAD DATA LOCAL INFILE; load from a file on the server (LOAD DATA INFILE) or with INSERTs",
