@@ -125,11 +125,14 @@ if [ "$want_pgsql" = 1 ]; then
     # A running cluster restarts to take max_connections.
     if pg_lsclusters -h | grep -q "^$ver main .* online"; then $SUDO pg_ctlcluster "$ver" main restart; fi
   fi
-  # sbtest logs in with its password over the socket too (the default is peer authentication).
-  if ! $SUDO grep -q '^local all sbtest scram-sha-256' "$conf/pg_hba.conf"; then
-    $SUDO sed -i '1i local all sbtest scram-sha-256' "$conf/pg_hba.conf"
-    if pg_lsclusters -h | grep -q "^$ver main .* online"; then $SUDO pg_ctlcluster "$ver" main reload; fi
-  fi
+  # sbtest logs in with its password over the socket too (the default is peer authentication);
+  # sbtest_md5 and sbtest_plain exist so the tests cover the older MD5 and cleartext exchanges.
+  for line in 'local all sbtest scram-sha-256' 'local all sbtest_md5 md5' 'local all sbtest_plain password'; do
+    if ! $SUDO grep -q "^$line\$" "$conf/pg_hba.conf"; then
+      $SUDO sed -i "1i $line" "$conf/pg_hba.conf"
+      if pg_lsclusters -h | grep -q "^$ver main .* online"; then $SUDO pg_ctlcluster "$ver" main reload; fi
+    fi
+  done
   if ! pg_lsclusters -h | grep -q "^$ver main .* online"; then
     echo "services.sh: starting PostgreSQL $ver"
     $SUDO pg_ctlcluster "$ver" main start
@@ -138,6 +141,16 @@ if [ "$want_pgsql" = 1 ]; then
 DO $$ BEGIN
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'sbtest') THEN
     CREATE ROLE sbtest LOGIN PASSWORD 'sbtest';
+  END IF;
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'sbtest_plain') THEN
+    CREATE ROLE sbtest_plain LOGIN PASSWORD 'sbtest';
+  END IF;
+END $$;
+-- An MD5 exchange needs the password stored as MD5.
+SET password_encryption = 'md5';
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'sbtest_md5') THEN
+    CREATE ROLE sbtest_md5 LOGIN PASSWORD 'sbtest';
   END IF;
 END $$;
 SELECT 'CREATE DATABASE sbtest OWNER sbtest' WHERE NOT EXISTS (SELECT 1 FROM pg_database WHERE datname = 'sbtest')

@@ -350,3 +350,52 @@ fn bad_postgres_targets_exit_2_with_one_line() {
         );
     }
 }
+
+#[test]
+fn md5_and_cleartext_password_exchanges_log_in() {
+    let Some((_g, _c)) = pg_server("pg-auth-methods") else {
+        return;
+    };
+    // scripts/services.sh makes these roles with pg_hba.conf lines `md5` and `password`; an
+    // MD5 exchange happens only when the stored password is MD5 (else the server asks SCRAM).
+    let stored = std::process::Command::new("runuser")
+        .args(["-u", "postgres", "--", "psql", "-Atc"])
+        .arg("SELECT rolname, left(rolpassword, 3) FROM pg_authid WHERE rolname IN ('sbtest_md5', 'sbtest_plain') ORDER BY 1")
+        .output()
+        .expect("runuser and psql run (the tests run as root, like scripts/services.sh)");
+    assert_eq!(
+        String::from_utf8_lossy(&stored.stdout),
+        "sbtest_md5|md5\nsbtest_plain|SCR\n",
+        "{}",
+        String::from_utf8_lossy(&stored.stderr)
+    );
+    for user in ["sbtest_md5", "sbtest_plain"] {
+        let run = |password: &str| {
+            dbpress(&[
+                "slap",
+                "--pgsql-host=/var/run/postgresql",
+                &format!("--pgsql-user={user}"),
+                &format!("--pgsql-password={password}"),
+                "--pgsql-db=sbtest",
+                "--query=SELECT 1",
+                "--number-of-queries=5",
+            ])
+        };
+        let o = run("sbtest");
+        assert!(o.status.success(), "{user}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("Number of clients running queries: 1"),
+            "{user}: {}",
+            stdout(&o)
+        );
+        let o = run("wrong");
+        assert_eq!(o.status.code(), Some(2), "{user}: {}", stderr(&o));
+        assert_one_clean_line(&o);
+        assert!(
+            stderr(&o).contains("authentication failed (server error 28P01")
+                && !stderr(&o).contains("wrong"),
+            "{user}: {}",
+            stderr(&o)
+        );
+    }
+}
