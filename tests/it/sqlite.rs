@@ -231,7 +231,7 @@ fn a_one_statement_event_is_timed_by_its_statement() {
 }
 
 #[test]
-fn sqlite_writers_take_turns_in_arrival_order() {
+fn sqlite_writers_each_get_their_share() {
     // Without the write queue, a writer that finds SQLite's lock taken sleeps 1…100 ms in the
     // busy handler while the one that just committed takes the lock again: one thread ran three
     // times the events of another (at 3 threads: 1 event against 24 422), and events waited
