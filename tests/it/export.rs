@@ -95,18 +95,21 @@ fn histogram_option_prints_sysbench_block() {
 #[test]
 fn an_unwritable_output_file_stops_before_the_run() {
     // Found before anything connects (the port is closed), not after an hour of benchmark.
-    for (path, why) in [
-        ("/nonexistent-dir/r.json", "No such file or directory"),
-        ("/tmp", "Is a directory"),
-    ] {
-        let o = dbpress(&[
+    let run_to = |path: &str| {
+        dbpress(&[
             "oltp_point_select",
             "run",
             "--mysql-host=127.0.0.1",
             "--mysql-port=1",
             "--output",
             path,
-        ]);
+        ])
+    };
+    for (path, why) in [
+        ("/nonexistent-dir/r.json", "No such file or directory"),
+        ("/tmp", "Is a directory"),
+    ] {
+        let o = run_to(path);
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
         assert_one_clean_line(&o);
         let err = stderr(&o);
@@ -117,18 +120,17 @@ fn an_unwritable_output_file_stops_before_the_run() {
             "{err}"
         );
     }
-    // A file that can be written is left as it was until the run writes it.
+    // A writable path passes the check untouched: a new file is not left behind, an existing one
+    // keeps its content (here the run then fails on the closed port and writes nothing).
     let dir = scratch("output-probe");
     let fresh = dir.join("fresh.json");
-    let o = dbpress(&[
-        "oltp_point_select",
-        "run",
-        "--mysql-host=127.0.0.1",
-        "--mysql-port=1",
-        "--output",
-        fresh.to_str().unwrap(),
-    ]);
+    let o = run_to(fresh.to_str().unwrap());
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("127.0.0.1"), "{}", stderr(&o));
     assert!(!fresh.exists(), "the probe left a file behind");
+    let old = dir.join("old.json");
+    std::fs::write(&old, "earlier result").unwrap();
+    let o = run_to(old.to_str().unwrap());
+    assert!(stderr(&o).contains("127.0.0.1"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&old).unwrap(), "earlier result");
 }
