@@ -163,6 +163,9 @@ pub struct Hints {
     pub ignore: &'static str,
     /// How to let the server accept more connections.
     pub max_connections_fix: &'static str,
+    /// File descriptors one session keeps open (checked against the process limit before a
+    /// run starts its threads).
+    pub files_per_session: u64,
 }
 
 /// Substitute `?` placeholders with literal values, quoting strings with `escape`.

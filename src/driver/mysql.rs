@@ -17,6 +17,7 @@ pub static MYSQL_HINTS: Hints = Hints {
     database: "--mysql-db",
     ignore: "--mysql-ignore-errors",
     max_connections_fix: "SET GLOBAL max_connections=N, or max_connections in my.cnf",
+    files_per_session: 1,
 };
 
 pub struct MysqlDriver {

@@ -25,6 +25,7 @@ pub static PGSQL_HINTS: Hints = Hints {
     database: "--pgsql-db",
     ignore: "--pgsql-ignore-errors",
     max_connections_fix: "ALTER SYSTEM SET max_connections = N and restart the server",
+    files_per_session: 1,
 };
 
 pub struct PgDriver {

@@ -28,6 +28,8 @@ pub static SQLITE_HINTS: Hints = Hints {
     database: "--sqlite-path",
     ignore: "--sqlite-ignore-errors",
     max_connections_fix: "nothing to raise: SQLite has no connection limit",
+    // The database file and its WAL; the shared-memory index is one per process.
+    files_per_session: 2,
 };
 
 /// Where and how to open the database file.

@@ -2,6 +2,7 @@
 //! closed loop or `--rate` schedule, `--time`/`--events` stop, warm-up, signals, and the
 //! reporter loop (this thread) that folds per-thread statistics into intervals.
 
+mod limits;
 mod pacing;
 pub mod signals;
 mod worker;
@@ -55,6 +56,11 @@ pub fn connect_error_message(e: &DbError, h: &Hints) -> Error {
     match e.kind {
         // The driver's message already says what to fix (an embedded database's path).
         DbErrorKind::Setup => environment(e.message.clone()),
+        // EMFILE: the client, not the server, is out of room.
+        DbErrorKind::Unreachable if e.message.contains("(os error 24)") => environment(format!(
+            "cannot open another session: this process has no file descriptors left ({}): use fewer --threads or raise ulimit -n",
+            e.message
+        )),
         DbErrorKind::Unreachable => environment(format!(
             "{} (error {}): is the server running? Start it (scripts/services.sh) or fix {}",
             e.message, e.code, h.address
@@ -121,6 +127,8 @@ pub fn run(
     signals: &signals::Signals,
     out: &mut dyn Write,
 ) -> Result<RunOutput> {
+    limits::check_thread_room(u64::from(cfg.threads))?;
+    limits::check_file_room(u64::from(cfg.threads), driver.hints().files_per_session)?;
     let kinds = workload.statement_kinds().len();
     let threads = cfg.threads as usize;
     let cells: Vec<ThreadCell> = (0..threads).map(|_| ThreadCell::new(kinds)).collect();
@@ -566,5 +574,31 @@ pub fn fatal_message(e: &DbError, h: &Hints, w: &dyn Workload) -> Error {
             "server error {} stopped the run: {} (add {} to {} to count and retry it instead)",
             e.code, e.message, e.code, h.ignore
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn out_of_file_descriptors_is_not_blamed_on_the_server() {
+        let e = DbError::new(
+            DbErrorKind::Unreachable,
+            "2002",
+            "cannot connect to the server over Unix socket /run/mysqld/mysqld.sock: Too many open files (os error 24)",
+        );
+        let m = connect_error_message(&e, &crate::driver::mysql::MYSQL_HINTS);
+        let m = m.message();
+        assert!(m.contains("no file descriptors left"), "{m}");
+        assert!(m.contains("raise ulimit -n"), "{m}");
+        assert!(!m.contains("is the server running"), "{m}");
+        let refused = DbError::new(
+            DbErrorKind::Unreachable,
+            "2002",
+            "Connection refused (os error 111)",
+        );
+        let m = connect_error_message(&refused, &crate::driver::mysql::MYSQL_HINTS);
+        assert!(m.message().contains("is the server running"));
     }
 }

@@ -84,3 +84,69 @@ fn rate_mode_reports_response_and_service_time() {
     assert!(stdout(&o).contains("queue length: "), "{}", stdout(&o));
     assert!(stdout(&o).contains("Response vs service time under --rate=500"));
 }
+
+/// dbpress under `ulimit -n LIMIT` (soft only, or soft and hard).
+fn with_file_limit(limit: u32, hard_too: bool, args: &[&str]) -> std::process::Output {
+    let flag = if hard_too { "-n" } else { "-Sn" };
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit {flag} {limit} && exec \"$0\" \"$@\""))
+        .arg(bin())
+        .args(args)
+        .output()
+        .expect("sh runs")
+}
+
+#[test]
+fn issue_2_more_threads_than_open_files_allow_is_one_clear_line() {
+    let args = [
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--threads=100",
+        "--time=0",
+        "--events=1000",
+    ];
+    // A soft limit below what 100 sessions need is raised up to the hard one: the run works.
+    let o = with_file_limit(64, false, &args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("total number of events:              1000"));
+    // With the hard limit that low too, the run stops before any thread starts.
+    let o = with_file_limit(64, true, &args);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--threads=100 needs about"), "{err}");
+    assert!(err.contains("(ulimit -n: 64, hard limit 64)"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(!stdout(&o).contains("Threads started!"));
+}
+
+#[test]
+fn issue_2_more_threads_than_memory_mappings_allow_is_one_clear_line() {
+    let limit: u64 = std::fs::read_to_string("/proc/sys/vm/max_map_count")
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // Four mappings per thread: 100 000 threads pass the default 65 530 many times over.
+    if limit >= 500_000 {
+        eprintln!("SKIPPED: vm.max_map_count={limit} would let 100 000 threads start");
+        return;
+    }
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--threads=100000",
+        "--time=1",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("more than this system's vm.max_map_count={limit}")),
+        "{err}"
+    );
+    assert!(err.contains("sysctl -w vm.max_map_count="), "{err}");
+}
