@@ -85,6 +85,7 @@ pub fn connect_error_message(e: &DbError, h: &Hints) -> Error {
 fn worker_setup_error(
     e: &DbError,
     thread: u32,
+    refused: usize,
     cfg: &RunConfig,
     info: &ServerInfo,
     h: &Hints,
@@ -98,9 +99,8 @@ fn worker_setup_error(
     };
     match e.kind {
         DbErrorKind::TooManyConnections => environment(format!(
-            "the server refused connection {} of {}: max_connections={} reached (server error {}): \
+            "the server refused {refused} of the {} connections: max_connections={} reached (server error {}): \
              raise it ({}) or use fewer --threads",
-            thread + 1,
             cfg.threads,
             var("max_connections"),
             e.code,
@@ -232,8 +232,14 @@ pub fn run(
         }
         drop(ready_tx);
         let mut first_err: Option<(u32, DbError)> = None;
+        // Sessions the server turned away for its connection limit: threads connect at once,
+        // so which ones fail says nothing; how many does.
+        let mut refused = 0;
         for (tid, r) in ready_rx.iter().take(threads) {
             if let Err(e) = r {
+                if e.kind == DbErrorKind::TooManyConnections {
+                    refused += 1;
+                }
                 if first_err.as_ref().is_none_or(|(t, _)| tid < *t) {
                     first_err = Some((tid, e));
                 }
@@ -258,6 +264,7 @@ pub fn run(
             return Err(worker_setup_error(
                 &e,
                 tid,
+                refused,
                 cfg,
                 info,
                 driver.hints(),

@@ -335,6 +335,9 @@ fn server_limits_give_their_own_messages() {
         err.contains("max_connections=10 reached") && err.contains("SET GLOBAL max_connections"),
         "{err}"
     );
+    // How many were turned away, not which thread happened to fail first.
+    assert!(err.contains("the server refused "), "{err}");
+    assert!(err.contains(" of the 16 connections"), "{err}");
     assert_one_clean_line(&o);
 }
 
