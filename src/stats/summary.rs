@@ -36,17 +36,21 @@ pub fn latency(h: &Histogram<u64>, exact: Option<(u64, u64, u64)>, percentile: u
             h.mean() * count as f64 / 1000.0,
         ),
     };
+    // A percentile is the highest value its bucket stands for (up to 0.1% above the values
+    // in it), so near the top it could exceed the exact max, and near the bottom fall below
+    // the exact min: a p99.9 printed above the max would be nonsense.
+    let pct = |p: f64| percentile_ms(h, p).clamp(min_ms, max_ms.max(min_ms));
     Latency {
         count,
         min_ms,
         avg_ms: sum_ms / count as f64,
         max_ms,
         sum_ms,
-        p50_ms: percentile_ms(h, 50.0),
-        p95_ms: percentile_ms(h, 95.0),
-        p99_ms: percentile_ms(h, 99.0),
-        p999_ms: percentile_ms(h, 99.9),
-        pct_ms: percentile_ms(h, f64::from(percentile)),
+        p50_ms: pct(50.0),
+        p95_ms: pct(95.0),
+        p99_ms: pct(99.0),
+        p999_ms: pct(99.9),
+        pct_ms: pct(f64::from(percentile)),
     }
 }
 
@@ -98,5 +102,22 @@ mod tests {
         assert_eq!((l.min_ms, l.max_ms), (0.1004, 0.3002));
         assert!((l.avg_ms - 0.2003).abs() < 1e-9);
         assert!((l.pct_ms - 0.3).abs() < 0.001);
+    }
+
+    #[test]
+    fn percentiles_never_pass_the_exact_max_or_min() {
+        // 43 590 µs lands in a 32 µs wide bucket whose highest value is 43 615.
+        let mut h = crate::stats::aggregate_histogram();
+        h.record_n(2_500, 998).unwrap();
+        h.record_n(43_590, 2).unwrap();
+        assert!(percentile_ms(&h, 99.9) > 43.590);
+        let l = latency(
+            &h,
+            Some((2_500_000, 43_590_000, 998 * 2_500_000 + 2 * 43_590_000)),
+            99,
+        );
+        assert_eq!(l.p999_ms, 43.590);
+        assert_eq!(l.max_ms, 43.590);
+        assert!(l.p50_ms >= l.min_ms && l.p50_ms <= 2.502, "{}", l.p50_ms);
     }
 }
