@@ -115,7 +115,10 @@ pub fn summary(r: &RunResult, with_histogram: bool) -> String {
 }
 
 /// One row of a latency table whose name column is `w` characters wide.
-fn latency_row(o: &mut String, w: usize, name: &str, count: u64, errors: u64, l: &Latency) {
+/// One row of a latency table; `errors` None leaves that column blank (the --rate table has no
+/// errors column).
+fn latency_row(o: &mut String, w: usize, name: &str, count: u64, errors: Option<u64>, l: &Latency) {
+    let errors = errors.map_or(String::new(), |e| e.to_string());
     let _ = writeln!(
         o,
         "    {name:<w$} {count:>10} {errors:>7} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
@@ -138,9 +141,9 @@ fn dbpress_sections(r: &RunResult) -> String {
         "    {:<w$} {:>10} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9}",
         "statement", "count", "errors", "p50", "p95", "p99", "p99.9", "max"
     );
-    latency_row(&mut o, w, "event", s.events, s.errors, &s.latency);
+    latency_row(&mut o, w, "event", s.events, Some(s.errors), &s.latency);
     for st in &r.statements {
-        latency_row(&mut o, w, &st.name, st.count, st.errors, &st.latency);
+        latency_row(&mut o, w, &st.name, st.count, Some(st.errors), &st.latency);
     }
     let _ = writeln!(o);
     if !r.errors_by_code.is_empty() {
@@ -161,8 +164,8 @@ fn dbpress_sections(r: &RunResult) -> String {
             "    {:<18} {:>10} {:>7} {:>9} {:>9} {:>9} {:>9} {:>9}",
             "", "count", "", "p50", "p95", "p99", "p99.9", "max"
         );
-        latency_row(&mut o, 18, "response", s.latency.count, 0, &s.latency);
-        latency_row(&mut o, 18, "service", sv.count, 0, sv);
+        latency_row(&mut o, 18, "response", s.latency.count, None, &s.latency);
+        latency_row(&mut o, 18, "service", sv.count, None, sv);
         let _ = writeln!(
             o,
             "    late events (started > 1 ms after their intended time): {} ({:.2}%), max lag {:.2} ms",

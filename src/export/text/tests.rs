@@ -136,6 +136,27 @@ Errors by code (dbpress):
 }
 
 #[test]
+fn the_rate_table_has_no_errors_column() {
+    let mut r = fixture();
+    r.run.rate = Some(2000.0);
+    r.summary.service_time = Some(latency(1.0, 2.0, 19.0, 3.0, 5478.0));
+    r.summary.late_events = 2737;
+    r.summary.max_lag_ms = 1620.39;
+    let text = summary(&r, false);
+    let ours = &text[text.find("Response vs service").unwrap()..];
+    assert_eq!(
+        ours,
+        "Response vs service time under --rate=2000 (ms, dbpress):
+                            count               p50       p95       p99     p99.9       max
+    response               100000             4.500     7.980     9.100    20.250    87.460
+    service                100000             4.500     3.000     9.100    20.250    19.000
+    late events (started > 1 ms after their intended time): 2737 (2.74%), max lag 1620.39 ms
+
+"
+    );
+}
+
+#[test]
 fn interval_line_matches_sysbench() {
     let i = Interval {
         time_s: 1.0003,
