@@ -24,6 +24,16 @@ impl Error {
         }
     }
 
+    /// The same error with `place: ` in front of its message (where the failing input is).
+    pub fn located(self, place: Option<&str>) -> Error {
+        let Some(place) = place else { return self };
+        match self {
+            Error::Usage(m) => Error::Usage(format!("{place}: {m}")),
+            Error::Environment(m) => Error::Environment(format!("{place}: {m}")),
+            Error::Failed(m) => Error::Failed(format!("{place}: {m}")),
+        }
+    }
+
     pub fn message(&self) -> &str {
         match self {
             Error::Usage(m) | Error::Environment(m) | Error::Failed(m) => m,

@@ -56,6 +56,9 @@ pub enum DbErrorKind {
     Auth,
     UnknownDatabase,
     NoSuchTable,
+    /// The statement itself is wrong (a syntax error, an unknown column or function): the
+    /// same text fails every time, so retrying cannot help.
+    BadStatement,
     TableExists,
     TooManyPreparedStatements,
     /// The server cannot prepare this statement (MySQL 1295); fall back to text.
@@ -78,6 +81,9 @@ pub struct DbError {
     /// The server's own code (MySQL error number, later SQLSTATE), or a client-side code.
     pub code: String,
     pub message: String,
+    /// Where the failing statement is written (`FILE:LINE` of a script), when the workload
+    /// knows; messages put it first.
+    pub origin: Option<String>,
 }
 
 impl DbError {
@@ -86,7 +92,14 @@ impl DbError {
             kind,
             code: code.into(),
             message: message.into(),
+            origin: None,
         }
+    }
+
+    /// The same error, noted as coming from the statement written at `origin`.
+    pub fn at(mut self, origin: String) -> DbError {
+        self.origin = Some(origin);
+        self
     }
 }
 

@@ -271,6 +271,9 @@ pub(crate) fn kind_of_code(code: u16) -> DbErrorKind {
         1044 | 1045 | 1698 => DbErrorKind::Auth,
         1049 => DbErrorKind::UnknownDatabase,
         1146 => DbErrorKind::NoSuchTable,
+        // Parse error, syntax error, unknown column, no such function, wrong operand or
+        // column counts.
+        1064 | 1149 | 1054 | 1305 | 1630 | 1241 | 1222 | 1136 => DbErrorKind::BadStatement,
         1050 => DbErrorKind::TableExists,
         1461 => DbErrorKind::TooManyPreparedStatements,
         1295 => DbErrorKind::UnsupportedPrepare,

@@ -268,6 +268,8 @@ pub(super) fn kind_of_sqlstate(code: &str) -> DbErrorKind {
         "55P03" | "57014" => DbErrorKind::LockTimeout,
         "23505" => DbErrorKind::DuplicateKey,
         "42P01" => DbErrorKind::NoSuchTable,
+        // Syntax error, undefined column or function, type mismatch, ambiguous column.
+        "42601" | "42703" | "42883" | "42804" | "42702" | "42P18" => DbErrorKind::BadStatement,
         "42P07" => DbErrorKind::TableExists,
         "3D000" => DbErrorKind::UnknownDatabase,
         "28P01" | "28000" => DbErrorKind::Auth,

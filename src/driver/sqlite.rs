@@ -450,6 +450,7 @@ pub fn db_error(e: rusqlite::Error) -> DbError {
                 }
                 _ if message.starts_with("no such table") => DbErrorKind::NoSuchTable,
                 _ if message.contains("already exists") => DbErrorKind::TableExists,
+                _ if is_bad_statement(&message) => DbErrorKind::BadStatement,
                 _ => DbErrorKind::Other,
             };
             DbError::new(kind, code, message)
@@ -457,6 +458,8 @@ pub fn db_error(e: rusqlite::Error) -> DbError {
         rusqlite::Error::SqlInputError { error, msg, .. } => {
             let kind = if msg.starts_with("no such table") {
                 DbErrorKind::NoSuchTable
+            } else if is_bad_statement(&msg) {
+                DbErrorKind::BadStatement
             } else {
                 DbErrorKind::Other
             };
@@ -464,6 +467,16 @@ pub fn db_error(e: rusqlite::Error) -> DbError {
         }
         other => DbError::new(DbErrorKind::Other, "SQLITE_CLIENT", other.to_string()),
     }
+}
+
+/// SQLite's messages for a statement that can never run as written (it has one error code,
+/// SQLITE_ERROR, for these and for many other failures).
+fn is_bad_statement(message: &str) -> bool {
+    message.ends_with(": syntax error")
+        || message.starts_with("no such column")
+        || message.starts_with("no such function")
+        || message.starts_with("incomplete input")
+        || message.contains("ambiguous column name")
 }
 
 impl Connection for SqliteConnection {

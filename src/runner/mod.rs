@@ -97,7 +97,7 @@ fn worker_setup_error(
             .cloned()
             .unwrap_or_else(|| "?".into())
     };
-    match e.kind {
+    let error = match e.kind {
         DbErrorKind::TooManyConnections => environment(format!(
             "the server refused {refused} of the {} connections: max_connections={} reached (server error {}): \
              raise it ({}) or use fewer --threads",
@@ -114,8 +114,15 @@ fn worker_setup_error(
             e.code
         )),
         DbErrorKind::NoSuchTable => missing_table(e, workload),
+        DbErrorKind::BadStatement => environment(format!(
+            "the server rejected {} (server error {}: {}): fix it",
+            if e.origin.is_some() { "this statement" } else { "a statement of the workload" },
+            e.code,
+            e.message
+        )),
         _ => connect_error_message(e, h),
-    }
+    };
+    error.located(e.origin.as_deref())
 }
 
 /// Run the benchmark. Interval lines go to `out` as they happen when `cfg.report_interval > 0`.
@@ -557,12 +564,16 @@ fn missing_table(e: &DbError, w: &dyn Workload) -> Error {
 
 /// The fatal error that ended a run, as a user message.
 pub fn fatal_message(e: &DbError, h: &Hints, w: &dyn Workload) -> Error {
-    match e.kind {
+    let error = match e.kind {
         DbErrorKind::Input => failed(format!(
             "the script failed while running: {}: fix the script or its -D values",
             e.message
         )),
         DbErrorKind::NoSuchTable => missing_table(e, w),
+        DbErrorKind::BadStatement => failed(format!(
+            "server error {} stopped the run: {}: the statement itself is wrong, so retrying cannot help: fix it",
+            e.code, e.message
+        )),
         DbErrorKind::Unsupported if e.message.to_ascii_lowercase().contains("local infile") => {
             failed(format!(
                 "{} (server error {}): dbpress does not send local files for LOAD DATA LOCAL INFILE; load from a file on the server (LOAD DATA INFILE) or with INSERTs",
@@ -581,7 +592,8 @@ pub fn fatal_message(e: &DbError, h: &Hints, w: &dyn Workload) -> Error {
             "server error {} stopped the run: {} (add {} to {} to count and retry it instead)",
             e.code, e.message, e.code, h.ignore
         )),
-    }
+    };
+    error.located(e.origin.as_deref())
 }
 
 #[cfg(test)]
@@ -607,5 +619,40 @@ mod tests {
         );
         let m = connect_error_message(&refused, &crate::driver::mysql::MYSQL_HINTS);
         assert!(m.message().contains("is the server running"));
+    }
+
+    #[test]
+    fn a_statement_that_can_never_run_is_not_offered_the_ignore_list() {
+        let w = crate::workload::build("oltp_point_select", &Default::default(), 1).unwrap();
+        let w = w.as_ref();
+        let e = DbError::new(
+            DbErrorKind::BadStatement,
+            "1064",
+            "You have an error in your SQL syntax",
+        );
+        let m = fatal_message(&e, &crate::driver::mysql::MYSQL_HINTS, w);
+        assert_eq!(m.exit_code(), 1);
+        assert!(
+            m.message().contains("retrying cannot help: fix it"),
+            "{}",
+            m.message()
+        );
+        assert!(
+            !m.message().contains("--mysql-ignore-errors"),
+            "{}",
+            m.message()
+        );
+        let located = fatal_message(
+            &e.at("typo.sql:3".into()),
+            &crate::driver::mysql::MYSQL_HINTS,
+            w,
+        );
+        assert!(
+            located
+                .message()
+                .starts_with("typo.sql:3: server error 1064"),
+            "{}",
+            located.message()
+        );
     }
 }

@@ -141,8 +141,11 @@ impl Workload for ScriptWorkload {
                 steps.push(match c {
                     Command::Set(name, e) => Step::Set(name.clone(), e.clone()),
                     Command::Sleep(sl) => Step::Sleep(sl.clone()),
-                    Command::Sql { text, params, .. } => {
-                        let stmt = conn.prepare(&adapt(text, w, dialect))?;
+                    Command::Sql { text, params, line } => {
+                        // The server's complaint names the statement by where it is written.
+                        let stmt = conn
+                            .prepare(&adapt(text, w, dialect))
+                            .map_err(|e| e.at(format!("{}:{line}", s.name)))?;
                         let k = kind;
                         kind += 1;
                         Step::Sql(k, stmt, params.clone())

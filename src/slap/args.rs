@@ -250,7 +250,13 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
             })
             .transpose()
     };
-    let iterations = number("iterations", 1_000_000)?.unwrap_or(1).max(1) as u32;
+    let iterations = number("iterations", 1_000_000)?.unwrap_or(1) as u32;
+    if iterations == 0 {
+        // mysqlslap would run nothing and print averages of nothing.
+        return Err(usage(
+            "invalid value '0' for --iterations: run at least 1 round (-i 1)",
+        ));
+    }
     let query = get("query");
     let only_print = get("only-print").is_some_and(|v| cli::parse_bool(&v) == Some(true));
     let flag = |n: &str| get(n).is_some_and(|v| cli::parse_bool(&v) == Some(true));

@@ -273,3 +273,31 @@ fn bulk_insert_stores_one_row_per_event_on_every_engine() {
         assert!(e.tables().is_empty(), "{}", e.name);
     });
 }
+
+#[test]
+fn issue_5_a_script_statement_the_server_rejects_is_named_by_file_and_line_on_every_engine() {
+    each_engine("bad-statement", |e| {
+        let dir = scratch(&format!("bad-stmt-{}", e.name));
+        let file = dir.join("typo.sql");
+        std::fs::write(
+            &file,
+            "\\set id random(1, 10)\nSELECT 1;\nSELEC nocol FROM nowhere WHERE x = :id;\n",
+        )
+        .unwrap();
+        let f = file.to_str().unwrap().to_string();
+        let o = dbpress(&e.args(&["script", "run"], &["-f", &f, "--time=1"]));
+        assert_eq!(o.status.code(), Some(2), "{}: {}", e.name, stderr(&o));
+        assert_one_clean_line(&o);
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!(
+                "{f}:3: the server rejected this statement (server error "
+            )),
+            "{}: {err}",
+            e.name
+        );
+        assert!(err.ends_with("): fix it\n"), "{}: {err}", e.name);
+        // Retrying a statement that can never run is not offered as a way out.
+        assert!(!err.contains("ignore-errors"), "{}: {err}", e.name);
+    });
+}

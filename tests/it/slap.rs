@@ -314,6 +314,10 @@ fn slap_bad_input_is_one_line() {
         ),
         (vec!["slap", "-q", "SELECT 1", "-Z"], "unknown option '-Z'"),
         (
+            vec!["slap", "-q", "SELECT 1", "--iterations=0"],
+            "invalid value '0' for --iterations",
+        ),
+        (
             // Held in memory like mysqlslap's lists: refused before the allocator aborts.
             vec![
                 "slap",
