@@ -12,7 +12,7 @@ use std::io::Write;
 
 pub fn stop_condition(cfg: &RunConfig) -> String {
     match (cfg.time, cfg.events) {
-        (0, 0) => "none".into(),
+        (0, 0) => "none (--time=0 --events=0: runs until interrupted, Ctrl-C)".into(),
         (t, 0) => format!("time ({t}s)"),
         (0, e) => format!("events ({e})"),
         (t, e) => format!("time ({t}s) or events ({e}), whichever comes first"),
