@@ -59,6 +59,8 @@ pub enum DbErrorKind {
     /// The statement itself is wrong (a syntax error, an unknown column or function): the
     /// same text fails every time, so retrying cannot help.
     BadStatement,
+    /// The user lacks a privilege the statement needs (not a login failure: that is `Auth`).
+    PermissionDenied,
     TableExists,
     TooManyPreparedStatements,
     /// The server cannot prepare this statement (MySQL 1295); fall back to text.

@@ -274,6 +274,8 @@ pub(crate) fn kind_of_code(code: u16) -> DbErrorKind {
         // Parse error, syntax error, unknown column, no such function, wrong operand or
         // column counts.
         1064 | 1149 | 1054 | 1305 | 1630 | 1241 | 1222 | 1136 => DbErrorKind::BadStatement,
+        // Table, column or global privilege missing.
+        1142 | 1143 | 1227 => DbErrorKind::PermissionDenied,
         1050 => DbErrorKind::TableExists,
         1461 => DbErrorKind::TooManyPreparedStatements,
         1295 => DbErrorKind::UnsupportedPrepare,

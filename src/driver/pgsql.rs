@@ -270,6 +270,7 @@ pub(super) fn kind_of_sqlstate(code: &str) -> DbErrorKind {
         "42P01" => DbErrorKind::NoSuchTable,
         // Syntax error, undefined column or function, type mismatch, ambiguous column.
         "42601" | "42703" | "42883" | "42804" | "42702" | "42P18" => DbErrorKind::BadStatement,
+        "42501" => DbErrorKind::PermissionDenied,
         "42P07" => DbErrorKind::TableExists,
         "3D000" => DbErrorKind::UnknownDatabase,
         "28P01" | "28000" => DbErrorKind::Auth,

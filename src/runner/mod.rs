@@ -114,6 +114,11 @@ fn worker_setup_error(
             e.code
         )),
         DbErrorKind::NoSuchTable => missing_table(e, workload),
+        DbErrorKind::PermissionDenied => environment(format!(
+            "the server refused a statement of the workload for lack of privilege (server error {}: {}): \
+             grant the user what the workload needs (e.g. GRANT ALL ON the database TO the user) or connect as another with {}",
+            e.code, e.message, h.credentials
+        )),
         DbErrorKind::BadStatement => environment(format!(
             "the server rejected {} (server error {}: {}): fix it",
             if e.origin.is_some() { "this statement" } else { "a statement of the workload" },
@@ -570,6 +575,10 @@ pub fn fatal_message(e: &DbError, h: &Hints, w: &dyn Workload) -> Error {
             e.message
         )),
         DbErrorKind::NoSuchTable => missing_table(e, w),
+        DbErrorKind::PermissionDenied => failed(format!(
+            "server error {} stopped the run: {}: grant the user that privilege or connect as another with {}",
+            e.code, e.message, h.credentials
+        )),
         DbErrorKind::BadStatement => failed(format!(
             "server error {} stopped the run: {}: the statement itself is wrong, so retrying cannot help: fix it",
             e.code, e.message
@@ -653,6 +662,49 @@ mod tests {
                 .starts_with("typo.sql:3: server error 1064"),
             "{}",
             located.message()
+        );
+    }
+
+    #[test]
+    fn a_missing_privilege_names_the_grant_not_the_session() {
+        let w = crate::workload::build("oltp_read_write", &Default::default(), 1).unwrap();
+        let e = DbError::new(
+            DbErrorKind::PermissionDenied,
+            "1142",
+            "UPDATE command denied to user 'ro'@'localhost' for table `sbtest`.`sbtest1`",
+        );
+        let cfg = RunConfig::from_options(
+            "oltp_read_write",
+            crate::cli::Command::Run,
+            &Default::default(),
+        )
+        .unwrap();
+        let m = worker_setup_error(
+            &e,
+            0,
+            0,
+            &cfg,
+            &ServerInfo::default(),
+            &crate::driver::mysql::MYSQL_HINTS,
+            w.as_ref(),
+        );
+        assert_eq!(m.exit_code(), 2);
+        assert!(
+            m.message().contains("for lack of privilege"),
+            "{}",
+            m.message()
+        );
+        assert!(m.message().contains("GRANT"), "{}", m.message());
+        assert!(
+            !m.message().contains("cannot open a session"),
+            "{}",
+            m.message()
+        );
+        let m = fatal_message(&e, &crate::driver::mysql::MYSQL_HINTS, w.as_ref());
+        assert!(
+            !m.message().contains("--mysql-ignore-errors"),
+            "{}",
+            m.message()
         );
     }
 }

@@ -1286,3 +1286,40 @@ fn prepared_integers_switch_width_without_losing_values() {
         .collect();
     assert_eq!(got, values);
 }
+
+#[test]
+fn issue_2_a_user_without_write_privilege_is_told_to_grant_it() {
+    let Some(_srv) = server("missing_privilege") else {
+        return;
+    };
+    let size = ["--tables=1", "--table-size=100"];
+    let o = dbpress(&args(&["oltp_read_write", "prepare"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+    if !as_root(
+        "CREATE USER IF NOT EXISTS 'sbtest_ro'@'localhost' IDENTIFIED BY 'ro'; \
+         GRANT SELECT ON sbtest.* TO 'sbtest_ro'@'localhost'",
+    ) {
+        eprintln!("SKIPPED missing_privilege: needs root on the server (run as root with scripts/services.sh)");
+        return;
+    }
+    let o = dbpress(&[
+        "oltp_read_write",
+        "run",
+        "--mysql-socket=/run/mysqld/mysqld.sock",
+        "--mysql-user=sbtest_ro",
+        "--mysql-password=ro",
+        "--mysql-db=sbtest",
+        "--tables=1",
+        "--table-size=100",
+        "--time=1",
+    ]);
+    as_root("DROP USER 'sbtest_ro'@'localhost'");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_one_clean_line(&o);
+    let err = stderr(&o);
+    assert!(err.contains("for lack of privilege (server error 114"), "{err}");
+    assert!(err.contains("GRANT ALL ON the database TO the user"), "{err}");
+    assert!(!err.contains("cannot open a session"), "{err}");
+    let o = dbpress(&args(&["oltp_read_write", "cleanup"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
