@@ -1317,8 +1317,14 @@ fn issue_2_a_user_without_write_privilege_is_told_to_grant_it() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert_one_clean_line(&o);
     let err = stderr(&o);
-    assert!(err.contains("for lack of privilege (server error 114"), "{err}");
-    assert!(err.contains("GRANT ALL ON the database TO the user"), "{err}");
+    assert!(
+        err.contains("for lack of privilege (server error 114"),
+        "{err}"
+    );
+    assert!(
+        err.contains("GRANT ALL ON the database TO the user"),
+        "{err}"
+    );
     assert!(!err.contains("cannot open a session"), "{err}");
     let o = dbpress(&args(&["oltp_read_write", "cleanup"], &size));
     assert!(o.status.success(), "{}", stderr(&o));
