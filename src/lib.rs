@@ -98,9 +98,7 @@ fn dispatch(args: &[String]) -> Result<u8> {
             match format {
                 OutputFormat::Json => print!("{}", export::json::render(&r)),
                 OutputFormat::Text => {
-                    for i in &r.intervals {
-                        println!("{}", export::text::interval_line(i, r.run.percentile));
-                    }
+                    print!("{}", export::text::interval_lines(&r));
                     print!(
                         "{}",
                         export::text::summary(&r, config::boolean(&opts, "histogram")?)

@@ -86,6 +86,10 @@ pub struct Interval {
     pub concurrency: Option<u64>,
     pub lag_ms: Option<f64>,
     pub late_events: Option<u64>,
+    /// True for the intervals that end the run: the tick at which it stopped and what finished
+    /// after it. Like sysbench, the run prints no line for them, and neither does `report`.
+    #[serde(default)]
+    pub closing: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]

@@ -172,7 +172,11 @@ fn scan(args: &[String]) -> Result<Scanned> {
                 "--test is deprecated: use `dbpress {} <command>`",
                 workload_from_test(&v)
             ));
-            test_name = Some(workload_from_test(&v));
+            test_name = Some(if v.ends_with(".lua") {
+                v
+            } else {
+                workload_from_test(&v)
+            });
             continue;
         }
         if let Some(spec) = find(&name) {
@@ -223,9 +227,21 @@ fn words_to_invocation(
         Some(t) => Some(t),
         None => words.next(),
     };
-    let Some(first) = first else {
+    let Some(mut first) = first else {
         return Ok(Invocation::Help);
     };
+    if first.ends_with(".lua") {
+        // sysbench takes its packaged scripts by path (`sysbench /usr/share/sysbench/oltp_read_write.lua run`):
+        // each is one of dbpress's built-in workloads under the same name.
+        let name = workload_from_test(&first);
+        if crate::workload::known(&name).is_err() {
+            return Err(usage(format!(
+                "'{first}' is a Lua script, which dbpress does not run: use a built-in workload (`dbpress list`) \
+                 or put the SQL in a script for `dbpress script run -f FILE`"
+            )));
+        }
+        first = name;
+    }
     let second = words.next();
     if let Some(extra) = words.next() {
         return Err(usage(format!(

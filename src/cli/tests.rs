@@ -157,6 +157,35 @@ fn test_option_names_the_workload_from_a_name_or_a_lua_path() {
 }
 
 #[test]
+fn a_sysbench_script_path_in_place_of_the_workload_names_the_built_in_one() {
+    for w in [
+        "/usr/share/sysbench/oltp_read_write.lua",
+        "./oltp_read_write.lua",
+        "oltp_read_write.lua",
+    ] {
+        let inv = parse(&args(&format!("{w} --threads=2 run"))).unwrap();
+        let Invocation::Workload { workload, opts, .. } = inv else {
+            panic!("{w}: not a workload")
+        };
+        assert_eq!(workload, "oltp_read_write", "{w}");
+        assert!(
+            opts.notices.is_empty(),
+            "{w}: sysbench takes this form as is"
+        );
+    }
+    for w in [
+        "/home/me/my_test.lua run",
+        "--test=/home/me/my_test.lua run",
+    ] {
+        let e = parse(&args(w)).unwrap_err().to_string();
+        assert!(
+            e.contains("'/home/me/my_test.lua' is a Lua script") && e.contains("dbpress script"),
+            "{w}: {e}"
+        );
+    }
+}
+
+#[test]
 fn password_notice_never_shows_the_password() {
     // There is no deprecated password spelling today; the renamed-secret branch is still
     // exercised through the table: a secret option's value must never reach a notice.

@@ -24,6 +24,24 @@ pub fn interval_line(i: &Interval, percentile: u32) -> String {
     )
 }
 
+/// The interval lines a saved run printed as it ran: none without --report-interval, and none
+/// for the intervals that closed the run. Files without the option in their configuration
+/// (none are written so) show every interval.
+pub fn interval_lines(r: &RunResult) -> String {
+    let reported = r
+        .config
+        .get("report-interval")
+        .is_none_or(|v| v.parse::<u64>().map_or(true, |n| n > 0));
+    let mut o = String::new();
+    for i in r.intervals.iter().filter(|i| reported && !i.closing) {
+        let _ = writeln!(o, "{}", interval_line(i, r.run.percentile));
+        if let Some(extra) = rate_lines(i) {
+            let _ = writeln!(o, "{extra}");
+        }
+    }
+    o
+}
+
 /// Under --rate: sysbench's queue line, and dbpress's lag line when behind schedule.
 pub fn rate_lines(i: &Interval) -> Option<String> {
     let (q, c) = (i.queue_length?, i.concurrency?);

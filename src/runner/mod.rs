@@ -308,14 +308,16 @@ pub fn run(
         let mut tail = Totals::new(0);
         collect(&cells, &mut per_thread_tail, &mut totals.stmts, &mut tail);
         if tail.events + tail.errors + tail.queries() > 0 {
-            intervals.push(interval_of(
+            let mut interval = interval_of(
                 cfg,
                 &tail,
                 end.saturating_duration_since(measure_start).as_secs_f64(),
                 end.saturating_duration_since(last_tick).as_secs_f64(),
                 0,
                 None,
-            ));
+            );
+            interval.closing = true;
+            intervals.push(interval);
         }
         totals.add(&tail);
         // Measured time ends when the last worker stopped, not when this thread noticed.
@@ -405,6 +407,7 @@ fn interval_of(
         concurrency: pacing.map(|p| p.1),
         lag_ms: pacing.map(|p| p.2 as f64 / 1e6),
         late_events: pacing.map(|p| p.3),
+        closing: false,
     }
 }
 
@@ -487,7 +490,8 @@ fn report_loop(
                 )
             });
             let time_s = now.saturating_duration_since(measure_start).as_secs_f64();
-            let interval = interval_of(cfg, &iv, time_s, dur, running_now, pacing);
+            let mut interval = interval_of(cfg, &iv, time_s, dur, running_now, pacing);
+            interval.closing = finished;
             // Like sysbench, no line for the tick that ends the run (it stays in the result).
             if cfg.report_interval > 0 && now >= next && !finished {
                 let _ = writeln!(out, "{}", text::interval_line(&interval, cfg.percentile));

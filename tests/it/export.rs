@@ -134,3 +134,55 @@ fn an_unwritable_output_file_stops_before_the_run() {
     assert!(stderr(&o).contains("127.0.0.1"), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(&old).unwrap(), "earlier result");
 }
+
+#[test]
+fn report_prints_the_interval_lines_the_run_printed_and_no_others() {
+    let dir = scratch("export-report-lines");
+    let paced = dir.join("paced.json");
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--time=2",
+        "--report-interval=1",
+        "--rate=2000",
+        "--output",
+        paced.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&paced);
+    assert_valid(&r);
+    let intervals = r["intervals"].as_array().unwrap();
+    assert_eq!(
+        intervals.last().unwrap()["closing"],
+        true,
+        "the stopping tick is kept, marked as closing"
+    );
+    let live = stdout(&o);
+    let after_start = live.split_once("Threads started!\n\n").unwrap().1;
+    let rep = dbpress(&["report", paced.to_str().unwrap()]);
+    assert!(rep.status.success(), "{}", stderr(&rep));
+    assert_eq!(
+        stdout(&rep),
+        after_start,
+        "report re-renders the interval lines (with their --rate lines) and the summary as printed"
+    );
+    assert!(after_start.contains("queue length:"));
+
+    // Without --report-interval the run printed no interval line, and neither does report,
+    // although the file keeps every second.
+    let quiet = dir.join("quiet.json");
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--time=2",
+        "--output",
+        quiet.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(json(&quiet)["intervals"].as_array().unwrap().len() >= 2);
+    let rep = dbpress(&["report", quiet.to_str().unwrap()]);
+    assert!(!stdout(&rep).contains("thds:"), "{}", stdout(&rep));
+    assert!(stdout(&rep).starts_with("SQL statistics:"));
+}

@@ -175,6 +175,7 @@ fn interval_line_matches_sysbench() {
         concurrency: None,
         lag_ms: None,
         late_events: None,
+        closing: false,
     };
     assert_eq!(
         interval_line(&i, 95),
@@ -186,6 +187,7 @@ fn interval_line_matches_sysbench() {
         concurrency: Some(8),
         lag_ms: Some(24.5),
         late_events: Some(300),
+        closing: false,
         ..i
     };
     assert_eq!(
