@@ -68,7 +68,12 @@ pub fn measure(
         format!(" ({} {})", info.product, info.version)
     };
     let _ = writeln!(out, "Workload: {}", cfg.workload);
-    let _ = writeln!(out, "Target: {}{server}", driver.describe());
+    let _ = writeln!(
+        out,
+        "Target: {}{}{server}",
+        driver.describe(),
+        info.tls_note()
+    );
     let _ = writeln!(out, "Stop condition: {}", stop_condition(cfg));
     let _ = writeln!(
         out,

@@ -151,6 +151,31 @@ pub struct ServerInfo {
     pub version: String,
     /// Settings that change benchmark results (durability, buffer pool, limits).
     pub variables: std::collections::BTreeMap<String, String>,
+    /// When TLS was asked for: the protocol and cipher the session negotiated, or "" when it
+    /// runs unencrypted (a "prefer" mode with a server that offers no TLS). Encryption changes
+    /// what a run measures, so the header says which one ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_tls: Option<String>,
+}
+
+impl ServerInfo {
+    /// The header's note on encryption: empty when TLS was not asked for.
+    pub fn tls_note(&self) -> String {
+        match self.session_tls.as_deref() {
+            None => String::new(),
+            Some("") => ", not encrypted (the server offered no TLS)".into(),
+            Some(tls) => format!(", encrypted with {tls}"),
+        }
+    }
+}
+
+/// "TLSv1.3 TLS_AES_256_GCM_SHA384" from a session's protocol and cipher; "" when unencrypted.
+pub fn tls_description(version: &str, cipher: &str) -> String {
+    match (version.is_empty(), cipher.is_empty()) {
+        (true, _) => String::new(),
+        (false, true) => version.to_string(),
+        (false, false) => format!("{version} {cipher}"),
+    }
 }
 
 pub trait Driver: Send + Sync {
@@ -248,6 +273,23 @@ pub fn push_int(out: &mut Vec<u8>, v: i64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tls_note_tells_encrypted_from_plain_and_is_silent_when_not_asked() {
+        let mut info = ServerInfo::default();
+        assert_eq!(info.tls_note(), "");
+        info.session_tls = Some(tls_description("", ""));
+        assert_eq!(
+            info.tls_note(),
+            ", not encrypted (the server offered no TLS)"
+        );
+        info.session_tls = Some(tls_description("TLSv1.3", "TLS_AES_256_GCM_SHA384"));
+        assert_eq!(
+            info.tls_note(),
+            ", encrypted with TLSv1.3 TLS_AES_256_GCM_SHA384"
+        );
+        assert_eq!(tls_description("TLSv1.2", ""), "TLSv1.2");
+    }
 
     fn mysql_escape(s: &[u8], out: &mut Vec<u8>) {
         for &b in s {

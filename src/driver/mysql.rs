@@ -176,6 +176,27 @@ impl Driver for MysqlDriver {
         if info.version.contains("TiDB") {
             info.product = "TiDB".into();
         }
+        // `conn` is connection 0 (the probe); TLS is tried over TCP only.
+        if self.target.ssl != SslMode::Disabled
+            && matches!(self.transport_of(0), Transport::Tcp { .. })
+        {
+            let status = conn
+                .query_rows(
+                    "SHOW SESSION STATUS WHERE Variable_name IN ('Ssl_version', 'Ssl_cipher')",
+                )
+                .unwrap_or_default();
+            let value = |name: &str| {
+                status
+                    .iter()
+                    .find(|r| r.first().cloned().flatten().as_deref() == Some(name))
+                    .and_then(|r| r.get(1).cloned().flatten())
+                    .unwrap_or_default()
+            };
+            info.session_tls = Some(super::tls_description(
+                &value("Ssl_version"),
+                &value("Ssl_cipher"),
+            ));
+        }
         info
     }
 }

@@ -80,7 +80,7 @@ impl PgDriver {
                 cfg.connect(tls.clone())
             }
         };
-        r.map_err(connect_error)
+        r.map_err(|e| connect_error(e, t))
     }
 }
 
@@ -141,6 +141,19 @@ impl Driver for PgDriver {
             .get("server_version")
             .cloned()
             .unwrap_or_default();
+        if self.tls.is_some() {
+            let row = conn
+                .query_rows(
+                    "SELECT version, cipher FROM pg_stat_ssl WHERE pid = pg_backend_pid() AND ssl",
+                )
+                .unwrap_or_default();
+            let field = |i: usize| {
+                row.first()
+                    .and_then(|r| r.get(i).cloned().flatten())
+                    .unwrap_or_default()
+            };
+            info.session_tls = Some(super::tls_description(&field(0), &field(1)));
+        }
         info
     }
 }
@@ -299,7 +312,7 @@ pub fn db_error(e: postgres::Error) -> DbError {
     DbError::new(DbErrorKind::ConnectionLost, "08006", e.to_string())
 }
 
-fn connect_error(e: postgres::Error) -> DbError {
+fn connect_error(e: postgres::Error, t: &PgTarget) -> DbError {
     if e.as_db_error().is_some() {
         return db_error(e);
     }
@@ -327,7 +340,15 @@ fn connect_error(e: postgres::Error) -> DbError {
             ),
         );
     }
-    DbError::new(DbErrorKind::Unreachable, "08001", message)
+    // The crate's message ("error connecting to server: Connection refused") does not say where.
+    DbError::new(
+        DbErrorKind::Unreachable,
+        "08001",
+        format!(
+            "cannot connect to the server over TCP {}:{}: {message}",
+            t.host, t.port
+        ),
+    )
 }
 
 impl Connection for PgConnection {

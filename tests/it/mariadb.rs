@@ -597,6 +597,12 @@ fn tls_modes_encrypt_and_verify_the_server() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("TLS verify_identity"), "{}", stdout(&o));
+    // ... and which protocol the session negotiated, read back from the server.
+    assert!(
+        stdout(&o).contains("encrypted with TLSv1"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]

@@ -319,6 +319,16 @@ fn bad_postgres_targets_exit_2_with_one_line() {
             "is the server running? Start it (scripts/services.sh) or fix --pgsql-host/--pgsql-port",
         ),
         (
+            // The default sslmode=prefer goes through the TLS-capable client: it names the
+            // place too.
+            &["--pgsql-host=127.0.0.1", "--pgsql-port=5999"],
+            "cannot connect to the server over TCP 127.0.0.1:5999: error connecting",
+        ),
+        (
+            &["--pgsql-host=127.0.0.1", "--pgsql-port=5999", "--pgsql-sslmode=disable"],
+            "cannot connect to the server over TCP 127.0.0.1:5999: Connection refused",
+        ),
+        (
             &["--pgsql-host=/var/run/postgresql", "--pgsql-password=wrong"],
             "authentication failed (server error 28P01",
         ),
@@ -398,4 +408,62 @@ fn md5_and_cleartext_password_exchanges_log_in() {
             stderr(&o)
         );
     }
+}
+
+#[test]
+fn the_header_says_whether_a_tcp_session_is_encrypted() {
+    let Some((_g, _c)) = pg_server("pg-tls-header") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--table-size=100"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let tcp = [
+        "--db-driver=pgsql",
+        "--pgsql-host=127.0.0.1",
+        "--pgsql-user=sbtest",
+        "--pgsql-password=sbtest",
+        "--pgsql-db=sbtest",
+        "--table-size=100",
+        "--time=0",
+        "--events=10",
+    ];
+    // Debian's server runs with ssl=on: require and the default prefer both negotiate TLS,
+    // and the JSON keeps what was negotiated.
+    let dir = scratch("pg-tls-header");
+    let out = dir.join("r.json");
+    let out_flag = format!("--output={}", out.display());
+    for (mode, want) in [
+        ("--pgsql-sslmode=require", true),
+        ("--pgsql-sslmode=prefer", true),
+        ("--pgsql-sslmode=disable", false),
+    ] {
+        let mut a = vec!["oltp_point_select", "run", mode, &out_flag];
+        a.extend_from_slice(&tcp);
+        let o = dbpress(&a);
+        assert!(o.status.success(), "{mode}: {}", stderr(&o));
+        let target = stdout(&o)
+            .lines()
+            .find(|l| l.starts_with("Target: "))
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            target.contains(", encrypted with TLSv1"),
+            want,
+            "{mode}: {target}"
+        );
+        let tls = json(&out)["environment"]["server"]["session_tls"].clone();
+        if want {
+            assert!(tls.as_str().unwrap().starts_with("TLSv1"), "{mode}: {tls}");
+        } else {
+            assert!(
+                tls.is_null(),
+                "{mode}: TLS not asked for, none recorded: {tls}"
+            );
+        }
+    }
+    let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
 }

@@ -260,14 +260,17 @@ fn connect(t: &PgTarget) -> DbResult<Io> {
         DbError::new(
             DbErrorKind::Unreachable,
             "08001",
-            format!("cannot connect to {place}: {e}"),
+            format!("cannot connect to the server over {place}: {e}"),
         )
     };
     let stream = if t.is_socket() {
         let path = format!("{}/.s.PGSQL.{}", t.host.trim_end_matches('/'), t.port);
-        Stream::Unix(UnixStream::connect(&path).map_err(|e| unreachable(e, path.clone()))?)
+        Stream::Unix(
+            UnixStream::connect(&path)
+                .map_err(|e| unreachable(e, format!("Unix socket {path}")))?,
+        )
     } else {
-        let place = format!("{}:{}", t.host, t.port);
+        let place = format!("TCP {}:{}", t.host, t.port);
         let s = TcpStream::connect((t.host.as_str(), t.port))
             .map_err(|e| unreachable(e, place.clone()))?;
         let _ = s.set_nodelay(true);
