@@ -79,9 +79,12 @@ pub fn measure(
         out,
         "Random ids: {}; statements: {}",
         cfg.dist.kind,
-        match cfg.ps_mode {
-            config::PsMode::Auto => "server-side prepared",
-            config::PsMode::Disable => "text (--db-ps-mode=disable)",
+        match (cfg.ps_mode, driver.dialect().name) {
+            // An embedded engine has no server side: its statements are compiled once per
+            // connection and re-run.
+            (config::PsMode::Auto, "sqlite") => "prepared",
+            (config::PsMode::Auto, _) => "server-side prepared",
+            (config::PsMode::Disable, _) => "text (--db-ps-mode=disable)",
         }
     );
     if let Some(rate) = cfg.rate {
