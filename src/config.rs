@@ -142,8 +142,15 @@ fn ignore_list(raw: &str, option: &str) -> Result<IgnoreList> {
         return Ok(IgnoreList::All);
     }
     let mut codes = Vec::new();
+    // A code in the wrong form could never match an error, and the run would stop on the error
+    // the user meant to ignore: MySQL codes are numbers, SQLSTATEs five letters or digits.
+    let well_formed = |part: &str| match option {
+        "mysql-ignore-errors" => part.chars().all(|c| c.is_ascii_digit()),
+        "pgsql-ignore-errors" => part.len() == 5 && part.chars().all(|c| c.is_ascii_alphanumeric()),
+        _ => part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'),
+    };
     for part in raw.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-        if !part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        if !well_formed(part) {
             return Err(usage(format!(
                 "invalid error code '{part}' in --{option}: use codes like {} or \"all\"",
                 crate::cli::options::find(option).map_or("", |s| s.default)
@@ -435,6 +442,25 @@ mod tests {
         assert!(c.ignore.contains("1062"));
         let c = config("oltp_point_select run --mysql-dry-run --mysql-ignore-errors=").unwrap();
         assert!(!c.ignore.contains("1213"));
+    }
+
+    #[test]
+    fn an_ignore_code_that_could_never_match_is_refused() {
+        for bad in [
+            "--mysql-dry-run --mysql-ignore-errors=1213,ER_LOCK_DEADLOCK",
+            "--mysql-dry-run --mysql-ignore-errors=40P01",
+            "--db-driver=pgsql --pgsql-ignore-errors=40P01,1213",
+            "--db-driver=pgsql --pgsql-ignore-errors=deadlock",
+        ] {
+            let e = config(&format!("oltp_point_select run {bad}"))
+                .err()
+                .unwrap_or_else(|| panic!("{bad}: accepted"))
+                .to_string();
+            assert!(e.contains("invalid error code"), "{bad}: {e}");
+        }
+        let c =
+            config("oltp_point_select run --db-driver=pgsql --pgsql-ignore-errors=40p01").unwrap();
+        assert!(c.ignore.contains("40P01"), "SQLSTATEs are case-insensitive");
     }
 
     #[test]
