@@ -221,6 +221,11 @@ fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8>
             Ok(0)
         }
         Command::Prewarm => {
+            // Missing or half-loaded tables get run's message (prepare first), not a raw
+            // server error from the first read.
+            let mut probe = runner::probe(driver.as_ref())?;
+            w.check_ready(probe.as_mut(), &ctx)?;
+            drop(probe);
             w.prewarm(&ctx)?;
             Ok(0)
         }

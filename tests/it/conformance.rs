@@ -182,9 +182,26 @@ fn half_loaded_and_missing_tables_stop_run_and_fail_check_on_every_engine() {
         assert_eq!(o.status.code(), Some(2), "{}", e.name);
         assert_one_clean_line(&o);
         assert!(stderr(&o).contains("does not exist: run `dbpress oltp_point_select prepare`"));
+        // prewarm says the same, not the server's raw "no such table".
+        let o = dbpress(&e.args(&["oltp_point_select", "prewarm"], &size));
+        assert_eq!(o.status.code(), Some(2), "{}: {}", e.name, stderr(&o));
+        assert_one_clean_line(&o);
+        assert!(
+            stderr(&o).contains("does not exist: run `dbpress oltp_point_select prepare`"),
+            "{}: {}",
+            e.name,
+            stderr(&o)
+        );
 
         ok(e, &["oltp_point_select", "prepare"], &size);
         e.mark_half_loaded("sbtest2");
+        let o = dbpress(&e.args(&["oltp_point_select", "prewarm"], &size));
+        assert_eq!(o.status.code(), Some(2), "{}: {}", e.name, stderr(&o));
+        assert!(
+            stderr(&o).contains("'sbtest2' was left half-loaded"),
+            "{}",
+            stderr(&o)
+        );
         let o = dbpress(&e.args(&["oltp_point_select", "run"], &size));
         assert_eq!(o.status.code(), Some(2), "{}", e.name);
         assert_one_clean_line(&o);
