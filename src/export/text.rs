@@ -194,11 +194,19 @@ fn dbpress_sections(r: &RunResult) -> String {
         let _ = writeln!(o);
     }
     if let Some(sig) = &r.run.interrupted_by {
-        let _ = writeln!(
-            o,
-            "Interrupted by {sig}: the figures above cover the {:.2}s that ran.",
-            s.total_time_s
-        );
+        if r.run.warmup_s > 0 && r.intervals.is_empty() && s.events == 0 {
+            let _ = writeln!(
+                o,
+                "Interrupted by {sig} during the {}s warm-up: nothing was measured.",
+                r.run.warmup_s
+            );
+        } else {
+            let _ = writeln!(
+                o,
+                "Interrupted by {sig}: the figures above cover the {:.2}s that ran.",
+                s.total_time_s
+            );
+        }
     }
     if let Some(e) = &r.run.fatal_error {
         let _ = writeln!(o, "Stopped by an error: {e}");

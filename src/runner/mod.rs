@@ -437,7 +437,13 @@ fn report_loop(
             );
         }
         // Workers record nothing while `measuring` is false, so there is nothing to discard.
-        shared.measuring.store(true, Ordering::Relaxed);
+        // A run stopped during warm-up (a signal, a fatal error) measures nothing at all:
+        // starting measurement on the way out would count a few ms of events as the run.
+        if signals.caught().is_some() || shared.stop.load(Ordering::Relaxed) {
+            shared.stop.store(true, Ordering::Relaxed);
+        } else {
+            shared.measuring.store(true, Ordering::Relaxed);
+        }
         measure_start = Instant::now();
     }
     let tick = Duration::from_secs(cfg.report_interval.max(1));
