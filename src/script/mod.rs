@@ -8,6 +8,7 @@
 pub mod builtin;
 pub mod expr;
 pub mod parse;
+mod pgbench_block;
 mod workload;
 
 use crate::cli::{self, Command as RunCommand, OptionValues};
@@ -411,7 +412,24 @@ fn run_scripts(
     };
     let _ = writeln!(out, "dbpress {VERSION} script (pgbench-style)\n");
     let m = run::measure(&cfg, &w, driver.as_ref(), &ctx, &args, out, &signals)?;
-    run::finish(&cfg, &m, driver.hints(), &w)
+    let code = run::finish(&cfg, &m, driver.hints(), &w)?;
+    if cfg.output_format == OutputFormat::Text {
+        let names: Vec<String> = w.scripts.iter().map(|s| s.name.clone()).collect();
+        let scale = match w.globals.get("scale") {
+            Some(Num::Int(n)) => *n,
+            _ => 1,
+        };
+        print!(
+            "{}",
+            pgbench_block::block(
+                &m.result,
+                &pgbench_block::transaction_type(&names),
+                scale,
+                a.per_client
+            )
+        );
+    }
+    Ok(code)
 }
 
 /// Run a prepare/cleanup script once on one connection: \set evaluated, SQL with bound values.

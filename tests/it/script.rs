@@ -127,12 +127,34 @@ fn pgbench_tpcb_like_keeps_its_balances_on_every_engine() {
         ] {
             assert_eq!(e.scalar(t), history, "{}: {t}", e.name);
         }
+        // The tps pgbench would print is the summary's own rate.
+        let block = stdout(&o);
+        let block = &block[block.find("pgbench-style summary (dbpress):").unwrap()..];
+        let tps = format!(
+            "tps = {:.6} (without initial connection time)",
+            s["tps"].as_f64().unwrap()
+        );
+        for line in [
+            "transaction type: <builtin: TPC-B (sort of)>",
+            "scaling factor: 1",
+            "number of clients: 2",
+            "number of transactions per client: 300",
+            "number of transactions actually processed: 600/600",
+            &tps,
+        ] {
+            assert!(block.contains(line), "{}: {line} in {block}", e.name);
+        }
         let o = script(&e.flags, &["run", "-S", "-c", "2", "-t", "100"]);
         assert!(o.status.success(), "{}: {}", e.name, stderr(&o));
         assert!(
             stdout(&o).contains("read:                            200"),
             "{}: {}",
             e.name,
+            stdout(&o)
+        );
+        assert!(
+            stdout(&o).contains("transaction type: <builtin: select only>"),
+            "{}",
             stdout(&o)
         );
         let o = script(&e.flags, &["cleanup"]);
