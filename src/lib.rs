@@ -85,9 +85,27 @@ fn dispatch(args: &[String]) -> Result<u8> {
                     match format {
                         OutputFormat::Json => print!("{}", sweep::render_json(&s)),
                         OutputFormat::Text => {
-                            for step in s.steps.iter().filter_map(|st| st.result.as_ref()) {
-                                println!("=== {} threads ===", step.run.threads);
-                                print!("{}", export::text::summary(step, false));
+                            // Each step as the sweep printed it, then the table.
+                            let n = s.steps.len();
+                            for (i, step) in s.steps.iter().enumerate() {
+                                println!(
+                                    "=== Sweep step {} of {n}: {} threads ===\n",
+                                    i + 1,
+                                    step.threads
+                                );
+                                match (&step.result, &step.error) {
+                                    (Some(r), _) => {
+                                        print!("{}", export::text::interval_lines(r));
+                                        print!("{}", export::text::summary(r, false));
+                                    }
+                                    (None, Some(e)) => {
+                                        println!(
+                                            "dbpress: level {} did not run: {e}\n",
+                                            step.threads
+                                        )
+                                    }
+                                    (None, None) => {}
+                                }
                             }
                             print!("{}", sweep::render_table(&s));
                         }

@@ -119,9 +119,10 @@ mod tests {
             .map(|run| run.len())
             .max()
             .unwrap();
-        // Measured: 23 at most; 200 would mean no hand-over at all.
+        // Measured: 23 at most on an idle machine, 88 with a compile busy on both cores (a
+        // waiter not yet parked cannot be handed the turn); 200 would mean no hand-over at all.
         assert!(
-            longest_run <= 60,
+            longest_run <= 120,
             "longest run of one writer: {longest_run}"
         );
     }

@@ -120,4 +120,16 @@ fn a_level_the_server_refuses_is_reported_and_the_sweep_goes_on() {
         "the sweep went on after the refused level"
     );
     assert!(stdout(&o).contains("max_connections=10 reached"));
+    // The saved sweep re-renders each step as the run printed it, the refused one included.
+    let rep = dbpress(&["report", &out_s]);
+    assert!(rep.status.success(), "{}", stderr(&rep));
+    let text = stdout(&rep);
+    for line in [
+        "=== Sweep step 1 of 3: 2 threads ===",
+        "=== Sweep step 2 of 3: 30 threads ===\n\ndbpress: level 30 did not run:",
+        "=== Sweep step 3 of 3: 4 threads ===",
+    ] {
+        assert!(text.contains(line), "{line} in {text}");
+        assert!(stdout(&o).contains(line), "{line} printed live too");
+    }
 }
