@@ -319,9 +319,13 @@ fn bad_postgres_targets_exit_2_with_one_line() {
             "is the server running? Start it (scripts/services.sh) or fix --pgsql-host/--pgsql-port",
         ),
         (
-            // The default sslmode=prefer goes through the TLS-capable client: it names the
-            // place too.
+            // The default sslmode=prefer asks for TLS on dbpress's own client first.
             &["--pgsql-host=127.0.0.1", "--pgsql-port=5999"],
+            "cannot connect to the server over TCP 127.0.0.1:5999: Connection refused",
+        ),
+        (
+            // require goes straight to the TLS-capable client, which names the place too.
+            &["--pgsql-host=127.0.0.1", "--pgsql-port=5999", "--pgsql-sslmode=require"],
             "cannot connect to the server over TCP 127.0.0.1:5999: error connecting",
         ),
         (
@@ -464,6 +468,97 @@ fn the_header_says_whether_a_tcp_session_is_encrypted() {
             );
         }
     }
+    let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// Turns the server's TLS off for one test (PostgreSQL tests hold PG_LOCK, so no other test
+/// sees it) and back on when dropped, even if the test fails.
+struct TlsOff;
+
+fn pg_superuser(sql: &str) -> String {
+    let o = std::process::Command::new("runuser")
+        .args(["-u", "postgres", "--", "psql", "-Atc", sql])
+        .output()
+        .expect("runuser and psql run (the tests run as root, like scripts/services.sh)");
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
+impl TlsOff {
+    fn new() -> TlsOff {
+        pg_superuser("ALTER SYSTEM SET ssl = off");
+        pg_superuser("SELECT pg_reload_conf()");
+        TlsOff::wait_for("off");
+        TlsOff
+    }
+
+    /// A reload is applied by the postmaster a moment later: wait until new sessions see it.
+    fn wait_for(value: &str) {
+        for _ in 0..100 {
+            if pg_superuser("SHOW ssl") == value {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        panic!("ssl did not become {value} after a reload");
+    }
+}
+
+impl Drop for TlsOff {
+    fn drop(&mut self) {
+        pg_superuser("ALTER SYSTEM RESET ssl");
+        pg_superuser("SELECT pg_reload_conf()");
+        TlsOff::wait_for("on");
+    }
+}
+
+#[test]
+fn prefer_with_a_server_without_tls_runs_plain_and_says_so() {
+    let Some((_g, _c)) = pg_server("pg-prefer-no-tls") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--table-size=100"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let _off = TlsOff::new();
+    let tcp = |mode: &'static str| {
+        let mut a = vec![
+            "oltp_point_select",
+            "run",
+            "--db-driver=pgsql",
+            "--pgsql-host=127.0.0.1",
+            "--pgsql-user=sbtest",
+            "--pgsql-password=sbtest",
+            "--pgsql-db=sbtest",
+            "--table-size=100",
+            "--time=0",
+            "--events=200",
+            "--threads=2",
+        ];
+        a.push(mode);
+        dbpress(&a)
+    };
+    // prefer (the default): the question is asked, the server declines, the session is plain.
+    let o = tcp("--pgsql-sslmode=prefer");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("sslmode=prefer, not encrypted (the server offered no TLS)"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("transactions:                        200"));
+    // require refuses to go on without TLS.
+    let o = tcp("--pgsql-sslmode=require");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_one_clean_line(&o);
+    assert!(
+        stderr(&o).contains("TLS with the PostgreSQL server failed"),
+        "{}",
+        stderr(&o)
+    );
+    drop(_off);
     let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }

@@ -1,5 +1,5 @@
-//! dbpress's own PostgreSQL protocol (v3) client for plain sessions (Unix socket, or TCP with
-//! sslmode=disable). The `postgres` crate runs a tokio runtime per client and decodes every
+//! dbpress's own PostgreSQL protocol (v3) client for plain sessions (Unix socket, TCP with
+//! sslmode=disable, or sslmode=prefer with a server that offers no TLS). The `postgres` crate runs a tokio runtime per client and decodes every
 //! row; this client writes Bind/Execute/Sync into one buffer, skips DataRows in place, and costs
 //! about a quarter of the crate's instructions per statement (bench/RESULTS.md). TLS sessions
 //! use the crate (pgsql.rs).
@@ -139,12 +139,26 @@ pub struct PgWire {
 impl PgWire {
     pub fn open(target: &PgTarget, text_mode: bool) -> DbResult<PgWire> {
         Ok(PgWire {
-            io: connect(target)?,
+            io: connect(target, false)?
+                .expect("a session that does not ask for TLS is always opened"),
             target: target.clone(),
             text_mode,
             stmts: Vec::new(),
             text_buf: Vec::new(),
         })
+    }
+
+    /// sslmode=prefer: ask the server for TLS first, as libpq does. A server that offers none
+    /// gets a plain session from this client (None when it does offer TLS: the TLS client
+    /// must open that session).
+    pub fn open_unless_tls_offered(target: &PgTarget, text_mode: bool) -> DbResult<Option<PgWire>> {
+        Ok(connect(target, true)?.map(|io| PgWire {
+            io,
+            target: target.clone(),
+            text_mode,
+            stmts: Vec::new(),
+            text_buf: Vec::new(),
+        }))
     }
 
     /// Read to ReadyForQuery after a Sync, returning the first error seen.
@@ -255,7 +269,9 @@ fn data_row_text(body: &[u8]) -> Vec<Option<String>> {
     row
 }
 
-fn connect(t: &PgTarget) -> DbResult<Io> {
+/// Open a session; with `ask_tls`, send SSLRequest first and return None if the server
+/// accepts it (the caller then needs a TLS client), continuing in plain text if it declines.
+fn connect(t: &PgTarget, ask_tls: bool) -> DbResult<Option<Io>> {
     let unreachable = |e: io::Error, place: String| {
         DbError::new(
             DbErrorKind::Unreachable,
@@ -280,6 +296,29 @@ fn connect(t: &PgTarget) -> DbResult<Io> {
         r: Buffered::new(stream),
         out: Vec::with_capacity(1024),
     };
+    if ask_tls {
+        // SSLRequest: length 8, code 1234/5679; the answer is one byte, 'S' or 'N'.
+        io.out.extend_from_slice(&8u32.to_be_bytes());
+        io.out.extend_from_slice(&80_877_103u32.to_be_bytes());
+        io.flush().map_err(lost)?;
+        io.r.fill(1).map_err(lost)?;
+        let answer = io.r.unread()[0];
+        io.r.take(1, 0);
+        match answer {
+            b'S' => return Ok(None),
+            b'N' => {}
+            other => {
+                return Err(DbError::new(
+                    DbErrorKind::Setup,
+                    "08P01",
+                    format!(
+                        "the server answered the TLS request with {:?}, not S or N",
+                        other as char
+                    ),
+                ))
+            }
+        }
+    }
     // StartupMessage: no type byte, protocol 3.0, then name/value pairs.
     io.out.extend_from_slice(&[0; 4]);
     io.out.extend_from_slice(&196_608u32.to_be_bytes());
@@ -305,7 +344,7 @@ fn connect(t: &PgTarget) -> DbResult<Io> {
     loop {
         let (tag, body) = io.next().map_err(lost)?;
         match tag {
-            b'Z' => return Ok(io),
+            b'Z' => return Ok(Some(io)),
             b'E' => return Err(error_response(body)),
             _ => {}
         }
@@ -545,7 +584,17 @@ impl Connection for PgWire {
     }
 
     fn reconnect(&mut self) -> DbResult<()> {
-        self.io = connect(&self.target)?;
+        // A prefer session that found no TLS asks again, so a server that turned TLS on since
+        // is not used unencrypted behind the user's back.
+        let ask_tls =
+            self.target.ssl != super::pgsql_target::PgSslMode::Disable && !self.target.is_socket();
+        self.io = connect(&self.target, ask_tls)?.ok_or_else(|| {
+            DbError::new(
+                DbErrorKind::ConnectionLost,
+                "08006",
+                "the server started offering TLS after this session began without it: run again",
+            )
+        })?;
         for i in 0..self.stmts.len() {
             if self.stmts[i].name.is_some() {
                 self.parse(i)?;
