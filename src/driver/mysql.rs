@@ -119,7 +119,10 @@ impl Driver for MysqlDriver {
     fn connect(&self, index: usize) -> DbResult<Box<dyn Connection>> {
         // Plain sessions use dbpress's own protocol client (rows skipped without decoding);
         // TLS sessions, and servers wanting an auth method it does not speak, use the crate.
-        if self.target.ssl == SslMode::Disabled {
+        // A Unix socket session is plain whatever --mysql-ssl says (TLS is not negotiated over
+        // a socket), so it takes the lean client too.
+        let socket = matches!(self.transport_of(index), Transport::Socket(_));
+        if self.target.ssl == SslMode::Disabled || socket {
             let wire = WireOpts {
                 transport: self.transport_of(index).clone(),
                 user: self.target.user.clone(),

@@ -603,6 +603,24 @@ fn tls_modes_encrypt_and_verify_the_server() {
         "{}",
         stdout(&o)
     );
+    // Over the socket no TLS is negotiated, whatever the mode: a plain session, said plainly.
+    let o = dbpress(&args(
+        &["oltp_point_select", "run"],
+        &[
+            "--mysql-ssl=required",
+            "--table-size=100",
+            "--time=0",
+            "--events=100",
+        ],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("TLS not used over a Unix socket"), "{out}");
+    assert!(!out.contains("encrypted"), "{out}");
+    assert!(
+        out.contains("transactions:                        100 "),
+        "{out}"
+    );
 }
 
 #[test]
