@@ -1,6 +1,6 @@
 //! dbpress's own PostgreSQL protocol (v3) client for plain sessions (Unix socket, TCP with
-//! sslmode=disable, or sslmode=prefer with a server that offers no TLS). The `postgres` crate runs a tokio runtime per client and decodes every
-//! row; this client writes Bind/Execute/Sync into one buffer, skips DataRows in place, and costs
+//! sslmode=disable, or sslmode=prefer with a server that offers no TLS). The `postgres` crate
+//! runs a tokio runtime per client and decodes every row; this client writes Bind/Execute/Sync into one buffer, skips DataRows in place, and costs
 //! about a quarter of the crate's instructions per statement (bench/RESULTS.md). TLS sessions
 //! use the crate (pgsql.rs).
 
@@ -139,8 +139,10 @@ pub struct PgWire {
 impl PgWire {
     pub fn open(target: &PgTarget, text_mode: bool) -> DbResult<PgWire> {
         Ok(PgWire {
-            io: connect(target, false)?
-                .expect("a session that does not ask for TLS is always opened"),
+            // Without the TLS question there is no TLS answer: always a session or an error.
+            io: connect(target, false)?.ok_or_else(|| {
+                DbError::new(DbErrorKind::Setup, "08P01", "no session was opened")
+            })?,
             target: target.clone(),
             text_mode,
             stmts: Vec::new(),
