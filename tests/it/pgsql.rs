@@ -414,6 +414,17 @@ fn md5_and_cleartext_password_exchanges_log_in() {
     }
 }
 
+/// The test server over TCP (where TLS can be negotiated), with the test tables' size.
+const PG_TCP_RUN: &[&str] = &[
+    "--db-driver=pgsql",
+    "--pgsql-host=127.0.0.1",
+    "--pgsql-user=sbtest",
+    "--pgsql-password=sbtest",
+    "--pgsql-db=sbtest",
+    "--table-size=100",
+    "--time=0",
+];
+
 #[test]
 fn the_header_says_whether_a_tcp_session_is_encrypted() {
     let Some((_g, _c)) = pg_server("pg-tls-header") else {
@@ -424,16 +435,6 @@ fn the_header_says_whether_a_tcp_session_is_encrypted() {
         &["--table-size=100"],
     ));
     assert!(o.status.success(), "{}", stderr(&o));
-    let tcp = [
-        "--db-driver=pgsql",
-        "--pgsql-host=127.0.0.1",
-        "--pgsql-user=sbtest",
-        "--pgsql-password=sbtest",
-        "--pgsql-db=sbtest",
-        "--table-size=100",
-        "--time=0",
-        "--events=10",
-    ];
     // Debian's server runs with ssl=on: require and the default prefer both negotiate TLS,
     // and the JSON keeps what was negotiated.
     let dir = scratch("pg-tls-header");
@@ -444,8 +445,8 @@ fn the_header_says_whether_a_tcp_session_is_encrypted() {
         ("--pgsql-sslmode=prefer", true),
         ("--pgsql-sslmode=disable", false),
     ] {
-        let mut a = vec!["oltp_point_select", "run", mode, &out_flag];
-        a.extend_from_slice(&tcp);
+        let mut a = vec!["oltp_point_select", "run", mode, &out_flag, "--events=10"];
+        a.extend_from_slice(PG_TCP_RUN);
         let o = dbpress(&a);
         assert!(o.status.success(), "{mode}: {}", stderr(&o));
         let target = stdout(&o)
@@ -527,17 +528,11 @@ fn prefer_with_a_server_without_tls_runs_plain_and_says_so() {
         let mut a = vec![
             "oltp_point_select",
             "run",
-            "--db-driver=pgsql",
-            "--pgsql-host=127.0.0.1",
-            "--pgsql-user=sbtest",
-            "--pgsql-password=sbtest",
-            "--pgsql-db=sbtest",
-            "--table-size=100",
-            "--time=0",
+            mode,
             "--events=200",
             "--threads=2",
         ];
-        a.push(mode);
+        a.extend_from_slice(PG_TCP_RUN);
         dbpress(&a)
     };
     // prefer (the default): the question is asked, the server declines, the session is plain.
