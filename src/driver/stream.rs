@@ -1,35 +1,89 @@
-//! A blocking byte stream to a server, over TCP or a Unix socket, for dbpress's own protocol
-//! clients.
+//! A blocking byte stream to a server, over TCP (plain or TLS) or a Unix socket, for dbpress's
+//! own protocol clients.
 
+use rustls::pki_types::ServerName;
+use rustls::{ClientConfig, ClientConnection, StreamOwned};
 use std::io::{self, Read, Write};
-use std::net::TcpStream;
+use std::net::{TcpStream, ToSocketAddrs};
 use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::net::UnixStream;
+use std::sync::Arc;
+use std::time::Duration;
 
 pub enum Stream {
-    Tcp(TcpStream),
+    Tcp(Tcp),
     Unix(UnixStream),
+    /// TLS over TCP through rustls: records are read and written on the same `Tcp`.
+    Tls(Box<StreamOwned<ClientConnection, Tcp>>),
 }
 
-impl Stream {
-    fn fd(&self) -> RawFd {
-        match self {
-            Stream::Tcp(s) => s.as_raw_fd(),
-            Stream::Unix(s) => s.as_raw_fd(),
+/// A TCP connection read and written with the plain system calls below.
+pub struct Tcp(pub TcpStream);
+
+/// Connect over TCP to the first address of `host:port` that answers within 10 seconds (a
+/// silently dropped SYN would otherwise hang for minutes), with Nagle off: a protocol client
+/// sends whole requests and waits for the answer. The error is the reason, for the caller to
+/// say where it was going.
+pub fn tcp_connect(host: &str, port: u16) -> Result<Tcp, String> {
+    let addrs = (host, port)
+        .to_socket_addrs()
+        .map_err(|e| format!("cannot resolve '{host}': {e}"))?;
+    let mut last = String::from("no address");
+    for a in addrs {
+        match TcpStream::connect_timeout(&a, Duration::from_secs(10)) {
+            Ok(s) => {
+                let _ = s.set_nodelay(true);
+                return Ok(Tcp(s));
+            }
+            Err(e) => last = e.to_string(),
         }
+    }
+    Err(last)
+}
+
+/// Run a TLS handshake on `tcp` as a client of `host` (the name certificates are checked
+/// against, when the configuration checks them). The error is rustls's reason.
+pub fn tls_handshake(tcp: Tcp, config: Arc<ClientConfig>, host: &str) -> io::Result<Stream> {
+    let name = ServerName::try_from(host.to_string()).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("'{host}' is neither a host name nor an address TLS can check"),
+        )
+    })?;
+    let conn = ClientConnection::new(config, name).map_err(io::Error::other)?;
+    let mut tls = StreamOwned::new(conn, tcp);
+    while tls.conn.is_handshaking() {
+        tls.conn.complete_io(&mut tls.sock)?;
+    }
+    Ok(Stream::Tls(Box::new(tls)))
+}
+
+impl Read for Tcp {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            match sys_recv(self.0.as_raw_fd(), buf, 0) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                r => return r,
+            }
+        }
+    }
+}
+
+impl Write for Tcp {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        sys_send(self.0.as_raw_fd(), buf)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 
 impl Read for Stream {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self {
-            Stream::Tcp(s) => loop {
-                match sys_recv(s.as_raw_fd(), buf, 0) {
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    r => return r,
-                }
-            },
+            Stream::Tcp(s) => s.read(buf),
             Stream::Unix(s) => read_unix(s.as_raw_fd(), buf),
+            Stream::Tls(s) => s.read(buf),
         }
     }
 }
@@ -133,10 +187,18 @@ fn read_unix(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
 
 impl Write for Stream {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        sys_send(self.fd(), buf)
+        match self {
+            Stream::Tcp(s) => s.write(buf),
+            Stream::Unix(s) => sys_send(s.as_raw_fd(), buf),
+            Stream::Tls(s) => s.write(buf),
+        }
     }
+    /// Plain streams send in `write`; TLS may still hold encrypted records to send.
     fn flush(&mut self) -> io::Result<()> {
-        Ok(())
+        match self {
+            Stream::Tls(s) => s.flush(),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -187,6 +249,18 @@ impl Buffered {
             self.end += read;
         }
         Ok(())
+    }
+
+    /// The stream back, for a TLS handshake on it. Bytes already read would have come before
+    /// the handshake in plain text, unauthenticated: refused, as libpq refuses them.
+    pub fn into_stream(self) -> io::Result<Stream> {
+        if self.start != self.end {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the server sent unencrypted data after agreeing to TLS",
+            ));
+        }
+        Ok(self.stream)
     }
 
     /// The bytes read but not yet consumed.

@@ -324,9 +324,8 @@ fn bad_postgres_targets_exit_2_with_one_line() {
             "cannot connect to the server over TCP 127.0.0.1:5999: Connection refused",
         ),
         (
-            // require goes straight to the TLS-capable client, which names the place too.
             &["--pgsql-host=127.0.0.1", "--pgsql-port=5999", "--pgsql-sslmode=require"],
-            "cannot connect to the server over TCP 127.0.0.1:5999: error connecting",
+            "cannot connect to the server over TCP 127.0.0.1:5999: Connection refused",
         ),
         (
             &["--pgsql-host=127.0.0.1", "--pgsql-port=5999", "--pgsql-sslmode=disable"],
@@ -554,6 +553,104 @@ fn prefer_with_a_server_without_tls_runs_plain_and_says_so() {
         stderr(&o)
     );
     drop(_off);
+    let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// A CA certificate nobody signed the server's certificate with, made with the openssl tool
+/// (installed with the server's ssl-cert dependency).
+fn unrelated_ca(dir: &std::path::Path) -> std::path::PathBuf {
+    let (key, cert) = (dir.join("other-ca.key"), dir.join("other-ca.pem"));
+    let ok = std::process::Command::new("openssl")
+        .args([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+        ])
+        .args(["-subj", "/CN=dbpress test CA", "-keyout"])
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .output()
+        .expect("openssl runs")
+        .status
+        .success();
+    assert!(ok, "openssl made no CA certificate");
+    cert
+}
+
+#[test]
+fn tls_sessions_check_certificates_as_libpq_does_and_reconnect_encrypted() {
+    let Some((_g, _c)) = pg_server("pg-tls-verify") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--table-size=100"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Debian's server certificate is self-signed, so it is its own CA.
+    let server_cert = format!("--pgsql-sslrootcert={}", pg_superuser("SHOW ssl_cert_file"));
+    let dir = scratch("pg-tls-verify");
+    let other_ca = format!("--pgsql-sslrootcert={}", unrelated_ca(&dir).display());
+    let tcp = |extra: &[&str]| {
+        let mut a = vec!["oltp_point_select", "run"];
+        a.extend_from_slice(PG_TCP_RUN);
+        a.extend_from_slice(extra);
+        dbpress(&a)
+    };
+
+    // verify-ca: signed by the given CA; the name the client used is not checked.
+    let o = tcp(&["--pgsql-sslmode=verify-ca", &server_cert, "--events=50"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("sslmode=verify-ca, encrypted with TLSv1"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("transactions:                        50"));
+
+    // Each refusal is one line naming rustls's reason; nothing runs unencrypted instead.
+    for (flags, reason) in [
+        (
+            ["--pgsql-sslmode=verify-ca", other_ca.as_str()],
+            "invalid peer certificate: UnknownIssuer",
+        ),
+        (
+            // An address is never among the names of Debian's certificate.
+            ["--pgsql-sslmode=verify-full", server_cert.as_str()],
+            "certificate not valid for name \"127.0.0.1\"",
+        ),
+    ] {
+        let o = tcp(&[flags[0], flags[1], "--events=10"]);
+        assert_eq!(o.status.code(), Some(2), "{flags:?}: {}", stderr(&o));
+        assert_one_clean_line(&o);
+        assert!(
+            stderr(&o).contains("TLS with the PostgreSQL server failed")
+                && stderr(&o).contains(reason),
+            "{flags:?}: {}",
+            stderr(&o)
+        );
+    }
+
+    // Sessions killed by the server come back, and under require they can only come back
+    // encrypted (a plain session would be refused, stopping the run).
+    let out = dir.join("r.json");
+    let out_flag = format!("--output={}", out.display());
+    let killer = terminate_sessions_after(Duration::from_millis(1000));
+    let o = tcp(&[
+        "--pgsql-sslmode=require",
+        "--threads=2",
+        "--time=3",
+        "--pgsql-ignore-errors=57P01,08006",
+        &out_flag,
+    ]);
+    assert!(killer.join().unwrap(), "pg_terminate_backend failed");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    assert!(
+        r["summary"]["reconnects"].as_u64().unwrap() >= 2,
+        "{}",
+        r["summary"]
+    );
     let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }

@@ -18,9 +18,7 @@ use super::{
     render_text, Connection, DbError, DbErrorKind, DbResult, QueryKind, StmtHandle, Value,
 };
 use packet::{lenenc, put_lenenc, PacketIo, Stream};
-use std::net::{TcpStream, ToSocketAddrs};
 use std::os::unix::net::UnixStream;
-use std::time::Duration;
 
 const CLIENT_LONG_PASSWORD: u32 = 1;
 const CLIENT_LONG_FLAG: u32 = 4;
@@ -132,22 +130,9 @@ fn connect_stream(t: &Transport) -> Result<Stream, DbError> {
         Transport::Socket(p) => UnixStream::connect(p)
             .map(Stream::Unix)
             .map_err(|e| unreachable(e.to_string())),
-        Transport::Tcp { host, port } => {
-            let addrs = (host.as_str(), *port)
-                .to_socket_addrs()
-                .map_err(|e| unreachable(format!("cannot resolve '{host}': {e}")))?;
-            let mut last = String::from("no address");
-            for a in addrs {
-                match TcpStream::connect_timeout(&a, Duration::from_secs(10)) {
-                    Ok(s) => {
-                        let _ = s.set_nodelay(true);
-                        return Ok(Stream::Tcp(s));
-                    }
-                    Err(e) => last = e.to_string(),
-                }
-            }
-            Err(unreachable(last))
-        }
+        Transport::Tcp { host, port } => super::stream::tcp_connect(host, *port)
+            .map(Stream::Tcp)
+            .map_err(unreachable),
     }
 }
 

@@ -1,20 +1,22 @@
-//! dbpress's own PostgreSQL protocol (v3) client for plain sessions (Unix socket, TCP with
-//! sslmode=disable, or sslmode=prefer with a server that offers no TLS). The `postgres` crate
-//! runs a tokio runtime per client and decodes every row; this client writes Bind/Execute/Sync into one buffer, skips DataRows in place, and costs
-//! about a quarter of the crate's instructions per statement (bench/RESULTS.md). TLS sessions
-//! use the crate (pgsql.rs).
+//! dbpress's own PostgreSQL protocol (v3) client, for every session: Unix socket, TCP, and TCP
+//! with TLS (rustls, with libpq's sslmode meanings, configured in pgsql_tls.rs). It writes
+//! Bind/Execute/Sync into one buffer and skips DataRows in place; the `postgres` crate, which
+//! dbpress used for TLS sessions before, runs a tokio runtime per client and decodes every row,
+//! for several times the instructions per statement (bench/RESULTS.md).
 
 mod auth;
 
 use super::pgsql::kind_of_sqlstate;
+use super::pgsql_target::PgSslMode;
 use super::pgsql_target::PgTarget;
-use super::stream::{Buffered, Stream};
+use super::stream::{tcp_connect, tls_handshake, Buffered, Stream};
 use super::{
     render_text, Connection, DbError, DbErrorKind, DbResult, QueryKind, RowBatch, StmtHandle, Value,
 };
+use rustls::ClientConfig;
 use std::io::{self, Read, Write};
-use std::net::TcpStream;
 use std::os::unix::net::UnixStream;
+use std::sync::Arc;
 use std::time::Duration;
 
 const INT2: u32 = 21;
@@ -65,7 +67,7 @@ impl Io {
     fn flush(&mut self) -> io::Result<()> {
         let r = self.r.stream.write_all(&self.out);
         self.out.clear();
-        r
+        r.and_then(|()| self.r.stream.flush())
     }
 }
 
@@ -131,36 +133,29 @@ struct Prepared {
 pub struct PgWire {
     io: Io,
     target: PgTarget,
+    /// The TLS configuration when sslmode asks for TLS over TCP; kept for reconnecting.
+    tls: Option<Arc<ClientConfig>>,
     text_mode: bool,
     stmts: Vec<Prepared>,
     text_buf: Vec<u8>,
 }
 
 impl PgWire {
-    pub fn open(target: &PgTarget, text_mode: bool) -> DbResult<PgWire> {
+    /// Open a session. With `tls`, ask the server for TLS first, as libpq does: a server that
+    /// declines gets a plain session under sslmode=prefer and an error otherwise.
+    pub fn open(
+        target: &PgTarget,
+        tls: Option<Arc<ClientConfig>>,
+        text_mode: bool,
+    ) -> DbResult<PgWire> {
         Ok(PgWire {
-            // Without the TLS question there is no TLS answer: always a session or an error.
-            io: connect(target, false)?.ok_or_else(|| {
-                DbError::new(DbErrorKind::Setup, "08P01", "no session was opened")
-            })?,
+            io: connect(target, tls.as_ref())?,
             target: target.clone(),
+            tls,
             text_mode,
             stmts: Vec::new(),
             text_buf: Vec::new(),
         })
-    }
-
-    /// sslmode=prefer: ask the server for TLS first, as libpq does. A server that offers none
-    /// gets a plain session from this client (None when it does offer TLS: the TLS client
-    /// must open that session).
-    pub fn open_unless_tls_offered(target: &PgTarget, text_mode: bool) -> DbResult<Option<PgWire>> {
-        Ok(connect(target, true)?.map(|io| PgWire {
-            io,
-            target: target.clone(),
-            text_mode,
-            stmts: Vec::new(),
-            text_buf: Vec::new(),
-        }))
     }
 
     /// Read to ReadyForQuery after a Sync, returning the first error seen.
@@ -271,10 +266,10 @@ fn data_row_text(body: &[u8]) -> Vec<Option<String>> {
     row
 }
 
-/// Open a session; with `ask_tls`, send SSLRequest first and return None if the server
-/// accepts it (the caller then needs a TLS client), continuing in plain text if it declines.
-fn connect(t: &PgTarget, ask_tls: bool) -> DbResult<Option<Io>> {
-    let unreachable = |e: io::Error, place: String| {
+/// Open a session; with `tls`, send SSLRequest first and run the TLS handshake if the server
+/// agrees.
+fn connect(t: &PgTarget, tls: Option<&Arc<ClientConfig>>) -> DbResult<Io> {
+    let unreachable = |e: String, place: String| {
         DbError::new(
             DbErrorKind::Unreachable,
             "08001",
@@ -285,41 +280,20 @@ fn connect(t: &PgTarget, ask_tls: bool) -> DbResult<Option<Io>> {
         let path = format!("{}/.s.PGSQL.{}", t.host.trim_end_matches('/'), t.port);
         Stream::Unix(
             UnixStream::connect(&path)
-                .map_err(|e| unreachable(e, format!("Unix socket {path}")))?,
+                .map_err(|e| unreachable(e.to_string(), format!("Unix socket {path}")))?,
         )
     } else {
-        let place = format!("TCP {}:{}", t.host, t.port);
-        let s = TcpStream::connect((t.host.as_str(), t.port))
-            .map_err(|e| unreachable(e, place.clone()))?;
-        let _ = s.set_nodelay(true);
-        Stream::Tcp(s)
+        Stream::Tcp(
+            tcp_connect(&t.host, t.port)
+                .map_err(|e| unreachable(e, format!("TCP {}:{}", t.host, t.port)))?,
+        )
     };
     let mut io = Io {
         r: Buffered::new(stream),
         out: Vec::with_capacity(1024),
     };
-    if ask_tls {
-        // SSLRequest: length 8, code 1234/5679; the answer is one byte, 'S' or 'N'.
-        io.out.extend_from_slice(&8u32.to_be_bytes());
-        io.out.extend_from_slice(&80_877_103u32.to_be_bytes());
-        io.flush().map_err(lost)?;
-        io.r.fill(1).map_err(lost)?;
-        let answer = io.r.unread()[0];
-        io.r.take(1, 0);
-        match answer {
-            b'S' => return Ok(None),
-            b'N' => {}
-            other => {
-                return Err(DbError::new(
-                    DbErrorKind::Setup,
-                    "08P01",
-                    format!(
-                        "the server answered the TLS request with {:?}, not S or N",
-                        other as char
-                    ),
-                ))
-            }
-        }
+    if let Some(config) = tls {
+        io = start_tls(io, t, config)?;
     }
     // StartupMessage: no type byte, protocol 3.0, then name/value pairs.
     io.out.extend_from_slice(&[0; 4]);
@@ -346,11 +320,62 @@ fn connect(t: &PgTarget, ask_tls: bool) -> DbResult<Option<Io>> {
     loop {
         let (tag, body) = io.next().map_err(lost)?;
         match tag {
-            b'Z' => return Ok(Some(io)),
+            b'Z' => return Ok(io),
             b'E' => return Err(error_response(body)),
             _ => {}
         }
     }
+}
+
+/// SSLRequest, then the handshake if the server answers 'S'. 'N' leaves the session plain
+/// under sslmode=prefer and fails under require and the verify modes.
+fn start_tls(mut io: Io, t: &PgTarget, config: &Arc<ClientConfig>) -> DbResult<Io> {
+    let failed = |why: String| {
+        DbError::new(
+            DbErrorKind::Setup,
+            "08001",
+            format!(
+                "TLS with the PostgreSQL server failed ({why}): check --pgsql-sslmode and \
+                 --pgsql-sslrootcert, or connect by the name the certificate was issued for"
+            ),
+        )
+    };
+    // SSLRequest: length 8, code 1234/5679; the answer is one byte, 'S' or 'N'.
+    io.out.extend_from_slice(&8u32.to_be_bytes());
+    io.out.extend_from_slice(&80_877_103u32.to_be_bytes());
+    io.flush().map_err(lost)?;
+    io.r.fill(1).map_err(lost)?;
+    let answer = io.r.unread()[0];
+    io.r.take(1, 0);
+    match answer {
+        b'S' => {}
+        b'N' if t.ssl == PgSslMode::Prefer => return Ok(io),
+        b'N' => {
+            return Err(failed(format!(
+                "the server does not accept TLS connections, and --pgsql-sslmode={} requires TLS",
+                t.ssl.name()
+            )))
+        }
+        other => {
+            return Err(DbError::new(
+                DbErrorKind::Setup,
+                "08P01",
+                format!(
+                    "the server answered the TLS request with {:?}, not S or N",
+                    other as char
+                ),
+            ))
+        }
+    }
+    let Stream::Tcp(tcp) = io.r.into_stream().map_err(|e| failed(e.to_string()))? else {
+        return Err(protocol("TLS over a non-TCP stream"));
+    };
+    let stream =
+        tls_handshake(tcp, Arc::clone(config), &t.host).map_err(|e| failed(e.to_string()))?;
+    Ok(Io {
+        r: Buffered::new(stream),
+        out: io.out,
+    })
 }
 
 fn no_password() -> DbError {
@@ -586,17 +611,9 @@ impl Connection for PgWire {
     }
 
     fn reconnect(&mut self) -> DbResult<()> {
-        // A prefer session that found no TLS asks again, so a server that turned TLS on since
-        // is not used unencrypted behind the user's back.
-        let ask_tls =
-            self.target.ssl != super::pgsql_target::PgSslMode::Disable && !self.target.is_socket();
-        self.io = connect(&self.target, ask_tls)?.ok_or_else(|| {
-            DbError::new(
-                DbErrorKind::ConnectionLost,
-                "08006",
-                "the server started offering TLS after this session began without it: run again",
-            )
-        })?;
+        // A prefer session asks for TLS again, so a server that turned TLS on since is used
+        // with it, as a new session would be.
+        self.io = connect(&self.target, self.tls.as_ref())?;
         for i in 0..self.stmts.len() {
             if self.stmts[i].name.is_some() {
                 self.parse(i)?;
