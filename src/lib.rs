@@ -160,7 +160,9 @@ fn print_notices(opts: &OptionValues) {
 
 pub(crate) fn make_driver(cfg: &RunConfig) -> Result<Box<dyn Driver>> {
     Ok(match &cfg.target {
-        Target::Mysql(t) => Box::new(MysqlDriver::new(t.clone(), cfg.ps_mode)),
+        Target::Mysql(t) => {
+            Box::new(MysqlDriver::new(t.clone(), cfg.ps_mode).map_err(error::environment)?)
+        }
         Target::Sqlite(t) => Box::new(SqliteDriver::new(t.clone(), cfg.ps_mode)),
         Target::Pgsql(t) => {
             Box::new(PgDriver::new(t.clone(), cfg.ps_mode).map_err(error::environment)?)

@@ -1,4 +1,27 @@
+use std::sync::atomic::{AtomicBool, Ordering};
+
 fn main() -> std::process::ExitCode {
+    // A panic is a bug in dbpress: say so in one line, once (a worker's panic is re-raised
+    // when its thread is joined), instead of a backtrace meant for its developers.
+    static REPORTED: AtomicBool = AtomicBool::new(false);
+    std::panic::set_hook(Box::new(|info| {
+        if REPORTED.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        let what = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown cause".into());
+        let place = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!(
+            "dbpress: internal error (a bug in dbpress): {what}{place}: please report it with the command that caused it"
+        );
+    }));
     let args: Vec<String> = std::env::args().skip(1).collect();
     std::process::ExitCode::from(dbpress::main_with_args(&args))
 }

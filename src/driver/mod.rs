@@ -11,12 +11,12 @@ pub mod mysql_target;
 mod mysql_wire;
 pub mod pgsql;
 pub mod pgsql_target;
-mod pgsql_tls;
 mod pgsql_wire;
 pub mod rows;
 pub mod sqlite;
 pub mod sqlite_queue;
 mod stream;
+mod tls;
 
 pub use dialect::Dialect;
 pub use rows::RowBatch;

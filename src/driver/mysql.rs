@@ -1,8 +1,10 @@
-//! MySQL-protocol servers (MySQL, MariaDB, Percona, TiDB…) through the `mysql` crate, TLS by
-//! rustls. One blocking connection per worker thread.
+//! MySQL-protocol servers (MySQL, MariaDB, Percona, TiDB…): one blocking connection per worker
+//! thread, on dbpress's own protocol client (mysql_wire), TLS by rustls; the `mysql` crate for
+//! servers that want an auth plugin the own client does not speak.
 
 use super::mysql_target::{MysqlTarget, SslMode, Transport};
-use super::mysql_wire::{OpenError, WireConn, WireOpts};
+use super::mysql_wire::{OpenError, WireConn, WireOpts, WireTls};
+use super::tls::{client_config, CertCheck};
 use super::{
     dialect, render_text, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, Hints,
     QueryKind, ServerInfo, StmtHandle, Value,
@@ -23,11 +25,31 @@ pub static MYSQL_HINTS: Hints = Hints {
 pub struct MysqlDriver {
     target: MysqlTarget,
     ps_mode: PsMode,
+    /// Built once from --mysql-ssl for TCP sessions; None when it is off.
+    tls: Option<WireTls>,
 }
 
 impl MysqlDriver {
-    pub fn new(target: MysqlTarget, ps_mode: PsMode) -> MysqlDriver {
-        MysqlDriver { target, ps_mode }
+    /// Fails only if the TLS configuration cannot be built (an unreadable CA file).
+    pub fn new(target: MysqlTarget, ps_mode: PsMode) -> Result<MysqlDriver, String> {
+        let check = match target.ssl {
+            SslMode::Disabled => None,
+            SslMode::Preferred | SslMode::Required => Some(CertCheck::None),
+            SslMode::VerifyCa => Some(CertCheck::Ca),
+            SslMode::VerifyIdentity => Some(CertCheck::Full),
+        };
+        let tls = match check {
+            Some(c) => Some(WireTls {
+                config: client_config(c, target.ssl_ca.as_deref(), "--mysql-ssl-ca")?,
+                required: target.ssl != SslMode::Preferred,
+            }),
+            None => None,
+        };
+        Ok(MysqlDriver {
+            target,
+            ps_mode,
+            tls,
+        })
     }
 
     /// Connection options for session `index`; `tls` says whether to ask for TLS at all.
@@ -117,23 +139,25 @@ impl MysqlDriver {
 
 impl Driver for MysqlDriver {
     fn connect(&self, index: usize) -> DbResult<Box<dyn Connection>> {
-        // Plain sessions use dbpress's own protocol client (rows skipped without decoding);
-        // TLS sessions, and servers wanting an auth method it does not speak, use the crate.
-        // A Unix socket session is plain whatever --mysql-ssl says (TLS is not negotiated over
-        // a socket), so it takes the lean client too.
-        let socket = matches!(self.transport_of(index), Transport::Socket(_));
-        if self.target.ssl == SslMode::Disabled || socket {
-            let wire = WireOpts {
-                transport: self.transport_of(index).clone(),
-                user: self.target.user.clone(),
-                password: self.target.password.clone(),
-                db: self.target.db.clone(),
-            };
-            match WireConn::open(&wire, self.ps_mode == PsMode::Disable) {
-                Ok(c) => return Ok(Box::new(c)),
-                Err(OpenError::Db(e)) => return Err(e),
-                Err(OpenError::Unsupported(_)) => {}
-            }
+        // Every session starts on dbpress's own protocol client (rows skipped without
+        // decoding), TLS included; only a server that wants an auth method it does not speak
+        // gets the crate. TLS is not negotiated over a Unix socket, whatever --mysql-ssl says.
+        let transport = self.transport_of(index).clone();
+        let tls = match transport {
+            Transport::Tcp { .. } => self.tls.clone(),
+            Transport::Socket(_) => None,
+        };
+        let wire = WireOpts {
+            transport,
+            user: self.target.user.clone(),
+            password: self.target.password.clone(),
+            db: self.target.db.clone(),
+            tls,
+        };
+        match WireConn::open(&wire, self.ps_mode == PsMode::Disable) {
+            Ok(c) => return Ok(Box::new(c)),
+            Err(OpenError::Db(e)) => return Err(e),
+            Err(OpenError::Unsupported(_)) => {}
         }
         self.connect_with_crate(index)
     }
@@ -212,7 +236,7 @@ fn connect_error(e: mysql::Error, transport: &Transport) -> DbError {
         && (text.contains("certificate") || text.contains("TLS") || text.contains("tls"))
     {
         return DbError::new(
-            DbErrorKind::Unreachable,
+            DbErrorKind::Setup,
             "2026",
             format!("TLS handshake with {transport} failed: {text}: check --mysql-ssl-ca (or use --mysql-ssl=required to skip verification)"),
         );
@@ -229,12 +253,12 @@ fn connect_error(e: mysql::Error, transport: &Transport) -> DbError {
             unreachable(transport, "timed out after 10 s")
         }
         mysql::Error::DriverError(mysql::DriverError::TlsNotSupported) => DbError::new(
-            DbErrorKind::Unreachable,
+            DbErrorKind::Setup,
             "2026",
             format!("the server at {transport} does not offer TLS: enable TLS on the server or use --mysql-ssl=off/preferred"),
         ),
         mysql::Error::TlsError(t) => DbError::new(
-            DbErrorKind::Unreachable,
+            DbErrorKind::Setup,
             "2026",
             format!("TLS handshake with {transport} failed: {t}: check --mysql-ssl-ca (or use --mysql-ssl=required to skip verification)"),
         ),

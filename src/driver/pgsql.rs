@@ -6,6 +6,7 @@
 //! SQLSTATE as their code, which is what --pgsql-ignore-errors lists.
 
 use super::pgsql_target::{PgSslMode, PgTarget};
+use super::tls::{client_config, CertCheck};
 use super::{dialect, Connection, DbErrorKind, DbResult, Dialect, Driver, Hints, ServerInfo};
 use crate::config::PsMode;
 use rustls::ClientConfig;
@@ -30,13 +31,20 @@ pub struct PgDriver {
 impl PgDriver {
     /// Fails only if the TLS configuration cannot be built (an unreadable CA file).
     pub fn new(target: PgTarget, ps_mode: PsMode) -> Result<PgDriver, String> {
-        let tls = match target.ssl {
+        let check = match target.ssl {
             PgSslMode::Disable => None,
             _ if target.is_socket() => None,
-            mode => Some(Arc::new(super::pgsql_tls::client_config(
-                mode,
+            PgSslMode::Prefer | PgSslMode::Require => Some(CertCheck::None),
+            PgSslMode::VerifyCa => Some(CertCheck::Ca),
+            PgSslMode::VerifyFull => Some(CertCheck::Full),
+        };
+        let tls = match check {
+            Some(c) => Some(client_config(
+                c,
                 target.ssl_root_cert.as_deref(),
-            )?)),
+                "--pgsql-sslrootcert",
+            )?),
+            None => None,
         };
         Ok(PgDriver {
             target,

@@ -1124,21 +1124,27 @@ fn bulk_load_pipelines_batches_and_fails_cleanly() {
     );
 
     // Text mode (--db-ps-mode=disable) sends the batches as text, pipelined the same way; a
-    // TLS session (the `mysql` crate's) has no pipelined path and sends text INSERTs one by one.
-    // Both escape as the session reads strings, and load the same rows.
-    let mut others = vec![session_in_mode(
-        &["--mysql-socket", SOCKET],
-        dbpress::config::PsMode::Disable,
-    )
-    .unwrap()];
+    // TLS session takes the same pipelined prepared path as the socket, through TLS. Each
+    // escapes as the session reads strings, and loads the same rows.
+    let mut others = vec![(
+        session_in_mode(
+            &["--mysql-socket", SOCKET],
+            dbpress::config::PsMode::Disable,
+        )
+        .unwrap(),
+        "multi-row INSERTs",
+    )];
     if std::path::Path::new(TEST_CA).exists() {
         let ca = format!("--mysql-ssl-ca={TEST_CA}");
         let tls = ["--mysql-host=127.0.0.1", "--mysql-port=3306"];
-        others.push(session(&[tls[0], tls[1], "--mysql-ssl=required", &ca]).unwrap());
+        others.push((
+            session(&[tls[0], tls[1], "--mysql-ssl=required", &ca]).unwrap(),
+            "prepared multi-row INSERTs",
+        ));
     }
-    for mut other in others {
+    for (mut other, path) in others {
         other.query("DELETE FROM dbpress_bulk_probe").unwrap();
-        assert_eq!(load(&mut other).unwrap(), "multi-row INSERTs");
+        assert_eq!(load(&mut other).unwrap(), path);
         let rows = other
             .query_rows("SELECT COUNT(*), SUM(LENGTH(s)) FROM dbpress_bulk_probe")
             .unwrap();
@@ -1238,7 +1244,7 @@ fn session_in_mode(
     };
     let target = dbpress::driver::mysql_target::MysqlTarget::from_options(&opts)
         .map_err(|e| e.to_string())?;
-    MysqlDriver::new(target, ps_mode)
+    MysqlDriver::new(target, ps_mode)?
         .connect(0)
         .map_err(|e| e.to_string())
 }
@@ -1351,5 +1357,82 @@ fn issue_2_a_user_without_write_privilege_is_told_to_grant_it() {
     );
     assert!(!err.contains("cannot open a session"), "{err}");
     let o = dbpress(&args(&["oltp_read_write", "cleanup"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// An account authenticated by MariaDB's ed25519 plugin made dbpress panic inside the `mysql`
+/// crate (built without its ed25519 support); dbpress's own client now signs the scramble
+/// itself, over TCP, TLS and the socket alike.
+#[test]
+fn issue_2_an_ed25519_account_logs_in_without_a_panic() {
+    let Some(_srv) = server("ed25519") else {
+        return;
+    };
+    // Installed once; a second INSTALL fails harmlessly when it is there already.
+    as_root("INSTALL SONAME 'auth_ed25519'");
+    let users = ["'dbpress_ed'@'localhost'", "'dbpress_ed'@'%'"];
+    for u in users {
+        assert!(
+            as_root(&format!(
+                "DROP USER IF EXISTS {u}; CREATE USER {u} IDENTIFIED VIA ed25519 USING PASSWORD('ed pw'); \
+                 GRANT ALL ON sbtest.* TO {u}"
+            )),
+            "could not create {u}"
+        );
+    }
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--table-size=100"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ca = format!("--mysql-ssl-ca={TEST_CA}");
+    let transports: [&[&str]; 3] = [
+        &["--mysql-host=127.0.0.1", "--mysql-port=3306"],
+        &[
+            "--mysql-host=127.0.0.1",
+            "--mysql-port=3306",
+            "--mysql-ssl=verify_ca",
+            &ca,
+        ],
+        &["--mysql-socket", SOCKET],
+    ];
+    for t in transports {
+        let run = |password: &str| {
+            let mut a = vec![
+                "oltp_point_select",
+                "run",
+                "--mysql-user=dbpress_ed",
+                password,
+                "--mysql-db=sbtest",
+                "--table-size=100",
+                "--time=0",
+                "--events=50",
+            ];
+            a.extend_from_slice(t);
+            dbpress(&a)
+        };
+        let o = run("--mysql-password=ed pw");
+        assert!(o.status.success(), "{t:?}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains("transactions:                        50 "),
+            "{t:?}: {}",
+            stdout(&o)
+        );
+        let o = run("--mysql-password=wrong");
+        assert_eq!(o.status.code(), Some(2), "{t:?}: {}", stderr(&o));
+        assert_one_clean_line(&o);
+        assert!(
+            stderr(&o).contains("authentication failed (server error 1045"),
+            "{t:?}: {}",
+            stderr(&o)
+        );
+    }
+    for u in users {
+        as_root(&format!("DROP USER {u}"));
+    }
+    let o = dbpress(&args(
+        &["oltp_point_select", "cleanup"],
+        &["--table-size=100"],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
 }

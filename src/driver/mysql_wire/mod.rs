@@ -1,12 +1,13 @@
-//! dbpress's own MySQL client protocol implementation for plain TCP and Unix-socket sessions.
+//! dbpress's own MySQL client protocol implementation, for TCP (plain or TLS) and Unix-socket
+//! sessions.
 //!
 //! Why it exists: the `mysql` crate decodes every row into allocated values (≈1 000 instructions
 //! per row measured under callgrind), which makes the client, not the server, the bottleneck of a
 //! range-heavy OLTP event. A load generator only needs to know that rows arrived and how many
-//! statements did what, so this client speaks just that much of the protocol — handshake,
-//! mysql_native_password and caching_sha2_password (fast path, and full auth over the socket),
-//! COM_QUERY, COM_STMT_PREPARE/EXECUTE — and skips rows in place. TLS sessions and other auth
-//! plugins use the `mysql` crate (see `driver::mysql`).
+//! statements did what, so this client speaks just that much of the protocol — handshake, TLS
+//! (rustls, configured in tls.rs), mysql_native_password and caching_sha2_password (fast path,
+//! and full auth over TLS or the socket), COM_QUERY, COM_STMT_PREPARE/EXECUTE — and skips rows in
+//! place. Servers that want another auth plugin get the `mysql` crate (see `driver::mysql`).
 
 mod auth;
 mod bulk;
@@ -18,12 +19,15 @@ use super::{
     render_text, Connection, DbError, DbErrorKind, DbResult, QueryKind, StmtHandle, Value,
 };
 use packet::{lenenc, put_lenenc, PacketIo, Stream};
+use rustls::ClientConfig;
 use std::os::unix::net::UnixStream;
+use std::sync::Arc;
 
 const CLIENT_LONG_PASSWORD: u32 = 1;
 const CLIENT_LONG_FLAG: u32 = 4;
 const CLIENT_CONNECT_WITH_DB: u32 = 8;
 const CLIENT_PROTOCOL_41: u32 = 512;
+const CLIENT_SSL: u32 = 2048;
 const CLIENT_TRANSACTIONS: u32 = 8192;
 const CLIENT_SECURE_CONNECTION: u32 = 32768;
 const CLIENT_MULTI_RESULTS: u32 = 1 << 17;
@@ -48,6 +52,15 @@ pub struct WireOpts {
     pub user: String,
     pub password: super::mysql_target::Secret,
     pub db: String,
+    /// TLS over TCP, when --mysql-ssl asks for it.
+    pub tls: Option<WireTls>,
+}
+
+#[derive(Clone, Debug)]
+pub struct WireTls {
+    pub config: Arc<ClientConfig>,
+    /// Refuse a server that offers no TLS (every mode but preferred).
+    pub required: bool,
 }
 
 /// Why a session could not be opened.
@@ -111,6 +124,14 @@ fn err_packet(p: &[u8]) -> DbError {
     let msg_start = if p.get(3) == Some(&b'#') { 9 } else { 3 };
     let message = String::from_utf8_lossy(p.get(msg_start..).unwrap_or(&[])).into_owned();
     DbError::new(super::mysql::kind_of_code(code), code.to_string(), message)
+}
+
+fn tls_failed(transport: &Transport, why: &str) -> DbError {
+    DbError::new(
+        DbErrorKind::Setup,
+        "2026",
+        format!("TLS handshake with {transport} failed: {why}: check --mysql-ssl-ca (or use --mysql-ssl=required to skip verification)"),
+    )
 }
 
 fn connect_stream(t: &Transport) -> Result<Stream, DbError> {
@@ -221,13 +242,41 @@ impl WireConn {
             | CLIENT_PLUGIN_AUTH
             | CLIENT_PLUGIN_AUTH_LENENC
             | CLIENT_DEPRECATE_EOF;
-        let caps = want & server_caps;
+        let mut caps = want & server_caps;
         // Read by the server only when the client, too, leaves CLIENT_MYSQL clear.
         let ext_caps = if caps & CLIENT_LONG_PASSWORD == 0 {
             MARIADB_CLIENT_CACHE_METADATA & server_ext_caps
         } else {
             0
         };
+        let mut encrypted = false;
+        if let (Some(tls), Transport::Tcp { host, .. }) = (&opts.tls, &opts.transport) {
+            if server_caps & CLIENT_SSL != 0 {
+                caps |= CLIENT_SSL;
+                // SSLRequest: the handshake response's first 32 bytes; the rest follows
+                // encrypted.
+                let out = io.begin();
+                out.extend_from_slice(&caps.to_le_bytes());
+                out.extend_from_slice(&(1u32 << 30).to_le_bytes());
+                out.push(CHARSET_UTF8MB4);
+                out.extend_from_slice(&[0; 19]);
+                out.extend_from_slice(&ext_caps.to_le_bytes());
+                io.send().map_err(|e| OpenError::Db(io_lost(e)))?;
+                io = io
+                    .start_tls(Arc::clone(&tls.config), host)
+                    .map_err(|e| OpenError::Db(tls_failed(&opts.transport, &e.to_string())))?;
+                encrypted = true;
+            } else if tls.required {
+                return Err(OpenError::Db(DbError::new(
+                    DbErrorKind::Setup,
+                    "2026",
+                    format!(
+                        "the server at {} does not offer TLS: enable TLS on the server or use --mysql-ssl=off/preferred",
+                        opts.transport
+                    ),
+                )));
+            }
+        }
         let password = opts.password.expose().as_bytes();
         let reply = auth_reply(&plugin, password, &scramble)?;
         {
@@ -251,7 +300,8 @@ impl WireConn {
             out.push(0);
         }
         io.send().map_err(|e| OpenError::Db(io_lost(e)))?;
-        let on_socket = matches!(opts.transport, Transport::Socket(_));
+        // A transport where a cleartext password cannot be read by others.
+        let secure = encrypted || matches!(opts.transport, Transport::Socket(_));
         loop {
             let p = io.next().map_err(|e| OpenError::Db(io_lost(e)))?.to_vec();
             match p.first() {
@@ -261,19 +311,18 @@ impl WireConn {
                     // Auth switch: another plugin, with a fresh scramble.
                     let mut at = 1;
                     plugin = cstr(&p, &mut at).unwrap_or_default();
-                    let mut data = p.get(at..).unwrap_or(&[]).to_vec();
-                    if data.last() == Some(&0) {
-                        data.pop();
-                    }
-                    scramble = data;
+                    // Kept whole: the 20-byte scrambles' trailing NUL is cut by `auth_reply`,
+                    // and client_ed25519's 32 random bytes may end in a zero that counts.
+                    scramble = p.get(at..).unwrap_or(&[]).to_vec();
                     let reply = auth_reply(&plugin, password, &scramble)?;
                     io.begin().extend_from_slice(&reply);
                     io.send().map_err(|e| OpenError::Db(io_lost(e)))?;
                 }
                 Some(0x01) if plugin == b"caching_sha2_password" => match p.get(1) {
                     Some(3) => {} // fast auth succeeded; an OK packet follows
-                    Some(4) if on_socket => {
-                        // Full authentication: the socket is a secure transport for cleartext.
+                    Some(4) if secure => {
+                        // Full authentication: the password in cleartext, as the server asks
+                        // on a secure transport.
                         let out = io.begin();
                         out.extend_from_slice(password);
                         out.push(0);
@@ -501,10 +550,21 @@ fn terminator_status(p: &[u8], deprecate_eof: bool) -> u16 {
 }
 
 fn auth_reply(plugin: &[u8], password: &[u8], scramble: &[u8]) -> Result<Vec<u8>, OpenError> {
+    let full_scramble = scramble;
     let scramble = &scramble[..scramble.len().min(20)];
     match plugin {
         b"mysql_native_password" => Ok(auth::native_password(password, scramble)),
         b"caching_sha2_password" => Ok(auth::caching_sha2(password, scramble)),
+        // The whole 32-byte scramble is the message MariaDB's server verifies.
+        b"client_ed25519" => Ok(auth::ed25519(password, full_scramble)),
+        // The `mysql` crate, the fallback for other plugins, panics on this one unless built
+        // with more dependencies: refuse it here, clearly.
+        b"parsec" => Err(OpenError::Db(DbError::new(
+            DbErrorKind::Setup,
+            "1251",
+            "the account authenticates with MariaDB's parsec plugin, which dbpress does not speak: \
+             use an account IDENTIFIED VIA ed25519 or mysql_native_password",
+        ))),
         other => Err(OpenError::Unsupported(format!(
             "authentication plugin {}",
             String::from_utf8_lossy(other)
@@ -676,5 +736,36 @@ impl Drop for WireConn {
         // COM_QUIT, so the server logs a clean disconnect rather than an aborted connection.
         self.io.begin_command().push(0x01);
         let _ = self.io.send();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auth_plugins_are_answered_handed_over_or_refused_clearly() {
+        let scramble: Vec<u8> = (1..=32).collect();
+        assert_eq!(
+            auth_reply(b"mysql_native_password", b"pw", &scramble)
+                .ok()
+                .map(|r| r.len()),
+            Some(20)
+        );
+        assert_eq!(
+            auth_reply(b"client_ed25519", b"pw", &scramble)
+                .ok()
+                .map(|r| r.len()),
+            Some(64)
+        );
+        // Unknown plugins go to the `mysql` crate; parsec, on which it would panic, does not.
+        assert!(matches!(
+            auth_reply(b"dialog", b"pw", &scramble),
+            Err(OpenError::Unsupported(_))
+        ));
+        match auth_reply(b"parsec", b"pw", &scramble) {
+            Err(OpenError::Db(e)) => assert!(e.message.contains("parsec plugin"), "{e}"),
+            _ => panic!("parsec must be refused with a message"),
+        }
     }
 }

@@ -1,11 +1,13 @@
 //! MySQL packet framing over a blocking stream, with one reusable read buffer so that rows are
 //! skipped in place: reading a result costs a header parse per row, no allocation.
 
-use crate::driver::stream::Buffered;
 pub use crate::driver::stream::Stream;
+use crate::driver::stream::{tls_handshake, Buffered};
+use rustls::ClientConfig;
 use std::io::{self, Write};
 #[cfg(test)]
 use std::os::unix::net::UnixStream;
+use std::sync::Arc;
 
 const MAX_CHUNK: usize = 0xFF_FFFF;
 
@@ -25,6 +27,20 @@ impl PacketIo {
             seq: 0,
             out: Vec::with_capacity(1024),
         }
+    }
+
+    /// The same exchange continued over TLS: the handshake runs on the TCP stream, and the
+    /// sequence number carries on (the client's next packet follows its SSLRequest).
+    pub fn start_tls(self, config: Arc<ClientConfig>, host: &str) -> io::Result<PacketIo> {
+        let Stream::Tcp(tcp) = self.r.into_stream()? else {
+            return Err(io::Error::other("TLS is negotiated over TCP only"));
+        };
+        Ok(PacketIo {
+            r: Buffered::new(tls_handshake(tcp, config, host)?),
+            joined: self.joined,
+            seq: self.seq,
+            out: self.out,
+        })
     }
 
     /// The next packet's payload, valid until the next call.
@@ -79,7 +95,8 @@ impl PacketIo {
             self.out[..3].copy_from_slice(&h[..3]);
             self.out[3] = self.seq;
             self.seq = self.seq.wrapping_add(1);
-            return self.r.stream.write_all(&self.out);
+            self.r.stream.write_all(&self.out)?;
+            return self.r.stream.flush();
         }
         // Split into 16 MiB chunks, ending with a shorter (possibly empty) one.
         let payload = self.out.split_off(4);
@@ -93,7 +110,7 @@ impl PacketIo {
             }
         }
         let _ = last_len;
-        Ok(())
+        self.r.stream.flush()
     }
 
     fn write_chunk(&mut self, c: &[u8]) -> io::Result<()> {

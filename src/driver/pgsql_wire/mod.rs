@@ -1,5 +1,5 @@
 //! dbpress's own PostgreSQL protocol (v3) client, for every session: Unix socket, TCP, and TCP
-//! with TLS (rustls, with libpq's sslmode meanings, configured in pgsql_tls.rs). It writes
+//! with TLS (rustls, with libpq's sslmode meanings, configured in tls.rs). It writes
 //! Bind/Execute/Sync into one buffer and skips DataRows in place; the `postgres` crate, which
 //! dbpress used for TLS sessions before, runs a tokio runtime per client and decodes every row,
 //! for several times the instructions per statement (bench/RESULTS.md).

@@ -1,8 +1,8 @@
-//! TLS for PostgreSQL sessions through rustls (no OpenSSL), with libpq's sslmode meanings:
-//! prefer/require encrypt without checking the certificate, verify-ca checks it was signed by
-//! the given CA, verify-full also checks it names the host.
+//! TLS for dbpress's own protocol clients through rustls (no OpenSSL), shared by both
+//! drivers: encryption only (libpq's prefer/require, MySQL's preferred/required), a certificate
+//! signed by a given CA (verify-ca, verify_ca), or also issued for the host (verify-full,
+//! verify_identity).
 
-use super::pgsql_target::PgSslMode;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::client::WebPkiServerVerifier;
 use rustls::pki_types::pem::PemObject;
@@ -11,16 +11,23 @@ use rustls::{CertificateError, ClientConfig, DigitallySignedStruct, Error, RootC
 use std::path::Path;
 use std::sync::Arc;
 
-fn provider() -> Arc<rustls::crypto::CryptoProvider> {
-    Arc::new(rustls::crypto::ring::default_provider())
+/// How much of the server's certificate a session checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CertCheck {
+    /// None: the session is encrypted, the server not authenticated.
+    None,
+    /// Signed by the given CA, whatever name it was issued for.
+    Ca,
+    /// Signed by the given CA and issued for the host the session connects to.
+    Full,
 }
 
-/// Accepts any certificate (sslmode prefer/require: encryption without authentication), but
+/// Accepts any certificate (encryption without authentication), but
 /// still checks the handshake signatures with the real algorithms.
 #[derive(Debug)]
 struct AnyCertificate(Arc<rustls::crypto::CryptoProvider>);
 
-/// Checks the chain against the CA and ignores the name (sslmode verify-ca).
+/// Checks the chain against the CA and ignores the name.
 #[derive(Debug)]
 struct CaOnly(Arc<WebPkiServerVerifier>);
 
@@ -112,10 +119,11 @@ impl ServerCertVerifier for CaOnly {
     }
 }
 
-fn roots(file: &Path) -> Result<RootCertStore, String> {
+/// `ca_option` names the option that gave `file`, for the messages.
+fn roots(file: &Path, ca_option: &str) -> Result<RootCertStore, String> {
     let mut store = RootCertStore::empty();
     let certs = CertificateDer::pem_file_iter(file)
-        .map_err(|e| format!("cannot read --pgsql-sslrootcert {}: {e}", file.display()))?;
+        .map_err(|e| format!("cannot read {ca_option} {}: {e}", file.display()))?;
     for c in certs {
         let c = c.map_err(|e| format!("bad certificate in {}: {e}", file.display()))?;
         store
@@ -128,19 +136,24 @@ fn roots(file: &Path) -> Result<RootCertStore, String> {
     Ok(store)
 }
 
-/// The rustls client configuration for `mode` (not called for disable).
-pub fn client_config(mode: PgSslMode, root_cert: Option<&Path>) -> Result<ClientConfig, String> {
-    let provider = provider();
+/// The rustls client configuration for `check`, with the CA file the checks need (given by
+/// the option named `ca_option`; the drivers refuse a checking mode without one).
+pub fn client_config(
+    check: CertCheck,
+    ca: Option<&Path>,
+    ca_option: &str,
+) -> Result<Arc<ClientConfig>, String> {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
     let builder = ClientConfig::builder_with_provider(Arc::clone(&provider))
         .with_safe_default_protocol_versions()
         .map_err(|e| e.to_string())?;
-    let config = match (mode, root_cert) {
-        (PgSslMode::VerifyFull, Some(file)) => builder
-            .with_root_certificates(roots(file)?)
+    let config = match (check, ca) {
+        (CertCheck::Full, Some(file)) => builder
+            .with_root_certificates(roots(file, ca_option)?)
             .with_no_client_auth(),
-        (PgSslMode::VerifyCa, Some(file)) => {
+        (CertCheck::Ca, Some(file)) => {
             let webpki = WebPkiServerVerifier::builder_with_provider(
-                Arc::new(roots(file)?),
+                Arc::new(roots(file, ca_option)?),
                 Arc::clone(&provider),
             )
             .build()
@@ -155,5 +168,5 @@ pub fn client_config(mode: PgSslMode, root_cert: Option<&Path>) -> Result<Client
             .with_custom_certificate_verifier(Arc::new(AnyCertificate(provider)))
             .with_no_client_auth(),
     };
-    Ok(config)
+    Ok(Arc::new(config))
 }
