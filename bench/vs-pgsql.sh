@@ -6,6 +6,7 @@
 #   bench/vs-pgsql.sh qps       QPS rounds at 4 threads over the Unix socket
 #   bench/vs-pgsql.sh prepare   prepare of 4 tables x 250 000 rows, dbpress vs sysbench
 #   bench/vs-pgsql.sh instr     client instructions per oltp_point_select event (callgrind)
+#   bench/vs-pgsql.sh tls       TCP with TLS vs plain: instructions per point select and QPS rounds
 #   bench/vs-pgsql.sh sqlite    dbpress on SQLite: QPS at 1, 2, 4 threads and prepare rows/s
 #   bench/vs-pgsql.sh script    `dbpress script run -S` vs `pgbench -S -M prepared`, 4 clients
 #
@@ -130,6 +131,46 @@ if [ "$what" = all ] || [ "$what" = instr ]; then
   echo "| sysbench pgsql (libpq) | dbpress (own protocol client) | ratio |"
   echo "|---:|---:|---:|"
   echo "| $s | $d | $(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.2f", d / s}') |"
+  echo
+  "$DBP" oltp_read_write cleanup "${PGCONN[@]}" --tables=16 >/dev/null
+fi
+
+if [ "$what" = all ] || [ "$what" = tls ]; then
+  # Over TCP, libpq (sysbench 1.0.20 has no sslmode option) takes PGSSLMODE from the environment.
+  fresh_tables 1 10000
+  PGTCP=(--pgsql-host=127.0.0.1 --pgsql-port=5432 --pgsql-user=sbtest --pgsql-password=sbtest --pgsql-db=sbtest)
+  instructions() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" >/dev/null 2>/tmp/dbpress-cg.err
+    awk '/Collected/ {print $4}' /tmp/dbpress-cg.err
+  }
+  sb() { PGSSLMODE=$1 instructions sysbench oltp_point_select --db-driver=pgsql "${PGTCP[@]}" --table-size=10000 --rand-type=uniform --threads=1 --time=0 --events="$2" run; }
+  dp() { instructions "$DBP" oltp_point_select run "${PGTCP[@]}" --pgsql-sslmode="$1" --table-size=10000 --rand-type=uniform --threads=1 --time=0 --events="$2"; }
+  echo "### PostgreSQL over TCP 127.0.0.1: client instructions per oltp_point_select event (callgrind, N=$N vs 2N)"
+  echo
+  echo "| sslmode | sysbench pgsql (libpq) | dbpress | ratio |"
+  echo "|---|---:|---:|---:|"
+  for mode in disable require; do
+    s=$(( ($(sb $mode $((2 * N))) - $(sb $mode "$N")) / N ))
+    d=$(( ($(dp $mode $((2 * N))) - $(dp $mode "$N")) / N ))
+    echo "| $mode | $s | $d | $(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.2f", d / s}') |"
+  done
+  echo
+  fresh_tables 1 "$ROWS"
+  echo "### PostgreSQL QPS over TCP with TLS (sslmode=require), oltp_point_select, 4 threads ($ROUNDS rounds of ${SECONDS_PER_RUN}s, alternating)"
+  echo
+  : >/tmp/dbpress-pg-ratios
+  echo "| round | sysbench pgsql | dbpress | ratio |"
+  echo "|---:|---:|---:|---:|"
+  sbt() { PGSSLMODE=require sysbench oltp_point_select --db-driver=pgsql "${PGTCP[@]}" --tables=1 --table-size="$ROWS" --rand-type=uniform --threads=4 --time="$SECONDS_PER_RUN" run | qps_of; }
+  dpt() { "$DBP" oltp_point_select run "${PGTCP[@]}" --pgsql-sslmode=require --tables=1 --table-size="$ROWS" --rand-type=uniform --threads=4 --time="$SECONDS_PER_RUN" | qps_of; }
+  for r in $(seq 1 "$ROUNDS"); do
+    if [ $((r % 2)) = 1 ]; then s=$(sbt); d=$(dpt); else d=$(dpt); s=$(sbt); fi
+    ratio=$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d / s}')
+    echo "$ratio" >>/tmp/dbpress-pg-ratios
+    echo "| $r | $s | $d | $ratio |"
+  done
+  echo
+  echo "median ratio **$(median </tmp/dbpress-pg-ratios)** (spread $(spread </tmp/dbpress-pg-ratios))"
   echo
   "$DBP" oltp_read_write cleanup "${PGCONN[@]}" --tables=16 >/dev/null
 fi

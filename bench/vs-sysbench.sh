@@ -6,6 +6,7 @@
 #   bench/vs-sysbench.sh qps        only alternating QPS pairs
 #   bench/vs-sysbench.sh prepare    only prepare wall time
 #   bench/vs-sysbench.sh threads    only the 1000-connection run (client RSS)
+#   bench/vs-sysbench.sh tls        TCP with TLS: instructions per point select and QPS pairs
 #   bench/vs-sysbench.sh suite      every OLTP workload: instructions per event (server and dry
 #                                   run) and QPS pairs at 4 threads (SUITE_PAIRS, SUITE_SECONDS);
 #                                   suite-instr / suite-qps for one half, WORKLOADS="a b" to pick
@@ -107,6 +108,68 @@ if [ "$what" = all ] || [ "$what" = qps ]; then
   echo
   echo "Median pair ratio dbpress/sysbench: **$med** (spread $lo–$hi); target ≥ 1.0."
   echo
+fi
+
+if [ "$what" = all ] || [ "$what" = tls ]; then
+  # sysbench 1.0.20's --mysql-ssl=on wants client-key.pem, client-cert.pem and cacert.pem in the
+  # current directory: a client certificate signed by scripts/services.sh's test CA.
+  TLS_DIR=/etc/mysql/dbpress-tls
+  SB_TLS=$(mktemp -d)
+  cp "$TLS_DIR/ca.pem" "$SB_TLS/cacert.pem"
+  openssl req -newkey rsa:2048 -nodes -subj "/CN=sbtest client" -keyout "$SB_TLS/client-key.pem" \
+    -out "$SB_TLS/client.csr" 2>/dev/null
+  openssl x509 -req -in "$SB_TLS/client.csr" -CA "$TLS_DIR/ca.pem" -CAkey "$TLS_DIR/ca-key.pem" \
+    -CAserial "$SB_TLS/ca.srl" -CAcreateserial -days 2 -out "$SB_TLS/client-cert.pem" 2>/dev/null
+  TCP=(--mysql-host=127.0.0.1 --mysql-port=3306 --mysql-user=sbtest --mysql-password=sbtest --mysql-db=sbtest)
+  sb_tls() { (cd "$SB_TLS" && sysbench "$@"); }
+  tls_per_event() { # tool ssl-flag
+    local a b
+    if [ "$1" = sysbench ]; then
+      a=$(cd "$SB_TLS" && instructions sysbench oltp_point_select "${TCP[@]}" "${COMMON[@]}" "$2" --table-size=10000 --threads=1 --time=0 --events="$N" run)
+      b=$(cd "$SB_TLS" && instructions sysbench oltp_point_select "${TCP[@]}" "${COMMON[@]}" "$2" --table-size=10000 --threads=1 --time=0 --events=$((2 * N)) run)
+    else
+      a=$(instructions "$DBP" oltp_point_select run "${TCP[@]}" "${COMMON[@]}" "$2" --table-size=10000 --threads=1 --time=0 --events="$N")
+      b=$(instructions "$DBP" oltp_point_select run "${TCP[@]}" "${COMMON[@]}" "$2" --table-size=10000 --threads=1 --time=0 --events=$((2 * N)))
+    fi
+    echo $(( (b - a) / N ))
+  }
+  fresh_tables 1 10000
+  echo "### TCP 127.0.0.1, oltp_point_select: client instructions per event (callgrind, N=$N vs 2N)"
+  echo
+  echo "| session | sysbench | dbpress | ratio |"
+  echo "|---|---:|---:|---:|"
+  for row in "plain|--mysql-ssl=off|--mysql-ssl=off" "TLS|--mysql-ssl=on|--mysql-ssl=required"; do
+    IFS='|' read -r label sflag dflag <<<"$row"
+    s=$(tls_per_event sysbench "$sflag"); d=$(tls_per_event dbpress "$dflag")
+    echo "| $label | $s | $d | $(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d/s}') |"
+  done
+  echo
+  fresh_tables 4 100000
+  for wl in oltp_point_select oltp_read_write; do
+    echo "### QPS over TCP with TLS, $wl, 4 threads, ${PAIR_SECONDS}s per run, $PAIRS alternating pairs"
+    echo
+    echo "| pair | sysbench QPS | dbpress QPS | ratio |"
+    echo "|---:|---:|---:|---:|"
+    ratios=()
+    for i in $(seq 1 "$PAIRS"); do
+      if [ $((i % 2)) = 1 ]; then order="sysbench dbpress"; else order="dbpress sysbench"; fi
+      for tool in $order; do
+        if [ "$tool" = sysbench ]; then
+          sb_tls "$wl" "${TCP[@]}" "${COMMON[@]}" --mysql-ssl=on --tables=4 --table-size=100000 --threads=4 --time="$PAIR_SECONDS" run >/tmp/dbpress-sb.txt
+        else
+          "$DBP" "$wl" run "${TCP[@]}" "${COMMON[@]}" --mysql-ssl=required --tables=4 --table-size=100000 --threads=4 --time="$PAIR_SECONDS" >/tmp/dbpress-dp.txt
+        fi
+      done
+      s=$(qps_of /tmp/dbpress-sb.txt); d=$(qps_of /tmp/dbpress-dp.txt)
+      r=$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d/s}')
+      ratios+=("$r")
+      echo "| $i | $s | $d | $r |"
+    done
+    echo
+    echo "Median pair ratio dbpress/sysbench: **$(printf '%s\n' "${ratios[@]}" | median)** (spread $(printf '%s\n' "${ratios[@]}" | sort -g | head -1)–$(printf '%s\n' "${ratios[@]}" | sort -g | tail -1))."
+    echo
+  done
+  rm -rf "$SB_TLS"
 fi
 
 PREP_TABLES="${PREP_TABLES:-4}"
