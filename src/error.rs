@@ -14,6 +14,8 @@ pub enum Error {
     Environment(String),
     /// The benchmark itself failed.
     Failed(String),
+    /// Stopped by a signal before it could finish; the exit code is the shell's 128 + signal.
+    Interrupted(String, u8),
 }
 
 impl Error {
@@ -21,6 +23,7 @@ impl Error {
         match self {
             Error::Usage(_) | Error::Environment(_) => 2,
             Error::Failed(_) => 1,
+            Error::Interrupted(_, code) => *code,
         }
     }
 
@@ -31,12 +34,14 @@ impl Error {
             Error::Usage(m) => Error::Usage(format!("{place}: {m}")),
             Error::Environment(m) => Error::Environment(format!("{place}: {m}")),
             Error::Failed(m) => Error::Failed(format!("{place}: {m}")),
+            Error::Interrupted(m, code) => Error::Interrupted(format!("{place}: {m}"), code),
         }
     }
 
     pub fn message(&self) -> &str {
         match self {
             Error::Usage(m) | Error::Environment(m) | Error::Failed(m) => m,
+            Error::Interrupted(m, _) => m,
         }
     }
 }

@@ -304,3 +304,57 @@ fn sqlite_writers_each_get_their_share() {
         stdout(&o)
     );
 }
+
+#[test]
+fn an_interrupted_prepare_stops_at_a_block_and_names_the_half_loaded_tables() {
+    use std::io::BufRead;
+    let dir = scratch("prepare-interrupted");
+    // Several seconds of rows: the signal lands while they load.
+    let size = ["--tables=2", "--table-size=2000000"];
+    let mut child = Command::new(bin())
+        .args([
+            "oltp_read_write",
+            "prepare",
+            "--threads=2",
+            size[0],
+            size[1],
+        ])
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut said = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let loading = line.starts_with("Inserting");
+        said.push(line);
+        if loading {
+            break;
+        }
+    }
+    assert!(said.iter().any(|l| l.starts_with("Inserting")), "{said:?}");
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert_one_clean_line(&o);
+    let err = stderr(&o);
+    assert!(
+        err.contains("prepare interrupted by SIGINT: sbtest1, sbtest2 left half-loaded (")
+            && err
+                .contains("of 4000000 rows in): run `dbpress oltp_read_write cleanup --tables=2`"),
+        "{err}"
+    );
+    // The tables keep their mark: check and run refuse them, cleanup removes them.
+    let o = in_dir(&dir, &["oltp_read_write", "check", size[0], size[1]]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stdout(&o).contains("sbtest1: left half-loaded by an interrupted prepare"),
+        "{}",
+        stdout(&o)
+    );
+    let o = in_dir(&dir, &["oltp_read_write", "cleanup", size[0]]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

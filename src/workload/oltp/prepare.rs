@@ -11,6 +11,7 @@ use super::Oltp;
 use crate::driver::{Connection, DbError, RowBatch};
 use crate::error::{environment, failed, Error, Result};
 use crate::rand::{Distribution, Rng, Template};
+use crate::runner::signals::{self, Signals};
 use crate::workload::Context;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -215,6 +216,9 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
             }
         }
     }
+    // Ctrl-C stops the loaders at their next block and says which tables are half-loaded (a
+    // second one exits at once); the tables keep their loading mark for `check` and `run`.
+    let signals = Signals::install();
     let progress = Progress::new(u64::from(s.tables) * u64::from(s.load_rows));
     let queue = BlockQueue::new(s.tables, s.load_rows);
     let mut remaining = Vec::new();
@@ -248,6 +252,7 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
         for tid in 0..threads {
             let (queue, remaining, progress) = (&queue, &remaining, &progress);
             let (path, first_error, announced) = (&path, &first_error, &announced);
+            let signals = &signals;
             scope.spawn(move || {
                 let r = (|| -> Result<()> {
                     let mut conn = ctx.connect(tid)?;
@@ -257,10 +262,11 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
                     let dist = Distribution::new(ctx.dist);
                     let mut current = None;
                     loop {
-                        if first_error
-                            .lock()
-                            .unwrap_or_else(|p| p.into_inner())
-                            .is_some()
+                        if signals.caught().is_some()
+                            || first_error
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .is_some()
                         {
                             return Ok(());
                         }
@@ -290,11 +296,30 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
             });
         }
     });
-    progress.finish(path.get().copied().unwrap_or("no rows"));
-    match first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        Some(e) => Err(e),
-        None => Ok(()),
+    if let Some(e) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
     }
+    if let Some(sig) = signals.caught() {
+        let unfinished: Vec<String> = (1..=s.tables)
+            .filter(|&t| remaining[t as usize - 1].load(Ordering::Relaxed) > 0)
+            .map(|t| format!("sbtest{t}"))
+            .collect();
+        if !unfinished.is_empty() {
+            return Err(Error::Interrupted(
+                format!(
+                    "prepare interrupted by {sig}: {} left half-loaded ({} of {} rows in): run `{} cleanup --tables={}` before preparing again",
+                    unfinished.join(", "),
+                    progress.stopped(),
+                    u64::from(s.tables) * u64::from(s.load_rows),
+                    ctx.invocation,
+                    s.tables
+                ),
+                signals::exit_code(sig),
+            ));
+        }
+    }
+    progress.finish(path.get().copied().unwrap_or("no rows"));
+    Ok(())
 }
 
 /// `--prepare-fast`: the dialect's faster, less safe session settings (MySQL: no unique or
@@ -468,6 +493,14 @@ impl Progress {
         if let Some(b) = &self.bar {
             b.inc(rows);
         }
+    }
+
+    /// Clear the bar of an interrupted load and return the rows it loaded.
+    fn stopped(&self) -> u64 {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+        self.done.load(Ordering::Relaxed)
     }
 
     fn finish(&self, path: &str) {
