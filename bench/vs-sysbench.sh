@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # dbpress vs sysbench (Debian's sysbench 1.0.20) on the same MariaDB and the same tables.
 #
-#   bench/vs-sysbench.sh            everything (about 15 minutes)
+#   bench/vs-sysbench.sh            everything (about 20 minutes)
 #   bench/vs-sysbench.sh instr      only client instructions per event (callgrind)
 #   bench/vs-sysbench.sh qps        only alternating QPS pairs
 #   bench/vs-sysbench.sh prepare    only prepare wall time
