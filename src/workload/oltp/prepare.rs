@@ -297,6 +297,7 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
         }
     });
     if let Some(e) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        progress.stopped();
         return Err(e);
     }
     if let Some(sig) = signals.caught() {
@@ -495,7 +496,7 @@ impl Progress {
         }
     }
 
-    /// Clear the bar of an interrupted load and return the rows it loaded.
+    /// Clear the bar of a load that stopped early and return the rows it loaded.
     fn stopped(&self) -> u64 {
         if let Some(b) = &self.bar {
             b.finish_and_clear();
