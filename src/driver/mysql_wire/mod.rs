@@ -157,6 +157,16 @@ fn connect_stream(t: &Transport) -> Result<Stream, DbError> {
     }
 }
 
+/// The handshake response's first 32 bytes (capabilities, max packet, character set, MariaDB's
+/// extended capabilities), which are also the whole SSLRequest.
+fn put_response_header(out: &mut Vec<u8>, caps: u32, ext_caps: u32) {
+    out.extend_from_slice(&caps.to_le_bytes());
+    out.extend_from_slice(&(1u32 << 30).to_le_bytes());
+    out.push(CHARSET_UTF8MB4);
+    out.extend_from_slice(&[0; 19]);
+    out.extend_from_slice(&ext_caps.to_le_bytes());
+}
+
 fn cstr(p: &[u8], at: &mut usize) -> Option<Vec<u8>> {
     let rest = p.get(*at..)?;
     let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
@@ -255,12 +265,7 @@ impl WireConn {
                 caps |= CLIENT_SSL;
                 // SSLRequest: the handshake response's first 32 bytes; the rest follows
                 // encrypted.
-                let out = io.begin();
-                out.extend_from_slice(&caps.to_le_bytes());
-                out.extend_from_slice(&(1u32 << 30).to_le_bytes());
-                out.push(CHARSET_UTF8MB4);
-                out.extend_from_slice(&[0; 19]);
-                out.extend_from_slice(&ext_caps.to_le_bytes());
+                put_response_header(io.begin(), caps, ext_caps);
                 io.send().map_err(|e| OpenError::Db(io_lost(e)))?;
                 io = io
                     .start_tls(Arc::clone(&tls.config), host)
@@ -281,11 +286,7 @@ impl WireConn {
         let reply = auth_reply(&plugin, password, &scramble)?;
         {
             let out = io.begin();
-            out.extend_from_slice(&caps.to_le_bytes());
-            out.extend_from_slice(&(1u32 << 30).to_le_bytes());
-            out.push(CHARSET_UTF8MB4);
-            out.extend_from_slice(&[0; 19]);
-            out.extend_from_slice(&ext_caps.to_le_bytes());
+            put_response_header(out, caps, ext_caps);
             out.extend_from_slice(opts.user.as_bytes());
             out.push(0);
             if caps & CLIENT_PLUGIN_AUTH_LENENC != 0 {
