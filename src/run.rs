@@ -120,7 +120,7 @@ pub fn measure(
             name: name.to_string(),
             count: s.count,
             errors: s.errors,
-            latency: stats::summary::latency(&s.latency, None, cfg.percentile),
+            latency: stats::summary::latency(&s.latency, s.exact(), cfg.percentile),
         })
         .collect();
     let histograms = Histograms {

@@ -17,7 +17,7 @@ pub mod summary;
 
 use counts::LatencyCounts;
 use hdrhistogram::Histogram;
-use std::sync::Mutex;
+use parking_lot::Mutex;
 
 /// Largest latency kept exactly: one hour, in µs. Longer values are clamped to it.
 pub const MAX_TRACKED_US: u64 = 3_600_000_000;
@@ -46,10 +46,15 @@ pub fn ns_to_us(ns: u64) -> u64 {
     (ns / 1000).min(MAX_TRACKED_US)
 }
 
-/// Counts of one statement kind in one thread.
+/// Counts of one statement kind in one thread. Besides the histogram, the exact sum, min and
+/// max of successful executions, so a statement's max is the same number as the event max that
+/// contains it, not its histogram bucket's upper edge (up to 0.1% higher).
 pub struct StmtCell {
     pub count: u64,
     pub errors: u64,
+    pub sum_ns: u64,
+    pub min_ns: u64,
+    pub max_ns: u64,
     pub latency: LatencyCounts,
 }
 
@@ -65,6 +70,9 @@ impl StmtStats {
                 .map(|_| StmtCell {
                     count: 0,
                     errors: 0,
+                    sum_ns: 0,
+                    min_ns: u64::MAX,
+                    max_ns: 0,
                     latency: LatencyCounts::new(),
                 })
                 .collect(),
@@ -78,6 +86,9 @@ impl StmtStats {
             cell.errors += 1;
         } else {
             cell.count += 1;
+            cell.sum_ns += ns;
+            cell.min_ns = cell.min_ns.min(ns);
+            cell.max_ns = cell.max_ns.max(ns);
             cell.latency.record(ns_to_us(ns));
         }
     }
@@ -144,6 +155,9 @@ impl ThreadStats {
         for s in &mut self.stmts.kinds {
             s.count = 0;
             s.errors = 0;
+            s.sum_ns = 0;
+            s.min_ns = u64::MAX;
+            s.max_ns = 0;
         }
         self.errors_by_code.clear();
     }
@@ -183,7 +197,7 @@ impl ThreadCell {
 
     /// Count statements that ran outside any event (a workload's final flush).
     pub fn record_statements(&self, reads: u64, writes: u64, other: u64) {
-        let mut s = self.stats.lock().unwrap_or_else(|p| p.into_inner());
+        let mut s = self.stats.lock();
         s.reads += reads;
         s.writes += writes;
         s.other += other;
@@ -191,14 +205,14 @@ impl ThreadCell {
 
     /// Take over a stopped worker's statement statistics, for the final collection.
     pub fn deposit_statements(&self, stmts: StmtStats) {
-        let mut s = self.stats.lock().unwrap_or_else(|p| p.into_inner());
+        let mut s = self.stats.lock();
         s.stmts = stmts;
     }
 
     /// Record one finished event: latencies, query counts and any ignorable errors.
     #[inline]
     pub fn record_event(&self, e: &EventRecord<'_>) {
-        let mut s = self.stats.lock().unwrap_or_else(|p| p.into_inner());
+        let mut s = self.stats.lock();
         s.reads += e.reads;
         s.writes += e.writes;
         s.other += e.other;

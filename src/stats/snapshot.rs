@@ -8,7 +8,37 @@ use std::collections::BTreeMap;
 pub struct StmtTotals {
     pub count: u64,
     pub errors: u64,
+    /// Exact sum, min and max of the successful executions' latencies.
+    pub sum_ns: u64,
+    pub min_ns: u64,
+    pub max_ns: u64,
     pub latency: Histogram<u64>,
+}
+
+impl StmtTotals {
+    fn new() -> StmtTotals {
+        StmtTotals {
+            count: 0,
+            errors: 0,
+            sum_ns: 0,
+            min_ns: u64::MAX,
+            max_ns: 0,
+            latency: aggregate_histogram(),
+        }
+    }
+
+    /// (min, max, sum) in ns, for `summary::latency`; None when nothing succeeded.
+    pub fn exact(&self) -> Option<(u64, u64, u64)> {
+        (self.count > 0).then_some((self.min_ns, self.max_ns, self.sum_ns))
+    }
+
+    fn add_counts(&mut self, count: u64, errors: u64, sum_ns: u64, min_ns: u64, max_ns: u64) {
+        self.count += count;
+        self.errors += errors;
+        self.sum_ns += sum_ns;
+        self.min_ns = self.min_ns.min(min_ns);
+        self.max_ns = self.max_ns.max(max_ns);
+    }
 }
 
 /// Totals over some set of threads and some span of time.
@@ -46,13 +76,7 @@ impl Totals {
             lat_max_ns: 0,
             response: aggregate_histogram(),
             service: aggregate_histogram(),
-            stmts: (0..stmt_kinds)
-                .map(|_| StmtTotals {
-                    count: 0,
-                    errors: 0,
-                    latency: aggregate_histogram(),
-                })
-                .collect(),
+            stmts: (0..stmt_kinds).map(|_| StmtTotals::new()).collect(),
             errors_by_code: BTreeMap::new(),
         }
     }
@@ -75,6 +99,9 @@ impl Totals {
         for s in &mut self.stmts {
             s.count = 0;
             s.errors = 0;
+            s.sum_ns = 0;
+            s.min_ns = u64::MAX;
+            s.max_ns = 0;
             s.latency.reset();
         }
         self.errors_by_code.clear();
@@ -101,8 +128,13 @@ impl Totals {
         t.response.drain_into(&mut self.response);
         t.service.drain_into(&mut self.service);
         for (into, from) in stmts.iter_mut().zip(t.stmts.kinds.iter_mut()) {
-            into.count += from.count;
-            into.errors += from.errors;
+            into.add_counts(
+                from.count,
+                from.errors,
+                from.sum_ns,
+                from.min_ns,
+                from.max_ns,
+            );
             from.latency.drain_into(&mut into.latency);
         }
         for (code, n) in &t.errors_by_code {
@@ -125,8 +157,13 @@ impl Totals {
         let _ = self.response.add(&o.response);
         let _ = self.service.add(&o.service);
         for (into, from) in self.stmts.iter_mut().zip(&o.stmts) {
-            into.count += from.count;
-            into.errors += from.errors;
+            into.add_counts(
+                from.count,
+                from.errors,
+                from.sum_ns,
+                from.min_ns,
+                from.max_ns,
+            );
             let _ = into.latency.add(&from.latency);
         }
         for (code, n) in &o.errors_by_code {
@@ -148,7 +185,7 @@ pub fn collect(
 ) {
     interval.reset();
     for (i, cell) in cells.iter().enumerate() {
-        let mut s = cell.stats.lock().unwrap_or_else(|p| p.into_inner());
+        let mut s = cell.stats.lock();
         interval.add_thread(&mut s, stmts);
         per_thread[i].0 += s.events;
         per_thread[i].1 += s.lat_sum_ns;
@@ -198,6 +235,11 @@ mod tests {
         assert!(t.response.value_at_quantile(0.75) >= 1_190_000);
         assert!(run.stmts[0].latency.max() >= 59_000_000);
         assert_eq!(run.stmts[0].count, 4);
+        // The statement's extremes and sum are exact, not bucket edges.
+        assert_eq!(
+            run.stmts[0].exact(),
+            Some((1_000_000, 60_000_000_000, 61_251_000_000))
+        );
         assert!(t.stmts.is_empty());
         assert_eq!(per_thread[0].0, 4);
     }

@@ -191,10 +191,12 @@ fn a_database_locked_by_another_process_is_named_with_the_fix() {
 }
 
 #[test]
-fn a_one_statement_event_is_timed_by_its_statement() {
+fn issue_3_a_one_statement_event_and_its_statement_report_the_same_latency() {
     // An OLTP event runs from its first statement's send to its last statement's reply, with
     // the statements' own clock reads: for oltp_point_select the event and its one statement
-    // have the same latency distribution.
+    // have the same latencies. Regression: the statement's min/avg/max/sum used to come from
+    // its histogram (max up to 0.1% above the exact one, so a statement could "take longer"
+    // than the event containing it); they are exact now, like the event's.
     let dir = scratch("sqlite-bound");
     let o = in_dir(&dir, &["oltp_point_select", "prepare", "--table-size=5000"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -217,30 +219,10 @@ fn a_one_statement_event_is_timed_by_its_statement() {
     let stmt = &r["statements"][0]["latency"];
     assert_eq!(r["statements"][0]["name"], "point_select");
     assert_eq!(stmt["count"], 20000);
-    // Event percentiles are kept inside the event's exact min and max (a p50 in the lowest
-    // 1 µs bucket reads as the exact minimum, e.g. 0.001413 where the statement says 0.001).
-    let (lo, hi) = (
-        event["min_ms"].as_f64().unwrap(),
-        event["max_ms"].as_f64().unwrap(),
-    );
-    for p in ["p50_ms", "p95_ms", "p99_ms", "p999_ms"] {
-        let want = stmt[p].as_f64().unwrap().clamp(lo, hi);
-        assert_eq!(
-            event[p].as_f64().unwrap(),
-            want,
-            "{p}: event {event} statement {stmt}"
-        );
-    }
-    // The event's extremes are exact nanoseconds, the statement's are whole microseconds of
-    // the same values.
-    for m in ["min_ms", "max_ms"] {
-        let e = (event[m].as_f64().unwrap() * 1000.0).floor();
-        let s = stmt[m].as_f64().unwrap() * 1000.0;
-        assert!(
-            (e - s).abs() <= s * 0.002 + 0.5,
-            "{m}: event {e} µs, statement {s} µs"
-        );
-    }
+    assert!(event["max_ms"].as_f64().unwrap() > 0.0, "{event}");
+    // Every figure: count, exact min/avg/max/sum, and the percentiles (taken from the same
+    // histogram and kept inside the same exact extremes).
+    assert_eq!(event, stmt);
 }
 
 #[test]
