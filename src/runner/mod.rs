@@ -307,7 +307,7 @@ pub fn run(
         let mut per_thread_tail = per_thread;
         let mut tail = Totals::new(0);
         collect(&cells, &mut per_thread_tail, &mut totals.stmts, &mut tail);
-        if tail.events + tail.errors + tail.queries() > 0 {
+        if tail.counts.events + tail.counts.errors + tail.counts.queries() > 0 {
             let mut interval = interval_of(
                 cfg,
                 &tail,
@@ -390,16 +390,16 @@ fn interval_of(
         time_s,
         duration_s,
         threads,
-        events: iv.events,
-        reads: iv.reads,
-        writes: iv.writes,
-        other: iv.other,
-        errors: iv.errors,
-        reconnects: iv.reconnects,
+        events: iv.counts.events,
+        reads: iv.counts.reads,
+        writes: iv.counts.writes,
+        other: iv.counts.other,
+        errors: iv.counts.errors,
+        reconnects: iv.counts.reconnects,
         latency_pct_ms: percentile_ms(&iv.response, f64::from(cfg.percentile.max(1))),
         latency_p99_ms: percentile_ms(&iv.response, 99.0),
-        latency_max_ms: if iv.events > 0 {
-            iv.lat_max_ns as f64 / 1e6
+        latency_max_ms: if iv.counts.events > 0 {
+            iv.counts.lat_max_ns as f64 / 1e6
         } else {
             0.0
         },
@@ -492,7 +492,7 @@ fn report_loop(
                     s.backlog(now_ns),
                     shared.in_flight.load(Ordering::Relaxed),
                     s.lag_ns(now_ns),
-                    iv.late,
+                    iv.counts.late,
                 )
             });
             let time_s = now.saturating_duration_since(measure_start).as_secs_f64();
@@ -535,21 +535,21 @@ fn summarize(cfg: &RunConfig, t: &Totals, total_time: f64, per_thread: &[(u64, u
     let times: Vec<f64> = per_thread.iter().map(|p| p.1 as f64 / 1e9).collect();
     let (events_avg, events_stddev) = mean_stddev(&events);
     let (time_avg_s, time_stddev_s) = mean_stddev(&times);
-    let exact = (t.events > 0).then_some((t.lat_min_ns, t.lat_max_ns, t.lat_sum_ns));
+    let exact = t.counts.exact_latency();
     Summary {
         total_time_s: total_time,
-        events: t.events,
-        reads: t.reads,
-        writes: t.writes,
-        other: t.other,
-        errors: t.errors,
-        reconnects: t.reconnects,
-        tps: t.events as f64 / secs,
-        qps: t.queries() as f64 / secs,
+        events: t.counts.events,
+        reads: t.counts.reads,
+        writes: t.counts.writes,
+        other: t.counts.other,
+        errors: t.counts.errors,
+        reconnects: t.counts.reconnects,
+        tps: t.counts.events as f64 / secs,
+        qps: t.counts.queries() as f64 / secs,
         latency: latency(&t.response, exact, cfg.percentile),
         service_time: cfg.rate.map(|_| latency(&t.service, None, cfg.percentile)),
-        late_events: t.late,
-        max_lag_ms: t.max_lag_ns as f64 / 1e6,
+        late_events: t.counts.late,
+        max_lag_ms: t.counts.max_lag_ns as f64 / 1e6,
         fairness: Fairness {
             events_avg,
             events_stddev,

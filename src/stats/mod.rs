@@ -12,10 +12,12 @@
 //! its `StmtStats` to itself while it runs and hands them to its cell once, when it stops.
 
 pub mod counts;
+pub mod event_counts;
 pub mod snapshot;
 pub mod summary;
 
 use counts::LatencyCounts;
+use event_counts::EventCounts;
 use hdrhistogram::Histogram;
 use parking_lot::Mutex;
 
@@ -96,18 +98,7 @@ impl StmtStats {
 
 /// The interval statistics of one worker.
 pub struct ThreadStats {
-    pub events: u64,
-    pub reads: u64,
-    pub writes: u64,
-    pub other: u64,
-    pub errors: u64,
-    pub reconnects: u64,
-    /// Events that started later than their intended time (under --rate).
-    pub late: u64,
-    pub max_lag_ns: u64,
-    pub lat_sum_ns: u64,
-    pub lat_min_ns: u64,
-    pub lat_max_ns: u64,
+    pub counts: EventCounts,
     /// Response time: from intended start under --rate, from actual start otherwise.
     pub response: LatencyCounts,
     /// Service time: from actual start (differs from `response` only under --rate).
@@ -120,17 +111,7 @@ pub struct ThreadStats {
 impl ThreadStats {
     pub fn new(stmt_kinds: usize) -> ThreadStats {
         ThreadStats {
-            events: 0,
-            reads: 0,
-            writes: 0,
-            other: 0,
-            errors: 0,
-            reconnects: 0,
-            late: 0,
-            max_lag_ns: 0,
-            lat_sum_ns: 0,
-            lat_min_ns: u64::MAX,
-            lat_max_ns: 0,
+            counts: EventCounts::EMPTY,
             response: LatencyCounts::new(),
             service: LatencyCounts::new(),
             stmts: StmtStats::new(stmt_kinds),
@@ -139,17 +120,7 @@ impl ThreadStats {
     }
 
     pub fn clear(&mut self) {
-        self.events = 0;
-        self.reads = 0;
-        self.writes = 0;
-        self.other = 0;
-        self.errors = 0;
-        self.reconnects = 0;
-        self.late = 0;
-        self.max_lag_ns = 0;
-        self.lat_sum_ns = 0;
-        self.lat_min_ns = u64::MAX;
-        self.lat_max_ns = 0;
+        self.counts = EventCounts::EMPTY;
         // Histogram counters were drained into the totals by `snapshot::collect`.
         debug_assert!(self.response.is_empty() && self.service.is_empty());
         for s in &mut self.stmts.kinds {
@@ -197,10 +168,10 @@ impl ThreadCell {
 
     /// Count statements that ran outside any event (a workload's final flush).
     pub fn record_statements(&self, reads: u64, writes: u64, other: u64) {
-        let mut s = self.stats.lock();
-        s.reads += reads;
-        s.writes += writes;
-        s.other += other;
+        let c = &mut self.stats.lock().counts;
+        c.reads += reads;
+        c.writes += writes;
+        c.other += other;
     }
 
     /// Take over a stopped worker's statement statistics, for the final collection.
@@ -212,30 +183,32 @@ impl ThreadCell {
     /// Record one finished event: latencies, query counts and any ignorable errors.
     #[inline]
     pub fn record_event(&self, e: &EventRecord<'_>) {
-        let mut s = self.stats.lock();
-        s.reads += e.reads;
-        s.writes += e.writes;
-        s.other += e.other;
-        s.reconnects += e.reconnects;
+        let mut guard = self.stats.lock();
+        let s = &mut *guard;
+        let c = &mut s.counts;
+        c.reads += e.reads;
+        c.writes += e.writes;
+        c.other += e.other;
+        c.reconnects += e.reconnects;
         if e.completed {
-            s.events += 1;
-            s.lat_sum_ns += e.response_ns;
-            s.lat_min_ns = s.lat_min_ns.min(e.response_ns);
-            s.lat_max_ns = s.lat_max_ns.max(e.response_ns);
+            c.events += 1;
+            c.lat_sum_ns += e.response_ns;
+            c.lat_min_ns = c.lat_min_ns.min(e.response_ns);
+            c.lat_max_ns = c.lat_max_ns.max(e.response_ns);
             s.response.record(ns_to_us(e.response_ns));
             if e.paced {
                 s.service.record(ns_to_us(e.service_ns));
             }
         }
         if e.late {
-            s.late += 1;
+            c.late += 1;
         }
         if e.paced {
             // Over every paced event, not only late ones: "max lag 0.4 ms" says more than 0.
-            s.max_lag_ns = s.max_lag_ns.max(e.lag_ns);
+            c.max_lag_ns = c.max_lag_ns.max(e.lag_ns);
         }
         if !e.error_codes.is_empty() {
-            s.errors += e.error_codes.len() as u64;
+            c.errors += e.error_codes.len() as u64;
             for code in e.error_codes {
                 match s.errors_by_code.iter_mut().find(|(c, _)| c == code) {
                     Some((_, n)) => *n += 1,

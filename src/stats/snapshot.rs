@@ -1,6 +1,7 @@
 //! Folding per-thread cells into an interval aggregate, and interval aggregates into the run's
 //! cumulative totals. Only the reporter (and the final collection) runs this code.
 
+use super::event_counts::EventCounts;
 use super::{aggregate_histogram, ThreadCell, ThreadStats};
 use hdrhistogram::Histogram;
 use std::collections::BTreeMap;
@@ -43,17 +44,7 @@ impl StmtTotals {
 
 /// Totals over some set of threads and some span of time.
 pub struct Totals {
-    pub events: u64,
-    pub reads: u64,
-    pub writes: u64,
-    pub other: u64,
-    pub errors: u64,
-    pub reconnects: u64,
-    pub late: u64,
-    pub max_lag_ns: u64,
-    pub lat_sum_ns: u64,
-    pub lat_min_ns: u64,
-    pub lat_max_ns: u64,
+    pub counts: EventCounts,
     pub response: Histogram<u64>,
     pub service: Histogram<u64>,
     pub stmts: Vec<StmtTotals>,
@@ -63,17 +54,7 @@ pub struct Totals {
 impl Totals {
     pub fn new(stmt_kinds: usize) -> Totals {
         Totals {
-            events: 0,
-            reads: 0,
-            writes: 0,
-            other: 0,
-            errors: 0,
-            reconnects: 0,
-            late: 0,
-            max_lag_ns: 0,
-            lat_sum_ns: 0,
-            lat_min_ns: u64::MAX,
-            lat_max_ns: 0,
+            counts: EventCounts::EMPTY,
             response: aggregate_histogram(),
             service: aggregate_histogram(),
             stmts: (0..stmt_kinds).map(|_| StmtTotals::new()).collect(),
@@ -83,17 +64,7 @@ impl Totals {
 
     /// Back to empty, keeping the histograms' memory.
     pub fn reset(&mut self) {
-        self.events = 0;
-        self.reads = 0;
-        self.writes = 0;
-        self.other = 0;
-        self.errors = 0;
-        self.reconnects = 0;
-        self.late = 0;
-        self.max_lag_ns = 0;
-        self.lat_sum_ns = 0;
-        self.lat_min_ns = u64::MAX;
-        self.lat_max_ns = 0;
+        self.counts = EventCounts::EMPTY;
         self.response.reset();
         self.service.reset();
         for s in &mut self.stmts {
@@ -107,24 +78,10 @@ impl Totals {
         self.errors_by_code.clear();
     }
 
-    pub fn queries(&self) -> u64 {
-        self.reads + self.writes + self.other
-    }
-
     /// Fold one thread's interval in, draining its latency counters; its statement counts and
     /// latencies go into `stmts`.
     fn add_thread(&mut self, t: &mut ThreadStats, stmts: &mut [StmtTotals]) {
-        self.events += t.events;
-        self.reads += t.reads;
-        self.writes += t.writes;
-        self.other += t.other;
-        self.errors += t.errors;
-        self.reconnects += t.reconnects;
-        self.late += t.late;
-        self.max_lag_ns = self.max_lag_ns.max(t.max_lag_ns);
-        self.lat_sum_ns += t.lat_sum_ns;
-        self.lat_min_ns = self.lat_min_ns.min(t.lat_min_ns);
-        self.lat_max_ns = self.lat_max_ns.max(t.lat_max_ns);
+        self.counts.add(&t.counts);
         t.response.drain_into(&mut self.response);
         t.service.drain_into(&mut self.service);
         for (into, from) in stmts.iter_mut().zip(t.stmts.kinds.iter_mut()) {
@@ -143,17 +100,7 @@ impl Totals {
     }
 
     pub fn add(&mut self, o: &Totals) {
-        self.events += o.events;
-        self.reads += o.reads;
-        self.writes += o.writes;
-        self.other += o.other;
-        self.errors += o.errors;
-        self.reconnects += o.reconnects;
-        self.late += o.late;
-        self.max_lag_ns = self.max_lag_ns.max(o.max_lag_ns);
-        self.lat_sum_ns += o.lat_sum_ns;
-        self.lat_min_ns = self.lat_min_ns.min(o.lat_min_ns);
-        self.lat_max_ns = self.lat_max_ns.max(o.lat_max_ns);
+        self.counts.add(&o.counts);
         let _ = self.response.add(&o.response);
         let _ = self.service.add(&o.service);
         for (into, from) in self.stmts.iter_mut().zip(&o.stmts) {
@@ -187,8 +134,8 @@ pub fn collect(
     for (i, cell) in cells.iter().enumerate() {
         let mut s = cell.stats.lock();
         interval.add_thread(&mut s, stmts);
-        per_thread[i].0 += s.events;
-        per_thread[i].1 += s.lat_sum_ns;
+        per_thread[i].0 += s.counts.events;
+        per_thread[i].1 += s.counts.lat_sum_ns;
         s.clear();
     }
 }
@@ -226,7 +173,7 @@ mod tests {
         let mut run = Totals::new(1);
         let mut t = Totals::new(0);
         collect(&cells, &mut per_thread, &mut run.stmts, &mut t);
-        assert_eq!(t.events, 4);
+        assert_eq!(t.counts.events, 4);
         let max_us = t.response.max();
         assert!(
             (59_000_000..=61_000_000).contains(&max_us),

@@ -1,0 +1,104 @@
+//! The event counters kept at every level of aggregation: a worker's interval cell, one interval
+//! of the run, the whole run. One type, so adding a counter cannot miss a level.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventCounts {
+    /// Finished events (transactions).
+    pub events: u64,
+    pub reads: u64,
+    pub writes: u64,
+    pub other: u64,
+    /// Ignorable errors that restarted an event.
+    pub errors: u64,
+    pub reconnects: u64,
+    /// Events that started later than their intended time (under --rate).
+    pub late: u64,
+    pub max_lag_ns: u64,
+    /// Exact sum, min and max of the finished events' response times.
+    pub lat_sum_ns: u64,
+    pub lat_min_ns: u64,
+    pub lat_max_ns: u64,
+}
+
+impl Default for EventCounts {
+    fn default() -> Self {
+        Self::EMPTY
+    }
+}
+
+impl EventCounts {
+    pub const EMPTY: EventCounts = EventCounts {
+        events: 0,
+        reads: 0,
+        writes: 0,
+        other: 0,
+        errors: 0,
+        reconnects: 0,
+        late: 0,
+        max_lag_ns: 0,
+        lat_sum_ns: 0,
+        lat_min_ns: u64::MAX,
+        lat_max_ns: 0,
+    };
+
+    pub fn queries(&self) -> u64 {
+        self.reads + self.writes + self.other
+    }
+
+    /// (min, max, sum) of the response times in ns, for `summary::latency`; None without events.
+    pub fn exact_latency(&self) -> Option<(u64, u64, u64)> {
+        (self.events > 0).then_some((self.lat_min_ns, self.lat_max_ns, self.lat_sum_ns))
+    }
+
+    pub fn add(&mut self, o: &EventCounts) {
+        self.events += o.events;
+        self.reads += o.reads;
+        self.writes += o.writes;
+        self.other += o.other;
+        self.errors += o.errors;
+        self.reconnects += o.reconnects;
+        self.late += o.late;
+        self.max_lag_ns = self.max_lag_ns.max(o.max_lag_ns);
+        self.lat_sum_ns += o.lat_sum_ns;
+        self.lat_min_ns = self.lat_min_ns.min(o.lat_min_ns);
+        self.lat_max_ns = self.lat_max_ns.max(o.lat_max_ns);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adding_keeps_sums_and_extremes_and_empty_is_neutral() {
+        let a = EventCounts {
+            events: 2,
+            reads: 3,
+            writes: 4,
+            other: 5,
+            errors: 1,
+            reconnects: 1,
+            late: 1,
+            max_lag_ns: 7,
+            lat_sum_ns: 30,
+            lat_min_ns: 10,
+            lat_max_ns: 20,
+        };
+        let b = EventCounts {
+            max_lag_ns: 3,
+            lat_sum_ns: 45,
+            lat_min_ns: 5,
+            lat_max_ns: 40,
+            ..a
+        };
+        let mut t = EventCounts::EMPTY;
+        t.add(&a);
+        assert_eq!(t, a);
+        t.add(&b);
+        assert_eq!(t.events, 4);
+        assert_eq!(t.queries(), 24);
+        assert_eq!(t.exact_latency(), Some((5, 40, 75)));
+        assert_eq!(t.max_lag_ns, 7);
+        assert_eq!(EventCounts::EMPTY.exact_latency(), None);
+    }
+}
