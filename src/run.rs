@@ -115,12 +115,12 @@ pub fn measure(
         .stmts
         .iter()
         .zip(kinds)
-        .filter(|(s, _)| s.count + s.errors > 0)
+        .filter(|(s, _)| s.counts.count + s.counts.errors > 0)
         .map(|(s, name)| StatementSummary {
             name: name.to_string(),
-            count: s.count,
-            errors: s.errors,
-            latency: stats::summary::latency(&s.latency, s.exact(), cfg.percentile),
+            count: s.counts.count,
+            errors: s.counts.errors,
+            latency: stats::summary::latency(&s.latency, s.counts.exact_latency(), cfg.percentile),
         })
         .collect();
     let histograms = Histograms {
@@ -134,7 +134,7 @@ pub fn measure(
             .stmts
             .iter()
             .zip(kinds)
-            .filter(|(s, _)| s.count > 0)
+            .filter(|(s, _)| s.counts.count > 0)
             .map(|(s, name)| (name.to_string(), stats::summary::encode(&s.latency)))
             .collect(),
     };

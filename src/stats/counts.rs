@@ -34,26 +34,81 @@ fn value_of(index: usize) -> u64 {
     (sub as u64) << bucket
 }
 
-pub struct LatencyCounts {
+/// Counters that are drained once, when the run ends (a worker's statement latencies): no
+/// bookkeeping beyond the count itself.
+pub struct Buckets {
     counts: Vec<u32>,
-    /// Range of indexes touched since the last drain (lo > hi when empty).
-    lo: usize,
-    hi: usize,
 }
 
-impl Default for LatencyCounts {
+impl Default for Buckets {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl LatencyCounts {
+impl Buckets {
     /// Empty; memory is taken on the first record, sized to the values seen (4 KiB covers
     /// latencies up to 1 ms), so statement kinds a workload never runs cost nothing and a
     /// thousand connections stay small.
+    pub fn new() -> Buckets {
+        Buckets { counts: Vec::new() }
+    }
+
+    /// Count `us`; returns its index.
+    #[inline]
+    pub fn record(&mut self, us: u64) -> usize {
+        let i = index_of(us.min(super::MAX_TRACKED_US));
+        if i >= self.counts.len() {
+            self.grow(i);
+        }
+        let c = &mut self.counts[i];
+        *c = c.saturating_add(1);
+        i
+    }
+
+    #[cold]
+    fn grow(&mut self, i: usize) {
+        self.counts.resize((i + 1).next_multiple_of(HALF_COUNT), 0);
+    }
+
+    /// Move every count into `h` and leave these counters empty.
+    pub fn drain_into(&mut self, h: &mut Histogram<u64>) {
+        if !self.counts.is_empty() {
+            self.drain_range(0, self.counts.len() - 1, h);
+        }
+    }
+
+    /// Move the counts at indexes `lo..=hi` into `h`, leaving them zero.
+    fn drain_range(&mut self, lo: usize, hi: usize, h: &mut Histogram<u64>) {
+        for (i, c) in self.counts[lo..=hi].iter_mut().enumerate() {
+            if *c > 0 {
+                let v = value_of(lo + i);
+                // `record_n` grows an auto-resizing histogram; `saturating_record_n` would clamp
+                // to its current range instead.
+                if h.record_n(v, u64::from(*c)).is_err() {
+                    h.saturating_record_n(v, u64::from(*c));
+                }
+                *c = 0;
+            }
+        }
+    }
+}
+
+/// Counters drained every interval (a worker's event latencies): they remember the range of
+/// indexes touched since the last drain, so the reporter does not scan a thousand threads'
+/// untouched counters every second.
+#[derive(Default)]
+pub struct LatencyCounts {
+    buckets: Buckets,
+    /// Range of indexes touched since the last drain (lo > hi when empty).
+    lo: usize,
+    hi: usize,
+}
+
+impl LatencyCounts {
     pub fn new() -> LatencyCounts {
         LatencyCounts {
-            counts: Vec::new(),
+            buckets: Buckets::new(),
             lo: usize::MAX,
             hi: 0,
         }
@@ -61,18 +116,9 @@ impl LatencyCounts {
 
     #[inline]
     pub fn record(&mut self, us: u64) {
-        let i = index_of(us.min(super::MAX_TRACKED_US));
-        if i >= self.counts.len() {
-            self.grow(i);
-        }
-        self.counts[i] = self.counts[i].saturating_add(1);
+        let i = self.buckets.record(us);
         self.lo = self.lo.min(i);
         self.hi = self.hi.max(i);
-    }
-
-    #[cold]
-    fn grow(&mut self, i: usize) {
-        self.counts.resize((i + 1).next_multiple_of(HALF_COUNT), 0);
     }
 
     pub fn is_empty(&self) -> bool {
@@ -84,17 +130,7 @@ impl LatencyCounts {
         if self.is_empty() {
             return;
         }
-        for i in self.lo..=self.hi {
-            let c = self.counts[i];
-            if c > 0 {
-                // `record_n` grows an auto-resizing histogram; `saturating_record_n` would clamp
-                // to its current range instead.
-                if h.record_n(value_of(i), u64::from(c)).is_err() {
-                    h.saturating_record_n(value_of(i), u64::from(c));
-                }
-                self.counts[i] = 0;
-            }
-        }
+        self.buckets.drain_range(self.lo, self.hi, h);
         self.lo = usize::MAX;
         self.hi = 0;
     }
@@ -108,6 +144,7 @@ mod tests {
     fn layout_matches_hdrhistogram_exactly() {
         let mut direct = crate::stats::aggregate_histogram();
         let mut ours = LatencyCounts::new();
+        let mut once = Buckets::new();
         let mut rng = crate::rand::Rng::new(11, 3);
         let mut values = vec![
             0u64,
@@ -128,9 +165,12 @@ mod tests {
             let v = v.min(crate::stats::MAX_TRACKED_US);
             direct.record(v).unwrap();
             ours.record(v);
+            once.record(v);
         }
         let mut drained = crate::stats::aggregate_histogram();
         ours.drain_into(&mut drained);
+        let mut drained_once = crate::stats::aggregate_histogram();
+        once.drain_into(&mut drained_once);
         assert_eq!(drained.len(), direct.len());
         for q in [0.0, 0.1, 0.5, 0.9, 0.99, 0.999, 1.0] {
             assert_eq!(
@@ -148,7 +188,15 @@ mod tests {
             .map(|v| (v.value_iterated_to(), v.count_at_value()))
             .collect();
         assert_eq!(a, b);
+        let c: Vec<(u64, u64)> = drained_once
+            .iter_recorded()
+            .map(|v| (v.value_iterated_to(), v.count_at_value()))
+            .collect();
+        assert_eq!(a, c);
         assert!(ours.is_empty());
+        // Drained means empty: a second drain adds nothing.
+        once.drain_into(&mut drained_once);
+        assert_eq!(drained_once.len(), direct.len());
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! The event counters kept at every level of aggregation: a worker's interval cell, one interval
-//! of the run, the whole run. One type, so adding a counter cannot miss a level.
+//! The counters kept at every level of aggregation (a worker's cell, one interval of the run,
+//! the whole run): `EventCounts` for events, `StmtCounts` for each statement kind. One type per
+//! kind of figure, so adding a counter cannot miss a level.
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EventCounts {
@@ -65,6 +66,49 @@ impl EventCounts {
     }
 }
 
+/// Executions of one statement kind: successes with the exact sum, min and max of their
+/// latencies (so a statement's max is the same number as the max of the event containing it,
+/// not its histogram bucket's upper edge), and failures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StmtCounts {
+    pub count: u64,
+    pub errors: u64,
+    pub sum_ns: u64,
+    pub min_ns: u64,
+    pub max_ns: u64,
+}
+
+impl StmtCounts {
+    pub const EMPTY: StmtCounts = StmtCounts {
+        count: 0,
+        errors: 0,
+        sum_ns: 0,
+        min_ns: u64::MAX,
+        max_ns: 0,
+    };
+
+    #[inline]
+    pub fn record_success(&mut self, ns: u64) {
+        self.count += 1;
+        self.sum_ns += ns;
+        self.min_ns = self.min_ns.min(ns);
+        self.max_ns = self.max_ns.max(ns);
+    }
+
+    /// (min, max, sum) in ns, for `summary::latency`; None when nothing succeeded.
+    pub fn exact_latency(&self) -> Option<(u64, u64, u64)> {
+        (self.count > 0).then_some((self.min_ns, self.max_ns, self.sum_ns))
+    }
+
+    pub fn add(&mut self, o: &StmtCounts) {
+        self.count += o.count;
+        self.errors += o.errors;
+        self.sum_ns += o.sum_ns;
+        self.min_ns = self.min_ns.min(o.min_ns);
+        self.max_ns = self.max_ns.max(o.max_ns);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,5 +144,21 @@ mod tests {
         assert_eq!(t.exact_latency(), Some((5, 40, 75)));
         assert_eq!(t.max_lag_ns, 7);
         assert_eq!(EventCounts::EMPTY.exact_latency(), None);
+    }
+
+    #[test]
+    fn statement_counts_keep_exact_extremes_across_levels() {
+        let mut a = StmtCounts::EMPTY;
+        assert_eq!(a.exact_latency(), None);
+        a.record_success(30);
+        a.record_success(10);
+        a.errors += 1;
+        let mut b = StmtCounts::EMPTY;
+        b.record_success(50);
+        let mut t = StmtCounts::EMPTY;
+        t.add(&a);
+        t.add(&b);
+        assert_eq!((t.count, t.errors), (3, 1));
+        assert_eq!(t.exact_latency(), Some((10, 50, 90)));
     }
 }

@@ -16,8 +16,8 @@ pub mod event_counts;
 pub mod snapshot;
 pub mod summary;
 
-use counts::LatencyCounts;
-use event_counts::EventCounts;
+use counts::{Buckets, LatencyCounts};
+use event_counts::{EventCounts, StmtCounts};
 use hdrhistogram::Histogram;
 use parking_lot::Mutex;
 
@@ -48,16 +48,11 @@ pub fn ns_to_us(ns: u64) -> u64 {
     (ns / 1000).min(MAX_TRACKED_US)
 }
 
-/// Counts of one statement kind in one thread. Besides the histogram, the exact sum, min and
-/// max of successful executions, so a statement's max is the same number as the event max that
-/// contains it, not its histogram bucket's upper edge (up to 0.1% higher).
+/// Counts and latencies of one statement kind in one thread.
 pub struct StmtCell {
-    pub count: u64,
-    pub errors: u64,
-    pub sum_ns: u64,
-    pub min_ns: u64,
-    pub max_ns: u64,
-    pub latency: LatencyCounts,
+    pub counts: StmtCounts,
+    /// Drained once, when the worker has stopped.
+    pub latency: Buckets,
 }
 
 /// One worker's statement statistics, indexed by statement kind.
@@ -70,12 +65,8 @@ impl StmtStats {
         StmtStats {
             kinds: (0..stmt_kinds)
                 .map(|_| StmtCell {
-                    count: 0,
-                    errors: 0,
-                    sum_ns: 0,
-                    min_ns: u64::MAX,
-                    max_ns: 0,
-                    latency: LatencyCounts::new(),
+                    counts: StmtCounts::EMPTY,
+                    latency: Buckets::new(),
                 })
                 .collect(),
         }
@@ -85,12 +76,9 @@ impl StmtStats {
     pub fn record(&mut self, kind: u8, ns: u64, failed: bool) {
         let cell = &mut self.kinds[kind as usize];
         if failed {
-            cell.errors += 1;
+            cell.counts.errors += 1;
         } else {
-            cell.count += 1;
-            cell.sum_ns += ns;
-            cell.min_ns = cell.min_ns.min(ns);
-            cell.max_ns = cell.max_ns.max(ns);
+            cell.counts.record_success(ns);
             cell.latency.record(ns_to_us(ns));
         }
     }
@@ -124,11 +112,7 @@ impl ThreadStats {
         // Histogram counters were drained into the totals by `snapshot::collect`.
         debug_assert!(self.response.is_empty() && self.service.is_empty());
         for s in &mut self.stmts.kinds {
-            s.count = 0;
-            s.errors = 0;
-            s.sum_ns = 0;
-            s.min_ns = u64::MAX;
-            s.max_ns = 0;
+            s.counts = StmtCounts::EMPTY;
         }
         self.errors_by_code.clear();
     }

@@ -1,45 +1,14 @@
 //! Folding per-thread cells into an interval aggregate, and interval aggregates into the run's
 //! cumulative totals. Only the reporter (and the final collection) runs this code.
 
-use super::event_counts::EventCounts;
+use super::event_counts::{EventCounts, StmtCounts};
 use super::{aggregate_histogram, ThreadCell, ThreadStats};
 use hdrhistogram::Histogram;
 use std::collections::BTreeMap;
 
 pub struct StmtTotals {
-    pub count: u64,
-    pub errors: u64,
-    /// Exact sum, min and max of the successful executions' latencies.
-    pub sum_ns: u64,
-    pub min_ns: u64,
-    pub max_ns: u64,
+    pub counts: StmtCounts,
     pub latency: Histogram<u64>,
-}
-
-impl StmtTotals {
-    fn new() -> StmtTotals {
-        StmtTotals {
-            count: 0,
-            errors: 0,
-            sum_ns: 0,
-            min_ns: u64::MAX,
-            max_ns: 0,
-            latency: aggregate_histogram(),
-        }
-    }
-
-    /// (min, max, sum) in ns, for `summary::latency`; None when nothing succeeded.
-    pub fn exact(&self) -> Option<(u64, u64, u64)> {
-        (self.count > 0).then_some((self.min_ns, self.max_ns, self.sum_ns))
-    }
-
-    fn add_counts(&mut self, count: u64, errors: u64, sum_ns: u64, min_ns: u64, max_ns: u64) {
-        self.count += count;
-        self.errors += errors;
-        self.sum_ns += sum_ns;
-        self.min_ns = self.min_ns.min(min_ns);
-        self.max_ns = self.max_ns.max(max_ns);
-    }
 }
 
 /// Totals over some set of threads and some span of time.
@@ -57,7 +26,12 @@ impl Totals {
             counts: EventCounts::EMPTY,
             response: aggregate_histogram(),
             service: aggregate_histogram(),
-            stmts: (0..stmt_kinds).map(|_| StmtTotals::new()).collect(),
+            stmts: (0..stmt_kinds)
+                .map(|_| StmtTotals {
+                    counts: StmtCounts::EMPTY,
+                    latency: aggregate_histogram(),
+                })
+                .collect(),
             errors_by_code: BTreeMap::new(),
         }
     }
@@ -68,11 +42,7 @@ impl Totals {
         self.response.reset();
         self.service.reset();
         for s in &mut self.stmts {
-            s.count = 0;
-            s.errors = 0;
-            s.sum_ns = 0;
-            s.min_ns = u64::MAX;
-            s.max_ns = 0;
+            s.counts = StmtCounts::EMPTY;
             s.latency.reset();
         }
         self.errors_by_code.clear();
@@ -85,13 +55,7 @@ impl Totals {
         t.response.drain_into(&mut self.response);
         t.service.drain_into(&mut self.service);
         for (into, from) in stmts.iter_mut().zip(t.stmts.kinds.iter_mut()) {
-            into.add_counts(
-                from.count,
-                from.errors,
-                from.sum_ns,
-                from.min_ns,
-                from.max_ns,
-            );
+            into.counts.add(&from.counts);
             from.latency.drain_into(&mut into.latency);
         }
         for (code, n) in &t.errors_by_code {
@@ -104,13 +68,7 @@ impl Totals {
         let _ = self.response.add(&o.response);
         let _ = self.service.add(&o.service);
         for (into, from) in self.stmts.iter_mut().zip(&o.stmts) {
-            into.add_counts(
-                from.count,
-                from.errors,
-                from.sum_ns,
-                from.min_ns,
-                from.max_ns,
-            );
+            into.counts.add(&from.counts);
             let _ = into.latency.add(&from.latency);
         }
         for (code, n) in &o.errors_by_code {
@@ -181,10 +139,10 @@ mod tests {
         );
         assert!(t.response.value_at_quantile(0.75) >= 1_190_000);
         assert!(run.stmts[0].latency.max() >= 59_000_000);
-        assert_eq!(run.stmts[0].count, 4);
+        assert_eq!(run.stmts[0].counts.count, 4);
         // The statement's extremes and sum are exact, not bucket edges.
         assert_eq!(
-            run.stmts[0].exact(),
+            run.stmts[0].counts.exact_latency(),
             Some((1_000_000, 60_000_000_000, 61_251_000_000))
         );
         assert!(t.stmts.is_empty());
