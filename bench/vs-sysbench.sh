@@ -9,7 +9,8 @@
 #   bench/vs-sysbench.sh tls        TCP with TLS: instructions per point select and QPS pairs
 #   bench/vs-sysbench.sh suite      every OLTP workload: instructions per event (server and dry
 #                                   run) and QPS pairs at 4 threads (SUITE_PAIRS, SUITE_SECONDS);
-#                                   suite-instr / suite-qps for one half, WORKLOADS="a b" to pick
+#                                   suite-instr / suite-qps for one half, WORKLOADS="a b" to pick,
+#                                   INSTR_REPS (default 3) repetitions per instruction count
 #
 # Client cost is counted in instructions, which repeat exactly on a noisy shared machine:
 # callgrind runs of N and 2N events on one thread; (I(2N) - I(N)) / N cancels start-up cost.
@@ -265,15 +266,26 @@ fi
 # collides with the first (sysbench itself stops on the duplicate keys).
 read -r -a SUITE <<<"${WORKLOADS:-oltp_read_write oltp_read_only oltp_write_only oltp_point_select oltp_update_index oltp_update_non_index oltp_delete oltp_insert select_random_points select_random_ranges}"
 if [ "$what" = suite ] || [ "$what" = suite-instr ]; then
-  echo "### Every workload: client instructions per event (callgrind, N=$N vs 2N against the server, $DRY_N vs 2×$DRY_N in dry run, 1 thread, socket)"
+  INSTR_REPS="${INSTR_REPS:-3}"
+  echo "### Every workload: client instructions per event (callgrind, N=$N vs 2N against the server, $DRY_N vs 2×$DRY_N in dry run, 1 thread, socket; medians of $INSTR_REPS)"
   echo
   echo "| workload | sysbench | dbpress | ratio (≤ 0.5) | sysbench dry | dbpress dry | ratio (≤ 0.333) |"
   echo "|---|---:|---:|---:|---:|---:|---:|"
   for wl in "${SUITE[@]}"; do
     fresh_tables 1 10000
-    s=$(per_event sysbench "$wl")
-    d=$(per_event dbpress "$wl")
-    sd=$(per_event sysbench "$wl" --mysql-dry-run)
+    # Medians of INSTR_REPS N/2N pairs, the tools alternating: against the server both tools'
+    # counts move between identical runs (sysbench's LuaJIT; dbpress's end-of-run histogram work,
+    # which follows the spread of latencies), by ±30% on the fsync-bound workloads. dbpress's
+    # dry run repeats exactly, so it is measured once.
+    ss=() ds=() sds=()
+    for _ in $(seq "$INSTR_REPS"); do
+      ss+=("$(per_event sysbench "$wl")")
+      ds+=("$(per_event dbpress "$wl")")
+      sds+=("$(per_event sysbench "$wl" --mysql-dry-run)")
+    done
+    s=$(printf '%s\n' "${ss[@]}" | median)
+    d=$(printf '%s\n' "${ds[@]}" | median)
+    sd=$(printf '%s\n' "${sds[@]}" | median)
     dd=$(per_event dbpress "$wl" --mysql-dry-run)
     echo "| $wl | $s | $d | $(awk -v a="$d" -v b="$s" 'BEGIN {printf "%.3f", a/b}') | $sd | $dd | $(awk -v a="$dd" -v b="$sd" 'BEGIN {printf "%.3f", a/b}') |"
   done
