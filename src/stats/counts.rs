@@ -37,7 +37,12 @@ fn value_of(index: usize) -> u64 {
 /// Counters that are drained once, when the run ends (a worker's statement latencies): no
 /// bookkeeping beyond the count itself.
 pub struct Buckets {
-    counts: Vec<u32>,
+    /// 16-bit counters halve the memory of a thread's latency counters (a thousand threads ×
+    /// a dozen statement kinds × up to 24 Ki buckets each); a counter that would pass 65 535
+    /// moves 65 536 into `carries` and restarts at 0, so no count is ever lost or capped.
+    counts: Vec<u16>,
+    /// (index, count carried out of that counter), rarely more than a few entries.
+    carries: Vec<(usize, u64)>,
 }
 
 impl Default for Buckets {
@@ -48,10 +53,13 @@ impl Default for Buckets {
 
 impl Buckets {
     /// Empty; memory is taken on the first record, sized to the values seen (4 KiB covers
-    /// latencies up to 1 ms), so statement kinds a workload never runs cost nothing and a
+    /// latencies up to 2 ms), so statement kinds a workload never runs cost nothing and a
     /// thousand connections stay small.
     pub fn new() -> Buckets {
-        Buckets { counts: Vec::new() }
+        Buckets {
+            counts: Vec::new(),
+            carries: Vec::new(),
+        }
     }
 
     /// Count `us`; returns its index.
@@ -62,13 +70,28 @@ impl Buckets {
             self.grow(i);
         }
         let c = &mut self.counts[i];
-        *c = c.saturating_add(1);
+        if *c == u16::MAX {
+            *c = 0;
+            self.carry(i);
+        } else {
+            *c += 1;
+        }
         i
     }
 
     #[cold]
     fn grow(&mut self, i: usize) {
         self.counts.resize((i + 1).next_multiple_of(HALF_COUNT), 0);
+    }
+
+    /// The counter at `i` held 65 535 and took one more.
+    #[cold]
+    fn carry(&mut self, i: usize) {
+        const CARRY: u64 = u16::MAX as u64 + 1;
+        match self.carries.iter_mut().find(|(at, _)| *at == i) {
+            Some((_, n)) => *n += CARRY,
+            None => self.carries.push((i, CARRY)),
+        }
     }
 
     /// Move every count into `h` and leave these counters empty.
@@ -78,19 +101,26 @@ impl Buckets {
         }
     }
 
-    /// Move the counts at indexes `lo..=hi` into `h`, leaving them zero.
+    /// Move the counts at indexes `lo..=hi` (which include every carry) into `h`, leaving them
+    /// zero.
     fn drain_range(&mut self, lo: usize, hi: usize, h: &mut Histogram<u64>) {
+        for (at, n) in self.carries.drain(..) {
+            record_n(h, value_of(at), n);
+        }
         for (i, c) in self.counts[lo..=hi].iter_mut().enumerate() {
             if *c > 0 {
-                let v = value_of(lo + i);
-                // `record_n` grows an auto-resizing histogram; `saturating_record_n` would clamp
-                // to its current range instead.
-                if h.record_n(v, u64::from(*c)).is_err() {
-                    h.saturating_record_n(v, u64::from(*c));
-                }
+                record_n(h, value_of(lo + i), u64::from(*c));
                 *c = 0;
             }
         }
+    }
+}
+
+fn record_n(h: &mut Histogram<u64>, v: u64, n: u64) {
+    // `record_n` grows an auto-resizing histogram; `saturating_record_n` would clamp to its
+    // current range instead.
+    if h.record_n(v, n).is_err() {
+        h.saturating_record_n(v, n);
     }
 }
 
@@ -197,6 +227,29 @@ mod tests {
         // Drained means empty: a second drain adds nothing.
         once.drain_into(&mut drained_once);
         assert_eq!(drained_once.len(), direct.len());
+    }
+
+    #[test]
+    fn counts_past_16_bits_carry_without_loss() {
+        let mut b = Buckets::new();
+        let n = 3 * 65_536 + 17;
+        for _ in 0..n {
+            b.record(5);
+        }
+        for _ in 0..70_000 {
+            b.record(1_000_000);
+        }
+        b.record(7);
+        let mut h = crate::stats::aggregate_histogram();
+        b.drain_into(&mut h);
+        assert_eq!(h.len(), n + 70_001);
+        assert_eq!(h.count_at(5), n);
+        assert_eq!(h.count_at(1_000_000), 70_000);
+        assert_eq!(h.count_at(7), 1);
+        // Drained means empty, carries included.
+        let mut again = crate::stats::aggregate_histogram();
+        b.drain_into(&mut again);
+        assert_eq!(again.len(), 0);
     }
 
     #[test]
