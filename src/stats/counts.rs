@@ -127,12 +127,17 @@ fn record_n(h: &mut Histogram<u64>, v: u64, n: u64) {
 /// Counters drained every interval (a worker's event latencies): they remember the range of
 /// indexes touched since the last drain, so the reporter does not scan a thousand threads'
 /// untouched counters every second.
-#[derive(Default)]
 pub struct LatencyCounts {
     buckets: Buckets,
     /// Range of indexes touched since the last drain (lo > hi when empty).
     lo: usize,
     hi: usize,
+}
+
+impl Default for LatencyCounts {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl LatencyCounts {
@@ -224,6 +229,7 @@ mod tests {
             .collect();
         assert_eq!(a, c);
         assert!(ours.is_empty());
+        assert!(LatencyCounts::default().is_empty());
         // Drained means empty: a second drain adds nothing.
         once.drain_into(&mut drained_once);
         assert_eq!(drained_once.len(), direct.len());
