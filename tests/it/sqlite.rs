@@ -340,3 +340,64 @@ fn an_interrupted_prepare_stops_at_a_block_and_names_the_half_loaded_tables() {
     let o = in_dir(&dir, &["oltp_read_write", "cleanup", size[0]]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+#[test]
+fn issue_3_a_signal_while_creating_tables_stops_there_and_names_them() {
+    // Regression (#3): a Ctrl-C during the creation of many tables went on creating all of
+    // them before the loaders noticed it. Now creation stops at the next table and the message
+    // says which tables exist, empty.
+    use std::io::BufRead;
+    let dir = scratch("prepare-interrupted-creating");
+    let tables = "--tables=100000";
+    let mut child = Command::new(bin())
+        .args(["oltp_read_write", "prepare", tables, "--table-size=1"])
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let seen = lines
+        .by_ref()
+        .map(|l| l.unwrap())
+        .any(|l| l == "Creating table 'sbtest20'...");
+    assert!(seen, "prepare never got to sbtest20");
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let said: Vec<String> = lines.map(|l| l.unwrap()).collect();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert_one_clean_line(&o);
+    assert!(!said.iter().any(|l| l.starts_with("Inserting")), "{said:?}");
+    let err = stderr(&o);
+    let prefix =
+        "dbpress: error: prepare interrupted by SIGINT while creating tables: sbtest1 to sbtest";
+    let rest = err.strip_prefix(prefix).unwrap_or_else(|| panic!("{err}"));
+    let (n, tail) = rest.split_once(' ').unwrap();
+    let created: u32 = n.parse().unwrap();
+    assert!((20..100_000).contains(&created), "{err}");
+    assert_eq!(
+        tail.trim_end(),
+        "were created with no rows: run `dbpress oltp_read_write cleanup --tables=100000` before preparing again"
+    );
+    // The last table it names exists and the next one does not; check calls them half-loaded.
+    let n = format!("--tables={created}");
+    let o = in_dir(&dir, &["oltp_read_write", "check", &n, "--table-size=1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!(
+            "sbtest{created}: left half-loaded by an interrupted prepare"
+        )),
+        "{out}"
+    );
+    let more = format!("--tables={}", created + 1);
+    let o = in_dir(&dir, &["oltp_read_write", "check", &more, "--table-size=1"]);
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!("sbtest{}: missing", created + 1)),
+        "{out}"
+    );
+    let o = in_dir(&dir, &["oltp_read_write", "cleanup", &n]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

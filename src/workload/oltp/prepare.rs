@@ -223,6 +223,10 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
     let queue = BlockQueue::new(s.tables, s.load_rows);
     let mut remaining = Vec::new();
     for t in 1..=s.tables {
+        // A signal while creating (hundreds of tables can take a while) stops here too.
+        if signals.caught().is_some() {
+            break;
+        }
         progress.say(&format!("Creating table 'sbtest{t}'..."));
         probe
             .query(&create_table(s, dialect, t))
@@ -234,6 +238,20 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
         remaining.push(AtomicU32::new(queue.blocks_in(t)));
     }
     drop(probe);
+    if let Some(sig) = signals.caught() {
+        // Nothing loaded yet: say which tables exist (empty, still marked as loading).
+        progress.stopped();
+        let msg = match remaining.len() {
+            0 => format!("prepare interrupted by {sig} before any table was created"),
+            n => format!(
+                "prepare interrupted by {sig} while creating tables: {} created with no rows: run `{} cleanup --tables={}` before preparing again",
+                table_span(n),
+                ctx.invocation,
+                s.tables
+            ),
+        };
+        return Err(Error::Interrupted(msg, signals::exit_code(sig)));
+    }
     for t in 1..=s.tables {
         if remaining[t as usize - 1].load(Ordering::Relaxed) == 0 {
             // Nothing to load (oltp_insert with --auto-inc=off): finish the table now.
@@ -321,6 +339,16 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
     }
     progress.finish(path.get().copied().unwrap_or("no rows"));
     Ok(())
+}
+
+/// The first `n` (≥ 1) tables as the subject of a sentence: "sbtest1 was" … "sbtest1 to
+/// sbtest40 were".
+fn table_span(n: usize) -> String {
+    match n {
+        0 | 1 => "sbtest1 was".to_string(),
+        2 => "sbtest1 and sbtest2 were".to_string(),
+        n => format!("sbtest1 to sbtest{n} were"),
+    }
 }
 
 /// `--prepare-fast`: the dialect's faster, less safe session settings (MySQL: no unique or
