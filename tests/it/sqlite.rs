@@ -264,8 +264,12 @@ fn sqlite_writers_each_get_their_share() {
         *per_thread.iter().max().unwrap(),
     );
     assert!(min > 100, "too few events to judge: {per_thread:?}");
+    // Starved writers look like 1 event against 24 422 (SQLite's busy handler alone). With the
+    // queue they get equal shares on an idle machine (14 678 ± 20), and within 12% while a
+    // compile kept both cores busy (1 236 / 1 315 / 1 392): a thread the scheduler does not run
+    // cannot be waiting in the queue. Regression (#4): the bound was 10%, which that load broke.
     assert!(
-        max - min <= max / 10 + 10,
+        min * 2 >= max,
         "writers did not get their share: events per thread {per_thread:?}"
     );
     assert_eq!(r["config"]["sqlite-write-queue"], "on");
@@ -287,26 +291,41 @@ fn sqlite_writers_each_get_their_share() {
     );
 }
 
+/// dbpress started in `dir` with piped output, and its stdout as lines to read while it runs.
+fn spawn_piped(
+    dir: &std::path::Path,
+    args: &[&str],
+) -> (
+    std::process::Child,
+    std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+) {
+    use std::io::BufRead;
+    let mut child = Command::new(bin())
+        .args(args)
+        .current_dir(dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    (child, lines)
+}
+
 #[test]
 fn an_interrupted_prepare_stops_at_a_block_and_names_the_half_loaded_tables() {
-    use std::io::BufRead;
     let dir = scratch("prepare-interrupted");
     // Several seconds of rows: the signal lands while they load.
     let size = ["--tables=2", "--table-size=2000000"];
-    let mut child = Command::new(bin())
-        .args([
+    let (child, mut lines) = spawn_piped(
+        &dir,
+        &[
             "oltp_read_write",
             "prepare",
             "--threads=2",
             size[0],
             size[1],
-        ])
-        .current_dir(&dir)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+        ],
+    );
     let mut said = Vec::new();
     for line in lines.by_ref() {
         let line = line.unwrap();
@@ -346,17 +365,12 @@ fn issue_3_a_signal_while_creating_tables_stops_there_and_names_them() {
     // Regression (#3): a Ctrl-C during the creation of many tables went on creating all of
     // them before the loaders noticed it. Now creation stops at the next table and the message
     // says which tables exist, empty.
-    use std::io::BufRead;
     let dir = scratch("prepare-interrupted-creating");
     let tables = "--tables=100000";
-    let mut child = Command::new(bin())
-        .args(["oltp_read_write", "prepare", tables, "--table-size=1"])
-        .current_dir(&dir)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let (child, mut lines) = spawn_piped(
+        &dir,
+        &["oltp_read_write", "prepare", tables, "--table-size=1"],
+    );
     let seen = lines
         .by_ref()
         .map(|l| l.unwrap())
