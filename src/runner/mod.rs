@@ -2,6 +2,7 @@
 //! closed loop or `--rate` schedule, `--time`/`--events` stop, warm-up, signals, and the
 //! reporter loop (this thread) that folds per-thread statistics into intervals.
 
+mod keyed;
 mod limits;
 mod pacing;
 pub mod signals;

@@ -33,7 +33,17 @@ impl Worker<'_> {
     /// Run events until told to stop, then the workload's final work. Returns a fatal error,
     /// if one ended the run.
     pub fn run(mut self) -> Option<DbError> {
-        let fatal = self.run_events().or_else(|| {
+        let keyed = match self.schedule {
+            None => self.events.keyed_statement(),
+            // Under --rate an event is timed from its intended start, which the general loop
+            // handles.
+            Some(_) => None,
+        };
+        let events = match keyed {
+            Some(k) => self.run_keyed(k),
+            None => self.run_events(),
+        };
+        let fatal = events.or_else(|| {
             let measuring = self.shared.measuring.load(Ordering::Relaxed);
             let mut exec = Exec::new(self.conn.as_mut(), &mut self.stmts, measuring);
             let r = self.events.finish(&mut exec);
@@ -91,7 +101,7 @@ impl Worker<'_> {
             error_codes.clear();
             let (mut reads, mut writes, mut other, mut reconnects) = (0, 0, 0, 0);
             let mut end = 0;
-            let fatal = loop {
+            let (succeeded, fatal) = loop {
                 let mut exec = Exec::new(self.conn.as_mut(), &mut self.stmts, measuring);
                 let r = self.events.event(&mut exec);
                 reads += exec.reads;
@@ -106,27 +116,13 @@ impl Worker<'_> {
                         if bound && error_codes.is_empty() {
                             end = exec.last_reply_ns;
                         }
-                        break None;
+                        break (true, None);
                     }
-                    // An error in the workload's own input would fail the same way on every
-                    // retry: never ignorable, even with an ignore list of "all".
-                    Err(e) if e.kind != DbErrorKind::Input && self.ignore.contains(&e.code) => {
-                        error_codes.push(e.code.clone());
-                        if e.kind == DbErrorKind::ConnectionLost {
-                            if let Err(e) = self.reconnect() {
-                                break Some(e);
-                            }
-                            reconnects += 1;
-                        } else if self.transactional {
-                            // A deadlock already rolled back; a lock wait timeout did not.
-                            // Either way start the retry from a clean transaction.
-                            let _ = self.conn.query("ROLLBACK");
-                        }
-                        if shared.stop.load(Ordering::Relaxed) {
-                            break None;
-                        }
-                    }
-                    Err(e) => break Some(e),
+                    Err(e) => match self.recover(e, &mut error_codes, &mut reconnects) {
+                        Recovery::Retry => {}
+                        Recovery::Stop => break (false, None),
+                        Recovery::Fatal(e) => break (false, Some(e)),
+                    },
                 }
             };
             if end == 0 {
@@ -154,7 +150,7 @@ impl Worker<'_> {
                 continue;
             }
             self.cell.record_event(&EventRecord {
-                completed: fatal.is_none(),
+                completed: succeeded,
                 response_ns: end.saturating_sub(intended),
                 service_ns: end.saturating_sub(started),
                 reads,
@@ -169,6 +165,38 @@ impl Worker<'_> {
             if let Some(e) = fatal {
                 return Some(e);
             }
+        }
+    }
+
+    /// What to do after a failed attempt at an event: an ignorable error is added to `codes`
+    /// and, after a reconnect (counted in `reconnects`) or a ROLLBACK as it needs, the event is
+    /// tried again unless the run is stopping; any other error ends the run.
+    pub(super) fn recover(
+        &mut self,
+        e: DbError,
+        codes: &mut Vec<String>,
+        reconnects: &mut u64,
+    ) -> Recovery {
+        // An error in the workload's own input would fail the same way on every retry: never
+        // ignorable, even with an ignore list of "all".
+        if e.kind == DbErrorKind::Input || !self.ignore.contains(&e.code) {
+            return Recovery::Fatal(e);
+        }
+        codes.push(e.code.clone());
+        if e.kind == DbErrorKind::ConnectionLost {
+            if let Err(e) = self.reconnect() {
+                return Recovery::Fatal(e);
+            }
+            *reconnects += 1;
+        } else if self.transactional {
+            // A deadlock already rolled back; a lock wait timeout did not. Either way start
+            // the retry from a clean transaction.
+            let _ = self.conn.query("ROLLBACK");
+        }
+        if self.shared.stop.load(Ordering::Relaxed) {
+            Recovery::Stop
+        } else {
+            Recovery::Retry
         }
     }
 
@@ -192,6 +220,14 @@ impl Worker<'_> {
             }
         }
     }
+}
+
+/// The outcome of `Worker::recover`.
+pub(super) enum Recovery {
+    Retry,
+    /// The error was ignorable but the run is stopping: the event ends unfinished.
+    Stop,
+    Fatal(DbError),
 }
 
 /// Sleep until `at` (ns on the `now_ns` clock), waking early if the run stops.

@@ -97,19 +97,19 @@ impl Buckets {
     /// Move every count into `h` and leave these counters empty.
     pub fn drain_into(&mut self, h: &mut Histogram<u64>) {
         if !self.counts.is_empty() {
-            self.drain_range(0, self.counts.len() - 1, h);
+            self.drain_range(0, self.counts.len() - 1, |v, n| record_n(h, v, n));
         }
     }
 
-    /// Move the counts at indexes `lo..=hi` (which include every carry) into `h`, leaving them
-    /// zero.
-    fn drain_range(&mut self, lo: usize, hi: usize, h: &mut Histogram<u64>) {
+    /// Hand each (lowest value, count) at indexes `lo..=hi` (which include every carry) to
+    /// `take`, leaving the counters zero.
+    fn drain_range(&mut self, lo: usize, hi: usize, mut take: impl FnMut(u64, u64)) {
         for (at, n) in self.carries.drain(..) {
-            record_n(h, value_of(at), n);
+            take(value_of(at), n);
         }
         for (i, c) in self.counts[lo..=hi].iter_mut().enumerate() {
             if *c > 0 {
-                record_n(h, value_of(lo + i), u64::from(*c));
+                take(value_of(lo + i), u64::from(*c));
                 *c = 0;
             }
         }
@@ -162,10 +162,22 @@ impl LatencyCounts {
 
     /// Move every count into `h` and leave these counters empty.
     pub fn drain_into(&mut self, h: &mut Histogram<u64>) {
+        self.drain_each(|v, n| record_n(h, v, n));
+    }
+
+    /// Add every count to both `a` and `b` and leave these counters empty.
+    pub fn drain_into_both(&mut self, a: &mut Histogram<u64>, b: &mut Histogram<u64>) {
+        self.drain_each(|v, n| {
+            record_n(a, v, n);
+            record_n(b, v, n);
+        });
+    }
+
+    fn drain_each(&mut self, take: impl FnMut(u64, u64)) {
         if self.is_empty() {
             return;
         }
-        self.buckets.drain_range(self.lo, self.hi, h);
+        self.buckets.drain_range(self.lo, self.hi, take);
         self.lo = usize::MAX;
         self.hi = 0;
     }

@@ -42,6 +42,24 @@ impl EventCounts {
         lat_max_ns: 0,
     };
 
+    /// One more finished event that took `ns`.
+    #[inline]
+    pub fn record_finished(&mut self, ns: u64) {
+        self.events += 1;
+        self.lat_sum_ns += ns;
+        self.lat_min_ns = self.lat_min_ns.min(ns);
+        self.lat_max_ns = self.lat_max_ns.max(ns);
+    }
+
+    /// Count the successes in `s` as finished events, each as long as its statement (events
+    /// that were that statement alone).
+    pub fn add_statement_events(&mut self, s: &StmtCounts) {
+        self.events += s.count;
+        self.lat_sum_ns += s.sum_ns;
+        self.lat_min_ns = self.lat_min_ns.min(s.min_ns);
+        self.lat_max_ns = self.lat_max_ns.max(s.max_ns);
+    }
+
     pub fn queries(&self) -> u64 {
         self.reads + self.writes + self.other
     }

@@ -51,6 +51,16 @@ impl Totals {
     /// Fold one thread's interval in, draining its latency counters; its statement counts and
     /// latencies go into `stmts`.
     fn add_thread(&mut self, t: &mut ThreadStats, stmts: &mut [StmtTotals]) {
+        let one = &mut t.statement_events;
+        if one.counts.count > 0 {
+            // Recorded once, counted twice: as this interval's events and as the statement.
+            let into = &mut stmts[one.kind as usize];
+            t.counts.add_statement_events(&one.counts);
+            into.counts.add(&one.counts);
+            one.counts = StmtCounts::EMPTY;
+            one.latency
+                .drain_into_both(&mut self.response, &mut into.latency);
+        }
         self.counts.add(&t.counts);
         t.response.drain_into(&mut self.response);
         t.service.drain_into(&mut self.service);
@@ -147,5 +157,34 @@ mod tests {
         );
         assert!(t.stmts.is_empty());
         assert_eq!(per_thread[0].0, 4);
+    }
+
+    #[test]
+    fn statement_events_count_as_events_and_as_their_statement() {
+        // The keyed loop records an event that was one statement once; collecting it must
+        // give the interval the events and the run the statement, with the same figures.
+        let cells = [ThreadCell::new(3)];
+        cells[0].set_statement_events_kind(2);
+        for us in [5u64, 70, 900] {
+            cells[0].record_statement_event(crate::driver::QueryKind::Write, us * 1000 + 1);
+        }
+        let mut per_thread = [(0, 0)];
+        let mut run = Totals::new(3);
+        let mut t = Totals::new(0);
+        collect(&cells, &mut per_thread, &mut run.stmts, &mut t);
+        assert_eq!((t.counts.events, t.counts.writes), (3, 3));
+        assert_eq!(t.counts.exact_latency(), Some((5_001, 900_001, 975_003)));
+        assert_eq!(t.response.len(), 3);
+        let s = &run.stmts[2];
+        assert_eq!(s.counts.exact_latency(), t.counts.exact_latency());
+        assert_eq!(s.latency.len(), 3);
+        assert_eq!(s.latency.max(), t.response.max());
+        assert_eq!(s.latency.min(), t.response.min());
+        assert_eq!(run.stmts[0].counts.count + run.stmts[1].counts.count, 0);
+        assert_eq!(per_thread[0], (3, 975_003));
+        // Collected means cleared: a second interval has nothing.
+        collect(&cells, &mut per_thread, &mut run.stmts, &mut t);
+        assert_eq!((t.counts.events, t.response.len()), (0, 0));
+        assert_eq!(run.stmts[2].counts.count, 3);
     }
 }

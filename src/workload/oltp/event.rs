@@ -8,7 +8,7 @@ use super::sql::{
 use super::{kind, Mix, Oltp, RandomSelect, ReinsertId};
 use crate::driver::{Connection, DbResult, Dialect, StmtHandle, Value};
 use crate::rand::{Distribution, Rng, Template, UniqueSequence};
-use crate::workload::{EventGen, Exec};
+use crate::workload::{EventGen, Exec, KeyedStatement};
 use std::sync::Arc;
 
 const NO_STMT: StmtHandle = StmtHandle(u32::MAX);
@@ -385,5 +385,27 @@ impl EventGen for OltpEvents {
     fn statements_bound_event(&self) -> bool {
         // A --reconnect after the last statement is part of the event.
         self.mix.reconnect_every == 0
+    }
+
+    fn keyed_statement(&self) -> Option<KeyedStatement> {
+        // The legacy script draws its table per event with its own rules; a --reconnect is part
+        // of the event.
+        if self.mix.legacy || self.mix.reconnect_every > 0 || self.plan.len() != 1 {
+            return None;
+        }
+        // Each of these steps draws its table, then one id, then runs one statement.
+        let kind = match self.plan[0] {
+            Step::PointSelects(1) => kind::POINT_SELECT,
+            Step::IndexUpdates(1) => kind::INDEX_UPDATE,
+            Step::Delete => kind::DELETE,
+            _ => return None,
+        };
+        Some(KeyedStatement {
+            kind,
+            stmts: self.stmts.iter().map(|row| row[kind as usize]).collect(),
+            keys: self.dist.clone(),
+            key_max: self.table_size,
+            rng: self.rng.clone(),
+        })
     }
 }
