@@ -265,6 +265,14 @@ fn words_to_invocation(
         }
         _ => {}
     }
+    if Command::parse(&first).is_some() {
+        // `dbpress run` or `dbpress run oltp_read_write`: the command word came first.
+        let workload = second.unwrap_or_else(|| "<workload>".to_string());
+        return Err(usage(format!(
+            "'{first}' is a command, not a workload: the workload comes first, `dbpress {workload} {first}` \
+             (workloads: `dbpress list`)"
+        )));
+    }
     let Some(cmd_word) = second else {
         return Err(usage(format!(
             "no command given for '{first}': use `dbpress {first} prepare|run|cleanup`"

@@ -223,6 +223,13 @@ fn mistakes_get_one_line_with_the_fix() {
     assert!(e.message().contains("unknown command 'go'"), "{e}");
     let e = parse(&args("oltp_read_write")).unwrap_err();
     assert!(e.message().contains("no command given"), "{e}");
+    let e = parse(&args("run")).unwrap_err();
+    assert_eq!(
+        e.message(),
+        "'run' is a command, not a workload: the workload comes first, `dbpress <workload> run` (workloads: `dbpress list`)"
+    );
+    let e = parse(&args("check oltp_delete --tables=2")).unwrap_err();
+    assert!(e.message().contains("`dbpress oltp_delete check`"), "{e}");
     let e = parse(&args("oltp_read_write run --time")).unwrap_err();
     assert_eq!(e.message(), "option --time needs a value: --time=VALUE");
     let e = parse(&args("oltp_read_write run extra")).unwrap_err();
