@@ -27,6 +27,11 @@ pub struct Dialect {
     /// columns at `table_comments_columns`. On MySQL a SHOW, so it never counts in Com_select.
     pub table_comments: fn(prefix: &str) -> String,
     pub table_comments_columns: (usize, usize),
+    /// Column of that listing holding the table's next auto-increment id, where it has one
+    /// (MySQL's Auto_increment): the largest id without a SELECT, which would count in
+    /// Com_select and blur the match between the server's counters and the run's figures.
+    /// Elsewhere the largest id is a `SELECT MAX(id)`.
+    pub table_next_id_column: Option<usize>,
     /// Statement returning at least one row when `index` exists on `table`.
     pub index_exists: fn(table: &str, index: &str) -> String,
     /// Session settings for `--prepare-fast`, each skipped with a notice if refused.
@@ -79,6 +84,8 @@ pub static MYSQL: Dialect = Dialect {
     // Name is the first column of SHOW TABLE STATUS and Comment the eighteenth, in MySQL and
     // MariaDB alike.
     table_comments_columns: (0, 17),
+    // Auto_increment is the eleventh (NULL for a table without AUTO_INCREMENT).
+    table_next_id_column: Some(10),
     index_exists: |table, index| format!("SHOW INDEX FROM {table} WHERE Key_name = '{index}'"),
     fast_session: &[
         "SET SESSION unique_checks=0",
@@ -126,6 +133,7 @@ pub static PGSQL: Dialect = Dialect {
         )
     },
     table_comments_columns: (0, 1),
+    table_next_id_column: None,
     index_exists: |table, index| {
         format!(
             "SELECT 1 FROM pg_indexes WHERE tablename = '{table}' AND indexname = '{index}' \
@@ -182,6 +190,7 @@ pub static SQLITE: Dialect = Dialect {
         )
     },
     table_comments_columns: (0, 1),
+    table_next_id_column: None,
     index_exists: |table, index| {
         format!(
             "SELECT 1 FROM sqlite_master WHERE type = 'index' AND tbl_name = '{table}' AND name = '{index}'"

@@ -1495,3 +1495,41 @@ fn issue_2_an_ed25519_account_logs_in_without_a_panic() {
     ));
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+#[test]
+fn a_run_past_the_prepared_ids_warns_without_a_select_the_server_would_count() {
+    // The largest id comes from SHOW TABLE STATUS (Auto_increment), so Com_select still counts
+    // exactly the workload's SELECTs.
+    let Some(mut srv) = server("short_tables_warning") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--tables=2", "--table-size=300"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = |size: &str| {
+        let size = format!("--table-size={size}");
+        dbpress(&args(
+            &["oltp_point_select", "run"],
+            &["--tables=2", &size, "--time=0", "--events=100"],
+        ))
+    };
+    let before = srv.com();
+    let o = run("1000");
+    let after = srv.com();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "warning: --table-size=1000 but 2 tables hold fewer ids ('sbtest1' only up to 300)"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(delta(&before, &after, "Com_select"), 100);
+    let o = run("300");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+    let o = dbpress(&args(&["oltp_point_select", "cleanup"], &["--tables=2"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
