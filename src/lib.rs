@@ -244,7 +244,9 @@ fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8>
             // Missing or half-loaded tables get run's message (prepare first), not a raw
             // server error from the first read.
             let mut probe = runner::probe(driver.as_ref())?;
-            w.check_ready(probe.as_mut(), &ctx)?;
+            for warning in w.check_ready(probe.as_mut(), &ctx)? {
+                eprintln!("dbpress: warning: {warning}");
+            }
             drop(probe);
             w.prewarm(&ctx)?;
             Ok(0)

@@ -63,6 +63,10 @@ pub struct RunInfo {
     pub interrupted_by: Option<String>,
     /// The error that stopped the run, if one did.
     pub fatal_error: Option<String>,
+    /// What let the run go but must be known to read its figures (tables prepared smaller
+    /// than --table-size); absent in results of earlier versions.
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

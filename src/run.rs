@@ -40,7 +40,10 @@ pub fn measure(
 ) -> Result<Measured> {
     let mut probe = runner::probe(driver)?;
     let info = driver.server_info(probe.as_mut());
-    w.check_ready(probe.as_mut(), ctx)?;
+    let warnings = w.check_ready(probe.as_mut(), ctx)?;
+    for warning in &warnings {
+        eprintln!("dbpress: warning: {warning}");
+    }
 
     let _ = writeln!(out, "Running the test with following options:");
     let _ = writeln!(out, "Number of threads: {}", cfg.threads);
@@ -172,6 +175,7 @@ pub fn measure(
             started_at_unix_s: started_at,
             interrupted_by: output.interrupted_by.map(String::from),
             fatal_error: output.fatal.as_ref().map(|e| e.to_string()),
+            warnings,
         },
         intervals: output.intervals,
         summary: output.summary,

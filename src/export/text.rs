@@ -211,6 +211,9 @@ fn dbpress_sections(r: &RunResult) -> String {
     if let Some(e) = &r.run.fatal_error {
         let _ = writeln!(o, "Stopped by an error: {e}");
     }
+    for w in &r.run.warnings {
+        let _ = writeln!(o, "Warning: {w}");
+    }
     o
 }
 

@@ -369,8 +369,8 @@ impl Workload for AutoWorkload {
         Ok(())
     }
 
-    fn check_ready(&self, _conn: &mut dyn Connection, _ctx: &Context<'_>) -> Result<()> {
-        Ok(())
+    fn check_ready(&self, _conn: &mut dyn Connection, _ctx: &Context<'_>) -> Result<Vec<String>> {
+        Ok(Vec::new())
     }
 
     fn missing_table_fix(&self) -> String {

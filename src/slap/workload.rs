@@ -69,8 +69,8 @@ impl Workload for SlapWorkload {
         Ok(())
     }
 
-    fn check_ready(&self, _conn: &mut dyn Connection, _ctx: &Context<'_>) -> Result<()> {
-        Ok(())
+    fn check_ready(&self, _conn: &mut dyn Connection, _ctx: &Context<'_>) -> Result<Vec<String>> {
+        Ok(Vec::new())
     }
 
     fn missing_table_fix(&self) -> String {

@@ -68,10 +68,10 @@ impl Workload for BulkInsert {
         super::oltp::prepare::drop_tables(ctx, self.threads)
     }
 
-    fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<()> {
+    fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>> {
         let existing = super::oltp::prepare::existing_tables(conn, ctx)?;
         if ctx.driver.server_info(conn).product == "dry-run" {
-            return Ok(());
+            return Ok(Vec::new());
         }
         for t in 1..=self.threads {
             if !existing.iter().any(|e| *e == format!("sbtest{t}")) {
@@ -81,7 +81,7 @@ impl Workload for BulkInsert {
                 )));
             }
         }
-        Ok(())
+        Ok(Vec::new())
     }
 
     fn worker(

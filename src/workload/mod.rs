@@ -61,7 +61,9 @@ pub trait Workload: Send + Sync {
         )
     }
     /// Fail with a clear message if the prepared data is missing, before any worker starts.
-    fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<()>;
+    /// Returns warnings: what lets the run go but must be known to read its figures (shown
+    /// before the run and kept in its result).
+    fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>>;
     /// Prepare statements on `conn` and return the per-thread event generator.
     fn worker(
         &self,

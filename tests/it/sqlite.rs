@@ -441,6 +441,7 @@ fn a_run_with_a_larger_table_size_than_prepared_warns_and_still_runs() {
                 &format!("--table-size={size}"),
                 "--time=0",
                 "--events=200",
+                "--output=r.json",
             ],
         )
     };
@@ -454,12 +455,28 @@ fn a_run_with_a_larger_table_size_than_prepared_warns_and_still_runs() {
          run with the --table-size that prepare used"
     );
     assert!(stdout(&o).contains("transactions:                        200 "));
+    // The result keeps it, and its text (here and in `dbpress report`) ends with it.
+    let warning = err.trim_end().strip_prefix("dbpress: warning: ").unwrap();
+    assert!(
+        stdout(&o).ends_with(&format!("Warning: {warning}\n")),
+        "{}",
+        stdout(&o)
+    );
+    let r = json(&dir.join("r.json"));
+    crate::export::assert_valid(&r);
+    assert_eq!(r["run"]["warnings"], serde_json::json!([warning]));
+    let o = in_dir(&dir, &["report", "r.json"]);
+    assert!(stdout(&o).ends_with(&format!("Warning: {warning}\n")));
     // Matching sizes, and a shortfall of at most 1% (a table oltp_delete drained loses its top
     // ids too), run without a word.
     for size in ["300", "303"] {
         let o = run(size);
         assert!(o.status.success(), "{}", stderr(&o));
         assert!(!stderr(&o).contains("warning"), "{size}: {}", stderr(&o));
+        assert_eq!(
+            json(&dir.join("r.json"))["run"]["warnings"],
+            serde_json::json!([])
+        );
     }
     let o = run("304");
     assert!(

@@ -46,6 +46,7 @@ fn fixture() -> RunResult {
             started_at_unix_s: 0,
             interrupted_by: None,
             fatal_error: None,
+            warnings: Vec::new(),
         },
         intervals: vec![],
         summary: Summary {

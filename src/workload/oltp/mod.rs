@@ -472,7 +472,7 @@ impl Workload for Oltp {
         prepare::prewarm(self, ctx)
     }
 
-    fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<()> {
+    fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>> {
         prepare::check_ready(self, conn, ctx)
     }
 

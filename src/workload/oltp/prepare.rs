@@ -85,9 +85,9 @@ fn listed_tables(conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<Lis
         .collect())
 }
 
-pub fn check_ready(w: &Oltp, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<()> {
+pub fn check_ready(w: &Oltp, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>> {
     if ctx.driver.server_info(conn).product == "dry-run" {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let tables = listed_tables(conn, ctx)?;
     for t in 1..=w.schema.tables {
@@ -109,10 +109,9 @@ pub fn check_ready(w: &Oltp, conn: &mut dyn Connection, ctx: &Context<'_>) -> Re
             Some(_) => {}
         }
     }
-    if let Some(w) = short_tables_warning(w, conn, &tables)? {
-        eprintln!("dbpress: warning: {w}");
-    }
-    Ok(())
+    Ok(short_tables_warning(w, conn, &tables)?
+        .into_iter()
+        .collect())
 }
 
 /// Tables whose ids stop well short of --table-size (prepared smaller than this run assumes): the
