@@ -159,13 +159,23 @@ fn print_notices(opts: &OptionValues) {
 }
 
 pub(crate) fn make_driver(cfg: &RunConfig) -> Result<Box<dyn Driver>> {
+    // `dbpress slap` was given mysqlslap's flags: its errors name those.
+    let slap = cfg.workload == "slap";
     Ok(match &cfg.target {
         Target::Mysql(t) => {
-            Box::new(MysqlDriver::new(t.clone(), cfg.ps_mode).map_err(error::environment)?)
+            let d = MysqlDriver::new(t.clone(), cfg.ps_mode).map_err(error::environment)?;
+            Box::new(match slap {
+                true => d.with_hints(&slap::hints::MYSQL_SLAP_HINTS),
+                false => d,
+            })
         }
         Target::Sqlite(t) => Box::new(SqliteDriver::new(t.clone(), cfg.ps_mode)),
         Target::Pgsql(t) => {
-            Box::new(PgDriver::new(t.clone(), cfg.ps_mode).map_err(error::environment)?)
+            let d = PgDriver::new(t.clone(), cfg.ps_mode).map_err(error::environment)?;
+            Box::new(match slap {
+                true => d.with_hints(&slap::hints::PGSQL_SLAP_HINTS),
+                false => d,
+            })
         }
         Target::DryRun => Box::new(DryRunDriver),
     })

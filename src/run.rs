@@ -82,12 +82,13 @@ pub fn measure(
         out,
         "Random ids: {}; statements: {}",
         cfg.dist.kind,
-        match (cfg.ps_mode, driver.dialect().name) {
+        match (w.sends_text_as(), cfg.ps_mode, driver.dialect().name) {
+            (Some(script), ..) => format!("text SQL, as {script}"),
             // An embedded engine has no server side: its statements are compiled once per
             // connection and re-run.
-            (config::PsMode::Auto, "sqlite") => "prepared",
-            (config::PsMode::Auto, _) => "server-side prepared",
-            (config::PsMode::Disable, _) => "text (--db-ps-mode=disable)",
+            (None, config::PsMode::Auto, "sqlite") => "prepared".into(),
+            (None, config::PsMode::Auto, _) => "server-side prepared".into(),
+            (None, config::PsMode::Disable, _) => "text (--db-ps-mode=disable)".into(),
         }
     );
     if let Some(rate) = cfg.rate {

@@ -34,6 +34,9 @@ pub struct Dialect {
     pub table_next_id_column: Option<usize>,
     /// Statement returning at least one row when `index` exists on `table`.
     pub index_exists: fn(table: &str, index: &str) -> String,
+    /// Statement listing `table`'s columns in order, one row each, the name first. On MySQL a
+    /// SHOW, which Com_select does not count.
+    pub table_columns: fn(table: &str) -> String,
     /// Session settings for `--prepare-fast`, each skipped with a notice if refused.
     pub fast_session: &'static [&'static str],
     /// Session settings before prewarming.
@@ -87,6 +90,7 @@ pub static MYSQL: Dialect = Dialect {
     // Auto_increment is the eleventh (NULL for a table without AUTO_INCREMENT).
     table_next_id_column: Some(10),
     index_exists: |table, index| format!("SHOW INDEX FROM {table} WHERE Key_name = '{index}'"),
+    table_columns: |table| format!("SHOW COLUMNS FROM {table}"),
     fast_session: &[
         "SET SESSION unique_checks=0",
         "SET SESSION foreign_key_checks=0",
@@ -138,6 +142,12 @@ pub static PGSQL: Dialect = Dialect {
         format!(
             "SELECT 1 FROM pg_indexes WHERE tablename = '{table}' AND indexname = '{index}' \
              AND schemaname = current_schema()"
+        )
+    },
+    table_columns: |table| {
+        format!(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = '{table}' \
+             AND table_schema = current_schema() ORDER BY ordinal_position"
         )
     },
     // Commits return before the WAL is flushed; a crash during prepare loses the load, which
@@ -196,6 +206,7 @@ pub static SQLITE: Dialect = Dialect {
             "SELECT 1 FROM sqlite_master WHERE type = 'index' AND tbl_name = '{table}' AND name = '{index}'"
         )
     },
+    table_columns: |table| format!("SELECT name FROM pragma_table_info('{table}') ORDER BY cid"),
     // The journal still protects the file from corruption by the process; only an OS crash
     // or power loss during prepare can damage it.
     fast_session: &["PRAGMA synchronous = OFF"],

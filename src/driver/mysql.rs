@@ -27,6 +27,8 @@ pub struct MysqlDriver {
     ps_mode: PsMode,
     /// Built once from --mysql-ssl for TCP sessions; None when it is off.
     tls: Option<WireTls>,
+    /// The option names error messages quote: sysbench's, or those of the command in use.
+    hints: &'static Hints,
 }
 
 impl MysqlDriver {
@@ -49,7 +51,13 @@ impl MysqlDriver {
             target,
             ps_mode,
             tls,
+            hints: &MYSQL_HINTS,
         })
+    }
+
+    /// Error messages quote these option names instead (`dbpress slap`'s mysqlslap flags).
+    pub fn with_hints(self, hints: &'static Hints) -> MysqlDriver {
+        MysqlDriver { hints, ..self }
     }
 
     /// Connection options for session `index`; `tls` says whether to ask for TLS at all.
@@ -171,7 +179,7 @@ impl Driver for MysqlDriver {
     }
 
     fn hints(&self) -> &'static Hints {
-        &MYSQL_HINTS
+        self.hints
     }
 
     fn server_info(&self, conn: &mut dyn Connection) -> ServerInfo {

@@ -26,6 +26,8 @@ pub struct PgDriver {
     ps_mode: PsMode,
     /// Built once from sslmode; None for disable and for Unix sockets (no TLS there).
     tls: Option<Arc<ClientConfig>>,
+    /// The option names error messages quote: sysbench's, or those of the command in use.
+    hints: &'static Hints,
 }
 
 impl PgDriver {
@@ -50,7 +52,13 @@ impl PgDriver {
             target,
             ps_mode,
             tls,
+            hints: &PGSQL_HINTS,
         })
+    }
+
+    /// Error messages quote these option names instead (`dbpress slap`'s mysqlslap flags).
+    pub fn with_hints(self, hints: &'static Hints) -> PgDriver {
+        PgDriver { hints, ..self }
     }
 }
 
@@ -72,7 +80,7 @@ impl Driver for PgDriver {
     }
 
     fn hints(&self) -> &'static Hints {
-        &PGSQL_HINTS
+        self.hints
     }
 
     fn server_info(&self, conn: &mut dyn Connection) -> ServerInfo {

@@ -9,6 +9,7 @@
 
 pub mod args;
 mod autogen;
+pub mod hints;
 mod workload;
 
 use crate::cli::Command;

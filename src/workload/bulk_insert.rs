@@ -54,12 +54,25 @@ impl Workload for BulkInsert {
         )]
     }
 
+    fn sends_text_as(&self) -> Option<&'static str> {
+        Some("sysbench's bulk_insert")
+    }
+
     fn prepare(&self, ctx: &Context<'_>) -> Result<()> {
         let mut conn = ctx.connect(0)?;
+        let existing = super::oltp::prepare::existing_tables(conn.as_mut(), ctx)?;
         for t in 1..=self.threads {
-            println!("Creating table 'sbtest{t}'...");
+            let name = format!("sbtest{t}");
+            if existing.contains(&name) {
+                // As sysbench (CREATE TABLE IF NOT EXISTS), a bulk_insert table is kept; runs
+                // append after its largest id. Another workload's table is not written into.
+                ensure_bulk_shape(conn.as_mut(), ctx, &name)?;
+                println!("Table '{name}' exists: kept, runs append after its largest id");
+                continue;
+            }
+            println!("Creating table '{name}'...");
             conn.query(&create_table(t))
-                .map_err(|e| setup_error(e, &format!("creating sbtest{t}")))?;
+                .map_err(|e| setup_error(e, &format!("creating {name}")))?;
         }
         Ok(())
     }
@@ -74,12 +87,14 @@ impl Workload for BulkInsert {
             return Ok(Vec::new());
         }
         for t in 1..=self.threads {
-            if !existing.iter().any(|e| *e == format!("sbtest{t}")) {
+            let name = format!("sbtest{t}");
+            if !existing.contains(&name) {
                 return Err(environment(format!(
-                    "table 'sbtest{t}' does not exist: run `{} prepare --threads={}` first",
+                    "table '{name}' does not exist: run `{} prepare --threads={}` first",
                     ctx.invocation, self.threads
                 )));
             }
+            ensure_bulk_shape(conn, ctx, &name)?;
         }
         Ok(Vec::new())
     }
@@ -92,13 +107,48 @@ impl Workload for BulkInsert {
         _rng: Rng,
         _dist: Distribution,
     ) -> DbResult<Box<dyn EventGen>> {
-        let _ = conn;
+        let table = format!("sbtest{}", thread + 1);
+        // sysbench numbers rows from 1 in every run, so its second run on the same table (or
+        // the second level of a thread sweep) stops on a duplicate key. Appending after the
+        // table's largest id lets runs follow each other; the one SELECT is setup, before the
+        // measured run.
+        let largest = conn
+            .query_rows(&format!("SELECT MAX(id) FROM {table}"))?
+            .into_iter()
+            .next()
+            .and_then(|r| r.into_iter().next().flatten())
+            .and_then(|v| v.parse::<u64>().ok())
+            .unwrap_or(0);
         Ok(Box::new(BulkEvents {
-            prefix: format!("INSERT INTO sbtest{} VALUES", thread + 1),
+            prefix: format!("INSERT INTO {table} VALUES"),
             buf: String::with_capacity(BULK_BYTES + 64),
-            rows: 0,
+            rows: largest,
         }))
     }
+}
+
+/// Refuse a table of another shape than bulk_insert's `(id, k)`: an OLTP table, say, which the
+/// run's column-less INSERT could not fill and which bulk_insert did not create.
+fn ensure_bulk_shape(conn: &mut dyn Connection, ctx: &Context<'_>, table: &str) -> Result<()> {
+    let columns: Vec<String> = conn
+        .query_rows(&(ctx.driver.dialect().table_columns)(table))
+        .map_err(|e| setup_error(e, &format!("listing the columns of {table}")))?
+        .into_iter()
+        .filter_map(|r| r.into_iter().next().flatten())
+        .collect();
+    if columns
+        .iter()
+        .map(|c| c.to_ascii_lowercase())
+        .eq(["id", "k"])
+    {
+        return Ok(());
+    }
+    Err(environment(format!(
+        "table '{table}' exists with columns ({}), not bulk_insert's (id, k): it belongs to another \
+         workload; run that workload's cleanup first or choose another {}",
+        columns.join(", "),
+        ctx.driver.hints().database
+    )))
 }
 
 struct BulkEvents {

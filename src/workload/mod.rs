@@ -37,6 +37,11 @@ pub trait Workload: Send + Sync {
     fn transactional(&self) -> bool;
     /// Header lines describing the workload's effective settings.
     fn describe(&self) -> Vec<String>;
+    /// Set when the workload sends text SQL whatever --db-ps-mode says, as the sysbench script
+    /// it reproduces does: which one, for the run header.
+    fn sends_text_as(&self) -> Option<&'static str> {
+        None
+    }
     fn prepare(&self, ctx: &Context<'_>) -> Result<()>;
     fn cleanup(&self, ctx: &Context<'_>) -> Result<()>;
     /// Verify the prepared data (tables, rows, ids, index) and report each table.

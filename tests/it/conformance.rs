@@ -292,6 +292,59 @@ fn bulk_insert_stores_one_row_per_event_on_every_engine() {
 }
 
 #[test]
+fn bulk_insert_runs_again_on_its_tables_and_refuses_another_workloads_on_every_engine() {
+    each_engine("bulk-insert-again", |e| {
+        // Runs append after the largest id: a second run and a two-level sweep find no
+        // duplicate key (sysbench's second run would stop on one).
+        ok(e, &["bulk_insert", "prepare"], &["--threads=2"]);
+        let prepared_again = ok(e, &["bulk_insert", "prepare"], &["--threads=2"]);
+        assert!(
+            prepared_again.contains("Table 'sbtest1' exists: kept"),
+            "{}",
+            e.name
+        );
+        let events = ["--time=0", "--events=20000"];
+        ok(
+            e,
+            &["bulk_insert", "run"],
+            &[&["--threads=1"][..], &events].concat(),
+        );
+        ok(
+            e,
+            &["bulk_insert", "run"],
+            &[&["--threads=1,2"][..], &events].concat(),
+        );
+        let rows =
+            e.scalar("SELECT COUNT(*) FROM sbtest1") + e.scalar("SELECT COUNT(*) FROM sbtest2");
+        assert_eq!(
+            rows, 60_000,
+            "{}: one row per event over three runs",
+            e.name
+        );
+        let ids = e.scalar("SELECT MAX(id) FROM sbtest1") + e.scalar("SELECT MAX(id) FROM sbtest2");
+        assert_eq!(ids, rows, "{}: ids run on without gaps", e.name);
+        ok(e, &["bulk_insert", "cleanup"], &["--threads=2"]);
+
+        // An OLTP table is not bulk_insert's: neither prepare nor run writes into it.
+        ok(e, &["oltp_point_select", "prepare"], &["--table-size=100"]);
+        for cmd in ["prepare", "run"] {
+            let o = dbpress(&e.args(&["bulk_insert", cmd], &["--threads=1"]));
+            assert_eq!(o.status.code(), Some(2), "{} {cmd}: {}", e.name, stderr(&o));
+            assert_one_clean_line(&o);
+            assert!(
+                stderr(&o)
+                    .contains("exists with columns (id, k, c, pad), not bulk_insert's (id, k)"),
+                "{} {cmd}: {}",
+                e.name,
+                stderr(&o)
+            );
+        }
+        assert_eq!(e.scalar("SELECT COUNT(*) FROM sbtest1"), 100, "{}", e.name);
+        ok(e, &["oltp_point_select", "cleanup"], &[]);
+    });
+}
+
+#[test]
 fn issue_5_a_script_statement_the_server_rejects_is_named_by_file_and_line_on_every_engine() {
     each_engine("bad-statement", |e| {
         let dir = scratch(&format!("bad-stmt-{}", e.name));

@@ -1537,3 +1537,38 @@ fn a_run_past_the_prepared_ids_warns_and_a_matching_run_sends_no_extra_select() 
     let o = dbpress(&args(&["oltp_point_select", "cleanup"], &["--tables=2"]));
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+#[test]
+fn the_header_says_text_sql_exactly_when_the_server_prepares_nothing() {
+    let Some(mut srv) = server("header_statement_form") else {
+        return;
+    };
+    let size = ["--table-size=1000"];
+    let o = dbpress(&args(&["oltp_point_select", "prepare"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+    for (workload, header) in [
+        ("oltp", "statements: text SQL, as sysbench 0.5's oltp.lua"),
+        (
+            "oltp_insert",
+            "statements: text SQL, as sysbench's oltp_insert",
+        ),
+        ("oltp_read_write", "statements: server-side prepared"),
+    ] {
+        let before = srv.com();
+        let o = dbpress(&args(
+            &[workload, "run"],
+            &["--table-size=1000", "--time=0", "--events=50"],
+        ));
+        assert!(o.status.success(), "{workload}: {}", stderr(&o));
+        let after = srv.com();
+        assert!(stdout(&o).contains(header), "{workload}: {}", stdout(&o));
+        let prepared = delta(&before, &after, "Com_stmt_prepare");
+        if header.contains("text SQL") {
+            assert_eq!(prepared, 0, "{workload} prepared statements");
+        } else {
+            assert!(prepared > 0, "{workload} prepared nothing");
+        }
+    }
+    let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}

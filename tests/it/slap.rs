@@ -352,6 +352,50 @@ fn slap_bad_input_is_one_line() {
 }
 
 #[test]
+fn slap_connection_errors_name_the_flags_mysqlslap_users_typed() {
+    // Nothing listens on port 1: refused without a server.
+    let o = dbpress(&["slap", "-h", "127.0.0.1", "-P", "1", "-q", "SELECT 1"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_one_clean_line(&o);
+    assert!(stderr(&o).contains("fix -h/-P/-S"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("--mysql-"), "{}", stderr(&o));
+    let Some(_server) = server("slap_connection_errors_name_the_flags_mysqlslap_users_typed")
+    else {
+        return;
+    };
+    for (flags, want) in [
+        (
+            [
+                "-usbtest",
+                "-pnot-the-password",
+                "-S",
+                SOCKET,
+                "--create-schema=sbtest",
+            ],
+            "check -u and -p",
+        ),
+        (
+            [
+                "-usbtest",
+                "-psbtest",
+                "-S",
+                SOCKET,
+                "--create-schema=no_such_schema",
+            ],
+            "choose another with --create-schema",
+        ),
+    ] {
+        let o = slap(&flags.map(String::from), &["-q", "SELECT 1"]);
+        assert_eq!(o.status.code(), Some(2), "{flags:?}: {}", stderr(&o));
+        assert_one_clean_line(&o);
+        let err = stderr(&o);
+        assert!(err.contains(want), "{flags:?}: {err}");
+        assert!(!err.contains("--mysql-"), "{flags:?}: {err}");
+        assert!(!err.contains("not-the-password"), "{err}");
+    }
+}
+
+#[test]
 fn issue_2_an_event_stopped_by_a_fatal_error_is_not_a_transaction() {
     // The first statement ran, the second named a missing table: the server executed one
     // query and finished no transaction, so the result says exactly that.

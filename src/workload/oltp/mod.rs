@@ -430,7 +430,7 @@ impl Workload for Oltp {
                 r + w + o,
                 if m.trx { "" } else { ", autocommit" },
                 if m.legacy {
-                    ", text SQL, one table per event (sysbench 0.5 oltp.lua)"
+                    ", one table per event (sysbench 0.5 oltp.lua)"
                 } else {
                     ""
                 }
@@ -454,6 +454,17 @@ impl Workload for Oltp {
             ));
         }
         lines
+    }
+
+    fn sends_text_as(&self) -> Option<&'static str> {
+        let m = &self.mix;
+        if m.legacy {
+            Some("sysbench 0.5's oltp.lua")
+        } else if m.text_inserts > 0 && m.expected_rwo() == (0, m.text_inserts, 0) {
+            Some("sysbench's oltp_insert")
+        } else {
+            None
+        }
     }
 
     fn prepare(&self, ctx: &Context<'_>) -> Result<()> {
