@@ -5,6 +5,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod counters;
 pub mod driver;
 pub mod environment;
 pub mod error;

@@ -2,6 +2,7 @@
 //! so `dbpress report results.json` reproduces the text without re-running.
 //! Schema: docs/results.schema.json (bump `SCHEMA_VERSION` on incompatible change).
 
+use crate::counters::ServerCounters;
 use crate::driver::ServerInfo;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -23,6 +24,10 @@ pub struct RunResult {
     pub statements: Vec<StatementSummary>,
     pub errors_by_code: BTreeMap<String, u64>,
     pub histograms: Histograms,
+    /// The server's own counters over the run, where there is a server to ask; absent in
+    /// results of earlier versions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_counters: Option<ServerCounters>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

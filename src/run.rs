@@ -149,6 +149,16 @@ pub fn measure(
     if let Some(db) = config_echo.get_mut("db") {
         *db = driver::mysql_target::redact_url(db);
     }
+    let server_counters = match (driver.counters(), output.counters) {
+        (Some(spec), Some((before, after))) => Some(crate::counters::compare(
+            spec,
+            before,
+            after,
+            &output.summary,
+            cfg.warmup,
+        )),
+        _ => None,
+    };
     let result = RunResult {
         schema_version: result::SCHEMA_VERSION,
         tool: Tool {
@@ -183,6 +193,7 @@ pub fn measure(
         statements,
         errors_by_code: output.totals.errors_by_code.clone(),
         histograms,
+        server_counters,
     };
     Ok(Measured {
         result,

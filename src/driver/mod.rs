@@ -207,6 +207,32 @@ pub trait Driver: Send + Sync {
     fn server_info(&self, conn: &mut dyn Connection) -> ServerInfo;
     /// The options a user changes to fix a connection problem, for error messages.
     fn hints(&self) -> &'static Hints;
+    /// The server's counters a run's figures can be set against; None where there is no
+    /// server to ask (an embedded engine, a dry run) or no single one (several hosts).
+    fn counters(&self) -> Option<&'static crate::counters::CounterSpec> {
+        None
+    }
+    /// The current values of those counters, read over `conn`; `settle`: first wait until the
+    /// run's other sessions have ended, where the server publishes a session's counts only then.
+    fn read_counters(
+        &self,
+        _conn: &mut dyn Connection,
+        _settle: bool,
+    ) -> DbResult<Vec<(String, u64)>> {
+        Ok(Vec::new())
+    }
+}
+
+/// Rows of (name, value) as counter values; rows whose value is not a whole number are left out.
+pub fn counter_rows(rows: Vec<Vec<Option<String>>>) -> Vec<(String, u64)> {
+    rows.into_iter()
+        .filter_map(|r| {
+            let mut cols = r.into_iter();
+            let name = cols.next().flatten()?;
+            let value = cols.next().flatten()?.parse::<u64>().ok()?;
+            Some((name, value))
+        })
+        .collect()
 }
 
 /// Option names quoted in error messages, so each names the flags of the engine in use.

@@ -10,6 +10,7 @@ use super::{
     QueryKind, ServerInfo, StmtHandle, Value,
 };
 use crate::config::PsMode;
+use crate::counters::CounterSpec;
 use mysql::prelude::Queryable;
 use std::time::Duration;
 
@@ -20,6 +21,48 @@ pub static MYSQL_HINTS: Hints = Hints {
     ignore: "--mysql-ignore-errors",
     max_connections_fix: "SET GLOBAL max_connections=N, or max_connections in my.cnf",
     files_per_session: 1,
+};
+
+const MYSQL_READS: &[&str] = &["Com_select"];
+const MYSQL_WRITES: &[&str] = &[
+    "Com_insert",
+    "Com_insert_select",
+    "Com_update",
+    "Com_update_multi",
+    "Com_delete",
+    "Com_delete_multi",
+    "Com_replace",
+    "Com_replace_select",
+];
+const MYSQL_OTHER: &[&str] = &["Com_begin", "Com_commit", "Com_rollback"];
+/// Everything read: the statement counters above, and InnoDB's row-lock waits and deadlocks
+/// (Innodb_deadlocks is MariaDB's; a counter the server lacks is left out).
+const MYSQL_COUNTER_NAMES: &[&str] = &[
+    "Com_select",
+    "Com_insert",
+    "Com_insert_select",
+    "Com_update",
+    "Com_update_multi",
+    "Com_delete",
+    "Com_delete_multi",
+    "Com_replace",
+    "Com_replace_select",
+    "Com_begin",
+    "Com_commit",
+    "Com_rollback",
+    "Innodb_row_lock_waits",
+    "Innodb_row_lock_time",
+    "Innodb_deadlocks",
+];
+
+static MYSQL_COUNTERS: CounterSpec = CounterSpec {
+    source: "SHOW GLOBAL STATUS, every session of the server",
+    checks: &[
+        ("reads", MYSQL_READS),
+        ("writes", MYSQL_WRITES),
+        ("other", MYSQL_OTHER),
+    ],
+    notes: &[],
 };
 
 pub struct MysqlDriver {
@@ -180,6 +223,28 @@ impl Driver for MysqlDriver {
 
     fn hints(&self) -> &'static Hints {
         self.hints
+    }
+
+    fn counters(&self) -> Option<&'static CounterSpec> {
+        // With several hosts each server counts only its own share.
+        (self.target.transports.len() == 1).then_some(&MYSQL_COUNTERS)
+    }
+
+    fn read_counters(
+        &self,
+        conn: &mut dyn Connection,
+        _settle: bool,
+    ) -> DbResult<Vec<(String, u64)>> {
+        // A SHOW: it counts in Com_show_status, none of the counters read here. A session's
+        // counts are in the global ones while it lives and after it ends, so no settling.
+        let names = MYSQL_COUNTER_NAMES
+            .iter()
+            .map(|n| format!("'{n}'"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        Ok(super::counter_rows(conn.query_rows(&format!(
+            "SHOW GLOBAL STATUS WHERE Variable_name IN ({names})"
+        ))?))
     }
 
     fn server_info(&self, conn: &mut dyn Connection) -> ServerInfo {

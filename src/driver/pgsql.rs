@@ -9,6 +9,7 @@ use super::pgsql_target::{PgSslMode, PgTarget};
 use super::tls::{client_config, CertCheck};
 use super::{dialect, Connection, DbErrorKind, DbResult, Dialect, Driver, Hints, ServerInfo};
 use crate::config::PsMode;
+use crate::counters::CounterSpec;
 use rustls::ClientConfig;
 use std::sync::Arc;
 
@@ -19,6 +20,17 @@ pub static PGSQL_HINTS: Hints = Hints {
     ignore: "--pgsql-ignore-errors",
     max_connections_fix: "ALTER SYSTEM SET max_connections = N and restart the server",
     files_per_session: 1,
+};
+
+static PGSQL_COUNTERS: CounterSpec = CounterSpec {
+    source: "pg_stat_database, every session of the database",
+    // Its counters are transactions and rows, not statements: nothing to set against
+    // dbpress's reads/writes/other one for one.
+    checks: &[],
+    notes: &[
+        "xact_commit also counts each session's setup (statement preparation) and the counter reads",
+        "tup_* count rows, not statements",
+    ],
 };
 
 pub struct PgDriver {
@@ -81,6 +93,61 @@ impl Driver for PgDriver {
 
     fn hints(&self) -> &'static Hints {
         self.hints
+    }
+
+    fn counters(&self) -> Option<&'static CounterSpec> {
+        Some(&PGSQL_COUNTERS)
+    }
+
+    fn read_counters(
+        &self,
+        conn: &mut dyn Connection,
+        settle: bool,
+    ) -> DbResult<Vec<(String, u64)>> {
+        // A backend publishes its counts when it ends (or when idle for a while): after a run,
+        // wait until the run's sessions have left, for at most 5 s.
+        if settle {
+            for _ in 0..100 {
+                let left = conn.query_rows(
+                    "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = 'dbpress' \
+                     AND pid <> pg_backend_pid() AND datname = current_database()",
+                )?;
+                if left
+                    .first()
+                    .and_then(|r| r.first())
+                    .cloned()
+                    .flatten()
+                    .as_deref()
+                    == Some("0")
+                {
+                    break;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+        }
+        let row = conn.query_rows(
+            "SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_deleted, deadlocks \
+             FROM pg_stat_database WHERE datname = current_database()",
+        )?;
+        let names = [
+            "xact_commit",
+            "xact_rollback",
+            "tup_inserted",
+            "tup_updated",
+            "tup_deleted",
+            "deadlocks",
+        ];
+        Ok(row
+            .into_iter()
+            .next()
+            .map(|r| {
+                names
+                    .iter()
+                    .zip(r)
+                    .filter_map(|(n, v)| Some((n.to_string(), v?.parse().ok()?)))
+                    .collect()
+            })
+            .unwrap_or_default())
     }
 
     fn server_info(&self, conn: &mut dyn Connection) -> ServerInfo {

@@ -193,6 +193,9 @@ fn dbpress_sections(r: &RunResult) -> String {
         );
         let _ = writeln!(o);
     }
+    if let Some(c) = &r.server_counters {
+        o.push_str(&server_counters::section(c, s.events));
+    }
     if let Some(sig) = &r.run.interrupted_by {
         if r.run.warmup_s > 0 && r.intervals.is_empty() && s.events == 0 {
             let _ = writeln!(
@@ -263,5 +266,6 @@ pub fn histogram(r: &RunResult) -> String {
     o
 }
 
+mod server_counters;
 #[cfg(test)]
 mod tests;

@@ -9,6 +9,7 @@ pub mod signals;
 mod worker;
 
 use crate::config::RunConfig;
+use crate::counters::{self, Snapshot};
 use crate::driver::{Connection, DbError, DbErrorKind, Driver, Hints, ServerInfo};
 use crate::error::{environment, failed, Error, Result};
 use crate::export::text;
@@ -50,6 +51,8 @@ pub struct RunOutput {
     pub totals: Totals,
     pub interrupted_by: Option<&'static str>,
     pub fatal: Option<DbError>,
+    /// The server's counters when the workers were released and after they disconnected.
+    pub counters: Option<(Snapshot, Snapshot)>,
 }
 
 /// The one-line message for a failure to open a session.
@@ -261,6 +264,12 @@ pub fn run(
         if first_err.is_some() {
             setup_failed.store(true, Ordering::Relaxed);
         }
+        // Every session is connected with its statements prepared: from here the server's
+        // counters grow by what the run sends (and by whatever else the server is doing).
+        let counters_before = match (&first_err, driver.counters()) {
+            (None, Some(_)) => Some(counters::snapshot(driver, false)),
+            _ => None,
+        };
         // Workers are parked at the barrier: the schedule and deadline start now.
         let start_ns = crate::stats::now_ns().saturating_sub(shared.epoch_ns);
         if let Some(s) = &schedule {
@@ -294,6 +303,14 @@ pub fn run(
                 fatal.get_or_insert(e);
             }
         }
+        // Every worker has closed its session.
+        let counters = counters_before.map(|before| {
+            let after = match before {
+                Ok(_) => counters::snapshot(driver, true),
+                Err(_) => Err(String::new()),
+            };
+            (before, after)
+        });
         let LoopOutput {
             mut intervals,
             mut totals,
@@ -339,6 +356,7 @@ pub fn run(
             totals,
             interrupted_by,
             fatal,
+            counters,
         })
     });
     outcome

@@ -1572,3 +1572,87 @@ fn the_header_says_text_sql_exactly_when_the_server_prepares_nothing() {
     let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+#[test]
+fn the_report_sets_the_servers_own_counters_beside_dbpress_figures() {
+    let Some(_srv) = server("server_counters") else {
+        return;
+    };
+    // A tiny table at 16 threads: deadlocks are likely, and whatever their number the
+    // server's counts must exceed dbpress's by exactly the failed statements and the ROLLBACK
+    // sent after each.
+    let size = ["--table-size=50"];
+    let o = dbpress(&args(&["oltp_write_only", "prepare"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = scratch("server-counters");
+    let out = dir.join("r.json");
+    let o = dbpress(&args(
+        &["oltp_write_only", "run"],
+        &[
+            "--table-size=50",
+            "--threads=16",
+            "--time=0",
+            "--events=3000",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    crate::export::assert_valid(&r);
+    let c = &r["server_counters"];
+    assert_eq!(c["unavailable"], serde_json::Value::Null, "{c}");
+    let errors = r["summary"]["errors"].as_u64().unwrap();
+    let check = |what: &str| {
+        let ch = c["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|ch| ch["what"] == what)
+            .unwrap_or_else(|| panic!("no {what} check: {c}"));
+        (
+            ch["server"].as_u64().unwrap(),
+            ch["dbpress"].as_u64().unwrap(),
+        )
+    };
+    let (server_reads, reads) = check("reads");
+    assert_eq!((server_reads, reads), (0, 0));
+    // dbpress's own counts include the statements of failed attempts that went through.
+    let (server_writes, writes) = check("writes");
+    assert!(writes >= 3000 * 4);
+    assert_eq!(server_writes, writes + errors, "errors {errors}");
+    let (server_other, other) = check("other");
+    assert!(other >= 3000 * 2);
+    assert_eq!(server_other, other + errors, "errors {errors}");
+    assert_eq!(c["deltas"]["Com_rollback"].as_u64().unwrap(), errors);
+    assert_eq!(c["deltas"]["Com_commit"].as_u64().unwrap(), 3000);
+    let text = stdout(&o);
+    assert!(
+        text.contains("Server counters over the run (SHOW GLOBAL STATUS"),
+        "{text}"
+    );
+    let verdict = match errors {
+        0 => "equal".to_string(),
+        n => format!("the server counted +{n}"),
+    };
+    assert!(
+        text.contains(&format!(
+            "other:  dbpress {other}, server {server_other} (Com_begin + Com_commit"
+        )) && text.contains(&verdict),
+        "{text}"
+    );
+
+    // Without errors the figures are equal, and the report says so.
+    let o = dbpress(&args(
+        &["oltp_read_write", "run"],
+        &["--table-size=50", "--time=0", "--events=200"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("reads:  dbpress 2800, server 2800 (Com_select): equal"),
+        "{text}"
+    );
+    let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}

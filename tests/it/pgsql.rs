@@ -654,3 +654,39 @@ fn tls_sessions_check_certificates_as_libpq_does_and_reconnect_encrypted() {
     let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+#[test]
+fn the_report_shows_the_rows_postgresql_counted() {
+    let Some((_g, _c)) = pg_server("pg-server-counters") else {
+        return;
+    };
+    let size = ["--table-size=1000"];
+    let o = dbpress(&args(&["oltp_write_only", "prepare"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = scratch("pg-server-counters");
+    let out = dir.join("r.json");
+    // One thread: every UPDATE and DELETE finds its row, so rows = statements.
+    let o = dbpress(&args(
+        &["oltp_write_only", "run"],
+        &[
+            "--table-size=1000",
+            "--time=0",
+            "--events=300",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    crate::export::assert_valid(&r);
+    let d = &r["server_counters"]["deltas"];
+    assert_eq!(d["tup_inserted"], 300, "{d}");
+    assert_eq!(d["tup_deleted"], 300, "{d}");
+    assert_eq!(d["tup_updated"], 600, "{d}");
+    assert_eq!(d["xact_rollback"], 0, "{d}");
+    // Each event's transaction, plus the session's setup and the counter reads.
+    assert!(d["xact_commit"].as_u64().unwrap() >= 300, "{d}");
+    assert!(stdout(&o).contains("Server counters over the run (pg_stat_database"));
+    let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}

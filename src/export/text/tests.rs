@@ -79,6 +79,7 @@ fn fixture() -> RunResult {
         }],
         errors_by_code: BTreeMap::from([("1213".to_string(), 3)]),
         histograms: Histograms::default(),
+        server_counters: None,
     }
 }
 
@@ -202,4 +203,61 @@ fn percentile_zero_prints_disabled() {
     let mut r = fixture();
     r.run.percentile = 0;
     assert!(summary(&r, false).contains("         percentile stats:               disabled\n"));
+}
+
+#[test]
+fn server_counters_section_lists_what_moved_and_sets_it_beside_dbpress() {
+    use crate::counters::{compare, CounterSpec};
+    let spec = CounterSpec {
+        source: "SHOW GLOBAL STATUS, every session of the server",
+        checks: &[
+            ("reads", &["Com_select"]),
+            ("writes", &["Com_insert", "Com_update", "Com_replace"]),
+        ],
+        notes: &[],
+    };
+    let at = |select: u64, insert: u64, update: u64, waits: u64| {
+        Ok(vec![
+            ("Com_select".to_string(), select),
+            ("Com_insert".to_string(), insert),
+            ("Com_update".to_string(), update),
+            ("Com_replace".to_string(), 7),
+            ("Innodb_row_lock_waits".to_string(), waits),
+        ])
+    };
+    let mut r = fixture();
+    r.server_counters = Some(compare(
+        &spec,
+        at(10, 20, 30, 5),
+        at(1_400_010, 100_020, 300_033, 5),
+        &r.summary,
+        0,
+    ));
+    let text = summary(&r, false);
+    let section =
+        &text[text.find("Server counters").unwrap()..text.find("Warning").unwrap_or(text.len())];
+    assert_eq!(
+        section,
+        "Server counters over the run (SHOW GLOBAL STATUS, every session of the server):
+    counter                         delta    per event
+    Com_insert                     100000        1.000
+    Com_select                    1400000       14.000
+    Com_update                     300003        3.000
+    Innodb_row_lock_waits               0        0.000
+    reads:  dbpress 1400000, server 1400000 (Com_select): equal
+    writes: dbpress 400000, server 400003 (Com_insert + Com_update): the server counted +3
+    Note: 3 ignored errors: a failed statement, and the ROLLBACK dbpress sends after one inside a transaction, count on the server, not in dbpress's reads/writes/other
+
+"
+    );
+    // Counters that could not be read say why instead.
+    r.server_counters = Some(compare(
+        &spec,
+        Err("server error 1227: Access denied".into()),
+        Err(String::new()),
+        &r.summary,
+        0,
+    ));
+    let text = summary(&r, false);
+    assert!(text.contains("Server counters (SHOW GLOBAL STATUS, every session of the server): not read: server error 1227: Access denied\n"), "{text}");
 }

@@ -1,0 +1,120 @@
+//! The server's own counters over a run: read once when every worker is connected and ready,
+//! once after the last one has disconnected, so the figures dbpress prints can be set against
+//! what the server says it executed (MySQL's `SHOW GLOBAL STATUS` Com_* counters, PostgreSQL's
+//! `pg_stat_database`).
+
+use crate::driver::{Connection, DbResult, Driver};
+use crate::result::Summary;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// What an engine's counters are and how they line up with dbpress's own counts.
+pub struct CounterSpec {
+    /// Where the numbers come from, for the report's heading.
+    pub source: &'static str,
+    /// dbpress's reads/writes/other, each set against the sum of these counters.
+    pub checks: &'static [(&'static str, &'static [&'static str])],
+    /// What the deltas include besides the run's own statements.
+    pub notes: &'static [&'static str],
+}
+
+/// Counter values at one moment, or why they could not be read.
+pub type Snapshot = Result<Vec<(String, u64)>, String>;
+
+/// Read the counters on a connection of its own. `settle`: after the run, wait until the run's
+/// sessions are gone (an engine that publishes a session's counts only when it ends needs it).
+pub fn snapshot(driver: &dyn Driver, settle: bool) -> Snapshot {
+    let read = |conn: &mut dyn Connection| -> DbResult<Vec<(String, u64)>> {
+        driver.read_counters(conn, settle)
+    };
+    driver
+        .connect(0)
+        .and_then(|mut conn| read(conn.as_mut()))
+        .map_err(|e| e.to_string())
+}
+
+/// The server's counters over a run, as the result file and the report show them.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+pub struct ServerCounters {
+    /// Where the numbers come from.
+    pub source: String,
+    /// Growth of each counter over the run.
+    pub deltas: BTreeMap<String, u64>,
+    /// dbpress's counts beside the server's.
+    pub checks: Vec<CounterCheck>,
+    /// What the deltas include besides the run's own statements.
+    pub notes: Vec<String>,
+    /// Why the counters could not be read, when they could not (the deltas are then empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct CounterCheck {
+    /// dbpress's figure: "reads", "writes" or "other".
+    pub what: String,
+    /// The server counters summed for it.
+    pub counters: Vec<String>,
+    pub server: u64,
+    pub dbpress: u64,
+}
+
+/// Set the deltas between `before` and `after` against the run's summary.
+pub fn compare(
+    spec: &CounterSpec,
+    before: Snapshot,
+    after: Snapshot,
+    summary: &Summary,
+    warmup_s: u64,
+) -> ServerCounters {
+    let mut out = ServerCounters {
+        source: spec.source.to_string(),
+        ..ServerCounters::default()
+    };
+    let (before, after) = match (before, after) {
+        (Ok(b), Ok(a)) => (b, a),
+        (Err(e), _) | (_, Err(e)) => {
+            out.unavailable = Some(e);
+            return out;
+        }
+    };
+    let start: BTreeMap<_, _> = before.into_iter().collect();
+    for (name, end) in after {
+        if let Some(begin) = start.get(&name) {
+            out.deltas.insert(name, end.saturating_sub(*begin));
+        }
+    }
+    for (what, names) in spec.checks {
+        let present: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|n| out.deltas.contains_key(*n))
+            .collect();
+        if present.is_empty() {
+            continue;
+        }
+        out.checks.push(CounterCheck {
+            what: what.to_string(),
+            counters: present.iter().map(|n| n.to_string()).collect(),
+            server: present.iter().map(|n| out.deltas[*n]).sum(),
+            dbpress: match *what {
+                "reads" => summary.reads,
+                "writes" => summary.writes,
+                _ => summary.other,
+            },
+        });
+    }
+    out.notes = spec.notes.iter().map(|n| n.to_string()).collect();
+    if warmup_s > 0 {
+        out.notes.push(format!(
+            "the {warmup_s}s warm-up ran inside this window: its statements are in the server's counts, not in dbpress's"
+        ));
+    }
+    if summary.errors > 0 && !out.checks.is_empty() {
+        out.notes.push(format!(
+            "{} ignored errors: a failed statement, and the ROLLBACK dbpress sends after one inside a transaction, count on the server, not in dbpress's reads/writes/other",
+            summary.errors
+        ));
+    }
+    out
+}
