@@ -292,7 +292,7 @@ fn bulk_insert_stores_one_row_per_event_on_every_engine() {
 }
 
 #[test]
-fn bulk_insert_runs_again_on_its_tables_and_refuses_another_workloads_on_every_engine() {
+fn issue_3_bulk_insert_runs_again_on_its_tables_and_refuses_another_workloads_on_every_engine() {
     each_engine("bulk-insert-again", |e| {
         // Runs append after the largest id: a second run and a two-level sweep find no
         // duplicate key (sysbench's second run would stop on one).

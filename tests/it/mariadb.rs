@@ -1539,7 +1539,7 @@ fn a_run_past_the_prepared_ids_warns_and_a_matching_run_sends_no_extra_select() 
 }
 
 #[test]
-fn the_header_says_text_sql_exactly_when_the_server_prepares_nothing() {
+fn issue_3_the_header_says_text_sql_exactly_when_the_server_prepares_nothing() {
     let Some(mut srv) = server("header_statement_form") else {
         return;
     };

@@ -352,7 +352,7 @@ fn slap_bad_input_is_one_line() {
 }
 
 #[test]
-fn slap_connection_errors_name_the_flags_mysqlslap_users_typed() {
+fn issue_5_slap_connection_errors_name_the_flags_mysqlslap_users_typed() {
     // Nothing listens on port 1: refused without a server.
     let o = dbpress(&["slap", "-h", "127.0.0.1", "-P", "1", "-q", "SELECT 1"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
