@@ -35,21 +35,9 @@ const MYSQL_WRITES: &[&str] = &[
     "Com_replace_select",
 ];
 const MYSQL_OTHER: &[&str] = &["Com_begin", "Com_commit", "Com_rollback"];
-/// Everything read: the statement counters above, and InnoDB's row-lock waits and deadlocks
+/// Read beside the statement counters: InnoDB's row-lock waits and deadlocks
 /// (Innodb_deadlocks is MariaDB's; a counter the server lacks is left out).
-const MYSQL_COUNTER_NAMES: &[&str] = &[
-    "Com_select",
-    "Com_insert",
-    "Com_insert_select",
-    "Com_update",
-    "Com_update_multi",
-    "Com_delete",
-    "Com_delete_multi",
-    "Com_replace",
-    "Com_replace_select",
-    "Com_begin",
-    "Com_commit",
-    "Com_rollback",
+const MYSQL_LOCKS: &[&str] = &[
     "Innodb_row_lock_waits",
     "Innodb_row_lock_time",
     "Innodb_deadlocks",
@@ -237,7 +225,8 @@ impl Driver for MysqlDriver {
     ) -> DbResult<Vec<(String, u64)>> {
         // A SHOW: it counts in Com_show_status, none of the counters read here. A session's
         // counts are in the global ones while it lives and after it ends, so no settling.
-        let names = MYSQL_COUNTER_NAMES
+        let names = [MYSQL_READS, MYSQL_WRITES, MYSQL_OTHER, MYSQL_LOCKS]
+            .concat()
             .iter()
             .map(|n| format!("'{n}'"))
             .collect::<Vec<_>>()

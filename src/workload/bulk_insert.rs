@@ -112,13 +112,7 @@ impl Workload for BulkInsert {
         // the second level of a thread sweep) stops on a duplicate key. Appending after the
         // table's largest id lets runs follow each other; the one SELECT is setup, before the
         // measured run.
-        let largest = conn
-            .query_rows(&format!("SELECT MAX(id) FROM {table}"))?
-            .into_iter()
-            .next()
-            .and_then(|r| r.into_iter().next().flatten())
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or(0);
+        let largest = super::oltp::prepare::max_id(conn, &table)?;
         Ok(Box::new(BulkEvents {
             prefix: format!("INSERT INTO {table} VALUES"),
             buf: String::with_capacity(BULK_BYTES + 64),

@@ -8,7 +8,7 @@
 use super::blocks::{Block, BlockQueue};
 use super::sql::{create_index, create_table, drop_table, C_TEMPLATE, PAD_TEMPLATE};
 use super::Oltp;
-use crate::driver::{Connection, DbError, RowBatch};
+use crate::driver::{Connection, DbError, DbResult, RowBatch};
 use crate::error::{environment, failed, Error, Result};
 use crate::rand::{Distribution, Rng, Template};
 use crate::runner::signals::{self, Signals};
@@ -115,10 +115,13 @@ pub fn check_ready(w: &Oltp, conn: &mut dyn Connection, ctx: &Context<'_>) -> Re
 }
 
 fn largest_id(conn: &mut dyn Connection, table: &str) -> Result<u64> {
-    let rows = conn
-        .query_rows(&format!("SELECT MAX(id) FROM {table}"))
-        .map_err(|e| setup_error(e, &format!("checking {table}")))?;
-    Ok(rows
+    max_id(conn, table).map_err(|e| setup_error(e, &format!("checking {table}")))
+}
+
+/// `SELECT MAX(id)` of `table`; 0 for an empty table.
+pub fn max_id(conn: &mut dyn Connection, table: &str) -> DbResult<u64> {
+    Ok(conn
+        .query_rows(&format!("SELECT MAX(id) FROM {table}"))?
         .into_iter()
         .next()
         .and_then(|r| r.into_iter().next().flatten())
