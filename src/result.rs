@@ -95,8 +95,9 @@ pub struct Interval {
     pub concurrency: Option<u64>,
     pub lag_ms: Option<f64>,
     pub late_events: Option<u64>,
-    /// True for the intervals that end the run: the tick at which it stopped and what finished
-    /// after it. Like sysbench, the run prints no line for them, and neither does `report`.
+    /// True for the short intervals that end the run: a stop between ticks (--events, a signal)
+    /// and what finished after the last tick. No line was printed for them, as in sysbench, and
+    /// `report` prints none. A --time run's last full tick is not closing: it got its line.
     #[serde(default)]
     pub closing: bool,
 }

@@ -516,9 +516,13 @@ fn report_loop(
             });
             let time_s = now.saturating_duration_since(measure_start).as_secs_f64();
             let mut interval = interval_of(cfg, &iv, time_s, dur, running_now, pacing);
-            interval.closing = finished;
-            // Like sysbench, no line for the tick that ends the run (it stays in the result).
-            if cfg.report_interval > 0 && now >= next && !finished {
+            // A full tick gets its line even when it ends the run: sysbench's reporter prints
+            // the `[ 10s ]` of a `--time=10` run while its workers finish their last events.
+            // A run that stops between ticks (--events, a signal) ends with a short interval
+            // that no line reports; the result keeps it, marked closing.
+            let full_tick = now >= next;
+            interval.closing = finished && !full_tick;
+            if cfg.report_interval > 0 && full_tick {
                 let _ = writeln!(out, "{}", text::interval_line(&interval, cfg.percentile));
                 if let Some(extra) = text::rate_lines(&interval) {
                     let _ = writeln!(out, "{extra}");

@@ -136,7 +136,7 @@ fn an_unwritable_output_file_stops_before_the_run() {
 }
 
 #[test]
-fn report_prints_the_interval_lines_the_run_printed_and_no_others() {
+fn issue_2_the_stopping_tick_gets_its_line_and_report_prints_the_lines_the_run_printed() {
     let dir = scratch("export-report-lines");
     let paced = dir.join("paced.json");
     let o = dbpress(&[
@@ -153,13 +153,27 @@ fn report_prints_the_interval_lines_the_run_printed_and_no_others() {
     let r = json(&paced);
     assert_valid(&r);
     let intervals = r["intervals"].as_array().unwrap();
-    assert_eq!(
-        intervals.last().unwrap()["closing"],
-        true,
-        "the stopping tick is kept, marked as closing"
-    );
     let live = stdout(&o);
     let after_start = live.split_once("Threads started!\n\n").unwrap().1;
+    // sysbench prints the tick at which a --time run stops ([ 2s ] of --time=2) too.
+    let ticks: Vec<&str> = after_start
+        .lines()
+        .filter(|l| l.contains("thds:"))
+        .map(|l| l.split(" ]").next().unwrap())
+        .collect();
+    assert_eq!(ticks, ["[ 1s", "[ 2s"], "{after_start}");
+    let full = intervals.iter().filter(|i| i["closing"] != true).count();
+    assert_eq!(
+        full, 2,
+        "the two full ticks are the intervals not marked closing"
+    );
+    assert!(
+        intervals
+            .iter()
+            .skip(2)
+            .all(|i| i["closing"] == true && i["duration_s"].as_f64().unwrap() < 1.0),
+        "what finished after the last tick is a short closing interval: {intervals:?}"
+    );
     let rep = dbpress(&["report", paced.to_str().unwrap()]);
     assert!(rep.status.success(), "{}", stderr(&rep));
     assert_eq!(
