@@ -71,6 +71,9 @@ pub struct RunConfig {
     /// Events per second; None = closed loop.
     pub rate: Option<f64>,
     pub arrival: Arrival,
+    /// `--forced-shutdown`: seconds after the end of --time to wait for events still running
+    /// before ending the run without them; None = wait as long as they take.
+    pub forced_shutdown: Option<f64>,
     /// Seconds between printed interval lines; 0 = none printed (1 s intervals are still kept).
     pub report_interval: u64,
     pub percentile: u32,
@@ -134,6 +137,30 @@ pub fn choice<T>(
             "invalid value '{raw}' for --{name}: use one of {known}"
         ))
     })
+}
+
+/// `--forced-shutdown` as sysbench reads it: `off`, seconds (`10`), a percentage of --time
+/// (`5%`), or empty (a bare flag) for 5% of --time. Like sysbench, it only bounds a --time run.
+fn forced_shutdown(raw: &str, time: u64) -> Result<Option<f64>> {
+    let raw = raw.trim();
+    if raw.eq_ignore_ascii_case("off") || time == 0 {
+        return Ok(None);
+    }
+    let bad = || {
+        usage(format!(
+            "invalid value '{raw}' for --forced-shutdown: use seconds after --time (10), a percentage of --time (5%), or off"
+        ))
+    };
+    let (number, percent) = match raw.strip_suffix('%') {
+        _ if raw.is_empty() => ("5", true),
+        Some(n) => (n, true),
+        None => (raw, false),
+    };
+    let v: f64 = number.trim().parse().map_err(|_| bad())?;
+    if !v.is_finite() || !(0.0..=1e7).contains(&v) {
+        return Err(bad());
+    }
+    Ok(Some(if percent { time as f64 * v / 100.0 } else { v }))
 }
 
 fn ignore_list(raw: &str, option: &str) -> Result<IgnoreList> {
@@ -267,6 +294,7 @@ impl RunConfig {
             _ => None,
         })?;
         let report_interval = int(opts, "report-interval", 0, 86_400)?;
+        let forced_shutdown = forced_shutdown(opts.get("forced-shutdown"), time)?;
         let percentile = int(opts, "percentile", 0, 100)? as u32;
         let histogram = boolean(opts, "histogram")?;
         if histogram && percentile == 0 {
@@ -340,6 +368,7 @@ impl RunConfig {
             warmup,
             rate: (rate > 0.0).then_some(rate),
             arrival,
+            forced_shutdown,
             report_interval,
             percentile,
             histogram,
@@ -391,6 +420,29 @@ mod tests {
         let e =
             config("oltp_point_select run --histogram --percentile=0 --mysql-dry-run").unwrap_err();
         assert!(e.message().contains("--percentile=0"));
+    }
+
+    #[test]
+    fn forced_shutdown_takes_seconds_a_share_of_time_or_off_and_only_bounds_a_time_run() {
+        let f = |s: &str| {
+            config(&format!("oltp_point_select run --mysql-dry-run {s}")).map(|c| c.forced_shutdown)
+        };
+        assert_eq!(f("--time=60").unwrap(), None);
+        assert_eq!(f("--time=60 --forced-shutdown=off").unwrap(), None);
+        assert_eq!(f("--time=60 --forced-shutdown=10").unwrap(), Some(10.0));
+        assert_eq!(f("--time=60 --forced-shutdown=10%").unwrap(), Some(6.0));
+        // A bare flag is 5% of --time, as in sysbench; a value may follow after a space.
+        assert_eq!(f("--time=60 --forced-shutdown").unwrap(), Some(3.0));
+        assert_eq!(f("--forced-shutdown --time=60").unwrap(), Some(3.0));
+        assert_eq!(f("--time=60 --forced-shutdown 2").unwrap(), Some(2.0));
+        // Without a time limit there is no end for it to follow.
+        assert_eq!(f("--time=0 --events=10 --forced-shutdown=5").unwrap(), None);
+        let e = f("--time=60 --forced-shutdown=soon").unwrap_err();
+        assert_eq!(
+            e.message(),
+            "invalid value 'soon' for --forced-shutdown: use seconds after --time (10), a percentage of --time (5%), or off"
+        );
+        assert!(f("--time=60 --forced-shutdown=-1").is_err());
     }
 
     #[test]

@@ -275,7 +275,9 @@ fn run_benchmark(
     out: &mut dyn Write,
 ) -> Result<u8> {
     let signals = runner::signals::Signals::install();
-    let m = run::measure(cfg, w, driver, ctx, args, out, &signals)?;
+    let m = run::measure(cfg, w, ctx, args, out, &signals, &|m| {
+        run::exit_forced(cfg, &m, driver.hints(), w)
+    })?;
     run::finish(cfg, &m, driver.hints(), w)
 }
 

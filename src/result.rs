@@ -72,6 +72,18 @@ pub struct RunInfo {
     /// than --table-size); absent in results of earlier versions.
     #[serde(default)]
     pub warnings: Vec<String>,
+    /// Set when `--forced-shutdown` ended the run with events still unfinished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forced_shutdown: Option<ForcedShutdown>,
+}
+
+/// A run `--forced-shutdown` ended: the events still running were left out of every figure.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ForcedShutdown {
+    /// Seconds waited after the end of --time.
+    pub grace_s: f64,
+    /// Threads still inside an event (one unfinished event each).
+    pub unfinished: u32,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

@@ -2,12 +2,13 @@
 //! what they measured. A single `run` and each step of a thread sweep go through here.
 
 use crate::config::{self, RunConfig};
-use crate::driver::{self, DbError, Driver};
+use crate::driver::{self, DbError, Driver, ServerInfo};
 use crate::error::Result;
 use crate::result::{self, Histograms, RunInfo, RunResult, StatementSummary, Tool};
 use crate::runner::{self, signals::Signals};
 use crate::workload::{Context, Workload};
 use crate::{environment, redact_args, stats, VERSION};
+use std::convert::Infallible;
 use std::io::Write;
 
 pub fn stop_condition(cfg: &RunConfig) -> String {
@@ -29,15 +30,17 @@ pub struct Measured {
 
 /// Run the benchmark once: header, workers, intervals, and the assembled result. Printing the
 /// summary and choosing the exit code are the caller's (a single run, or a sweep step).
+/// The driver is `ctx.driver`.
 pub fn measure(
     cfg: &RunConfig,
     w: &dyn Workload,
-    driver: &dyn Driver,
     ctx: &Context<'_>,
     args: &[String],
     out: &mut dyn Write,
     signals: &Signals,
+    on_forced: &dyn Fn(Measured) -> Infallible,
 ) -> Result<Measured> {
+    let driver = ctx.driver;
     let mut probe = runner::probe(driver)?;
     let info = driver.server_info(probe.as_mut());
     let warnings = w.check_ready(probe.as_mut(), ctx)?;
@@ -65,6 +68,14 @@ pub fn measure(
         "Initializing random number generator from seed ({}).",
         cfg.seed
     );
+    if let Some(grace) = cfg.forced_shutdown {
+        // sysbench counts from the start: --time (and warm-up) plus the grace period.
+        let _ = writeln!(
+            out,
+            "Forcing shutdown in {} seconds",
+            seconds(cfg.time as f64 + cfg.warmup as f64 + grace)
+        );
+    }
     let server = if info.version.is_empty() {
         String::new()
     } else {
@@ -111,8 +122,35 @@ pub fn measure(
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
-    let output = runner::run(cfg, w, driver, &info, signals, out)?;
+    let assemble = |output: runner::RunOutput| {
+        assemble(cfg, w, driver, &info, &warnings, started_at, args, output)
+    };
+    let forced = |output| on_forced(assemble(output));
+    let output = runner::run(cfg, w, driver, &info, signals, out, &forced)?;
+    Ok(assemble(output))
+}
 
+/// Seconds as sysbench prints a whole number, with a fraction only when there is one.
+fn seconds(s: f64) -> String {
+    if s.fract() == 0.0 {
+        format!("{s:.0}")
+    } else {
+        format!("{s:.1}")
+    }
+}
+
+/// The result of one run from what its workers measured.
+#[allow(clippy::too_many_arguments)]
+fn assemble(
+    cfg: &RunConfig,
+    w: &dyn Workload,
+    driver: &dyn Driver,
+    info: &ServerInfo,
+    warnings: &[String],
+    started_at: u64,
+    args: &[String],
+    output: runner::RunOutput,
+) -> Measured {
     let kinds = w.statement_kinds();
     let statements: Vec<StatementSummary> = output
         .totals
@@ -144,7 +182,7 @@ pub fn measure(
     };
     let mut environment = environment::capture();
     environment.target = driver.describe();
-    environment.server = info;
+    environment.server = info.clone();
     let mut config_echo = cfg.echo.clone();
     if let Some(db) = config_echo.get_mut("db") {
         *db = driver::mysql_target::redact_url(db);
@@ -186,7 +224,13 @@ pub fn measure(
             started_at_unix_s: started_at,
             interrupted_by: output.interrupted_by.map(String::from),
             fatal_error: output.fatal.as_ref().map(|e| e.to_string()),
-            warnings,
+            warnings: warnings.to_vec(),
+            forced_shutdown: output.forced_unfinished.zip(cfg.forced_shutdown).map(
+                |(unfinished, grace_s)| result::ForcedShutdown {
+                    grace_s,
+                    unfinished,
+                },
+            ),
         },
         intervals: output.intervals,
         summary: output.summary,
@@ -195,11 +239,11 @@ pub fn measure(
         histograms,
         server_counters,
     };
-    Ok(Measured {
+    Measured {
         result,
         fatal: output.fatal,
         interrupted_by: output.interrupted_by,
-    })
+    }
 }
 
 /// Finish a single run: the result file, the report (text or JSON on stdout), and the exit code
@@ -227,5 +271,39 @@ pub fn finish(
         eprintln!("dbpress: interrupted by {sig}; the summary covers what ran");
         return Ok(runner::signals::exit_code(sig));
     }
+    if let Some(f) = &m.result.run.forced_shutdown {
+        eprintln!("dbpress: {}", forced_message(f, cfg.threads));
+        return Ok(FORCED_EXIT_CODE);
+    }
     Ok(0)
+}
+
+/// sysbench's exit code for a forced shutdown.
+pub const FORCED_EXIT_CODE: u8 = 2;
+
+/// One line on a run `--forced-shutdown` ended.
+pub fn forced_message(f: &result::ForcedShutdown, threads: u32) -> String {
+    format!(
+        "forced shutdown: {} of {threads} threads were still inside an event {} s after --time ended (the server had not answered them); \
+         the summary covers the events that finished",
+        f.unfinished,
+        seconds(f.grace_s)
+    )
+}
+
+/// The end of a single run that `--forced-shutdown` cut short: its report as `finish` gives
+/// it, then the exit, without waiting for the workers still blocked on the server.
+pub fn exit_forced(
+    cfg: &RunConfig,
+    m: &Measured,
+    hints: &driver::Hints,
+    w: &dyn crate::workload::Workload,
+) -> Infallible {
+    let code = finish(cfg, m, hints, w).unwrap_or_else(|e| {
+        eprintln!("dbpress: error: {}", e.message());
+        e.exit_code()
+    });
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    std::process::exit(i32::from(code))
 }

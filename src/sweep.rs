@@ -202,7 +202,27 @@ pub fn run(
             i + 1,
             levels.len()
         );
-        match run::measure(&cfg, w.as_ref(), driver.as_ref(), &ctx, args, out, &signals) {
+        // A level --forced-shutdown cuts short ends the sweep there, with its table and file:
+        // its workers still wait on the server, and the next level would queue behind them.
+        let forced = |m: run::Measured| {
+            if first.output_format == OutputFormat::Text {
+                print!("{}", crate::export::text::summary(&m.result, cfg.histogram));
+            }
+            let mut steps = steps.clone();
+            steps.push(Step {
+                threads: level,
+                result: Some(m.result),
+                error: None,
+            });
+            let code = conclude(&first, workload_name, levels, args, steps, None, failed)
+                .map(|_| run::FORCED_EXIT_CODE)
+                .unwrap_or_else(|e| {
+                    eprintln!("dbpress: error: {}", e.message());
+                    e.exit_code()
+                });
+            std::process::exit(i32::from(code))
+        };
+        match run::measure(&cfg, w.as_ref(), &ctx, args, out, &signals, &forced) {
             Ok(m) => {
                 if first.output_format == OutputFormat::Text {
                     let _ = write!(
@@ -243,6 +263,27 @@ pub fn run(
             break;
         }
     }
+    conclude(
+        &first,
+        workload_name,
+        levels,
+        args,
+        steps,
+        interrupted,
+        failed,
+    )
+}
+
+/// The end of a sweep: the document (file and stdout), the table, and the exit code.
+fn conclude(
+    first: &RunConfig,
+    workload_name: &str,
+    levels: &[u32],
+    args: &[String],
+    steps: Vec<Step>,
+    interrupted: Option<&'static str>,
+    failed: bool,
+) -> Result<u8> {
     let table = table(&steps);
     let sweep = SweepResult {
         schema_version: SCHEMA_VERSION,
@@ -268,6 +309,16 @@ pub fn run(
     if let Some(sig) = interrupted {
         eprintln!("dbpress: interrupted by {sig}; the table covers the levels that ran");
         return Ok(signals::exit_code(sig));
+    }
+    if let Some((threads, f)) = sweep.steps.iter().find_map(|s| {
+        let r = s.result.as_ref()?;
+        Some((r.run.threads, r.run.forced_shutdown.as_ref()?))
+    }) {
+        eprintln!(
+            "dbpress: {}; the sweep stops at this level",
+            run::forced_message(f, threads)
+        );
+        return Ok(run::FORCED_EXIT_CODE);
     }
     if sweep.steps.iter().all(|s| s.result.is_none()) {
         return Err(environment(format!(

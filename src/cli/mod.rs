@@ -304,6 +304,17 @@ fn take_value(
         return Ok(v);
     }
     let next = args.get(*i);
+    if name == "forced-shutdown" {
+        // sysbench's bare `--forced-shutdown` means 5% of --time; a following word is its
+        // value only when it looks like one (`--forced-shutdown 10`, not `... run`).
+        if let Some(n) =
+            next.filter(|n| n == &"off" || n.trim_end_matches('%').parse::<f64>().is_ok())
+        {
+            *i += 1;
+            return Ok(n.clone());
+        }
+        return Ok(String::new());
+    }
     if kind == Kind::Bool {
         // `--histogram` alone means on; `--histogram off` is accepted too.
         if let Some(n) = next {

@@ -83,6 +83,7 @@ pub static SPECS: &[Spec] = &[
     o("rate", Float, "0", General, "target average events per second, open loop (0 = closed loop)"),
     o("rate-arrival", Str, "poisson", General, "arrival process under --rate: poisson or uniform"),
     o("report-interval", Int, "0", General, "periodically report intermediate statistics every N seconds (0 = off)"),
+    o("forced-shutdown", Str, "off", General, "seconds to wait after --time for events still running before ending the run without them (N, N% of --time, bare = 5%, or off)"),
     o("percentile", Int, "95", General, "percentile to report in the sysbench block (1-100)"),
     o("histogram", Bool, "off", General, "print latency histogram in report"),
     o("rand-type", Str, "uniform", Rand, "random numbers distribution {uniform, gaussian, special, pareto, zipfian}"),

@@ -94,6 +94,14 @@ pub fn summary(r: &RunResult, with_histogram: bool) -> String {
     count_row(&mut o, "queries:", q, t);
     count_row(&mut o, "ignored errors:", s.errors, t);
     count_row(&mut o, "reconnects:", s.reconnects, t);
+    if let Some(f) = &r.run.forced_shutdown {
+        let _ = writeln!(o);
+        let _ = writeln!(
+            o,
+            "Number of unfinished transactions on forced shutdown: {}",
+            f.unfinished
+        );
+    }
     let _ = writeln!(o);
     let _ = writeln!(o, "General statistics:");
     let _ = writeln!(o, "    total time:                          {t:.4}s");
@@ -213,6 +221,16 @@ fn dbpress_sections(r: &RunResult) -> String {
     }
     if let Some(e) = &r.run.fatal_error {
         let _ = writeln!(o, "Stopped by an error: {e}");
+    }
+    if let Some(f) = &r.run.forced_shutdown {
+        let _ = writeln!(
+            o,
+            "Forced shutdown {} s after --time ended: {} of {} threads were still inside an event, left out of every figure; \
+             the statement table covers the threads that stopped, and the server's counters were not read.",
+            f.grace_s,
+            f.unfinished,
+            r.run.threads
+        );
     }
     for w in &r.run.warnings {
         let _ = writeln!(o, "Warning: {w}");

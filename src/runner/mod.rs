@@ -5,6 +5,7 @@
 mod keyed;
 mod limits;
 mod pacing;
+mod shutdown;
 pub mod signals;
 mod worker;
 
@@ -53,7 +54,13 @@ pub struct RunOutput {
     pub fatal: Option<DbError>,
     /// The server's counters when the workers were released and after they disconnected.
     pub counters: Option<(Snapshot, Snapshot)>,
+    /// `--forced-shutdown` ended the run with this many workers still inside an event.
+    pub forced_unfinished: Option<u32>,
 }
+
+/// What a run forced to end by `--forced-shutdown` is handed to: it reports what finished and
+/// exits the process, since the workers still waiting on the server cannot be joined.
+pub type OnForced<'a> = &'a dyn Fn(RunOutput) -> std::convert::Infallible;
 
 /// The one-line message for a failure to open a session.
 pub fn connect_error_message(e: &DbError, h: &Hints) -> Error {
@@ -142,6 +149,7 @@ pub fn run(
     info: &ServerInfo,
     signals: &signals::Signals,
     out: &mut dyn Write,
+    on_forced: OnForced<'_>,
 ) -> Result<RunOutput> {
     limits::check_thread_room(u64::from(cfg.threads))?;
     limits::check_file_room(u64::from(cfg.threads), driver.hints().files_per_session)?;
@@ -297,6 +305,18 @@ pub fn run(
         let _ = out.flush();
         let result = report_loop(cfg, &shared, &cells, kinds, schedule.as_ref(), signals, out);
         shared.stop.store(true, Ordering::Relaxed);
+        if let shutdown::Ending::Forced { unfinished } = shutdown::wait_for_workers(cfg, &shared) {
+            // sysbench's words, where its report goes, then the report of what finished. The
+            // workers still waiting on the server are left to the process's exit.
+            let _ = writeln!(
+                out,
+                "FATAL: The --max-time limit has expired, forcing shutdown..."
+            );
+            let _ = out.flush();
+            let mut output = conclude(cfg, &cells, &shared, result, true);
+            output.forced_unfinished = Some(unfinished);
+            match on_forced(output) {}
+        }
         let mut fatal = None;
         for h in handles {
             if let Ok(Some(e)) = h.join() {
@@ -311,55 +331,70 @@ pub fn run(
             };
             (before, after)
         });
-        let LoopOutput {
-            mut intervals,
-            mut totals,
-            interrupted_by,
-            per_thread,
-            measure_start,
-            last_tick,
-        } = result;
-        let end = Instant::now();
-        // What finished after the last tick belongs to the run too, as a last short interval,
-        // so the intervals always add up to the summary.
-        let mut per_thread_tail = per_thread;
-        let mut tail = Totals::new(0);
-        collect(&cells, &mut per_thread_tail, &mut totals.stmts, &mut tail);
-        if tail.counts.events + tail.counts.errors + tail.counts.queries() > 0 {
-            let mut interval = interval_of(
-                cfg,
-                &tail,
-                end.saturating_duration_since(measure_start).as_secs_f64(),
-                end.saturating_duration_since(last_tick).as_secs_f64(),
-                0,
-                None,
-            );
-            interval.closing = true;
-            intervals.push(interval);
-        }
-        totals.add(&tail);
-        // Measured time ends when the last worker stopped, not when this thread noticed.
-        let measure_start_ns = crate::stats::now_ns().saturating_sub(
-            Instant::now()
-                .saturating_duration_since(measure_start)
-                .as_nanos() as u64,
-        );
-        let last = shared.last_finish_ns.load(Ordering::Relaxed);
-        let total_time = if last > measure_start_ns {
-            (last - measure_start_ns) as f64 / 1e9
-        } else {
-            end.saturating_duration_since(measure_start).as_secs_f64()
-        };
-        Ok(RunOutput {
-            intervals,
-            summary: summarize(cfg, &totals, total_time, &per_thread_tail),
-            totals,
-            interrupted_by,
-            fatal,
-            counters,
-        })
+        let mut output = conclude(cfg, &cells, &shared, result, false);
+        output.fatal = fatal;
+        output.counters = counters;
+        Ok(output)
     });
     outcome
+}
+
+/// The run's figures once it has ended: what finished after the last tick as a last, closing
+/// interval (so the intervals add up to the summary), and the summary. The measured time ends
+/// when the last worker stopped or, when `forced`, now: the unfinished events ran until now.
+fn conclude(
+    cfg: &RunConfig,
+    cells: &[ThreadCell],
+    shared: &Shared,
+    result: LoopOutput,
+    forced: bool,
+) -> RunOutput {
+    let LoopOutput {
+        mut intervals,
+        mut totals,
+        interrupted_by,
+        per_thread,
+        measure_start,
+        last_tick,
+    } = result;
+    let end = Instant::now();
+    let mut per_thread_tail = per_thread;
+    let mut tail = Totals::new(0);
+    collect(cells, &mut per_thread_tail, &mut totals.stmts, &mut tail);
+    if tail.counts.events + tail.counts.errors + tail.counts.queries() > 0 {
+        let mut interval = interval_of(
+            cfg,
+            &tail,
+            end.saturating_duration_since(measure_start).as_secs_f64(),
+            end.saturating_duration_since(last_tick).as_secs_f64(),
+            shared.running.load(Ordering::Relaxed) as u32,
+            None,
+        );
+        interval.closing = true;
+        intervals.push(interval);
+    }
+    totals.add(&tail);
+    let measured = end.saturating_duration_since(measure_start);
+    let measure_start_ns = crate::stats::now_ns().saturating_sub(
+        Instant::now()
+            .saturating_duration_since(measure_start)
+            .as_nanos() as u64,
+    );
+    let last = shared.last_finish_ns.load(Ordering::Relaxed);
+    let total_time = if !forced && last > measure_start_ns {
+        (last - measure_start_ns) as f64 / 1e9
+    } else {
+        measured.as_secs_f64()
+    };
+    RunOutput {
+        intervals,
+        summary: summarize(cfg, &totals, total_time, &per_thread_tail),
+        totals,
+        interrupted_by,
+        fatal: None,
+        counters: None,
+        forced_unfinished: None,
+    }
 }
 
 /// Where workers wait after connecting until every worker is ready (or setup failed).

@@ -411,7 +411,9 @@ fn run_scripts(
         OutputFormat::Json => &mut stderr,
     };
     let _ = writeln!(out, "dbpress {VERSION} script (pgbench-style)\n");
-    let m = run::measure(&cfg, &w, driver.as_ref(), &ctx, &args, out, &signals)?;
+    let m = run::measure(&cfg, &w, &ctx, &args, out, &signals, &|m| {
+        run::exit_forced(&cfg, &m, driver.hints(), &w)
+    })?;
     let code = run::finish(&cfg, &m, driver.hints(), &w)?;
     if cfg.output_format == OutputFormat::Text {
         let names: Vec<String> = w.scripts.iter().map(|s| s.name.clone()).collect();

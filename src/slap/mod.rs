@@ -272,7 +272,10 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 "=== {clients} clients, round {round} of {} ===\n",
                 a.iterations
             );
-            let measured = run::measure(&cfg, w, driver.as_ref(), &ctx, raw, out, &signals);
+            // mysqlslap has no --forced-shutdown, so a slap run is never forced to end.
+            let measured = run::measure(&cfg, w, &ctx, raw, out, &signals, &|m| {
+                run::exit_forced(&cfg, &m, driver.hints(), w)
+            });
             run_all(setup.as_mut(), &plan.post, "--post-query")?;
             if !a.no_drop {
                 // Only what this round's --create made: never a table that was there before.

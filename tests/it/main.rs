@@ -15,6 +15,8 @@ mod dry_run;
 mod engines;
 /// JSON results: schema, report re-rendering.
 mod export;
+/// Runs whose events the server stops answering: --forced-shutdown, and the wait without it.
+mod forced_shutdown;
 /// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.
 mod mariadb;
 /// Every workload's statement mix, counted by the server, against sysbench's.

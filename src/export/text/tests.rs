@@ -47,6 +47,7 @@ fn fixture() -> RunResult {
             interrupted_by: None,
             fatal_error: None,
             warnings: Vec::new(),
+            forced_shutdown: None,
         },
         intervals: vec![],
         summary: Summary {

@@ -1,0 +1,245 @@
+//! The end of a run whose events the server does not answer: `--forced-shutdown` ends it with
+//! what finished (sysbench's report and exit code 2); without it dbpress waits and says why.
+//! The server is made to hang by a table lock held from another session.
+
+use crate::common::*;
+use crate::engines::{pg_server, PG_CONN};
+use crate::export::assert_valid;
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// Longest a test holds its lock: a dbpress that waited for the lock instead of shutting down
+/// finishes normally after this, and the test fails on its exit code instead of hanging.
+const LOCK_HELD_AT_MOST: Duration = Duration::from_secs(40);
+
+/// Hold `lock` on the MariaDB test server from another session, taken `delay` after `f`
+/// starts, until `f` returns or `hold` has passed.
+fn mariadb_locked<T>(lock: &str, delay: Duration, hold: Duration, f: impl FnOnce() -> T) -> T {
+    use mysql::prelude::Queryable;
+    let lock = lock.to_string();
+    let (done, wait) = mpsc::channel::<()>();
+    let (locked, is_locked) = mpsc::channel::<()>();
+    let holder = std::thread::spawn(move || {
+        let mut c = mysql::Conn::new(
+            mysql::OptsBuilder::new()
+                .socket(Some(SOCKET))
+                .user(Some("sbtest"))
+                .pass(Some("sbtest"))
+                .db_name(Some("sbtest")),
+        )
+        .unwrap();
+        if wait.recv_timeout(delay).is_ok() {
+            return;
+        }
+        c.query_drop(&lock).unwrap();
+        let _ = locked.send(());
+        let _ = wait.recv_timeout(hold);
+        c.query_drop("UNLOCK TABLES").unwrap();
+    });
+    if delay.is_zero() {
+        is_locked.recv().unwrap();
+    }
+    let r = f();
+    let _ = done.send(());
+    holder.join().unwrap();
+    r
+}
+
+fn mariadb_args<'a>(tail: &[&'a str]) -> Vec<&'a str> {
+    let mut v = vec!["oltp_point_select", "run"];
+    v.extend_from_slice(CONN);
+    v.extend_from_slice(tail);
+    v
+}
+
+#[test]
+fn forced_shutdown_ends_a_run_the_server_stopped_answering_with_sysbenchs_report() {
+    let Some(mut srv) = server("forced_shutdown") else {
+        return;
+    };
+    let mut prepare = vec!["oltp_point_select", "prepare"];
+    prepare.extend_from_slice(CONN);
+    prepare.push("--table-size=1000");
+    let o = dbpress(&prepare);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = scratch("forced-shutdown");
+    let file = dir.join("forced.json");
+
+    // The lock comes one second into the run: events finish before it and hang after it.
+    let second = Duration::from_secs(1);
+    let o = mariadb_locked(
+        "LOCK TABLES sbtest1 WRITE",
+        second,
+        LOCK_HELD_AT_MOST,
+        || {
+            dbpress(&mariadb_args(&[
+                "--table-size=1000",
+                "--threads=3",
+                "--time=2",
+                "--forced-shutdown=1",
+                "--output",
+                file.to_str().unwrap(),
+            ]))
+        },
+    );
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(2), "{out}\n{}", stderr(&o));
+    assert!(out.contains("Forcing shutdown in 3 seconds\n"), "{out}");
+    let (before, report) = out
+        .split_once("FATAL: The --max-time limit has expired, forcing shutdown...\n")
+        .unwrap_or_else(|| panic!("no FATAL line: {out}"));
+    assert!(before.contains("Threads started!"), "{out}");
+    // sysbench's report, with its line on the unfinished events between its two blocks.
+    assert!(
+        report.contains(
+            "    reconnects:                          0      (0.00 per sec.)\n\n\
+             Number of unfinished transactions on forced shutdown: 3\n\n\
+             General statistics:\n"
+        ),
+        "{report}"
+    );
+    let err = stderr(&o);
+    assert!(
+        err.contains("dbpress: forced shutdown: 3 of 3 threads were still inside an event 1 s after --time ended"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+
+    let r = json(&file);
+    assert_valid(&r);
+    assert_eq!(r["run"]["forced_shutdown"]["unfinished"], 3);
+    assert_eq!(r["run"]["forced_shutdown"]["grace_s"], 1.0);
+    // What finished before the lock is the run; the hung events are in no figure.
+    let events = r["summary"]["events"].as_u64().unwrap();
+    assert!(events > 0, "{}", r["summary"]);
+    assert_eq!(r["summary"]["latency"]["count"].as_u64(), Some(events));
+    let total: u64 = r["intervals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["events"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, events, "the intervals add up to the summary");
+    // sysbench's clock runs until the shutdown: --time plus the grace period.
+    assert!(r["summary"]["total_time_s"].as_f64().unwrap() >= 3.0);
+    assert!(r.get("server_counters").is_none() || r["server_counters"].is_null());
+    let rep = dbpress(&["report", file.to_str().unwrap()]);
+    assert!(
+        stdout(&rep).contains("Number of unfinished transactions on forced shutdown: 3"),
+        "{}",
+        stdout(&rep)
+    );
+
+    // A sweep stops at the level that was cut short, with its table and file.
+    let sweep_file = dir.join("sweep.json");
+    let o = mariadb_locked(
+        "LOCK TABLES sbtest1 WRITE",
+        Duration::ZERO,
+        LOCK_HELD_AT_MOST,
+        || {
+            dbpress(&mariadb_args(&[
+                "--table-size=1000",
+                "--threads=1,2",
+                "--time=1",
+                "--forced-shutdown=1",
+                "--output",
+                sweep_file.to_str().unwrap(),
+            ]))
+        },
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Thread sweep, oltp_point_select (2 levels):"));
+    let s = json(&sweep_file);
+    let steps = s["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), 1, "{s}");
+    assert_eq!(
+        steps[0]["result"]["run"]["forced_shutdown"]["unfinished"],
+        1
+    );
+    assert!(
+        stderr(&o).contains("the sweep stops at this level"),
+        "{}",
+        stderr(&o)
+    );
+    drop(srv.tables());
+}
+
+#[test]
+fn without_forced_shutdown_a_run_waits_for_the_server_and_says_what_it_waits_for() {
+    let Some(_srv) = server("forced_shutdown_off") else {
+        return;
+    };
+    let mut prepare = vec!["oltp_point_select", "prepare"];
+    prepare.extend_from_slice(CONN);
+    prepare.push("--table-size=1000");
+    assert!(dbpress(&prepare).status.success());
+    // Held for 7 s from the start: the notice comes 5 s after the run's 1 s.
+    let seven = Duration::from_secs(7);
+    let o = mariadb_locked("LOCK TABLES sbtest1 WRITE", Duration::ZERO, seven, || {
+        dbpress(&mariadb_args(&["--table-size=1000", "--time=1"]))
+    });
+    // It waited for the server's answer and then ended as usual.
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "dbpress: notice: 1 of 1 threads are still inside an event 5 s after the run stopped"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("--forced-shutdown=N"));
+}
+
+#[test]
+fn forced_shutdown_on_postgresql() {
+    let Some((_guard, mut c)) = pg_server("forced_shutdown") else {
+        return;
+    };
+    let mut prepare = vec!["oltp_point_select", "prepare"];
+    prepare.extend_from_slice(PG_CONN);
+    prepare.push("--table-size=1000");
+    let o = dbpress(&prepare);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Taken once the run is going: reading the tables' size and preparing the statements
+    // before the start would wait on the lock too, and no --time has begun then.
+    let (done, wait) = mpsc::channel::<()>();
+    let holder = std::thread::spawn(move || {
+        let mut locker = postgres::Client::connect(
+            "host=/var/run/postgresql user=sbtest password=sbtest dbname=sbtest",
+            postgres::NoTls,
+        )
+        .unwrap();
+        if wait.recv_timeout(Duration::from_millis(1500)).is_ok() {
+            return;
+        }
+        locker
+            .batch_execute("BEGIN; LOCK TABLE sbtest1 IN ACCESS EXCLUSIVE MODE")
+            .unwrap();
+        let _ = wait.recv_timeout(LOCK_HELD_AT_MOST);
+        locker.batch_execute("ROLLBACK").unwrap();
+    });
+    let mut run = vec!["oltp_point_select", "run"];
+    run.extend_from_slice(PG_CONN);
+    run.extend_from_slice(&[
+        "--table-size=1000",
+        "--threads=2",
+        "--time=2",
+        "--forced-shutdown=50%",
+    ]);
+    let o = dbpress(&run);
+    let _ = done.send(());
+    holder.join().unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Forcing shutdown in 3 seconds\n"), "{out}");
+    assert!(
+        out.contains("Number of unfinished transactions on forced shutdown: 2\n"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("    total number of events:              0\n"),
+        "{out}"
+    );
+    // The sessions dbpress left waiting go when it exits; nothing else is touched.
+    c.batch_execute("SELECT 1").unwrap();
+}
