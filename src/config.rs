@@ -74,6 +74,8 @@ pub struct RunConfig {
     /// `--forced-shutdown`: seconds after the end of --time to wait for events still running
     /// before ending the run without them; None = wait as long as they take.
     pub forced_shutdown: Option<f64>,
+    /// `--thread-init-timeout`: seconds the set-up may take (0 = no limit).
+    pub thread_init_timeout: u64,
     /// Seconds between printed interval lines; 0 = none printed (1 s intervals are still kept).
     pub report_interval: u64,
     pub percentile: u32,
@@ -295,6 +297,7 @@ impl RunConfig {
         })?;
         let report_interval = int(opts, "report-interval", 0, 86_400)?;
         let forced_shutdown = forced_shutdown(opts.get("forced-shutdown"), time)?;
+        let thread_init_timeout = int(opts, "thread-init-timeout", 0, 86_400)?;
         let percentile = int(opts, "percentile", 0, 100)? as u32;
         let histogram = boolean(opts, "histogram")?;
         if histogram && percentile == 0 {
@@ -369,6 +372,7 @@ impl RunConfig {
             rate: (rate > 0.0).then_some(rate),
             arrival,
             forced_shutdown,
+            thread_init_timeout,
             report_interval,
             percentile,
             histogram,

@@ -41,6 +41,7 @@ pub fn measure(
     on_forced: &dyn Fn(Measured) -> Infallible,
 ) -> Result<Measured> {
     let driver = ctx.driver;
+    let init = runner::init_watchdog::InitWatchdog::arm(cfg.thread_init_timeout, cfg.threads);
     let mut probe = runner::probe(driver)?;
     let info = driver.server_info(probe.as_mut());
     let warnings = w.check_ready(probe.as_mut(), ctx)?;
@@ -126,7 +127,12 @@ pub fn measure(
         assemble(cfg, w, driver, &info, &warnings, started_at, args, output)
     };
     let forced = |output| on_forced(assemble(output));
-    let output = runner::run(cfg, w, driver, &info, signals, out, &forced)?;
+    let controls = runner::Controls {
+        signals,
+        init: &init,
+        on_forced: &forced,
+    };
+    let output = runner::run(cfg, w, driver, &info, &controls, out)?;
     Ok(assemble(output))
 }
 

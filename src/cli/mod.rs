@@ -134,6 +134,16 @@ pub fn parse(args: &[String]) -> Result<Invocation> {
 }
 
 fn scan(args: &[String]) -> Result<Scanned> {
+    let expanded;
+    let args = match config_file_args(args)? {
+        Some(mut from_file) => {
+            // The file's options come first, so the command line's own win.
+            from_file.extend(args.iter().cloned());
+            expanded = from_file;
+            &expanded
+        }
+        None => args,
+    };
     let mut opts = OptionValues::default();
     let mut words: Vec<String> = Vec::new();
     let mut test_name: Option<String> = None;
@@ -184,6 +194,23 @@ fn scan(args: &[String]) -> Result<Scanned> {
             opts.set(spec.name, v);
             continue;
         }
+        if name == "config-file" {
+            // Read before the scan (`config_file_args`); its value is skipped here.
+            take_value(&name, inline, args, &mut i, Kind::Str)?;
+            continue;
+        }
+        if let Some((kind, why)) = options::inert(&name) {
+            let v = take_value(&name, inline, args, &mut i, kind)?;
+            let shown = if v.is_empty() {
+                String::new()
+            } else {
+                format!("={v}")
+            };
+            opts.notices.push(format!(
+                "--{raw_name}{shown} has no effect in dbpress: {why}"
+            ));
+            continue;
+        }
         match alias(&name) {
             Some(Alias::Rename(new)) => {
                 let spec = find(new).expect("alias target is in the option table");
@@ -215,6 +242,64 @@ fn scan(args: &[String]) -> Result<Scanned> {
     }
 
     Ok(Scanned::Options(opts, words, test_name))
+}
+
+/// The options of sysbench's `--config-file=FILE`, as `--name=value` arguments: one
+/// `name=value` per line (no leading dashes; a bare name is a flag), `#` starting a comment,
+/// values optionally quoted. None when no file is given.
+fn config_file_args(args: &[String]) -> Result<Option<Vec<String>>> {
+    let mut path = None;
+    for (i, a) in args.iter().enumerate() {
+        let norm = a.replace('_', "-");
+        if let Some(p) = norm.strip_prefix("--config-file=") {
+            path = Some(a[a.len() - p.len()..].to_string());
+        } else if norm == "--config-file" {
+            path =
+                Some(args.get(i + 1).cloned().ok_or_else(|| {
+                    usage("option --config-file needs a value: --config-file=FILE")
+                })?);
+        }
+    }
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        usage(format!(
+            "cannot read --config-file {path}: {e}: give a readable file of name=value lines"
+        ))
+    })?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let line = line.trim_start_matches('-');
+        let arg = match line.split_once('=') {
+            Some((name, value)) => {
+                let value = value.trim();
+                let value = value
+                    .strip_prefix('"')
+                    .and_then(|v| v.strip_suffix('"'))
+                    .or_else(|| value.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')))
+                    .unwrap_or(value);
+                format!("--{}={value}", name.trim())
+            }
+            None => format!("--{line}"),
+        };
+        if arg
+            .trim_start_matches('-')
+            .replace('_', "-")
+            .starts_with("config-file")
+        {
+            return Err(usage(format!(
+                "{path}:{}: a --config-file cannot name another one",
+                n + 1
+            )));
+        }
+        out.push(arg);
+    }
+    Ok(Some(out))
 }
 
 fn words_to_invocation(

@@ -83,6 +83,7 @@ pub static SPECS: &[Spec] = &[
     o("rate", Float, "0", General, "target average events per second, open loop (0 = closed loop)"),
     o("rate-arrival", Str, "poisson", General, "arrival process under --rate: poisson or uniform"),
     o("report-interval", Int, "0", General, "periodically report intermediate statistics every N seconds (0 = off)"),
+    o("thread-init-timeout", Int, "30", General, "seconds the run may take to check its tables, connect its threads and prepare their statements before giving up with exit code 2 (0 = no limit)"),
     o("forced-shutdown", Str, "off", General, "seconds to wait after --time for events still running before ending the run without them (N, N% of --time, bare = 5%, or off)"),
     o("percentile", Int, "95", General, "percentile to report in the sysbench block (1-100)"),
     o("histogram", Bool, "off", General, "print latency histogram in report"),
@@ -163,6 +164,21 @@ pub enum Alias {
     Rename(&'static str),
     /// A boolean switch that, when on, sets several options (sysbench 0.5's --oltp-read-only).
     Expand(&'static [(&'static str, &'static str)]),
+}
+
+/// sysbench options that do nothing in dbpress, with their value's shape and why: accepted
+/// with a one-line notice so pasted commands run.
+pub fn inert(name: &str) -> Option<(Kind, &'static str)> {
+    Some(match name {
+        "thread-stack-size" => (Str, "dbpress sizes its worker threads' stacks itself"),
+        "validate" => (Bool, "only sysbench's fileio test uses it"),
+        "luajit-cmd" => (Str, "dbpress runs no Lua"),
+        "db-debug" => (Bool, "per-statement latency and errors are always in dbpress's report"),
+        "mysql-debug" => (Bool, "dbpress has no client library to trace; per-statement latency and errors are in its report"),
+        "debug" => (Bool, "per-thread events and time are under Threads fairness and in the JSON result"),
+        "verbosity" => (Int, "dbpress prints sysbench's notices and report whatever the level; use --output-format=json or --output for machine reading"),
+        _ => return None,
+    })
 }
 
 /// Spellings from sysbench 0.4/0.5 and 1.0's deprecated general options.

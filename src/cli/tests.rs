@@ -238,3 +238,75 @@ fn mistakes_get_one_line_with_the_fix() {
     assert!(e.message().contains("use on/off"), "{e}");
     assert!(!e.message().contains('\n'));
 }
+
+#[test]
+fn sysbench_options_dbpress_has_no_use_for_are_accepted_with_a_notice() {
+    let o = opts_of(
+        "oltp_point_select run --thread-stack-size=64K --verbosity=5 --debug --validate=off --db-debug=on --luajit-cmd=off --mysql-debug",
+    );
+    assert_eq!(o.notices.len(), 7, "{:?}", o.notices);
+    assert!(
+        o.notices[0].starts_with("--thread-stack-size=64K has no effect in dbpress: dbpress sizes")
+    );
+    assert!(o
+        .notices
+        .iter()
+        .any(|n| n.starts_with("--verbosity=5 has no effect")));
+    // A bare boolean flag reads as on.
+    assert!(o
+        .notices
+        .iter()
+        .any(|n| n.starts_with("--debug=on has no effect")));
+}
+
+#[test]
+fn a_config_file_gives_options_the_command_line_overrides() {
+    let dir = std::env::temp_dir().join(format!("dbpress-config-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bench.cfg");
+    std::fs::write(
+        &file,
+        "# sysbench --config-file: name=value, no dashes\n\
+         threads=8\n\
+         table_size = 5000   # a comment after the value\n\
+         mysql-host=\"db.example\"\n\
+         histogram\n\
+         \n\
+         time=30\n",
+    )
+    .unwrap();
+    let o = opts_of(&format!(
+        "oltp_read_write run --config-file={} --time=5",
+        file.display()
+    ));
+    assert_eq!(o.get("threads"), "8");
+    assert_eq!(o.get("table-size"), "5000");
+    assert_eq!(o.get("mysql-host"), "db.example");
+    assert_eq!(o.get("histogram"), "on");
+    assert_eq!(o.get("time"), "5", "the command line wins over the file");
+
+    let missing = dir.join("missing.cfg");
+    let e = parse(&args(&format!(
+        "oltp_read_write run --config-file {}",
+        missing.display()
+    )))
+    .unwrap_err();
+    assert!(
+        e.message()
+            .starts_with(&format!("cannot read --config-file {}", missing.display())),
+        "{}",
+        e.message()
+    );
+    std::fs::write(&file, "threads=2\nbogus_option=1\n").unwrap();
+    let e = parse(&args(&format!(
+        "oltp_read_write run --config-file={}",
+        file.display()
+    )))
+    .unwrap_err();
+    assert!(
+        e.message().contains("unknown option --bogus_option"),
+        "{}",
+        e.message()
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

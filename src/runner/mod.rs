@@ -2,6 +2,7 @@
 //! closed loop or `--rate` schedule, `--time`/`--events` stop, warm-up, signals, and the
 //! reporter loop (this thread) that folds per-thread statistics into intervals.
 
+pub mod init_watchdog;
 mod keyed;
 mod limits;
 mod pacing;
@@ -61,6 +62,14 @@ pub struct RunOutput {
 /// What a run forced to end by `--forced-shutdown` is handed to: it reports what finished and
 /// exits the process, since the workers still waiting on the server cannot be joined.
 pub type OnForced<'a> = &'a dyn Fn(RunOutput) -> std::convert::Infallible;
+
+/// What steers a run from outside its workers.
+pub struct Controls<'a> {
+    pub signals: &'a signals::Signals,
+    /// Watches the set-up; disarmed once every worker is ready.
+    pub init: &'a init_watchdog::InitWatchdog,
+    pub on_forced: OnForced<'a>,
+}
 
 /// The one-line message for a failure to open a session.
 pub fn connect_error_message(e: &DbError, h: &Hints) -> Error {
@@ -147,10 +156,14 @@ pub fn run(
     workload: &dyn Workload,
     driver: &dyn Driver,
     info: &ServerInfo,
-    signals: &signals::Signals,
+    controls: &Controls<'_>,
     out: &mut dyn Write,
-    on_forced: OnForced<'_>,
 ) -> Result<RunOutput> {
+    let Controls {
+        signals,
+        init,
+        on_forced,
+    } = *controls;
     limits::check_thread_room(u64::from(cfg.threads))?;
     limits::check_file_room(u64::from(cfg.threads), driver.hints().files_per_session)?;
     let kinds = workload.statement_kinds().len();
@@ -259,7 +272,9 @@ pub fn run(
         // Sessions the server turned away for its connection limit: threads connect at once,
         // so which ones fail says nothing; how many does.
         let mut refused = 0;
+        init.workers_started();
         for (tid, r) in ready_rx.iter().take(threads) {
+            init.worker_ready();
             if let Err(e) = r {
                 if e.kind == DbErrorKind::TooManyConnections {
                     refused += 1;
@@ -278,6 +293,7 @@ pub fn run(
             (None, Some(_)) => Some(counters::snapshot(driver, false)),
             _ => None,
         };
+        init.disarm();
         // Workers are parked at the barrier: the schedule and deadline start now.
         let start_ns = crate::stats::now_ns().saturating_sub(shared.epoch_ns);
         if let Some(s) = &schedule {

@@ -1,6 +1,7 @@
 //! The end of a run whose events the server does not answer: `--forced-shutdown` ends it with
 //! what finished (sysbench's report and exit code 2); without it dbpress waits and says why.
-//! The server is made to hang by a table lock held from another session.
+//! The server is made to hang by a table lock held from another session. Also
+//! `--thread-init-timeout`, which bounds the set-up before the run starts.
 
 use crate::common::*;
 use crate::engines::{pg_server, PG_CONN};
@@ -242,4 +243,40 @@ fn forced_shutdown_on_postgresql() {
     );
     // The sessions dbpress left waiting go when it exits; nothing else is touched.
     c.batch_execute("SELECT 1").unwrap();
+}
+
+#[test]
+fn a_set_up_the_server_does_not_answer_ends_after_thread_init_timeout_in_one_line() {
+    let Some((_guard, _c)) = pg_server("thread_init_timeout") else {
+        return;
+    };
+    let mut prepare = vec!["oltp_point_select", "prepare"];
+    prepare.extend_from_slice(PG_CONN);
+    prepare.push("--table-size=1000");
+    let o = dbpress(&prepare);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // With the table locked before the run, reading its size waits on the lock: no --time
+    // has begun, so only --thread-init-timeout ends the wait.
+    let mut locker = postgres::Client::connect(
+        "host=/var/run/postgresql user=sbtest password=sbtest dbname=sbtest",
+        postgres::NoTls,
+    )
+    .unwrap();
+    locker
+        .batch_execute("BEGIN; LOCK TABLE sbtest1 IN ACCESS EXCLUSIVE MODE")
+        .unwrap();
+    let mut run = vec!["oltp_point_select", "run"];
+    run.extend_from_slice(PG_CONN);
+    run.extend_from_slice(&["--table-size=1000", "--time=1", "--thread-init-timeout=2"]);
+    let o = dbpress(&run);
+    locker.batch_execute("ROLLBACK").unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_one_clean_line(&o);
+    assert!(
+        stderr(&o).contains(
+            "the run was not set up within --thread-init-timeout=2 s (still checking the tables)"
+        ),
+        "{}",
+        stderr(&o)
+    );
 }
