@@ -74,6 +74,8 @@ pub struct RunConfig {
     /// `--forced-shutdown`: seconds after the end of --time to wait for events still running
     /// before ending the run without them; None = wait as long as they take.
     pub forced_shutdown: Option<f64>,
+    /// `--report-checkpoints`: seconds since the start of measurement, ascending, distinct.
+    pub checkpoints: Vec<u64>,
     /// `--thread-init-timeout`: seconds the set-up may take (0 = no limit).
     pub thread_init_timeout: u64,
     /// Seconds between printed interval lines; 0 = none printed (1 s intervals are still kept).
@@ -139,6 +141,31 @@ pub fn choice<T>(
             "invalid value '{raw}' for --{name}: use one of {known}"
         ))
     })
+}
+
+/// `--report-checkpoints=10,20`: whole seconds after the start, at most 256 of them as in
+/// sysbench.
+fn checkpoints(raw: &str) -> Result<Vec<u64>> {
+    let mut out = Vec::new();
+    for part in raw.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.parse::<u64>() {
+            Ok(n) if n > 0 => out.push(n),
+            _ => {
+                return Err(usage(format!(
+                    "invalid checkpoint '{part}' in --report-checkpoints={raw}: use whole seconds after the start, like 60,120"
+                )))
+            }
+        }
+    }
+    if out.len() > 256 {
+        return Err(usage(format!(
+            "--report-checkpoints lists {} checkpoints: at most 256",
+            out.len()
+        )));
+    }
+    out.sort_unstable();
+    out.dedup();
+    Ok(out)
 }
 
 /// `--forced-shutdown` as sysbench reads it: `off`, seconds (`10`), a percentage of --time
@@ -298,6 +325,7 @@ impl RunConfig {
         let report_interval = int(opts, "report-interval", 0, 86_400)?;
         let forced_shutdown = forced_shutdown(opts.get("forced-shutdown"), time)?;
         let thread_init_timeout = int(opts, "thread-init-timeout", 0, 86_400)?;
+        let checkpoints = checkpoints(opts.get("report-checkpoints"))?;
         let percentile = int(opts, "percentile", 0, 100)? as u32;
         let histogram = boolean(opts, "histogram")?;
         if histogram && percentile == 0 {
@@ -373,6 +401,7 @@ impl RunConfig {
             arrival,
             forced_shutdown,
             thread_init_timeout,
+            checkpoints,
             report_interval,
             percentile,
             histogram,

@@ -28,6 +28,10 @@ pub struct RunResult {
     /// results of earlier versions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_counters: Option<ServerCounters>,
+    /// `--report-checkpoints`: the reports taken during the run, and the period after the
+    /// last one. `summary` stays the whole run's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoints: Option<Checkpoints>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -75,6 +79,22 @@ pub struct RunInfo {
     /// Set when `--forced-shutdown` ended the run with events still unfinished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forced_shutdown: Option<ForcedShutdown>,
+}
+
+/// sysbench's `--report-checkpoints` reports: each covers the time since the one before.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Checkpoints {
+    pub reports: Vec<Checkpoint>,
+    /// From the last checkpoint to the end: what the final sysbench block reports.
+    pub last_period: Summary,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Checkpoint {
+    /// Seconds since the start of measurement (the tick at which it was taken).
+    pub time_s: f64,
+    /// The period since the previous checkpoint; `total_time_s` is the period's length.
+    pub summary: Summary,
 }
 
 /// A run `--forced-shutdown` ended: the events still running were left out of every figure.

@@ -64,6 +64,10 @@ pub fn measure(
             cfg.report_interval
         );
     }
+    if !cfg.checkpoints.is_empty() {
+        let list: Vec<String> = cfg.checkpoints.iter().map(u64::to_string).collect();
+        let _ = writeln!(out, "Report checkpoint(s) at {} seconds", list.join(", "));
+    }
     let _ = writeln!(
         out,
         "Initializing random number generator from seed ({}).",
@@ -244,6 +248,7 @@ fn assemble(
         errors_by_code: output.totals.errors_by_code.clone(),
         histograms,
         server_counters,
+        checkpoints: output.checkpoints,
     };
     Measured {
         result,

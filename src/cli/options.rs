@@ -83,6 +83,7 @@ pub static SPECS: &[Spec] = &[
     o("rate", Float, "0", General, "target average events per second, open loop (0 = closed loop)"),
     o("rate-arrival", Str, "poisson", General, "arrival process under --rate: poisson or uniform"),
     o("report-interval", Int, "0", General, "periodically report intermediate statistics every N seconds (0 = off)"),
+    o("report-checkpoints", List, "", General, "print sysbench's full report at these seconds since the start, each covering the time since the previous one, and count anew (e.g. 60,120)"),
     o("thread-init-timeout", Int, "30", General, "seconds the run may take to check its tables, connect its threads and prepare their statements before giving up with exit code 2 (0 = no limit)"),
     o("forced-shutdown", Str, "off", General, "seconds to wait after --time for events still running before ending the run without them (N, N% of --time, bare = 5%, or off)"),
     o("percentile", Int, "95", General, "percentile to report in the sysbench block (1-100)"),

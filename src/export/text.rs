@@ -1,7 +1,7 @@
 //! Text output: sysbench 1.0.20's interval line and final report, byte-compatible so existing
 //! parsers keep working, followed by dbpress's own sections.
 
-use crate::result::{Interval, Latency, RunResult};
+use crate::result::{Checkpoint, Interval, Latency, RunResult, Summary};
 use crate::stats::summary::decode;
 use std::fmt::Write;
 
@@ -32,8 +32,16 @@ pub fn interval_lines(r: &RunResult) -> String {
         .config
         .get("report-interval")
         .is_none_or(|v| v.parse::<u64>().map_or(true, |n| n > 0));
+    let checkpoints = r.checkpoints.as_ref().map_or(&[][..], |c| &c.reports[..]);
     let mut o = String::new();
-    for i in r.intervals.iter().filter(|i| reported && !i.closing) {
+    for i in &r.intervals {
+        // A checkpoint is taken at a tick, and printed before that tick's line.
+        for c in checkpoints.iter().filter(|c| c.time_s == i.time_s) {
+            o.push_str(&checkpoint_report(c, r.run.percentile));
+        }
+        if !reported || i.closing {
+            continue;
+        }
         let _ = writeln!(o, "{}", interval_line(i, r.run.percentile));
         if let Some(extra) = rate_lines(i) {
             let _ = writeln!(o, "{extra}");
@@ -71,14 +79,50 @@ fn count_row(o: &mut String, label: &str, n: u64, secs: f64) {
     );
 }
 
-/// The final report: sysbench's block, then dbpress's sections.
+/// The final report: sysbench's block, then dbpress's sections. After `--report-checkpoints`
+/// the block covers the time since the last checkpoint, as sysbench's does.
 pub fn summary(r: &RunResult, with_histogram: bool) -> String {
-    let s = &r.summary;
-    let t = s.total_time_s;
     let mut o = String::new();
     if with_histogram {
         o.push_str(&histogram(r));
     }
+    let period = r.checkpoints.as_ref().map(|c| &c.last_period);
+    sysbench_block(
+        &mut o,
+        period.unwrap_or(&r.summary),
+        r.summary.total_time_s,
+        r.run.percentile,
+        r.run.forced_shutdown.as_ref().map(|f| f.unfinished),
+    );
+    if let Some(p) = period {
+        let _ = writeln!(
+            o,
+            "(The block above covers the {:.2}s since the last checkpoint; what follows covers the whole run.)\n",
+            p.total_time_s
+        );
+    }
+    o.push_str(&dbpress_sections(r));
+    o
+}
+
+/// sysbench's `[ Ns ] Checkpoint report:` and its block for the period since the previous one.
+pub fn checkpoint_report(c: &Checkpoint, percentile: u32) -> String {
+    let mut o = format!("[ {:.0}s ] Checkpoint report:\n", c.time_s);
+    sysbench_block(&mut o, &c.summary, c.time_s, percentile, None);
+    o
+}
+
+/// sysbench's report from "SQL statistics:" to "Threads fairness:". Rates are per second of
+/// `s.total_time_s`; "total time" shows `elapsed_s`, the time since the start (sysbench keeps
+/// it running across checkpoints).
+fn sysbench_block(
+    o: &mut String,
+    s: &Summary,
+    elapsed_s: f64,
+    percentile: u32,
+    unfinished: Option<u32>,
+) {
+    let t = s.total_time_s;
     let _ = writeln!(o, "SQL statistics:");
     let _ = writeln!(o, "    queries performed:");
     let _ = writeln!(o, "        read:                            {}", s.reads);
@@ -90,21 +134,23 @@ pub fn summary(r: &RunResult, with_histogram: bool) -> String {
         s.reads + s.writes + s.other
     );
     let q = s.reads + s.writes + s.other;
-    count_row(&mut o, "transactions:", s.events, t);
-    count_row(&mut o, "queries:", q, t);
-    count_row(&mut o, "ignored errors:", s.errors, t);
-    count_row(&mut o, "reconnects:", s.reconnects, t);
-    if let Some(f) = &r.run.forced_shutdown {
+    count_row(o, "transactions:", s.events, t);
+    count_row(o, "queries:", q, t);
+    count_row(o, "ignored errors:", s.errors, t);
+    count_row(o, "reconnects:", s.reconnects, t);
+    if let Some(n) = unfinished {
         let _ = writeln!(o);
         let _ = writeln!(
             o,
-            "Number of unfinished transactions on forced shutdown: {}",
-            f.unfinished
+            "Number of unfinished transactions on forced shutdown: {n}"
         );
     }
     let _ = writeln!(o);
     let _ = writeln!(o, "General statistics:");
-    let _ = writeln!(o, "    total time:                          {t:.4}s");
+    let _ = writeln!(
+        o,
+        "    total time:                          {elapsed_s:.4}s"
+    );
     let _ = writeln!(o, "    total number of events:              {}", s.events);
     let _ = writeln!(o);
     let l = &s.latency;
@@ -112,11 +158,11 @@ pub fn summary(r: &RunResult, with_histogram: bool) -> String {
     let _ = writeln!(o, "         min: {:39.2}", l.min_ms);
     let _ = writeln!(o, "         avg: {:39.2}", l.avg_ms);
     let _ = writeln!(o, "         max: {:39.2}", l.max_ms);
-    if r.run.percentile > 0 {
+    if percentile > 0 {
         let _ = writeln!(
             o,
             "        {:3}th percentile: {:27.2}",
-            r.run.percentile, l.pct_ms
+            percentile, l.pct_ms
         );
     } else {
         let _ = writeln!(o, "         percentile stats:               disabled");
@@ -136,8 +182,6 @@ pub fn summary(r: &RunResult, with_histogram: bool) -> String {
         f.time_avg_s, f.time_stddev_s
     );
     let _ = writeln!(o);
-    o.push_str(&dbpress_sections(r));
-    o
 }
 
 /// One row of a latency table whose name column is `w` characters wide.

@@ -2,6 +2,7 @@
 //! closed loop or `--rate` schedule, `--time`/`--events` stop, warm-up, signals, and the
 //! reporter loop (this thread) that folds per-thread statistics into intervals.
 
+mod checkpoints;
 pub mod init_watchdog;
 mod keyed;
 mod limits;
@@ -57,6 +58,7 @@ pub struct RunOutput {
     pub counters: Option<(Snapshot, Snapshot)>,
     /// `--forced-shutdown` ended the run with this many workers still inside an event.
     pub forced_unfinished: Option<u32>,
+    pub checkpoints: Option<crate::result::Checkpoints>,
 }
 
 /// What a run forced to end by `--forced-shutdown` is handed to: it reports what finished and
@@ -372,6 +374,7 @@ fn conclude(
         per_thread,
         measure_start,
         last_tick,
+        checkpoints,
     } = result;
     let end = Instant::now();
     let mut per_thread_tail = per_thread;
@@ -402,6 +405,7 @@ fn conclude(
     } else {
         measured.as_secs_f64()
     };
+    let checkpoints = checkpoints.finish(cfg, &tail, total_time, &per_thread_tail);
     RunOutput {
         intervals,
         summary: summarize(cfg, &totals, total_time, &per_thread_tail),
@@ -410,6 +414,7 @@ fn conclude(
         fatal: None,
         counters: None,
         forced_unfinished: None,
+        checkpoints,
     }
 }
 
@@ -443,6 +448,7 @@ struct LoopOutput {
     per_thread: Vec<(u64, u64)>,
     measure_start: Instant,
     last_tick: Instant,
+    checkpoints: checkpoints::CheckpointClock,
 }
 
 /// Rate-mode readings at the end of an interval: (queue length, in flight, lag ns, late events).
@@ -520,6 +526,7 @@ fn report_loop(
     let deadline = (cfg.time > 0).then(|| measure_start + Duration::from_secs(cfg.time));
     let mut totals = Totals::new(kinds);
     let mut iv = Totals::new(0);
+    let mut checkpoints = checkpoints::CheckpointClock::new(cfg, cells.len());
     let mut intervals = Vec::new();
     let mut last_tick = measure_start;
     let mut n: u32 = 1;
@@ -573,6 +580,14 @@ fn report_loop(
             // that no line reports; the result keeps it, marked closing.
             let full_tick = now >= next;
             interval.closing = finished && !full_tick;
+            checkpoints.add(&iv);
+            // sysbench prints a checkpoint's report before that second's interval line; one
+            // falling on the tick that ends the run is the final report itself.
+            if full_tick && !finished {
+                if let Some(c) = checkpoints.take(cfg, time_s, &per_thread) {
+                    let _ = write!(out, "{}", text::checkpoint_report(c, cfg.percentile));
+                }
+            }
             if cfg.report_interval > 0 && full_tick {
                 let _ = writeln!(out, "{}", text::interval_line(&interval, cfg.percentile));
                 if let Some(extra) = text::rate_lines(&interval) {
@@ -600,10 +615,16 @@ fn report_loop(
         per_thread,
         measure_start,
         last_tick,
+        checkpoints,
     }
 }
 
-fn summarize(cfg: &RunConfig, t: &Totals, total_time: f64, per_thread: &[(u64, u64)]) -> Summary {
+pub(super) fn summarize(
+    cfg: &RunConfig,
+    t: &Totals,
+    total_time: f64,
+    per_thread: &[(u64, u64)],
+) -> Summary {
     let secs = total_time.max(1e-9);
     let events: Vec<f64> = per_thread.iter().map(|p| p.0 as f64).collect();
     let times: Vec<f64> = per_thread.iter().map(|p| p.1 as f64 / 1e9).collect();

@@ -200,3 +200,85 @@ fn issue_2_the_stopping_tick_gets_its_line_and_report_prints_the_lines_the_run_p
     assert!(!stdout(&rep).contains("thds:"), "{}", stdout(&rep));
     assert!(stdout(&rep).starts_with("SQL statistics:"));
 }
+
+#[test]
+fn report_checkpoints_print_sysbench_reports_per_period_and_report_replays_them() {
+    let dir = scratch("export-checkpoints");
+    let file = dir.join("cp.json");
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--time=3",
+        "--report-interval=1",
+        "--report-checkpoints=2,1",
+        "--output",
+        file.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let live = stdout(&o);
+    assert!(
+        live.contains("Report intermediate results every 1 second(s)\nReport checkpoint(s) at 1, 2 seconds\nInitializing random"),
+        "{live}"
+    );
+    let after_start = live.split_once("Threads started!\n\n").unwrap().1;
+    // sysbench's order: each checkpoint's report, then that second's interval line.
+    let marks: Vec<&str> = after_start
+        .lines()
+        .filter(|l| l.starts_with('['))
+        .map(|l| {
+            if l.contains("Checkpoint report:") {
+                "cp"
+            } else {
+                "line"
+            }
+        })
+        .collect();
+    assert_eq!(marks, ["cp", "line", "cp", "line", "line"], "{after_start}");
+    assert!(after_start.contains("[ 2s ] Checkpoint report:\nSQL statistics:\n"));
+    assert!(after_start.contains("since the last checkpoint; what follows covers the whole run"));
+
+    let r = json(&file);
+    assert_valid(&r);
+    let cp = &r["checkpoints"];
+    let reports = cp["reports"].as_array().unwrap();
+    assert_eq!(reports.len(), 2);
+    // The periods partition the run: their events add up to the whole run's.
+    let periods: u64 = reports
+        .iter()
+        .map(|c| c["summary"]["events"].as_u64().unwrap())
+        .sum::<u64>()
+        + cp["last_period"]["events"].as_u64().unwrap();
+    assert_eq!(periods, r["summary"]["events"].as_u64().unwrap());
+    for c in reports {
+        let len = c["summary"]["total_time_s"].as_f64().unwrap();
+        assert!(
+            (0.9..1.1).contains(&len),
+            "each period is a second long: {len}"
+        );
+    }
+    // The final block is the last period's, with the total time since the start.
+    let last_events = cp["last_period"]["events"].as_u64().unwrap();
+    let final_block = after_start.rsplit_once("SQL statistics:").unwrap().1;
+    assert!(
+        final_block.contains(&format!(
+            "    total number of events:              {last_events}\n"
+        )),
+        "{final_block}"
+    );
+    let rep = dbpress(&["report", file.to_str().unwrap()]);
+    assert_eq!(
+        stdout(&rep),
+        after_start,
+        "report replays checkpoints, lines and summary"
+    );
+
+    let bad = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--report-checkpoints=10,soon",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("invalid checkpoint 'soon' in --report-checkpoints=10,soon"));
+}

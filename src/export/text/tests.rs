@@ -81,6 +81,7 @@ fn fixture() -> RunResult {
         errors_by_code: BTreeMap::from([("1213".to_string(), 3)]),
         histograms: Histograms::default(),
         server_counters: None,
+        checkpoints: None,
     }
 }
 
