@@ -529,6 +529,7 @@ fn report_loop(
     let mut checkpoints = checkpoints::CheckpointClock::new(cfg, cells.len());
     let mut intervals = Vec::new();
     let mut last_tick = measure_start;
+    let mut running_at_tick = cfg.threads;
     let mut n: u32 = 1;
     let mut interrupted_by = None;
     loop {
@@ -552,11 +553,18 @@ fn report_loop(
             std::thread::sleep((wake - now).min(Duration::from_millis(50)));
         }
         let now = Instant::now();
-        let running_now = shared.running.load(Ordering::Relaxed) as u32;
+        let timed_out = deadline.is_some_and(|d| now >= d);
+        let mut running_now = shared.running.load(Ordering::Relaxed) as u32;
+        if timed_out {
+            // Under --rate a worker leaves as soon as its next start falls after the end, so
+            // by the last tick some have gone although they ran through the last second;
+            // sysbench's stay until the end. The last tick counts the threads of its second.
+            running_now = running_now.max(running_at_tick);
+        }
         let finished = interrupted_by.is_some()
             || shared.stop.load(Ordering::Relaxed)
             || shared.running.load(Ordering::Relaxed) == 0
-            || deadline.is_some_and(|d| now >= d);
+            || timed_out;
         if finished {
             shared.stop.store(true, Ordering::Relaxed);
         }
@@ -598,6 +606,7 @@ fn report_loop(
             totals.add(&iv);
             intervals.push(interval);
             last_tick = now;
+            running_at_tick = running_now;
             n += 1;
             // Skip ticks that were missed (a stalled reporter), as sysbench does.
             while measure_start + tick * n <= now {

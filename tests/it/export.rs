@@ -162,6 +162,8 @@ fn issue_2_the_stopping_tick_gets_its_line_and_report_prints_the_lines_the_run_p
         .map(|l| l.split(" ]").next().unwrap())
         .collect();
     assert_eq!(ticks, ["[ 1s", "[ 2s"], "{after_start}");
+    // Under --rate the workers leave as their schedule runs out, but ran through the second.
+    assert!(after_start.contains("[ 2s ] thds: 1 tps:"), "{after_start}");
     let full = intervals.iter().filter(|i| i["closing"] != true).count();
     assert_eq!(
         full, 2,
