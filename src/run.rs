@@ -46,7 +46,7 @@ pub fn measure(
     let info = driver.server_info(probe.as_mut());
     let warnings = w.check_ready(probe.as_mut(), ctx)?;
     for warning in &warnings {
-        eprintln!("dbpress: warning: {warning}");
+        warn_once(warning);
     }
 
     let _ = writeln!(out, "Running the test with following options:");
@@ -138,6 +138,18 @@ pub fn measure(
     };
     let output = runner::run(cfg, w, driver, &info, &controls, out)?;
     Ok(assemble(output))
+}
+
+/// A warning on stderr, once per process: each level of a thread sweep checks the same tables,
+/// and the same line ten times over hides whatever else stderr says. (Each level's result keeps
+/// it in `run.warnings`.)
+fn warn_once(warning: &str) {
+    static SHOWN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut shown = SHOWN.lock().unwrap_or_else(|p| p.into_inner());
+    if !shown.iter().any(|w| w == warning) {
+        eprintln!("dbpress: warning: {warning}");
+        shown.push(warning.to_string());
+    }
 }
 
 /// Seconds as sysbench prints a whole number, with a fraction only when there is one.

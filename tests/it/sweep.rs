@@ -134,3 +134,36 @@ fn a_level_the_server_refuses_is_reported_and_the_sweep_goes_on() {
         assert!(stdout(&o).contains(header), "{header} printed live too");
     }
 }
+
+#[test]
+fn a_sweep_over_short_tables_warns_once_and_keeps_the_warning_in_every_step() {
+    let dir = scratch("sweep-short-table");
+    let db = format!("--sqlite-path={}", dir.join("s.db").display());
+    let o = dbpress(&["oltp_point_select", "prepare", &db, "--table-size=1000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = dir.join("sweep.json");
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        &db,
+        "--table-size=5000",
+        "--threads=1,2,3",
+        "--time=1",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let warnings = stderr(&o)
+        .lines()
+        .filter(|l| l.starts_with("dbpress: warning:"))
+        .count();
+    assert_eq!(warnings, 1, "{}", stderr(&o));
+    let s = json(&out);
+    for step in s["steps"].as_array().unwrap() {
+        assert_eq!(
+            step["result"]["run"]["warnings"].as_array().unwrap().len(),
+            1,
+            "{step}"
+        );
+    }
+}
