@@ -18,6 +18,7 @@ pub mod script;
 pub mod slap;
 pub mod stats;
 pub mod sweep;
+pub mod verbosity;
 pub mod workload;
 
 use cli::{Command, Invocation, OptionValues};
@@ -131,6 +132,7 @@ fn dispatch(args: &[String]) -> Result<u8> {
             command,
             opts,
         } => {
+            verbosity::set(config::int(&opts, "verbosity", 0, 5)? as u8);
             print_notices(&opts);
             // An unknown name is reported before any option problem it would otherwise hide.
             workload::known(&workload)?;
@@ -154,6 +156,9 @@ fn dispatch(args: &[String]) -> Result<u8> {
 }
 
 fn print_notices(opts: &OptionValues) {
+    if !verbosity::warnings() {
+        return;
+    }
     for n in &opts.notices {
         eprintln!("dbpress: notice: {n}");
     }
@@ -233,7 +238,9 @@ fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8>
     // Header and interval lines go to stdout, unless stdout carries the JSON result.
     let mut stdout = std::io::stdout();
     let mut stderr = std::io::stderr();
+    let mut quiet = std::io::sink();
     let out: &mut dyn Write = match cfg.output_format {
+        _ if !verbosity::notices() => &mut quiet,
         OutputFormat::Text => &mut stdout,
         OutputFormat::Json => &mut stderr,
     };
@@ -256,7 +263,9 @@ fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8>
             // server error from the first read.
             let mut probe = runner::probe(driver.as_ref())?;
             for warning in w.check_ready(probe.as_mut(), &ctx)? {
-                eprintln!("dbpress: warning: {warning}");
+                if verbosity::warnings() {
+                    eprintln!("dbpress: warning: {warning}");
+                }
             }
             drop(probe);
             w.prewarm(&ctx)?;

@@ -146,7 +146,7 @@ pub fn measure(
 fn warn_once(warning: &str) {
     static SHOWN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     let mut shown = SHOWN.lock().unwrap_or_else(|p| p.into_inner());
-    if !shown.iter().any(|w| w == warning) {
+    if crate::verbosity::warnings() && !shown.iter().any(|w| w == warning) {
         eprintln!("dbpress: warning: {warning}");
         shown.push(warning.to_string());
     }
@@ -281,6 +281,7 @@ pub fn finish(
         crate::export::json::write_file(path, &m.result)?;
     }
     match cfg.output_format {
+        config::OutputFormat::Text if !crate::verbosity::notices() => {}
         config::OutputFormat::Text => {
             print!("{}", crate::export::text::summary(&m.result, cfg.histogram));
         }

@@ -171,7 +171,9 @@ pub fn run(
     };
     let mut stdout = std::io::stdout();
     let mut stderr = std::io::stderr();
+    let mut quiet = std::io::sink();
     let out: &mut dyn Write = match first.output_format {
+        _ if !crate::verbosity::notices() => &mut quiet,
         OutputFormat::Text => &mut stdout,
         OutputFormat::Json => &mut stderr,
     };
@@ -205,7 +207,7 @@ pub fn run(
         // A level --forced-shutdown cuts short ends the sweep there, with its table and file:
         // its workers still wait on the server, and the next level would queue behind them.
         let forced = |m: run::Measured| {
-            if first.output_format == OutputFormat::Text {
+            if first.output_format == OutputFormat::Text && crate::verbosity::notices() {
                 print!("{}", crate::export::text::summary(&m.result, cfg.histogram));
             }
             let mut steps = steps.clone();
@@ -302,7 +304,8 @@ fn conclude(
         crate::export::json::write_text(path, &render_json(&sweep))?;
     }
     match first.output_format {
-        OutputFormat::Text => print!("{}", render_table(&sweep)),
+        OutputFormat::Text if crate::verbosity::notices() => print!("{}", render_table(&sweep)),
+        OutputFormat::Text => {}
         OutputFormat::Json => print!("{}", render_json(&sweep)),
     }
     let _ = std::io::stdout().flush();

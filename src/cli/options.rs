@@ -84,6 +84,7 @@ pub static SPECS: &[Spec] = &[
     o("rate-arrival", Str, "poisson", General, "arrival process under --rate: poisson or uniform"),
     o("report-interval", Int, "0", General, "periodically report intermediate statistics every N seconds (0 = off)"),
     o("report-checkpoints", List, "", General, "print sysbench's full report at these seconds since the start, each covering the time since the previous one, and count anew (e.g. 60,120)"),
+    o("verbosity", Int, "3", General, "what to print: 0 errors only, 1-2 also warnings on stderr, 3 also the header, lines and report, 4-5 also the end of the run"),
     o("thread-init-timeout", Int, "30", General, "seconds the run may take to check its tables, connect its threads and prepare their statements before giving up with exit code 2 (0 = no limit)"),
     o("forced-shutdown", Str, "off", General, "seconds to wait after --time for events still running before ending the run without them (N, N% of --time, bare = 5%, or off)"),
     o("percentile", Int, "95", General, "percentile to report in the sysbench block (1-100)"),
@@ -177,7 +178,6 @@ pub fn inert(name: &str) -> Option<(Kind, &'static str)> {
         "db-debug" => (Bool, "per-statement latency and errors are always in dbpress's report"),
         "mysql-debug" => (Bool, "dbpress has no client library to trace; per-statement latency and errors are in its report"),
         "debug" => (Bool, "per-thread events and time are under Threads fairness and in the JSON result"),
-        "verbosity" => (Int, "dbpress prints sysbench's notices and report whatever the level; use --output-format=json or --output for machine reading"),
         _ => return None,
     })
 }

@@ -341,6 +341,9 @@ pub fn run(
                 fatal.get_or_insert(e);
             }
         }
+        if crate::verbosity::info() {
+            let _ = writeln!(out, "Done.\n");
+        }
         // Every worker has closed its session.
         let counters = counters_before.map(|before| {
             let after = match before {
@@ -567,6 +570,10 @@ fn report_loop(
             || timed_out;
         if finished {
             shared.stop.store(true, Ordering::Relaxed);
+        }
+        if timed_out && crate::verbosity::info() {
+            // sysbench's INFO line, which its workers log on seeing the time limit.
+            let _ = writeln!(out, "Time limit exceeded, exiting...");
         }
         if now >= next || !finished {
             collect(cells, &mut per_thread, &mut totals.stmts, &mut iv);

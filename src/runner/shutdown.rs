@@ -49,7 +49,10 @@ pub fn wait_for_workers(cfg: &RunConfig, shared: &Shared) -> Ending {
                 }
             }
             Some(_) => {}
-            None if !told && now - waiting_since >= NOTICE_AFTER_NS => {
+            None if !told
+                && now - waiting_since >= NOTICE_AFTER_NS
+                && crate::verbosity::warnings() =>
+            {
                 eprintln!(
                     "dbpress: notice: {running} of {} threads are still inside an event {} s after the run stopped: \
                      waiting for the server to answer them (--forced-shutdown=N ends a --time run N seconds after its end without them; \

@@ -67,10 +67,10 @@ impl Workload for BulkInsert {
                 // As sysbench (CREATE TABLE IF NOT EXISTS), a bulk_insert table is kept; runs
                 // append after its largest id. Another workload's table is not written into.
                 ensure_bulk_shape(conn.as_mut(), ctx, &name)?;
-                println!("Table '{name}' exists: kept, runs append after its largest id");
+                crate::notice!("Table '{name}' exists: kept, runs append after its largest id");
                 continue;
             }
-            println!("Creating table '{name}'...");
+            crate::notice!("Creating table '{name}'...");
             conn.query(&create_table(t))
                 .map_err(|e| setup_error(e, &format!("creating {name}")))?;
         }

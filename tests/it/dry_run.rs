@@ -187,3 +187,77 @@ fn issue_2_a_run_interrupted_during_warm_up_measures_nothing() {
     assert_eq!(r["summary"]["other"], 0);
     assert_eq!(r["intervals"].as_array().unwrap().len(), 0);
 }
+
+#[test]
+fn verbosity_chooses_what_is_printed_as_sysbench_levels_do() {
+    let dir = scratch("verbosity");
+    let file = dir.join("quiet.json");
+    let db = format!("--sqlite-path={}", dir.join("v.db").display());
+    // Level 0: errors only, yet the result file is written.
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--time=1",
+        "--report-interval=1",
+        "--max-time=1",
+        "--verbosity=0",
+        "--output",
+        file.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "");
+    assert_eq!(
+        stderr(&o),
+        "",
+        "the deprecation notice is a warning: hidden at 0"
+    );
+    assert!(json(&file)["summary"]["events"].as_u64().unwrap() > 0);
+    let o = dbpress(&[
+        "oltp_point_select",
+        "prepare",
+        &db,
+        "--table-size=100",
+        "--verbosity=0",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "", "prepare's messages are notices");
+    // Level 2: warnings, no report.
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--max-time=1",
+        "--verbosity=2",
+    ]);
+    assert_eq!(stdout(&o), "");
+    assert!(
+        stderr(&o).contains("--max-time is deprecated"),
+        "{}",
+        stderr(&o)
+    );
+    // Level 4: sysbench's INFO lines at the end of the run.
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--time=1",
+        "--verbosity=4",
+    ]);
+    let out = stdout(&o);
+    assert!(
+        out.contains("Time limit exceeded, exiting...\n")
+            && out.contains("Done.\n\nSQL statistics:"),
+        "{out}"
+    );
+    // Errors are always printed.
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--verbosity=0",
+        "--rate=x",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_one_clean_line(&o);
+}

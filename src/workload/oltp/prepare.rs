@@ -188,7 +188,7 @@ pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
     for t in 1..=s.tables {
         let name = format!("sbtest{t}");
         let Some(comment) = tables.iter().find(|l| l.name == name).map(|l| &l.comment) else {
-            println!("{name}: missing");
+            crate::notice!("{name}: missing");
             problems += 1;
             continue;
         };
@@ -232,7 +232,7 @@ pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
             }
         }
         if issues.is_empty() {
-            println!(
+            crate::notice!(
                 "{name}: ok ({rows} rows, ids 1..{rows}{})",
                 if s.create_secondary {
                     format!(", index k_{t}")
@@ -241,7 +241,7 @@ pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
                 }
             );
         } else {
-            println!("{name}: {}", issues.join("; "));
+            crate::notice!("{name}: {}", issues.join("; "));
             problems += 1;
         }
     }
@@ -253,7 +253,7 @@ pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
             n = s.tables
         )));
     }
-    println!("All {} tables are ready.", s.tables);
+    crate::notice!("All {} tables are ready.", s.tables);
     Ok(())
 }
 
@@ -273,7 +273,7 @@ pub fn prewarm(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
                     }
                     let mut t = tid + 1;
                     while t <= w.schema.tables {
-                        println!("Prewarming table sbtest{t}");
+                        crate::notice!("Prewarming table sbtest{t}");
                         let n = w.schema.table_size;
                         for sql in (dialect.prewarm)(t, n) {
                             conn.query(&sql)
@@ -569,7 +569,7 @@ pub fn cleanup(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
 pub fn drop_tables(ctx: &Context<'_>, tables: u32) -> Result<()> {
     let mut conn = ctx.connect(0)?;
     for t in 1..=tables {
-        println!("Dropping table 'sbtest{t}'...");
+        crate::notice!("Dropping table 'sbtest{t}'...");
         conn.query(&drop_table(t))
             .map_err(|e| setup_error(e, &format!("dropping sbtest{t}")))?;
     }
@@ -587,7 +587,7 @@ struct Progress {
 
 impl Progress {
     fn new(total: u64) -> Progress {
-        let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = (std::io::stderr().is_terminal() && crate::verbosity::notices()).then(|| {
             let b = indicatif::ProgressBar::new(total);
             b.set_style(
                 indicatif::ProgressStyle::with_template(
@@ -607,6 +607,9 @@ impl Progress {
     }
 
     fn say(&self, line: &str) {
+        if !crate::verbosity::notices() {
+            return;
+        }
         match &self.bar {
             Some(b) => b.println(line),
             None => {
@@ -638,7 +641,7 @@ impl Progress {
         let secs = self.start.elapsed().as_secs_f64();
         let done = self.done.load(Ordering::Relaxed);
         if done > 0 && done == self.total {
-            println!(
+            crate::notice!(
                 "Loaded {done} rows in {secs:.2}s ({:.0} rows/s) with {path}",
                 done as f64 / secs.max(1e-9),
             );

@@ -1,0 +1,40 @@
+//! `--verbosity=N`, sysbench's log level: 0 errors only, 1–2 also warnings and notices on
+//! stderr, 3 (default) also the header, interval lines, messages and report on stdout, 4–5 also
+//! sysbench's INFO lines at the end of a run ("Time limit exceeded, exiting...", "Done.").
+//! Errors are always printed; so is a JSON result asked for on stdout, which is data, not log.
+//! One level for the whole process, as in sysbench, set once from the command line.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+pub const DEFAULT: u8 = 3;
+
+static LEVEL: AtomicU8 = AtomicU8::new(DEFAULT);
+
+pub fn set(level: u8) {
+    LEVEL.store(level, Ordering::Relaxed);
+}
+
+/// Warnings and notices on stderr (sysbench's WARNING, level 2).
+pub fn warnings() -> bool {
+    LEVEL.load(Ordering::Relaxed) >= 2
+}
+
+/// The header, interval lines, progress messages and the report (sysbench's NOTICE, level 3).
+pub fn notices() -> bool {
+    LEVEL.load(Ordering::Relaxed) >= 3
+}
+
+/// sysbench's INFO lines (level 4).
+pub fn info() -> bool {
+    LEVEL.load(Ordering::Relaxed) >= 4
+}
+
+/// `println!` at notice level: prepare's, cleanup's and check's messages.
+#[macro_export]
+macro_rules! notice {
+    ($($arg:tt)*) => {
+        if $crate::verbosity::notices() {
+            println!($($arg)*);
+        }
+    };
+}
