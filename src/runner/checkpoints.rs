@@ -87,7 +87,7 @@ impl CheckpointClock {
             .zip(&self.base)
             .map(|(now, then)| (now.0 - then.0, now.1 - then.1))
             .collect();
-        let summary = summarize(cfg, &self.period, now_s - self.began_s, &since);
+        let summary = summarize(cfg, &self.period, (now_s - self.began_s).max(0.0), &since);
         self.period.reset();
         self.base = per_thread.to_vec();
         self.began_s = now_s;
