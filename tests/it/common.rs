@@ -79,6 +79,19 @@ pub fn server(test: &str) -> Option<Server> {
     }
 }
 
+/// Another session on the test MariaDB as sbtest over the socket, beside dbpress's (a lock
+/// holder, a second writer).
+pub fn sbtest_session() -> mysql::Conn {
+    mysql::Conn::new(
+        mysql::OptsBuilder::new()
+            .socket(Some(SOCKET))
+            .user(Some("sbtest"))
+            .pass(Some("sbtest"))
+            .db_name(Some("sbtest")),
+    )
+    .unwrap()
+}
+
 impl Server {
     /// Global Com_* counters.
     pub fn com(&mut self) -> std::collections::HashMap<String, u64> {

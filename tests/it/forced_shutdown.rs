@@ -21,14 +21,7 @@ fn mariadb_locked<T>(lock: &str, delay: Duration, hold: Duration, f: impl FnOnce
     let (done, wait) = mpsc::channel::<()>();
     let (locked, is_locked) = mpsc::channel::<()>();
     let holder = std::thread::spawn(move || {
-        let mut c = mysql::Conn::new(
-            mysql::OptsBuilder::new()
-                .socket(Some(SOCKET))
-                .user(Some("sbtest"))
-                .pass(Some("sbtest"))
-                .db_name(Some("sbtest")),
-        )
-        .unwrap();
+        let mut c = sbtest_session();
         if wait.recv_timeout(delay).is_ok() {
             return;
         }
@@ -46,6 +39,24 @@ fn mariadb_locked<T>(lock: &str, delay: Duration, hold: Duration, f: impl FnOnce
     r
 }
 
+/// oltp_point_select's table, 1 000 rows, on the engine `conn` reaches.
+fn prepare_small(conn: &[&str]) {
+    let mut prepare = vec!["oltp_point_select", "prepare"];
+    prepare.extend_from_slice(conn);
+    prepare.push("--table-size=1000");
+    let o = dbpress(&prepare);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// Another session on the test PostgreSQL, to hold a lock.
+fn pg_session() -> postgres::Client {
+    postgres::Client::connect(
+        "host=/var/run/postgresql user=sbtest password=sbtest dbname=sbtest",
+        postgres::NoTls,
+    )
+    .unwrap()
+}
+
 fn mariadb_args<'a>(tail: &[&'a str]) -> Vec<&'a str> {
     let mut v = vec!["oltp_point_select", "run"];
     v.extend_from_slice(CONN);
@@ -58,11 +69,7 @@ fn forced_shutdown_ends_a_run_the_server_stopped_answering_with_sysbenchs_report
     let Some(mut srv) = server("forced_shutdown") else {
         return;
     };
-    let mut prepare = vec!["oltp_point_select", "prepare"];
-    prepare.extend_from_slice(CONN);
-    prepare.push("--table-size=1000");
-    let o = dbpress(&prepare);
-    assert!(o.status.success(), "{}", stderr(&o));
+    prepare_small(CONN);
     let dir = scratch("forced-shutdown");
     let file = dir.join("forced.json");
 
@@ -170,10 +177,7 @@ fn without_forced_shutdown_a_run_waits_for_the_server_and_says_what_it_waits_for
     let Some(_srv) = server("forced_shutdown_off") else {
         return;
     };
-    let mut prepare = vec!["oltp_point_select", "prepare"];
-    prepare.extend_from_slice(CONN);
-    prepare.push("--table-size=1000");
-    assert!(dbpress(&prepare).status.success());
+    prepare_small(CONN);
     // Held for 7 s from the start: the notice comes 5 s after the run's 1 s.
     let seven = Duration::from_secs(7);
     let o = mariadb_locked("LOCK TABLES sbtest1 WRITE", Duration::ZERO, seven, || {
@@ -196,20 +200,12 @@ fn forced_shutdown_on_postgresql() {
     let Some((_guard, mut c)) = pg_server("forced_shutdown") else {
         return;
     };
-    let mut prepare = vec!["oltp_point_select", "prepare"];
-    prepare.extend_from_slice(PG_CONN);
-    prepare.push("--table-size=1000");
-    let o = dbpress(&prepare);
-    assert!(o.status.success(), "{}", stderr(&o));
+    prepare_small(PG_CONN);
     // Taken once the run is going: reading the tables' size and preparing the statements
     // before the start would wait on the lock too, and no --time has begun then.
     let (done, wait) = mpsc::channel::<()>();
     let holder = std::thread::spawn(move || {
-        let mut locker = postgres::Client::connect(
-            "host=/var/run/postgresql user=sbtest password=sbtest dbname=sbtest",
-            postgres::NoTls,
-        )
-        .unwrap();
+        let mut locker = pg_session();
         if wait.recv_timeout(Duration::from_millis(1500)).is_ok() {
             return;
         }
@@ -250,18 +246,10 @@ fn a_set_up_the_server_does_not_answer_ends_after_thread_init_timeout_in_one_lin
     let Some((_guard, _c)) = pg_server("thread_init_timeout") else {
         return;
     };
-    let mut prepare = vec!["oltp_point_select", "prepare"];
-    prepare.extend_from_slice(PG_CONN);
-    prepare.push("--table-size=1000");
-    let o = dbpress(&prepare);
-    assert!(o.status.success(), "{}", stderr(&o));
+    prepare_small(PG_CONN);
     // With the table locked before the run, reading its size waits on the lock: no --time
     // has begun, so only --thread-init-timeout ends the wait.
-    let mut locker = postgres::Client::connect(
-        "host=/var/run/postgresql user=sbtest password=sbtest dbname=sbtest",
-        postgres::NoTls,
-    )
-    .unwrap();
+    let mut locker = pg_session();
     locker
         .batch_execute("BEGIN; LOCK TABLE sbtest1 IN ACCESS EXCLUSIVE MODE")
         .unwrap();

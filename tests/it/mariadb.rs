@@ -346,14 +346,7 @@ fn server_limits_give_their_own_messages() {
 fn with_locked_rows(srv: &mut Server, which: &str, f: impl FnOnce(&mut Server)) {
     use mysql::prelude::Queryable;
     assert!(as_root("SET GLOBAL innodb_lock_wait_timeout = 1"));
-    let mut locker = mysql::Conn::new(
-        mysql::OptsBuilder::new()
-            .socket(Some(SOCKET))
-            .user(Some("sbtest"))
-            .pass(Some("sbtest"))
-            .db_name(Some("sbtest")),
-    )
-    .unwrap();
+    let mut locker = sbtest_session();
     locker.query_drop("BEGIN").unwrap();
     let _: Vec<u64> = locker
         .query(format!("SELECT id FROM sbtest1 WHERE {which} FOR UPDATE"))
@@ -924,14 +917,7 @@ fn check_and_run_report_a_table_left_half_loaded_by_an_interrupted_prepare() {
     );
     // A table that lost rows is reported with numbers.
     use mysql::prelude::Queryable;
-    let mut c = mysql::Conn::new(
-        mysql::OptsBuilder::new()
-            .socket(Some(SOCKET))
-            .user(Some("sbtest"))
-            .pass(Some("sbtest"))
-            .db_name(Some("sbtest")),
-    )
-    .unwrap();
+    let mut c = sbtest_session();
     c.query_drop("DELETE FROM sbtest2 WHERE id > 490").unwrap();
     let o = dbpress(&args(
         &["oltp_read_write", "check"],
