@@ -77,6 +77,13 @@ tls_config() {
 
 if [ "$want_mariadb" = 1 ]; then
   tls_config
+  # A server that was just told to shut down stops answering before its process is gone, and
+  # mysqld_safe refuses to start while it is there: wait for it to finish.
+  mariadb_exiting() {
+    local pid
+    pid=$(cat /run/mysqld/mysqld.pid 2>/dev/null) && [ -n "$pid" ] && [ -d "/proc/$pid" ] && ! mariadb_up
+  }
+  for _ in $(seq 1 60); do mariadb_exiting || break; sleep 1; done
   if ! mariadb_up; then
     echo "services.sh: starting MariaDB"
     $SUDO mkdir -p /run/mysqld

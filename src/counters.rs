@@ -16,7 +16,16 @@ pub struct CounterSpec {
     pub checks: &'static [(&'static str, &'static [&'static str])],
     /// What the deltas include besides the run's own statements.
     pub notes: &'static [&'static str],
+    /// Values read with the counters that name one lifetime of them, in seconds since the epoch
+    /// (when the server started, when its statistics were last reset), each with what a change
+    /// means. They are not counters: a change between the two readings means the counters may
+    /// have started again from zero, and the deltas would be meaningless.
+    pub lifetime: &'static [(&'static str, &'static str)],
 }
+
+/// How far (seconds) two readings of a lifetime value may differ and still name the same
+/// lifetime: MySQL's start time is derived from Uptime, which counts whole seconds.
+const LIFETIME_SLACK_S: u64 = 2;
 
 /// Counter values at one moment, or why they could not be read.
 pub type Snapshot = Result<Vec<(String, u64)>, String>;
@@ -47,6 +56,10 @@ pub struct ServerCounters {
     /// Why the counters could not be read, when they could not (the deltas are then empty).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unavailable: Option<String>,
+    /// Why the two readings cannot be compared, when they cannot: the server restarted or reset
+    /// its statistics during the run (the deltas are then empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_comparable: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -57,6 +70,32 @@ pub struct CounterCheck {
     pub counters: Vec<String>,
     pub server: u64,
     pub dbpress: u64,
+}
+
+/// Why the two readings belong to different lifetimes of the counters, if they do: a lifetime
+/// value moved, or a counter (which only grows) went down.
+fn lifetime_changed(
+    spec: &CounterSpec,
+    start: &BTreeMap<String, u64>,
+    after: &[(String, u64)],
+) -> Option<String> {
+    let end: BTreeMap<&str, u64> = after.iter().map(|(n, v)| (n.as_str(), *v)).collect();
+    for (marker, meaning) in spec.lifetime {
+        if let (Some(b), Some(a)) = (start.get(*marker), end.get(marker)) {
+            if b.abs_diff(*a) > LIFETIME_SLACK_S {
+                return Some(format!(
+                    "{meaning} during the run, so its counters may have started again from zero and are not set against dbpress's"
+                ));
+            }
+        }
+    }
+    let fell = after.iter().find(|(name, value)| {
+        !spec.lifetime.iter().any(|(m, _)| m == name) && start.get(name).is_some_and(|b| value < b)
+    })?;
+    Some(format!(
+        "{} went down during the run ({} at the start, {} at the end): the server restarted or its statistics were reset, so its counters are not set against dbpress's",
+        fell.0, start[&fell.0], fell.1
+    ))
 }
 
 /// Set the deltas between `before` and `after` against the run's summary.
@@ -79,7 +118,14 @@ pub fn compare(
         }
     };
     let start: BTreeMap<_, _> = before.into_iter().collect();
+    if let Some(why) = lifetime_changed(spec, &start, &after) {
+        out.not_comparable = Some(why);
+        return out;
+    }
     for (name, end) in after {
+        if spec.lifetime.iter().any(|(marker, _)| *marker == name) {
+            continue;
+        }
         if let Some(begin) = start.get(&name) {
             out.deltas.insert(name, end.saturating_sub(*begin));
         }

@@ -51,7 +51,12 @@ static MYSQL_COUNTERS: CounterSpec = CounterSpec {
         ("other", MYSQL_OTHER),
     ],
     notes: &[],
+    lifetime: &[(SERVER_STARTED_AT, "the server restarted")],
 };
+
+/// When the server started (seconds since the epoch, by this machine's clock), from Uptime: a
+/// restart starts every status counter again from zero.
+const SERVER_STARTED_AT: &str = "server_started_at";
 
 pub struct MysqlDriver {
     target: MysqlTarget,
@@ -225,15 +230,31 @@ impl Driver for MysqlDriver {
     ) -> DbResult<Vec<(String, u64)>> {
         // A SHOW: it counts in Com_show_status, none of the counters read here. A session's
         // counts are in the global ones while it lives and after it ends, so no settling.
-        let names = [MYSQL_READS, MYSQL_WRITES, MYSQL_OTHER, MYSQL_LOCKS]
-            .concat()
-            .iter()
-            .map(|n| format!("'{n}'"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        Ok(super::counter_rows(conn.query_rows(&format!(
+        let names = [
+            MYSQL_READS,
+            MYSQL_WRITES,
+            MYSQL_OTHER,
+            MYSQL_LOCKS,
+            &["Uptime"],
+        ]
+        .concat()
+        .iter()
+        .map(|n| format!("'{n}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+        let rows = super::counter_rows(conn.query_rows(&format!(
             "SHOW GLOBAL STATUS WHERE Variable_name IN ({names})"
-        ))?))
+        ))?);
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        Ok(rows
+            .into_iter()
+            .map(|(name, value)| match name.as_str() {
+                "Uptime" => (SERVER_STARTED_AT.to_string(), now.saturating_sub(value)),
+                _ => (name, value),
+            })
+            .collect())
     }
 
     fn server_info(&self, conn: &mut dyn Connection) -> ServerInfo {

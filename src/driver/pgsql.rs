@@ -31,6 +31,13 @@ static PGSQL_COUNTERS: CounterSpec = CounterSpec {
         "xact_commit also counts each session's setup (statement preparation) and the counter reads",
         "tup_* count rows, not statements",
     ],
+    lifetime: &[
+        ("server_started_at", "the server restarted"),
+        (
+            "stats_reset_at",
+            "the database's statistics were reset (pg_stat_reset)",
+        ),
+    ],
 };
 
 pub struct PgDriver {
@@ -126,7 +133,9 @@ impl Driver for PgDriver {
             }
         }
         let row = conn.query_rows(
-            "SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_deleted, deadlocks \
+            "SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_deleted, deadlocks, \
+             EXTRACT(EPOCH FROM pg_postmaster_start_time())::bigint, \
+             COALESCE(EXTRACT(EPOCH FROM stats_reset)::bigint, 0) \
              FROM pg_stat_database WHERE datname = current_database()",
         )?;
         let names = [
@@ -136,6 +145,8 @@ impl Driver for PgDriver {
             "tup_updated",
             "tup_deleted",
             "deadlocks",
+            "server_started_at",
+            "stats_reset_at",
         ];
         Ok(row
             .into_iter()

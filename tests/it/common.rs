@@ -136,3 +136,25 @@ pub fn assert_one_clean_line(o: &Output) {
         "{err}"
     );
 }
+
+/// dbpress started with its output captured, to be signalled while it runs.
+pub fn spawn(args: &[&str]) -> std::process::Child {
+    Command::new(bin())
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("dbpress starts")
+}
+
+/// Send `signal` to a dbpress this test started.
+pub fn send_signal(child: &std::process::Child, signal: i32) {
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(child.id() as i32, signal) };
+}
+
+/// Send `signal` to a dbpress from `spawn` and wait for its output.
+pub fn signal_and_wait(child: std::process::Child, signal: i32) -> Output {
+    send_signal(&child, signal);
+    child.wait_with_output().unwrap()
+}

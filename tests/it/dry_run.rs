@@ -157,24 +157,17 @@ fn issue_2_a_run_interrupted_during_warm_up_measures_nothing() {
     // events were reported as the run ("4587 events in 0.00s").
     let dir = scratch("dry-warmup-sigint");
     let out = dir.join("r.json");
-    let child = std::process::Command::new(bin())
-        .args([
-            "oltp_point_select",
-            "run",
-            "--mysql-dry-run",
-            "--warmup-time=30",
-            "--time=60",
-            "--output",
-            out.to_str().unwrap(),
-        ])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--warmup-time=30",
+        "--time=60",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
     std::thread::sleep(std::time::Duration::from_millis(1000));
-    // SAFETY: kill(2) on our own child's pid.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let o = child.wait_with_output().unwrap();
+    let o = signal_and_wait(child, libc::SIGINT);
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     assert!(
         stdout(&o).contains("Interrupted by SIGINT during the 30s warm-up: nothing was measured."),

@@ -468,16 +468,9 @@ fn issue_3_one_statement_events_that_fail_count_as_the_server_counts_them() {
 
 /// Start `oltp_point_select run` with `extra`, send `signal` after `after_ms`, and wait.
 fn run_then_signal(extra: &[&str], signal: i32, after_ms: u64) -> std::process::Output {
-    let child = Command::new(bin())
-        .args(args(&["oltp_point_select", "run"], extra))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn(&args(&["oltp_point_select", "run"], extra));
     std::thread::sleep(std::time::Duration::from_millis(after_ms));
-    // SAFETY: kill(2) on our own child's pid.
-    unsafe { libc::kill(child.id() as i32, signal) };
-    child.wait_with_output().unwrap()
+    signal_and_wait(child, signal)
 }
 
 #[test]
@@ -869,7 +862,7 @@ fn check_and_run_report_a_table_left_half_loaded_by_an_interrupted_prepare() {
         .spawn()
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
-    unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+    send_signal(&child, libc::SIGKILL);
     let _ = child.wait_with_output();
     let o = dbpress(&args(
         &["oltp_read_write", "check"],
@@ -1640,5 +1633,85 @@ fn the_report_sets_the_servers_own_counters_beside_dbpress_figures() {
         "{text}"
     );
     let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// Whether the test MariaDB answers a ping over the socket.
+fn mariadb_answers() -> bool {
+    Command::new("mariadb-admin")
+        .args(["--protocol=socket", "-uroot", "ping"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Shut the test MariaDB down and start it again with the project's own script.
+fn restart_mariadb() {
+    assert!(as_root("SHUTDOWN"), "SHUTDOWN as root");
+    for _ in 0..300 {
+        if !mariadb_answers() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(
+        !mariadb_answers(),
+        "MariaDB still answers 30 s after SHUTDOWN"
+    );
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/services.sh");
+    let o = Command::new("bash")
+        .args([script, "mariadb"])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "services.sh: {}", stderr(&o));
+}
+
+/// A restart starts every status counter again from zero: the report says the counters cannot be
+/// compared instead of setting meaningless deltas beside dbpress's counts.
+#[test]
+fn a_server_restart_during_the_run_leaves_its_counters_not_comparable() {
+    let Some(_srv) = server("restart") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--table-size=1000"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = scratch("restart");
+    let out = dir.join("r.json");
+    let child = spawn(&args(
+        &["oltp_point_select", "run"],
+        &[
+            "--table-size=1000",
+            "--threads=2",
+            "--time=120",
+            "--mysql-ignore-errors=all",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+    ));
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    restart_mariadb();
+    // Let the workers reconnect and run on the new server before the run ends.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let o = signal_and_wait(child, libc::SIGINT);
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let r = json(&out);
+    assert_valid(&r);
+    assert!(r["summary"]["reconnects"].as_u64().unwrap() >= 1);
+    let c = &r["server_counters"];
+    assert_eq!(
+        c["not_comparable"],
+        "the server restarted during the run, so its counters may have started again from zero and are not set against dbpress's",
+        "{c}"
+    );
+    assert_eq!(c["deltas"], serde_json::json!({}), "{c}");
+    assert_eq!(c["checks"], serde_json::json!([]), "{c}");
+    assert!(
+        stdout(&o).contains("): not comparable: the server restarted during the run"),
+        "{}",
+        stdout(&o)
+    );
+    let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }

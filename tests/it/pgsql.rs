@@ -477,8 +477,13 @@ fn the_header_says_whether_a_tcp_session_is_encrypted() {
 struct TlsOff;
 
 fn pg_superuser(sql: &str) -> String {
+    pg_superuser_on("postgres", sql)
+}
+
+/// `sql` as the postgres superuser, connected to `db`.
+fn pg_superuser_on(db: &str, sql: &str) -> String {
     let o = std::process::Command::new("runuser")
-        .args(["-u", "postgres", "--", "psql", "-Atc", sql])
+        .args(["-u", "postgres", "--", "psql", "-d", db, "-Atc", sql])
         .output()
         .expect("runuser and psql run (the tests run as root, like scripts/services.sh)");
     String::from_utf8_lossy(&o.stdout).trim().to_string()
@@ -686,7 +691,47 @@ fn the_report_shows_the_rows_postgresql_counted() {
     assert_eq!(d["xact_rollback"], 0, "{d}");
     // Each event's transaction, plus the session's setup and the counter reads.
     assert!(d["xact_commit"].as_u64().unwrap() >= 300, "{d}");
+    // The server's start and statistics-reset times are read with the counters but are not
+    // counters.
+    assert_eq!(d.as_object().unwrap().len(), 6, "{d}");
     assert!(stdout(&o).contains("Server counters over the run (pg_stat_database"));
+    let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// pg_stat_reset() during a run starts the database's counters again from zero: the report says
+/// they cannot be compared instead of printing deltas that undercount.
+#[test]
+fn statistics_reset_during_the_run_leaves_the_counters_not_comparable() {
+    let Some((_g, _c)) = pg_server("pg-stats-reset") else {
+        return;
+    };
+    let size = ["--table-size=1000"];
+    let o = dbpress(&args(&["oltp_write_only", "prepare"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = scratch("pg-stats-reset");
+    let out = dir.join("r.json");
+    let reset = std::thread::spawn(|| {
+        std::thread::sleep(Duration::from_millis(1500));
+        // pg_stat_reset() resets the counters of the database it runs in.
+        pg_superuser_on("sbtest", "SELECT pg_stat_reset()")
+    });
+    let o = dbpress(&args(
+        &["oltp_write_only", "run"],
+        &[size[0], "--time=3", "--output", out.to_str().unwrap()],
+    ));
+    reset.join().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    crate::export::assert_valid(&r);
+    let c = &r["server_counters"];
+    assert_eq!(
+        c["not_comparable"],
+        "the database's statistics were reset (pg_stat_reset) during the run, so its counters may have started again from zero and are not set against dbpress's",
+        "{c}"
+    );
+    assert_eq!(c["deltas"], serde_json::json!({}), "{c}");
+    assert!(stdout(&o).contains("(pg_stat_database, every session of the database): not comparable: the database's statistics were reset"));
     let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }

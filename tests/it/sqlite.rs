@@ -336,8 +336,7 @@ fn an_interrupted_prepare_stops_at_a_block_and_names_the_half_loaded_tables() {
         }
     }
     assert!(said.iter().any(|l| l.starts_with("Inserting")), "{said:?}");
-    // SAFETY: kill(2) on our own child's pid.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    send_signal(&child, libc::SIGINT);
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
     assert_one_clean_line(&o);
@@ -376,8 +375,7 @@ fn issue_3_a_signal_while_creating_tables_stops_there_and_names_them() {
         .map(|l| l.unwrap())
         .any(|l| l == "Creating table 'sbtest20'...");
     assert!(seen, "prepare never got to sbtest20");
-    // SAFETY: kill(2) on our own child's pid.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    send_signal(&child, libc::SIGINT);
     let said: Vec<String> = lines.map(|l| l.unwrap()).collect();
     let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));

@@ -10,6 +10,10 @@ pub fn section(c: &ServerCounters, events: u64) -> String {
         let _ = writeln!(o, "Server counters ({}): not read: {why}\n", c.source);
         return o;
     }
+    if let Some(why) = &c.not_comparable {
+        let _ = writeln!(o, "Server counters ({}): not comparable: {why}\n", c.source);
+        return o;
+    }
     if c.deltas.is_empty() {
         return o;
     }

@@ -217,6 +217,7 @@ fn server_counters_section_lists_what_moved_and_sets_it_beside_dbpress() {
             ("writes", &["Com_insert", "Com_update", "Com_replace"]),
         ],
         notes: &[],
+        lifetime: &[("server_started_at", "the server restarted")],
     };
     let at = |select: u64, insert: u64, update: u64, waits: u64| {
         Ok(vec![
@@ -262,4 +263,43 @@ fn server_counters_section_lists_what_moved_and_sets_it_beside_dbpress() {
     ));
     let text = summary(&r, false);
     assert!(text.contains("Server counters (SHOW GLOBAL STATUS, every session of the server): not read: server error 1227: Access denied\n"), "{text}");
+}
+
+#[test]
+fn server_counters_of_a_server_that_restarted_or_reset_them_are_not_compared() {
+    use crate::counters::{compare, CounterSpec};
+    let spec = CounterSpec {
+        source: "SHOW GLOBAL STATUS, every session of the server",
+        checks: &[("reads", &["Com_select"])],
+        notes: &[],
+        lifetime: &[("server_started_at", "the server restarted")],
+    };
+    let at = |started: u64, select: u64| {
+        Ok(vec![
+            ("server_started_at".to_string(), started),
+            ("Com_select".to_string(), select),
+        ])
+    };
+    let r = fixture();
+    // The start time derived from Uptime wobbles by a second between readings: same server.
+    let same = compare(&spec, at(1_000, 10), at(1_001, 1_400_010), &r.summary, 0);
+    assert_eq!(same.not_comparable, None);
+    assert_eq!(same.deltas.get("Com_select"), Some(&1_400_000));
+    assert!(
+        !same.deltas.contains_key("server_started_at"),
+        "a lifetime value is not a counter"
+    );
+    // A restart, even one after which the counters grew past their first reading.
+    let restarted = compare(&spec, at(1_000, 10), at(1_020, 1_400_010), &r.summary, 0);
+    assert!(restarted.deltas.is_empty() && restarted.checks.is_empty());
+    let mut with = r.clone();
+    with.server_counters = Some(restarted);
+    let text = summary(&with, false);
+    assert!(text.contains("Server counters (SHOW GLOBAL STATUS, every session of the server): not comparable: the server restarted during the run, so its counters may have started again from zero and are not set against dbpress's\n"), "{text}");
+    // A counter that went down, whatever the lifetime values say.
+    let fell = compare(&spec, at(1_000, 500), at(1_000, 20), &r.summary, 0);
+    assert_eq!(
+        fell.not_comparable.as_deref(),
+        Some("Com_select went down during the run (500 at the start, 20 at the end): the server restarted or its statistics were reset, so its counters are not set against dbpress's")
+    );
 }
