@@ -50,9 +50,10 @@ pub fn section(c: &ServerCounters, events: u64) -> String {
             format!("{}:", check.what),
             check.dbpress,
             check.server,
-            match moved.is_empty() {
-                true => check.counters.join(" + "),
-                false => moved.join(" + "),
+            match (check.what.as_str(), moved.is_empty()) {
+                ("total", _) => "every counter above".to_string(),
+                (_, true) => check.counters.join(" + "),
+                (_, false) => moved.join(" + "),
             }
         );
     }

@@ -249,6 +249,7 @@ fn server_counters_section_lists_what_moved_and_sets_it_beside_dbpress() {
     Innodb_row_lock_waits               0        0.000
     reads:  dbpress 1400000, server 1400000 (Com_select): equal
     writes: dbpress 400000, server 400003 (Com_insert + Com_update): the server counted +3
+    total:  dbpress 1800000, server 1800003 (every counter above): the server counted +3
     Note: 3 ignored errors: a failed statement, and the ROLLBACK dbpress sends after one inside a transaction, count on the server, not in dbpress's reads/writes/other
 
 "
@@ -302,4 +303,44 @@ fn server_counters_of_a_server_that_restarted_or_reset_them_are_not_compared() {
         fell.not_comparable.as_deref(),
         Some("Com_select went down during the run (500 at the start, 20 at the end): the server restarted or its statistics were reset, so its counters are not set against dbpress's")
     );
+}
+
+#[test]
+fn writes_that_changed_no_row_are_other_to_dbpress_and_the_total_agrees() {
+    use crate::counters::{compare, CounterSpec};
+    let spec = CounterSpec {
+        source: "SHOW GLOBAL STATUS, every session of the server",
+        checks: &[
+            ("reads", &["Com_select"]),
+            ("writes", &["Com_delete"]),
+            ("other", &["Com_begin", "Com_commit"]),
+        ],
+        notes: &[],
+        lifetime: &[],
+    };
+    let at = |deletes: u64, begins: u64| {
+        Ok(vec![
+            ("Com_select".to_string(), 0),
+            ("Com_delete".to_string(), deletes),
+            ("Com_begin".to_string(), begins),
+            ("Com_commit".to_string(), begins),
+        ])
+    };
+    let mut r = fixture();
+    // 1 000 DELETEs, 400 of which found their row gone: dbpress (as sysbench) counts those as
+    // other, beside 100 BEGIN and 100 COMMIT.
+    r.summary.reads = 0;
+    r.summary.writes = 600;
+    r.summary.other = 600;
+    r.summary.errors = 0;
+    r.server_counters = Some(compare(&spec, at(0, 0), at(1_000, 100), &r.summary, 0));
+    let text = summary(&r, false);
+    for line in [
+        "    writes: dbpress 600, server 1000 (Com_delete): the server counted +400\n",
+        "    other:  dbpress 600, server 200 (Com_begin + Com_commit): the server counted -400\n",
+        "    total:  dbpress 1200, server 1200 (every counter above): equal\n",
+        "    Note: 400 writes changed no row (their row was gone, or already held the new value): the server counts them as writes, dbpress as other, as sysbench does\n",
+    ] {
+        assert!(text.contains(line), "{line}{text}");
+    }
 }
