@@ -165,22 +165,25 @@ fn print_notices(opts: &OptionValues) {
 }
 
 pub(crate) fn make_driver(cfg: &RunConfig) -> Result<Box<dyn Driver>> {
-    // `dbpress slap` was given mysqlslap's flags: its errors name those.
+    // Errors name what the user typed: mysqlslap's flags for `dbpress slap`, a --db URL's parts.
     let slap = cfg.workload == "slap";
+    let url = cfg.echo.get("db").is_some_and(|u| !u.is_empty());
     Ok(match &cfg.target {
         Target::Mysql(t) => {
             let d = MysqlDriver::new(t.clone(), cfg.ps_mode).map_err(error::environment)?;
-            Box::new(match slap {
-                true => d.with_hints(&slap::hints::MYSQL_SLAP_HINTS),
-                false => d,
+            Box::new(match (slap, url) {
+                (true, _) => d.with_hints(&slap::hints::MYSQL_SLAP_HINTS),
+                (false, true) => d.with_hints(&slap::hints::MYSQL_URL_HINTS),
+                (false, false) => d,
             })
         }
         Target::Sqlite(t) => Box::new(SqliteDriver::new(t.clone(), cfg.ps_mode)),
         Target::Pgsql(t) => {
             let d = PgDriver::new(t.clone(), cfg.ps_mode).map_err(error::environment)?;
-            Box::new(match slap {
-                true => d.with_hints(&slap::hints::PGSQL_SLAP_HINTS),
-                false => d,
+            Box::new(match (slap, url) {
+                (true, _) => d.with_hints(&slap::hints::PGSQL_SLAP_HINTS),
+                (false, true) => d.with_hints(&slap::hints::PGSQL_URL_HINTS),
+                (false, false) => d,
             })
         }
         Target::DryRun => Box::new(DryRunDriver),

@@ -1,5 +1,6 @@
-//! The option names `dbpress slap`'s error messages quote: the mysqlslap flags the user typed
-//! (`-h -P -S -u -p --create-schema`), not the sysbench options they were mapped onto.
+//! The option names error messages quote when the user gave something other than sysbench's
+//! options: `dbpress slap`'s mysqlslap flags (`-h -P -S -u -p --create-schema`), or a `--db`
+//! URL, rather than the options those were mapped onto.
 
 use crate::driver::mysql::MYSQL_HINTS;
 use crate::driver::pgsql::PGSQL_HINTS;
@@ -16,5 +17,21 @@ pub static PGSQL_SLAP_HINTS: Hints = Hints {
     address: "-h/-P/-S (--host/--port/--socket; a socket directory such as /var/run/postgresql is a host)",
     credentials: "-u and -p (--user, --password; or PGUSER, PGPASSWORD, ~/.pgpass)",
     // --create-schema names a PostgreSQL schema inside the database, which --pgsql-db names.
+    ..PGSQL_HINTS
+};
+
+/// A `--db mysql://…` URL: its parts are what to fix (the --mysql-* options still win over them).
+pub static MYSQL_URL_HINTS: Hints = Hints {
+    address: "the host, port or socket in --db",
+    credentials: "the user and password in --db (or MYSQL_PWD, ~/.my.cnf)",
+    database: "--db",
+    ..MYSQL_HINTS
+};
+
+/// A `--db postgres://…` URL.
+pub static PGSQL_URL_HINTS: Hints = Hints {
+    address: "the host, port or socket directory in --db",
+    credentials: "the user and password in --db (or PGPASSWORD, ~/.pgpass)",
+    database: "--db",
     ..PGSQL_HINTS
 };

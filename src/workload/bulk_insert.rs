@@ -139,7 +139,7 @@ fn ensure_bulk_shape(conn: &mut dyn Connection, ctx: &Context<'_>, table: &str) 
     }
     Err(environment(format!(
         "table '{table}' exists with columns ({}), not bulk_insert's (id, k): it belongs to another \
-         workload; run that workload's cleanup first or choose another {}",
+         workload; run that workload's cleanup first or choose another database with {}",
         columns.join(", "),
         ctx.driver.hints().database
     )))

@@ -206,6 +206,20 @@ fn environment_errors_name_cause_and_fix() {
     );
     assert!(!stderr(&o).contains("WrongPw123") && !stdout(&o).contains("WrongPw123"));
     assert_one_clean_line(&o);
+    // The same in a --db URL: the message names the URL, not options the user never typed.
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--db=mysql://sbtest:WrongPw123@127.0.0.1:3306/sbtest",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).ends_with("): check the user and password in --db (or MYSQL_PWD, ~/.my.cnf)\n"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stderr(&o).contains("WrongPw123") && !stdout(&o).contains("WrongPw123"));
+    assert_one_clean_line(&o);
     // Nothing listening.
     let o = dbpress(&[
         "oltp_point_select",

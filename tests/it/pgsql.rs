@@ -344,6 +344,19 @@ fn bad_postgres_targets_exit_2_with_one_line() {
             "give its CA with --pgsql-sslrootcert",
         ),
         (&["--pgsql-sslmode=maybe"], "invalid value 'maybe' for --pgsql-sslmode"),
+        // Given in a URL, the parts to fix are the URL's.
+        (
+            &["--db=postgres://sbtest:wrong@127.0.0.1:5432/sbtest"],
+            "): check the user and password in --db (or PGPASSWORD, ~/.pgpass)",
+        ),
+        (
+            &["--db=postgres://sbtest:sbtest@127.0.0.1:5432/nodb"],
+            "database \"nodb\" does not exist (server error 3D000): create it (CREATE DATABASE ...) or choose another with --db",
+        ),
+        (
+            &["--db=postgres://sbtest@127.0.0.1:5999/sbtest"],
+            "is the server running? Start it (scripts/services.sh) or fix the host, port or socket directory in --db",
+        ),
         (
             &["--pgsql-host=127.0.0.1", "--pgsql-password=sbtest", "--pgsql-sslmode=require", "--pgsql-port=5432"],
             "does not exist: run `dbpress oltp_point_select prepare`",

@@ -309,7 +309,7 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
             let name = format!("sbtest{t}");
             if existing.iter().any(|e| e == &name) {
                 return Err(environment(format!(
-                    "table '{name}' already exists: run `{} cleanup --tables={}` first, or choose another {}",
+                    "table '{name}' already exists: run `{} cleanup --tables={}` first, or choose another database with {}",
                     ctx.invocation, s.tables, ctx.driver.hints().database
                 )));
             }
