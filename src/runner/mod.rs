@@ -104,10 +104,11 @@ pub fn connect_error_message(e: &DbError, h: &Hints) -> Error {
     }
 }
 
+/// `alike`: how many sessions failed the way `e` did (threads set up at once, so which ones
+/// failed says nothing; how many does).
 fn worker_setup_error(
     e: &DbError,
-    thread: u32,
-    refused: usize,
+    alike: usize,
     cfg: &RunConfig,
     info: &ServerInfo,
     h: &Hints,
@@ -121,7 +122,7 @@ fn worker_setup_error(
     };
     let error = match e.kind {
         DbErrorKind::TooManyConnections => environment(format!(
-            "the server refused {refused} of the {} connections: max_connections={} reached (server error {}): \
+            "the server refused {alike} of the {} connections: max_connections={} reached (server error {}): \
              raise it ({}) or use fewer --threads",
             cfg.threads,
             var("max_connections"),
@@ -129,10 +130,16 @@ fn worker_setup_error(
             h.max_connections_fix
         )),
         DbErrorKind::TooManyPreparedStatements => environment(format!(
-            "the server's max_prepared_stmt_count={} was reached while thread {} prepared its statements (server error {}): \
-             use --db-ps-mode=disable, or raise max_prepared_stmt_count",
+            "{} could not prepare {} statements: the server's max_prepared_stmt_count={} \
+             (for all its sessions together) was reached (server error {}); every session prepares its own copy of the \
+             workload's statements (the OLTP workloads: for every table): use --db-ps-mode=disable, fewer --threads \
+             (or --tables), or raise it (SET GLOBAL max_prepared_stmt_count=N)",
+            match cfg.threads {
+                1 => "the session".to_string(),
+                n => format!("{alike} of the {n} sessions"),
+            },
+            if cfg.threads == 1 { "its" } else { "their" },
             var("max_prepared_stmt_count"),
-            thread + 1,
             e.code
         )),
         DbErrorKind::NoSuchTable => missing_table(e, workload),
@@ -271,16 +278,12 @@ pub fn run(
         }
         drop(ready_tx);
         let mut first_err: Option<(u32, DbError)> = None;
-        // Sessions the server turned away for its connection limit: threads connect at once,
-        // so which ones fail says nothing; how many does.
-        let mut refused = 0;
+        let mut failed_kinds = Vec::new();
         init.workers_started();
         for (tid, r) in ready_rx.iter().take(threads) {
             init.worker_ready();
             if let Err(e) = r {
-                if e.kind == DbErrorKind::TooManyConnections {
-                    refused += 1;
-                }
+                failed_kinds.push(e.kind);
                 if first_err.as_ref().is_none_or(|(t, _)| tid < *t) {
                     first_err = Some((tid, e));
                 }
@@ -308,11 +311,11 @@ pub fn run(
             );
         }
         go.open();
-        if let Some((tid, e)) = first_err {
+        if let Some((_, e)) = first_err {
+            let alike = failed_kinds.iter().filter(|k| **k == e.kind).count();
             return Err(worker_setup_error(
                 &e,
-                tid,
-                refused,
+                alike,
                 cfg,
                 info,
                 driver.hints(),
@@ -802,8 +805,7 @@ mod tests {
         .unwrap();
         let m = worker_setup_error(
             &e,
-            0,
-            0,
+            1,
             &cfg,
             &ServerInfo::default(),
             &crate::driver::mysql::MYSQL_HINTS,
