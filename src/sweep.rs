@@ -49,6 +49,10 @@ pub struct Row {
     /// TPS divided by the best level's TPS.
     pub ratio_to_best: Option<f64>,
     pub error: Option<String>,
+    /// A level that ran short or not at all: interrupted by a signal, cut by --forced-shutdown,
+    /// or never reached because the sweep stopped before it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// The levels of `--threads` when it is a list (`1,2,4`); None for a single value.
@@ -87,9 +91,18 @@ fn row(threads: u32, step: &Step) -> Row {
             errors_per_s: None,
             ratio_to_best: None,
             error: step.error.clone(),
+            note: None,
         };
     };
     let s = &r.summary;
+    let note = match (&r.run.interrupted_by, &r.run.forced_shutdown) {
+        (Some(sig), _) => Some(format!("interrupted by {sig} after {:.2}s", s.total_time_s)),
+        (None, Some(f)) => Some(format!(
+            "forced shutdown: {} transactions unfinished",
+            f.unfinished
+        )),
+        (None, None) => None,
+    };
     Row {
         threads,
         tps: Some(s.tps),
@@ -99,11 +112,25 @@ fn row(threads: u32, step: &Step) -> Row {
         errors_per_s: Some(s.errors as f64 / s.total_time_s.max(1e-9)),
         ratio_to_best: None,
         error: step.error.clone(),
+        note,
     }
 }
 
-pub fn table(steps: &[Step]) -> Vec<Row> {
+/// One row per step (a level that ran or failed to start), then one per level the sweep never
+/// reached (`stopped_by` says why it stopped).
+pub fn table(steps: &[Step], not_reached: &[u32], stopped_by: &str) -> Vec<Row> {
     let mut rows: Vec<Row> = steps.iter().map(|s| row(s.threads, s)).collect();
+    rows.extend(not_reached.iter().map(|&threads| Row {
+        note: Some(format!("not run: {stopped_by}")),
+        ..row(
+            threads,
+            &Step {
+                threads,
+                result: None,
+                error: None,
+            },
+        )
+    }));
     let best = rows.iter().filter_map(|r| r.tps).fold(0.0f64, f64::max);
     for r in &mut rows {
         r.ratio_to_best = r.tps.filter(|_| best > 0.0).map(|t| t / best);
@@ -136,9 +163,9 @@ pub fn render_table(s: &SweepResult) -> String {
             cell(r.errors_per_s, 2),
             cell(r.ratio_to_best, 3),
         ));
-        if let Some(e) = &r.error {
+        for text in [&r.note, &r.error].into_iter().flatten() {
             out.push_str("  ");
-            out.push_str(e);
+            out.push_str(text);
         }
         out.push('\n');
     }
@@ -276,6 +303,14 @@ pub fn run(
     )
 }
 
+/// Why a sweep ended before its last level, for the rows of the levels it never reached.
+pub fn stopped_by(interrupted: Option<&str>) -> String {
+    match interrupted {
+        Some(sig) => format!("the sweep was interrupted by {sig}"),
+        None => "the sweep stopped at the forced shutdown".to_string(),
+    }
+}
+
 /// The end of a sweep: the document (file and stdout), the table, and the exit code.
 fn conclude(
     first: &RunConfig,
@@ -286,7 +321,12 @@ fn conclude(
     interrupted: Option<&'static str>,
     failed: bool,
 ) -> Result<u8> {
-    let table = table(&steps);
+    let stopped_by = stopped_by(interrupted);
+    let table = table(
+        &steps,
+        &levels[steps.len().min(levels.len())..],
+        &stopped_by,
+    );
     let sweep = SweepResult {
         schema_version: SCHEMA_VERSION,
         kind: "sweep".into(),

@@ -337,7 +337,14 @@ pub fn main(raw: &[String]) -> Result<u8> {
             );
         }
     }
-    let table = sweep::table(&steps);
+    // Levels without a single round: the run was interrupted (or forced to stop) before them.
+    let not_reached: Vec<u32> = a
+        .concurrency
+        .iter()
+        .copied()
+        .filter(|c| !steps.iter().any(|s| s.threads == *c))
+        .collect();
+    let table = sweep::table(&steps, &not_reached, &sweep::stopped_by(interrupted));
     let doc = SweepResult {
         schema_version: SCHEMA_VERSION,
         kind: "sweep".into(),

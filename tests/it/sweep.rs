@@ -167,3 +167,67 @@ fn a_sweep_over_short_tables_warns_once_and_keeps_the_warning_in_every_step() {
         );
     }
 }
+
+/// Ctrl-C during a sweep: the level that was running is in the table with what it measured and
+/// a note saying it was cut short, the levels never reached are listed as not run, and the
+/// JSON document says the same.
+#[test]
+fn an_interrupted_sweep_marks_the_level_cut_short_and_the_levels_never_run() {
+    let dir = scratch("sweep-interrupted");
+    let out = dir.join("sweep.json");
+    use std::io::BufRead;
+    let mut child = spawn(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--threads=1,2,4",
+        "--time=2",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut text = String::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        let second = line.starts_with("=== Sweep step 2 of 3");
+        text.push_str(&line);
+        text.push('\n');
+        if second {
+            break;
+        }
+    }
+    // In the middle of level 2's two seconds.
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    send_signal(&child, libc::SIGINT);
+    for line in lines {
+        text.push_str(&line.unwrap());
+        text.push('\n');
+    }
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let errors: Vec<String> = sweep_validator()
+        .iter_errors(&doc)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let table = doc["table"].as_array().unwrap();
+    assert_eq!(table.len(), 3, "{table:?}");
+    assert_eq!(table[0]["note"], serde_json::Value::Null);
+    let cut = table[1]["note"].as_str().unwrap();
+    assert!(cut.starts_with("interrupted by SIGINT after "), "{cut}");
+    assert!(table[1]["tps"].as_f64().unwrap() > 0.0);
+    assert_eq!(
+        table[2]["note"],
+        "not run: the sweep was interrupted by SIGINT"
+    );
+    assert_eq!(table[2]["tps"], serde_json::Value::Null);
+    assert!(
+        text.contains(&format!("  {cut}\n"))
+            && text.contains(
+                "        4            -            -          -          -         -        -  not run: the sweep was interrupted by SIGINT\n"
+            ),
+        "{text}"
+    );
+}
