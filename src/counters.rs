@@ -27,6 +27,29 @@ pub struct CounterSpec {
 /// lifetime: MySQL's start time is derived from Uptime, which counts whole seconds.
 const LIFETIME_SLACK_S: u64 = 2;
 
+/// What the workers ran during the warm-up. It is in no figure of the run, but the server counted
+/// it, so the comparison with the server's counters adds it back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WarmupCounts {
+    /// Events that finished.
+    pub events: u64,
+    pub reads: u64,
+    pub writes: u64,
+    pub other: u64,
+    /// Ignored errors (each a failed statement, and a ROLLBACK inside a transaction).
+    pub errors: u64,
+}
+
+impl WarmupCounts {
+    pub fn add(&mut self, o: &WarmupCounts) {
+        self.events += o.events;
+        self.reads += o.reads;
+        self.writes += o.writes;
+        self.other += o.other;
+        self.errors += o.errors;
+    }
+}
+
 /// Counter values at one moment, or why they could not be read.
 pub type Snapshot = Result<Vec<(String, u64)>, String>;
 
@@ -60,6 +83,10 @@ pub struct ServerCounters {
     /// its statistics during the run (the deltas are then empty).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not_comparable: Option<String>,
+    /// With --warmup-time: what ran during the warm-up, which the readings include and the
+    /// checks' dbpress figures (and the per-event column) therefore add.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warmup: Option<WarmupCounts>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -130,6 +157,7 @@ pub fn compare(
     after: Snapshot,
     summary: &Summary,
     warmup_s: u64,
+    warmup: &WarmupCounts,
 ) -> ServerCounters {
     let mut out = ServerCounters {
         source: spec.source.to_string(),
@@ -169,23 +197,25 @@ pub fn compare(
             counters: present.iter().map(|n| n.to_string()).collect(),
             server: present.iter().map(|n| out.deltas[*n]).sum(),
             dbpress: match *what {
-                "reads" => summary.reads,
-                "writes" => summary.writes,
-                _ => summary.other,
+                "reads" => summary.reads + warmup.reads,
+                "writes" => summary.writes + warmup.writes,
+                _ => summary.other + warmup.other,
             },
         });
     }
     out.notes = spec.notes.iter().map(|n| n.to_string()).collect();
     if warmup_s > 0 {
         out.notes.push(format!(
-            "the {warmup_s}s warm-up ran inside this window: its statements are in the server's counts, not in dbpress's"
+            "the {warmup_s}s warm-up ran inside this window: dbpress's figures here (and the per-event column) include its {} events ({} reads, {} writes, {} other), which the rest of the report leaves out",
+            warmup.events, warmup.reads, warmup.writes, warmup.other
         ));
+        out.warmup = Some(*warmup);
     }
     add_total(&mut out, spec);
-    if summary.errors > 0 && !out.checks.is_empty() {
+    let errors = summary.errors + warmup.errors;
+    if errors > 0 && !out.checks.is_empty() {
         out.notes.push(format!(
-            "{} ignored errors: a failed statement, and the ROLLBACK dbpress sends after one inside a transaction, count on the server, not in dbpress's reads/writes/other",
-            summary.errors
+            "{errors} ignored errors: a failed statement, and the ROLLBACK dbpress sends after one inside a transaction, count on the server, not in dbpress's reads/writes/other"
         ));
     }
     out

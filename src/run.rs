@@ -216,6 +216,7 @@ fn assemble(
             after,
             &output.summary,
             cfg.warmup,
+            &output.warmup,
         )),
         _ => None,
     };

@@ -59,6 +59,8 @@ pub struct RunOutput {
     /// `--forced-shutdown` ended the run with this many workers still inside an event.
     pub forced_unfinished: Option<u32>,
     pub checkpoints: Option<crate::result::Checkpoints>,
+    /// What ran during the warm-up, for the comparison with the server's counters.
+    pub warmup: counters::WarmupCounts,
 }
 
 /// What a run forced to end by `--forced-shutdown` is handed to: it reports what finished and
@@ -412,6 +414,10 @@ fn conclude(
         measured.as_secs_f64()
     };
     let checkpoints = checkpoints.finish(cfg, &tail, total_time, &per_thread_tail);
+    let mut warmup = counters::WarmupCounts::default();
+    for c in cells {
+        warmup.add(&c.warmup());
+    }
     RunOutput {
         intervals,
         summary: summarize(cfg, &totals, total_time, &per_thread_tail),
@@ -421,6 +427,7 @@ fn conclude(
         counters: None,
         forced_unfinished: None,
         checkpoints,
+        warmup,
     }
 }
 

@@ -144,6 +144,8 @@ impl Worker<'_> {
             // Whether an event counts is decided when it starts: warm-up events, including
             // those still running when measurement begins, are excluded from every figure.
             if !measuring {
+                self.cell
+                    .record_warmup(succeeded, reads, writes, other, error_codes.len() as u64);
                 if let Some(e) = fatal {
                     return Some(e);
                 }

@@ -97,6 +97,8 @@ pub struct ThreadStats {
     pub stmts: StmtStats,
     pub statement_events: StatementEvents,
     pub errors_by_code: Vec<(String, u64)>,
+    /// What ran during the warm-up (never cleared: read once, after the run).
+    pub warmup: crate::counters::WarmupCounts,
 }
 
 /// Events that were one statement and nothing else, each recorded once (`runner::keyed`): the
@@ -122,6 +124,7 @@ impl ThreadStats {
                 latency: LatencyCounts::new(),
             },
             errors_by_code: Vec::new(),
+            warmup: Default::default(),
         }
     }
 
@@ -177,6 +180,27 @@ impl ThreadCell {
         c.reads += reads;
         c.writes += writes;
         c.other += other;
+    }
+
+    /// Count one warm-up event (finished or not) and its statements: no figure of the run
+    /// includes it, only the comparison with the server's counters.
+    #[cold]
+    pub fn record_warmup(&self, finished: bool, reads: u64, writes: u64, other: u64, errors: u64) {
+        self.stats
+            .lock()
+            .warmup
+            .add(&crate::counters::WarmupCounts {
+                events: u64::from(finished),
+                reads,
+                writes,
+                other,
+                errors,
+            });
+    }
+
+    /// What this worker ran during the warm-up.
+    pub fn warmup(&self) -> crate::counters::WarmupCounts {
+        self.stats.lock().warmup
     }
 
     /// Say which statement kind this worker's `record_statement_event`s are.

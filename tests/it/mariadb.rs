@@ -1793,3 +1793,52 @@ fn deletes_that_found_no_row_are_other_and_the_counters_say_why() {
     let o = dbpress(&args(&["oltp_delete", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// The server's counters are read before the warm-up: dbpress counts what the warm-up ran too,
+/// so its figures still equal the server's and the per-event column is still the mix.
+#[test]
+fn with_a_warm_up_the_server_counters_still_equal_dbpress_figures() {
+    let Some(_srv) = server("warmup_counters") else {
+        return;
+    };
+    let size = ["--table-size=1000"];
+    let o = dbpress(&args(&["oltp_read_only", "prepare"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = scratch("warmup-counters");
+    let out = dir.join("r.json");
+    let o = dbpress(&args(
+        &["oltp_read_only", "run"],
+        &[
+            size[0],
+            "--threads=2",
+            "--warmup-time=1",
+            "--time=1",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    assert_valid(&r);
+    let c = &r["server_counters"];
+    let warm = c["warmup"]["events"].as_u64().unwrap();
+    let events = r["summary"]["events"].as_u64().unwrap();
+    assert!(warm > 0 && events > 0, "{c}");
+    // Every event, warm-up or measured, is BEGIN, 14 SELECTs, COMMIT.
+    assert_eq!(c["deltas"]["Com_select"], 14 * (warm + events), "{c}");
+    assert_eq!(c["deltas"]["Com_begin"], warm + events, "{c}");
+    for check in c["checks"].as_array().unwrap() {
+        assert_eq!(check["server"], check["dbpress"], "{check}");
+    }
+    let text = stdout(&o);
+    let select_line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("Com_select "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(select_line.ends_with(" 14.000"), "{select_line}");
+    assert!(text.contains(&format!(
+        "Note: the 1s warm-up ran inside this window: dbpress's figures here (and the per-event column) include its {warm} events"
+    )));
+    let o = dbpress(&args(&["oltp_read_only", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -18,6 +18,8 @@ pub fn section(c: &ServerCounters, events: u64) -> String {
         return o;
     }
     let _ = writeln!(o, "Server counters over the run ({}):", c.source);
+    // The readings include the warm-up's events, so the per-event column counts them too.
+    let warmup_events = c.warmup.map_or(0, |w| w.events);
     let _ = writeln!(
         o,
         "    {:<24} {:>12} {:>12}",
@@ -30,7 +32,7 @@ pub fn section(c: &ServerCounters, events: u64) -> String {
         .iter()
         .filter(|(name, delta)| **delta > 0 || !name.starts_with("Com_"));
     for (name, delta) in shown {
-        let per_event = *delta as f64 / events.max(1) as f64;
+        let per_event = *delta as f64 / (events + warmup_events).max(1) as f64;
         let _ = writeln!(o, "    {name:<24} {delta:>12} {per_event:>12.3}");
     }
     for check in &c.checks {

@@ -235,6 +235,7 @@ fn server_counters_section_lists_what_moved_and_sets_it_beside_dbpress() {
         at(1_400_010, 100_020, 300_033, 5),
         &r.summary,
         0,
+        &Default::default(),
     ));
     let text = summary(&r, false);
     let section =
@@ -261,6 +262,7 @@ fn server_counters_section_lists_what_moved_and_sets_it_beside_dbpress() {
         Err(String::new()),
         &r.summary,
         0,
+        &Default::default(),
     ));
     let text = summary(&r, false);
     assert!(text.contains("Server counters (SHOW GLOBAL STATUS, every session of the server): not read: server error 1227: Access denied\n"), "{text}");
@@ -283,7 +285,14 @@ fn server_counters_of_a_server_that_restarted_or_reset_them_are_not_compared() {
     };
     let r = fixture();
     // The start time derived from Uptime wobbles by a second between readings: same server.
-    let same = compare(&spec, at(1_000, 10), at(1_001, 1_400_010), &r.summary, 0);
+    let same = compare(
+        &spec,
+        at(1_000, 10),
+        at(1_001, 1_400_010),
+        &r.summary,
+        0,
+        &Default::default(),
+    );
     assert_eq!(same.not_comparable, None);
     assert_eq!(same.deltas.get("Com_select"), Some(&1_400_000));
     assert!(
@@ -291,14 +300,28 @@ fn server_counters_of_a_server_that_restarted_or_reset_them_are_not_compared() {
         "a lifetime value is not a counter"
     );
     // A restart, even one after which the counters grew past their first reading.
-    let restarted = compare(&spec, at(1_000, 10), at(1_020, 1_400_010), &r.summary, 0);
+    let restarted = compare(
+        &spec,
+        at(1_000, 10),
+        at(1_020, 1_400_010),
+        &r.summary,
+        0,
+        &Default::default(),
+    );
     assert!(restarted.deltas.is_empty() && restarted.checks.is_empty());
     let mut with = r.clone();
     with.server_counters = Some(restarted);
     let text = summary(&with, false);
     assert!(text.contains("Server counters (SHOW GLOBAL STATUS, every session of the server): not comparable: the server restarted during the run, so its counters may have started again from zero and are not set against dbpress's\n"), "{text}");
     // A counter that went down, whatever the lifetime values say.
-    let fell = compare(&spec, at(1_000, 500), at(1_000, 20), &r.summary, 0);
+    let fell = compare(
+        &spec,
+        at(1_000, 500),
+        at(1_000, 20),
+        &r.summary,
+        0,
+        &Default::default(),
+    );
     assert_eq!(
         fell.not_comparable.as_deref(),
         Some("Com_select went down during the run (500 at the start, 20 at the end): the server restarted or its statistics were reset, so its counters are not set against dbpress's")
@@ -333,7 +356,14 @@ fn writes_that_changed_no_row_are_other_to_dbpress_and_the_total_agrees() {
     r.summary.writes = 600;
     r.summary.other = 600;
     r.summary.errors = 0;
-    r.server_counters = Some(compare(&spec, at(0, 0), at(1_000, 100), &r.summary, 0));
+    r.server_counters = Some(compare(
+        &spec,
+        at(0, 0),
+        at(1_000, 100),
+        &r.summary,
+        0,
+        &Default::default(),
+    ));
     let text = summary(&r, false);
     for line in [
         "    writes: dbpress 600, server 1000 (Com_delete): the server counted +400\n",
