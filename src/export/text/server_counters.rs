@@ -54,6 +54,13 @@ pub fn section(c: &ServerCounters, events: u64) -> String {
             check.server,
             match (check.what.as_str(), moved.is_empty()) {
                 ("total", _) => "every counter above".to_string(),
+                // Eight counters that all stayed at 0 would only make a long line.
+                (_, true) if check.counters.len() > 3 => format!(
+                    "{} + … + {}, {} counters: none moved",
+                    check.counters[0],
+                    check.counters[check.counters.len() - 1],
+                    check.counters.len()
+                ),
                 (_, true) => check.counters.join(" + "),
                 (_, false) => moved.join(" + "),
             }

@@ -374,3 +374,47 @@ fn writes_that_changed_no_row_are_other_to_dbpress_and_the_total_agrees() {
         assert!(text.contains(line), "{line}{text}");
     }
 }
+
+#[test]
+fn a_long_list_of_counters_that_stayed_at_zero_is_shortened() {
+    use crate::counters::{compare, CounterSpec};
+    let spec = CounterSpec {
+        source: "SHOW GLOBAL STATUS, every session of the server",
+        checks: &[
+            ("reads", &["Com_select"]),
+            (
+                "writes",
+                &["Com_insert", "Com_update", "Com_delete", "Com_replace"],
+            ),
+        ],
+        notes: &[],
+        lifetime: &[],
+    };
+    let at = |select: u64| {
+        Ok([
+            "Com_select",
+            "Com_insert",
+            "Com_update",
+            "Com_delete",
+            "Com_replace",
+        ]
+        .iter()
+        .map(|n| (n.to_string(), if *n == "Com_select" { select } else { 5 }))
+        .collect())
+    };
+    let mut r = fixture();
+    r.summary.writes = 0;
+    r.server_counters = Some(compare(
+        &spec,
+        at(0),
+        at(10),
+        &r.summary,
+        0,
+        &Default::default(),
+    ));
+    let text = summary(&r, false);
+    assert!(
+        text.contains("    writes: dbpress 0, server 0 (Com_insert + … + Com_replace, 4 counters: none moved): equal\n"),
+        "{text}"
+    );
+}
