@@ -93,6 +93,9 @@ pub struct RunConfig {
     pub output_file: Option<String>,
     /// Every effective option (defaults included) with secrets removed, for the result file.
     pub echo: BTreeMap<String, String>,
+    /// The target was given with pgbench's `-h -p -U DBNAME` (`dbpress script`): connection
+    /// errors name those flags.
+    pub pgbench_connection: bool,
 }
 
 pub fn int(opts: &OptionValues, name: &str, min: u64, max: u64) -> Result<u64> {
@@ -414,6 +417,7 @@ impl RunConfig {
             output_format,
             output_file,
             echo,
+            pgbench_connection: false,
         })
     }
 }

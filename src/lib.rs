@@ -155,7 +155,7 @@ fn dispatch(args: &[String]) -> Result<u8> {
     }
 }
 
-fn print_notices(opts: &OptionValues) {
+pub(crate) fn print_notices(opts: &OptionValues) {
     if !verbosity::warnings() {
         return;
     }
@@ -165,25 +165,28 @@ fn print_notices(opts: &OptionValues) {
 }
 
 pub(crate) fn make_driver(cfg: &RunConfig) -> Result<Box<dyn Driver>> {
-    // Errors name what the user typed: mysqlslap's flags for `dbpress slap`, a --db URL's parts.
+    // Errors name what the user typed: mysqlslap's flags for `dbpress slap`, pgbench's for
+    // `dbpress script`, a --db URL's parts.
     let slap = cfg.workload == "slap";
     let url = cfg.echo.get("db").is_some_and(|u| !u.is_empty());
     Ok(match &cfg.target {
         Target::Mysql(t) => {
             let d = MysqlDriver::new(t.clone(), cfg.ps_mode).map_err(error::environment)?;
-            Box::new(match (slap, url) {
-                (true, _) => d.with_hints(&slap::hints::MYSQL_SLAP_HINTS),
-                (false, true) => d.with_hints(&slap::hints::MYSQL_URL_HINTS),
-                (false, false) => d,
+            Box::new(match (slap, url, cfg.pgbench_connection) {
+                (true, _, _) => d.with_hints(&slap::hints::MYSQL_SLAP_HINTS),
+                (false, _, true) => d.with_hints(&slap::hints::MYSQL_PGBENCH_HINTS),
+                (false, true, false) => d.with_hints(&slap::hints::MYSQL_URL_HINTS),
+                (false, false, false) => d,
             })
         }
         Target::Sqlite(t) => Box::new(SqliteDriver::new(t.clone(), cfg.ps_mode)),
         Target::Pgsql(t) => {
             let d = PgDriver::new(t.clone(), cfg.ps_mode).map_err(error::environment)?;
-            Box::new(match (slap, url) {
-                (true, _) => d.with_hints(&slap::hints::PGSQL_SLAP_HINTS),
-                (false, true) => d.with_hints(&slap::hints::PGSQL_URL_HINTS),
-                (false, false) => d,
+            Box::new(match (slap, url, cfg.pgbench_connection) {
+                (true, _, _) => d.with_hints(&slap::hints::PGSQL_SLAP_HINTS),
+                (false, _, true) => d.with_hints(&slap::hints::PGSQL_PGBENCH_HINTS),
+                (false, true, false) => d.with_hints(&slap::hints::PGSQL_URL_HINTS),
+                (false, false, false) => d,
             })
         }
         Target::DryRun => Box::new(DryRunDriver),

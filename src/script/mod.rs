@@ -9,6 +9,7 @@ pub mod builtin;
 pub mod expr;
 pub mod parse;
 mod pgbench_block;
+mod pgbench_flags;
 mod workload;
 
 use crate::cli::{self, Command as RunCommand, OptionValues};
@@ -40,6 +41,8 @@ struct Args {
     defines: Vec<(String, String)>,
     scale: Option<u64>,
     per_client: Option<u64>,
+    /// The target came from pgbench's `-h -p -U DBNAME`.
+    pgbench_connection: bool,
     opts: OptionValues,
 }
 
@@ -74,9 +77,11 @@ fn parse_args(raw: &[String]) -> Result<Args> {
         defines: Vec::new(),
         scale: None,
         per_client: None,
+        pgbench_connection: false,
         opts: OptionValues::default(),
     };
     let mut pass: Vec<String> = Vec::new();
+    let mut notices: Vec<String> = Vec::new();
     let mut conn: Vec<(&'static str, String)> = Vec::new();
     let mut i = 1;
     while i < raw.len() {
@@ -93,9 +98,19 @@ fn parse_args(raw: &[String]) -> Result<Args> {
         } else {
             (arg.clone(), None)
         };
+        if let Some(why) = pgbench_flags::refused(&flag) {
+            return Err(usage(why));
+        }
+        if let Some(notice) = pgbench_flags::inert(&flag) {
+            notices.push(format!("pgbench's {notice}"));
+            continue;
+        }
         let takes_value = matches!(
             flag.as_str(),
-            "-f" | "--file"
+            "--random-seed"
+                | "--max-tries"
+                | "-f"
+                | "--file"
                 | "-b"
                 | "--builtin"
                 | "-D"
@@ -182,6 +197,11 @@ fn parse_args(raw: &[String]) -> Result<Args> {
                 }
                 other => return Err(usage(format!("unknown -M '{other}': use prepared"))),
             },
+            "--random-seed" => pass.push(format!(
+                "--rand-seed={}",
+                pgbench_flags::random_seed(&v).map_err(usage)?
+            )),
+            "--max-tries" => pgbench_flags::max_tries(&v).map_err(usage)?,
             "-P" | "--progress" => pass.push(format!("--report-interval={v}")),
             "-R" => pass.push(format!("--rate={v}")),
             "-h" => conn.push(("host", v)),
@@ -191,6 +211,8 @@ fn parse_args(raw: &[String]) -> Result<Args> {
         }
     }
     let mut opts = cli::parse_options(&pass)?;
+    opts.notices.extend(notices);
+    a.pgbench_connection = !conn.is_empty();
     if !conn.is_empty() {
         let driver = match resolve_driver(&opts)? {
             (_, true) => {
@@ -222,6 +244,11 @@ fn parse_args(raw: &[String]) -> Result<Args> {
     Ok(a)
 }
 
+fn builtin_names() -> String {
+    let names: Vec<&str> = builtin::SCRIPTS.iter().map(|(n, _)| *n).collect();
+    names.join(", ")
+}
+
 /// Every script, parsed (built-ins by name, files by path); pgbench's default is tpcb-like.
 fn load_scripts(a: &Args) -> Result<Vec<Script>> {
     let mut out = Vec::new();
@@ -232,10 +259,9 @@ fn load_scripts(a: &Args) -> Result<Vec<Script>> {
     }
     for (name, w) in &a.builtins {
         let text = builtin::script(name).ok_or_else(|| {
-            let names: Vec<&str> = builtin::SCRIPTS.iter().map(|(n, _)| *n).collect();
             usage(format!(
                 "unknown built-in script '{name}': use one of {}",
-                names.join(", ")
+                builtin_names()
             ))
         })?;
         out.push(parse::parse(name, text, *w).map_err(usage)?);
@@ -270,7 +296,26 @@ pub fn main(raw: &[String]) -> Result<u8> {
         print!("{HELP}");
         return Ok(if raw.is_empty() { 2 } else { 0 });
     }
+    // pgbench takes --show-script without anything else; so does dbpress, command or not.
+    let show = raw
+        .iter()
+        .enumerate()
+        .find_map(|(i, arg)| match arg.as_str() {
+            "--show-script" => raw.get(i + 1).cloned(),
+            _ => arg.strip_prefix("--show-script=").map(str::to_string),
+        });
+    if let Some(name) = show {
+        let text = builtin::script(&name).ok_or_else(|| {
+            usage(format!(
+                "unknown built-in script '{name}': use one of {}",
+                builtin_names()
+            ))
+        })?;
+        print!("-- {name}\n{}\n", text.trim_end());
+        return Ok(0);
+    }
     let a = parse_args(raw)?;
+    crate::print_notices(&a.opts);
     let scripts = load_scripts(&a)?;
     // `-c 1,2,4` is a sweep; everything before the run uses its first level.
     let levels = crate::sweep::levels(&a.opts)?;
@@ -278,7 +323,8 @@ pub fn main(raw: &[String]) -> Result<u8> {
     if let Some(l) = &levels {
         base.set("threads", l[0].to_string());
     }
-    let cfg = RunConfig::from_options("script", RunCommand::Run, &base)?;
+    let mut cfg = RunConfig::from_options("script", RunCommand::Run, &base)?;
+    cfg.pgbench_connection = a.pgbench_connection;
     let mut globals: HashMap<String, Num> = a
         .defines
         .iter()
@@ -374,6 +420,7 @@ fn run_scripts(
     }
     // pgbench's -t counts per client.
     let per_client = |cfg: &mut RunConfig| {
+        cfg.pgbench_connection = a.pgbench_connection;
         if let Some(t) = a.per_client {
             cfg.events = t * u64::from(cfg.threads);
             cfg.time = 0;

@@ -1,6 +1,7 @@
 //! The option names error messages quote when the user gave something other than sysbench's
-//! options: `dbpress slap`'s mysqlslap flags (`-h -P -S -u -p --create-schema`), or a `--db`
-//! URL, rather than the options those were mapped onto.
+//! options: `dbpress slap`'s mysqlslap flags (`-h -P -S -u -p --create-schema`), `dbpress
+//! script`'s pgbench flags (`-h -p -U DBNAME`), or a `--db` URL, rather than the options those
+//! were mapped onto.
 
 use crate::driver::mysql::MYSQL_HINTS;
 use crate::driver::pgsql::PGSQL_HINTS;
@@ -34,4 +35,20 @@ pub static PGSQL_URL_HINTS: Hints = Hints {
     credentials: "the user and password in --db (or PGPASSWORD, ~/.pgpass)",
     database: "--db",
     ..PGSQL_HINTS
+};
+
+/// `dbpress script` with pgbench's `-h -p -U DBNAME` on PostgreSQL.
+pub static PGSQL_PGBENCH_HINTS: Hints = Hints {
+    address: "-h/-p (--pgsql-host/--pgsql-port; a socket directory such as /var/run/postgresql is a host)",
+    credentials: "-U and the password (PGPASSWORD, ~/.pgpass or --pgsql-password)",
+    database: "the DBNAME argument (--pgsql-db)",
+    ..PGSQL_HINTS
+};
+
+/// `dbpress script` with pgbench's `-h -p -U DBNAME` on a MySQL-protocol server.
+pub static MYSQL_PGBENCH_HINTS: Hints = Hints {
+    address: "-h/-p (--mysql-host/--mysql-port)",
+    credentials: "-U and the password (--mysql-password, MYSQL_PWD or ~/.my.cnf)",
+    database: "the DBNAME argument (--mysql-db)",
+    ..MYSQL_HINTS
 };

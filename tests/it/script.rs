@@ -327,3 +327,72 @@ fn a_script_error_at_run_time_stops_with_its_cause_even_under_ignore_all() {
         stderr(&o)
     );
 }
+
+/// A pasted pgbench command line: options that change nothing here run with a notice, those
+/// dbpress cannot honour stop in one line saying what to use instead (never a bare "unknown
+/// option"), and --show-script prints a built-in script as pgbench does.
+#[test]
+fn pgbench_options_are_honoured_noted_or_refused_with_the_alternative() {
+    let nowhere = ["--pgsql-host=127.0.0.1", "--pgsql-port=1"];
+    for (flag, want) in [
+        ("-L5", "pgbench's -L/--latency-limit is not supported: read the slow share from the latency percentiles"),
+        ("--latency-limit=5", "pgbench's -L/--latency-limit is not supported"),
+        ("--aggregate-interval=10", "are not written: --output=FILE keeps every 1 s interval"),
+        ("-C", "pgbench's -C/--connect (a new connection per transaction) is not supported"),
+        ("-i", "pgbench's -i (build the pgbench tables) is `dbpress script prepare [-s SCALE]`"),
+        ("--max-tries=3", "--max-tries=3 is not supported: dbpress retries an ignorable error"),
+    ] {
+        let o = dbpress(&["script", "run", "-S", "-T", "1", flag, nowhere[0], nowhere[1]]);
+        assert_eq!(o.status.code(), Some(2), "{flag}: {}", stderr(&o));
+        assert_one_clean_line(&o);
+        assert!(stderr(&o).contains(want), "{flag}: {}", stderr(&o));
+    }
+    // Accepted: the notices come first, then the (unreachable) target stops the run.
+    let o = dbpress(&[
+        "script",
+        "run",
+        "-S",
+        "-T",
+        "1",
+        "--progress-timestamp",
+        "--max-tries=0",
+        "--random-seed=time",
+        nowhere[0],
+        nowhere[1],
+    ]);
+    let err = stderr(&o);
+    assert!(
+        err.starts_with(
+            "dbpress: notice: pgbench's --progress-timestamp: interval lines are sysbench's"
+        ) && err.contains("is the server running?"),
+        "{err}"
+    );
+    // pgbench's connection flags: the message names them, not the options they map onto.
+    let o = dbpress(&[
+        "script",
+        "run",
+        "-S",
+        "-T",
+        "1",
+        "-h",
+        "127.0.0.1",
+        "-p",
+        "1",
+        "-U",
+        "sbtest",
+        "sbtest",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_one_clean_line(&o);
+    assert!(
+        stderr(&o).contains("is the server running? Start it (scripts/services.sh) or fix -h/-p (--pgsql-host/--pgsql-port"),
+        "{}",
+        stderr(&o)
+    );
+    let o = dbpress(&["script", "--show-script=select-only"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "-- select-only\n\\set aid random(1, 100000 * :scale)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
+    );
+}
