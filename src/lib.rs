@@ -173,9 +173,9 @@ pub(crate) fn make_driver(cfg: &RunConfig) -> Result<Box<dyn Driver>> {
         Target::Mysql(t) => {
             let d = MysqlDriver::new(t.clone(), cfg.ps_mode).map_err(error::environment)?;
             Box::new(match (slap, url, cfg.pgbench_connection) {
-                (true, _, _) => d.with_hints(&slap::hints::MYSQL_SLAP_HINTS),
-                (false, _, true) => d.with_hints(&slap::hints::MYSQL_PGBENCH_HINTS),
-                (false, true, false) => d.with_hints(&slap::hints::MYSQL_URL_HINTS),
+                (true, _, _) => d.with_hints(&driver::flag_hints::MYSQL_SLAP_HINTS),
+                (false, _, true) => d.with_hints(&driver::flag_hints::MYSQL_PGBENCH_HINTS),
+                (false, true, false) => d.with_hints(&driver::flag_hints::MYSQL_URL_HINTS),
                 (false, false, false) => d,
             })
         }
@@ -183,9 +183,9 @@ pub(crate) fn make_driver(cfg: &RunConfig) -> Result<Box<dyn Driver>> {
         Target::Pgsql(t) => {
             let d = PgDriver::new(t.clone(), cfg.ps_mode).map_err(error::environment)?;
             Box::new(match (slap, url, cfg.pgbench_connection) {
-                (true, _, _) => d.with_hints(&slap::hints::PGSQL_SLAP_HINTS),
-                (false, _, true) => d.with_hints(&slap::hints::PGSQL_PGBENCH_HINTS),
-                (false, true, false) => d.with_hints(&slap::hints::PGSQL_URL_HINTS),
+                (true, _, _) => d.with_hints(&driver::flag_hints::PGSQL_SLAP_HINTS),
+                (false, _, true) => d.with_hints(&driver::flag_hints::PGSQL_PGBENCH_HINTS),
+                (false, true, false) => d.with_hints(&driver::flag_hints::PGSQL_URL_HINTS),
                 (false, false, false) => d,
             })
         }

@@ -6,6 +6,7 @@
 
 pub mod dialect;
 pub mod dry_run;
+pub mod flag_hints;
 pub mod mysql;
 pub mod mysql_target;
 mod mysql_wire;

@@ -9,7 +9,6 @@
 
 pub mod args;
 mod autogen;
-pub mod hints;
 mod workload;
 
 use crate::cli::Command;

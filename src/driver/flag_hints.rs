@@ -3,9 +3,9 @@
 //! script`'s pgbench flags (`-h -p -U DBNAME`), or a `--db` URL, rather than the options those
 //! were mapped onto.
 
-use crate::driver::mysql::MYSQL_HINTS;
-use crate::driver::pgsql::PGSQL_HINTS;
-use crate::driver::Hints;
+use super::mysql::MYSQL_HINTS;
+use super::pgsql::PGSQL_HINTS;
+use super::Hints;
 
 pub static MYSQL_SLAP_HINTS: Hints = Hints {
     address: "-h/-P/-S (--host/--port/--socket)",
