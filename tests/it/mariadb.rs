@@ -1566,6 +1566,26 @@ fn issue_3_the_header_says_text_sql_exactly_when_the_server_prepares_nothing() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// Prepare `workload` with `size`, run it with `flags` writing a JSON result, and return the
+/// run's output and its result (checked against the schema); the test cleans up.
+fn prepared_run(
+    workload: &str,
+    size: &str,
+    flags: &[&str],
+    name: &str,
+) -> (std::process::Output, serde_json::Value) {
+    let o = dbpress(&args(&[workload, "prepare"], &[size]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = scratch(name).join("r.json");
+    let mut run_flags = vec![size, "--output", out.to_str().unwrap()];
+    run_flags.extend_from_slice(flags);
+    let o = dbpress(&args(&[workload, "run"], &run_flags));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    assert_valid(&r);
+    (o, r)
+}
+
 #[test]
 fn the_report_sets_the_servers_own_counters_beside_dbpress_figures() {
     let Some(_srv) = server("server_counters") else {
@@ -1574,25 +1594,12 @@ fn the_report_sets_the_servers_own_counters_beside_dbpress_figures() {
     // A tiny table at 16 threads: deadlocks are likely, and whatever their number the
     // server's counts must exceed dbpress's by exactly the failed statements and the ROLLBACK
     // sent after each.
-    let size = ["--table-size=50"];
-    let o = dbpress(&args(&["oltp_write_only", "prepare"], &size));
-    assert!(o.status.success(), "{}", stderr(&o));
-    let dir = scratch("server-counters");
-    let out = dir.join("r.json");
-    let o = dbpress(&args(
-        &["oltp_write_only", "run"],
-        &[
-            "--table-size=50",
-            "--threads=16",
-            "--time=0",
-            "--events=3000",
-            "--output",
-            out.to_str().unwrap(),
-        ],
-    ));
-    assert!(o.status.success(), "{}", stderr(&o));
-    let r = json(&out);
-    crate::export::assert_valid(&r);
+    let (o, r) = prepared_run(
+        "oltp_write_only",
+        "--table-size=50",
+        &["--threads=16", "--time=0", "--events=3000"],
+        "server-counters",
+    );
     let c = &r["server_counters"];
     assert_eq!(c["unavailable"], serde_json::Value::Null, "{c}");
     let errors = r["summary"]["errors"].as_u64().unwrap();
@@ -1741,24 +1748,12 @@ fn deletes_that_found_no_row_are_other_and_the_counters_say_why() {
     let Some(_srv) = server("zero_row_writes") else {
         return;
     };
-    let size = ["--table-size=100"];
-    let o = dbpress(&args(&["oltp_delete", "prepare"], &size));
-    assert!(o.status.success(), "{}", stderr(&o));
-    let dir = scratch("zero-row-writes");
-    let out = dir.join("r.json");
-    let o = dbpress(&args(
-        &["oltp_delete", "run"],
-        &[
-            size[0],
-            "--time=0",
-            "--events=300",
-            "--output",
-            out.to_str().unwrap(),
-        ],
-    ));
-    assert!(o.status.success(), "{}", stderr(&o));
-    let r = json(&out);
-    assert_valid(&r);
+    let (o, r) = prepared_run(
+        "oltp_delete",
+        "--table-size=100",
+        &["--time=0", "--events=300"],
+        "zero-row-writes",
+    );
     let c = &r["server_counters"];
     assert_eq!(c["deltas"]["Com_delete"], 300, "{c}");
     let (writes, other) = (
@@ -1801,25 +1796,12 @@ fn with_a_warm_up_the_server_counters_still_equal_dbpress_figures() {
     let Some(_srv) = server("warmup_counters") else {
         return;
     };
-    let size = ["--table-size=1000"];
-    let o = dbpress(&args(&["oltp_read_only", "prepare"], &size));
-    assert!(o.status.success(), "{}", stderr(&o));
-    let dir = scratch("warmup-counters");
-    let out = dir.join("r.json");
-    let o = dbpress(&args(
-        &["oltp_read_only", "run"],
-        &[
-            size[0],
-            "--threads=2",
-            "--warmup-time=1",
-            "--time=1",
-            "--output",
-            out.to_str().unwrap(),
-        ],
-    ));
-    assert!(o.status.success(), "{}", stderr(&o));
-    let r = json(&out);
-    assert_valid(&r);
+    let (o, r) = prepared_run(
+        "oltp_read_only",
+        "--table-size=1000",
+        &["--threads=2", "--warmup-time=1", "--time=1"],
+        "warmup-counters",
+    );
     let c = &r["server_counters"];
     let warm = c["warmup"]["events"].as_u64().unwrap();
     let events = r["summary"]["events"].as_u64().unwrap();
