@@ -137,6 +137,17 @@ pub fn assert_one_clean_line(o: &Output) {
     );
 }
 
+/// dbpress stopped with exit `code` and one clean error line containing `want`.
+pub fn assert_fails_with(o: &Output, code: i32, want: &str) {
+    assert_eq!(o.status.code(), Some(code), "{}", stderr(o));
+    assert_one_clean_line(o);
+    assert!(
+        stderr(o).contains(want),
+        "wanted {want:?} in: {}",
+        stderr(o)
+    );
+}
+
 /// dbpress started with its output captured, to be signalled while it runs.
 pub fn spawn(args: &[&str]) -> std::process::Child {
     Command::new(bin())
