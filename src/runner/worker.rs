@@ -50,6 +50,10 @@ impl Worker<'_> {
             if measuring {
                 self.cell
                     .record_statements(exec.reads, exec.writes, exec.other);
+            } else {
+                // A run that ended in its warm-up: the server still counted the final flush.
+                self.cell
+                    .record_warmup(false, exec.reads, exec.writes, exec.other, 0);
             }
             r.err()
         });
