@@ -1692,7 +1692,7 @@ fn restart_mariadb() {
 /// A restart starts every status counter again from zero: the report says the counters cannot be
 /// compared instead of setting meaningless deltas beside dbpress's counts.
 #[test]
-fn a_server_restart_during_the_run_leaves_its_counters_not_comparable() {
+fn issue_2_a_server_restart_during_the_run_leaves_its_counters_not_comparable() {
     let Some(_srv) = server("restart") else {
         return;
     };
@@ -1792,7 +1792,7 @@ fn deletes_that_found_no_row_are_other_and_the_counters_say_why() {
 /// The server's counters are read before the warm-up: dbpress counts what the warm-up ran too,
 /// so its figures still equal the server's and the per-event column is still the mix.
 #[test]
-fn with_a_warm_up_the_server_counters_still_equal_dbpress_figures() {
+fn issue_2_with_a_warm_up_the_server_counters_still_equal_dbpress_figures() {
     let Some(_srv) = server("warmup_counters") else {
         return;
     };

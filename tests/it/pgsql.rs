@@ -715,7 +715,7 @@ fn the_report_shows_the_rows_postgresql_counted() {
 /// pg_stat_reset() during a run starts the database's counters again from zero: the report says
 /// they cannot be compared instead of printing deltas that undercount.
 #[test]
-fn statistics_reset_during_the_run_leaves_the_counters_not_comparable() {
+fn issue_4_statistics_reset_during_the_run_leaves_the_counters_not_comparable() {
     let Some((_g, _c)) = pg_server("pg-stats-reset") else {
         return;
     };

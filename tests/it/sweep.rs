@@ -172,7 +172,7 @@ fn a_sweep_over_short_tables_warns_once_and_keeps_the_warning_in_every_step() {
 /// a note saying it was cut short, the levels never reached are listed as not run, and the
 /// JSON document says the same.
 #[test]
-fn an_interrupted_sweep_marks_the_level_cut_short_and_the_levels_never_run() {
+fn issue_5_an_interrupted_sweep_marks_the_level_cut_short_and_the_levels_never_run() {
     let dir = scratch("sweep-interrupted");
     let out = dir.join("sweep.json");
     use std::io::BufRead;
