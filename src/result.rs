@@ -4,6 +4,7 @@
 
 use crate::counters::ServerCounters;
 use crate::driver::ServerInfo;
+pub use crate::stats::stability::Throughput;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -21,6 +22,10 @@ pub struct RunResult {
     pub run: RunInfo,
     pub intervals: Vec<Interval>,
     pub summary: Summary,
+    /// How steady the per-interval rate was and where it stalled, derived from `intervals`;
+    /// absent when the run had fewer than three full intervals, and in earlier versions' results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throughput: Option<Throughput>,
     pub statements: Vec<StatementSummary>,
     pub errors_by_code: BTreeMap<String, u64>,
     pub histograms: Histograms,
@@ -106,7 +111,7 @@ pub struct ForcedShutdown {
     pub unfinished: u32,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
 pub struct Interval {
     /// Seconds from the start of measurement to the end of this interval.
     pub time_s: f64,

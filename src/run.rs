@@ -255,6 +255,7 @@ fn assemble(
                 },
             ),
         },
+        throughput: stats::stability::of(&output.intervals),
         intervals: output.intervals,
         summary: output.summary,
         statements,

@@ -103,6 +103,22 @@ fn row(threads: u32, step: &Step) -> Row {
         )),
         (None, None) => None,
     };
+    // A level whose throughput fell to nothing for whole intervals is where a curve hides a
+    // collapse (lock convoys, deadlock-detection storms); say so beside its averages.
+    let stalls = r
+        .throughput
+        .as_ref()
+        .filter(|t| t.stalled_intervals > 0)
+        .map(|t| {
+            format!(
+                "stalled {} of {} intervals (no event finished)",
+                t.stalled_intervals, t.intervals
+            )
+        });
+    let note = match (note, stalls) {
+        (Some(n), Some(st)) => Some(format!("{n}; {st}")),
+        (n, st) => n.or(st),
+    };
     Row {
         threads,
         tps: Some(s.tps),

@@ -245,6 +245,9 @@ fn dbpress_sections(r: &RunResult) -> String {
         );
         let _ = writeln!(o);
     }
+    if let Some(t) = &r.throughput {
+        o.push_str(&throughput::section(t));
+    }
     if let Some(c) = &r.server_counters {
         o.push_str(&server_counters::section(c, s.events));
     }
@@ -331,3 +334,4 @@ pub fn histogram(r: &RunResult) -> String {
 mod server_counters;
 #[cfg(test)]
 mod tests;
+mod throughput;

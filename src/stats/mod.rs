@@ -14,6 +14,7 @@
 pub mod counts;
 pub mod event_counts;
 pub mod snapshot;
+pub mod stability;
 pub mod summary;
 
 use crate::driver::QueryKind;

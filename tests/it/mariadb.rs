@@ -1824,3 +1824,75 @@ fn issue_2_with_a_warm_up_the_server_counters_still_equal_dbpress_figures() {
     let o = dbpress(&args(&["oltp_read_only", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// A global read lock held for 3 s in the middle of a write run: dbpress's intervals fall to
+/// zero while the server executes nothing, and the throughput section says where.
+#[test]
+fn a_write_stall_is_found_in_the_intervals_and_placed_in_time() {
+    let Some(_srv) = server("write_stall") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_write_only", "prepare"],
+        &["--table-size=1000"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = scratch("write-stall").join("r.json");
+    let mut child = spawn(&args(
+        &["oltp_write_only", "run"],
+        &[
+            "--table-size=1000",
+            "--threads=4",
+            "--time=8",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+    ));
+    // The lock starts 1.5 s into measurement, however long the set-up took on a busy machine.
+    use std::io::{BufRead, Read};
+    let mut stdout_lines = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut text = String::new();
+    while !text.contains("Threads started!") {
+        assert!(stdout_lines.read_line(&mut text).unwrap() > 0, "{text}");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let locked = as_root("FLUSH TABLES WITH READ LOCK; DO SLEEP(3); UNLOCK TABLES");
+    stdout_lines.read_to_string(&mut text).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(locked, "the lock session failed");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    assert_valid(&r);
+    let t = &r["throughput"];
+    let stalled = t["stalled_intervals"].as_u64().unwrap();
+    // 3 s of lock cover at least two whole 1-s intervals, whatever the phase.
+    assert!((2..=4).contains(&stalled), "{t}");
+    assert_eq!(t["stall_count"], 1, "{t}");
+    let (from, to) = (
+        t["stalls"][0]["from_s"].as_f64().unwrap(),
+        t["stalls"][0]["to_s"].as_f64().unwrap(),
+    );
+    assert!(from >= 1.0 && to - from >= 2.0, "{t}");
+    assert_eq!(t["min_eps"].as_f64(), Some(0.0));
+    assert!(t["median_eps"].as_f64().unwrap() > 0.0, "{t}");
+    // The intervals the stretch covers are the ones with no events.
+    let zero: Vec<f64> = r["intervals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["events"] == 0 && i["closing"] == false)
+        .map(|i| i["time_s"].as_f64().unwrap())
+        .collect();
+    assert_eq!(zero.len() as u64, stalled);
+    assert!(
+        zero.iter().all(|&x| x > from && x <= to + 1e-9),
+        "{zero:?} {t}"
+    );
+    let line = format!(
+        "stalls (intervals in which no event finished): {stalled} of {}, in 1 stretch: {from:.0}s to {to:.0}s\n",
+        t["intervals"]
+    );
+    assert!(text.contains(&line), "{line}\n{text}");
+    let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}

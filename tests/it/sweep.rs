@@ -231,3 +231,59 @@ fn issue_5_an_interrupted_sweep_marks_the_level_cut_short_and_the_levels_never_r
         "{text}"
     );
 }
+
+/// A level during which another process held the SQLite database's write lock: its row in the
+/// sweep table says how many intervals finished nothing, and the later level, run after the
+/// lock was released, says nothing of the kind.
+#[test]
+fn a_level_whose_writes_stalled_says_so_in_the_sweep_table() {
+    let dir = scratch("sweep-stall");
+    let path = dir.join("s.db");
+    let db = format!("--sqlite-path={}", path.display());
+    let o = dbpress(&["oltp_write_only", "prepare", &db, "--table-size=1000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = dir.join("sweep.json");
+    let locker = rusqlite::Connection::open(&path).unwrap();
+    locker.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    let mut child = spawn(&[
+        "oltp_write_only",
+        "run",
+        &db,
+        "--table-size=1000",
+        "--threads=1,2",
+        "--time=4",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    // Level 1 runs its first 2 s against the held lock, however long its set-up took; level 2
+    // starts after its 4 s.
+    use std::io::{BufRead, Read};
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut text = String::new();
+    while !text.contains("Threads started!") {
+        assert!(lines.read_line(&mut text).unwrap() > 0, "{text}");
+    }
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    locker.execute_batch("COMMIT").unwrap();
+    lines.read_to_string(&mut text).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let doc = json(&out);
+    let errors: Vec<String> = sweep_validator()
+        .iter_errors(&doc)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    let stalled = doc["steps"][0]["result"]["throughput"]["stalled_intervals"]
+        .as_u64()
+        .unwrap();
+    assert!((1..=3).contains(&stalled), "{}", doc["steps"][0]["result"]);
+    let note = format!("stalled {stalled} of 4 intervals (no event finished)");
+    assert_eq!(doc["table"][0]["note"], note.as_str());
+    assert_eq!(doc["table"][1]["note"], serde_json::Value::Null);
+    assert_eq!(
+        doc["steps"][1]["result"]["throughput"]["stalled_intervals"],
+        0
+    );
+    assert!(text.contains(&format!("  {note}\n")), "{text}");
+}

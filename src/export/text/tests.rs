@@ -50,6 +50,7 @@ fn fixture() -> RunResult {
             forced_shutdown: None,
         },
         intervals: vec![],
+        throughput: None,
         summary: Summary {
             total_time_s: 60.0012,
             events: 100_000,
@@ -415,6 +416,43 @@ fn a_long_list_of_counters_that_stayed_at_zero_is_shortened() {
     let text = summary(&r, false);
     assert!(
         text.contains("    writes: dbpress 0, server 0 (Com_insert + … + Com_replace, 4 counters: none moved): equal\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn throughput_section_shows_the_spread_and_where_nothing_finished() {
+    let mut r = fixture();
+    let mut events = vec![2000u64; 40];
+    for k in [4, 14, 24, 25, 34] {
+        events[k] = 0;
+    }
+    r.intervals = events
+        .iter()
+        .enumerate()
+        .map(|(k, &e)| Interval {
+            time_s: k as f64 + 1.000_012,
+            duration_s: 1.0,
+            events: e,
+            ..Interval::default()
+        })
+        .collect();
+    r.throughput = crate::stats::stability::of(&r.intervals);
+    let text = summary(&r, false);
+    let ours = &text[text.find("Throughput per").unwrap()..];
+    assert_eq!(
+        ours,
+        "Throughput per 1s interval (40 intervals, dbpress):
+    events/s: min 0.00, p5 0.00, median 2000.00, max 2000.00; stddev/mean 37.8%
+    stalls (intervals in which no event finished): 5 of 40, in 4 stretches, about every 10s: 4s to 5s, 14s to 15s, 24s to 26s, 34s to 35s
+
+"
+    );
+    r.intervals.iter_mut().for_each(|i| i.events = 100);
+    r.throughput = crate::stats::stability::of(&r.intervals);
+    let text = summary(&r, false);
+    assert!(
+        text.contains("stalls (intervals in which no event finished): none\n"),
         "{text}"
     );
 }

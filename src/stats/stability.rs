@@ -1,0 +1,220 @@
+//! Throughput over time: how steady the per-interval rate was, and where it fell to nothing.
+//!
+//! DBAs hunt periodic stalls (a checkpoint flush storm, a metadata lock, a purge backlog) by
+//! reading the per-second lines for `tps: 0.00`. This derives the same from the run's
+//! intervals so nobody has to scroll: the rate's spread and every stretch of intervals in which
+//! no event finished, with the typical gap between stretches when they repeat.
+//!
+//! Only full intervals count: the short closing intervals of a run that stopped between ticks
+//! measure a fraction of a tick and would fake a dip or a stall.
+
+use crate::result::Interval;
+use serde::{Deserialize, Serialize};
+
+/// Fewer full intervals than this say nothing about steadiness.
+const MIN_INTERVALS: usize = 3;
+
+/// At most this many stall stretches are kept; the count says how many there were.
+const MAX_LISTED: usize = 20;
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Throughput {
+    /// Length of one interval, s (the report interval, or 1 s without one).
+    pub interval_s: f64,
+    /// Full intervals the figures cover.
+    pub intervals: u64,
+    /// Events per second over the intervals: lowest, 5th percentile, median, highest.
+    pub min_eps: f64,
+    pub p5_eps: f64,
+    pub median_eps: f64,
+    pub max_eps: f64,
+    /// Standard deviation over mean of the per-interval rate, in percent.
+    pub cv_percent: f64,
+    /// Intervals in which no event finished.
+    pub stalled_intervals: u64,
+    /// Stretches of consecutive stalled intervals (the first `MAX_LISTED`).
+    pub stalls: Vec<Stall>,
+    pub stall_count: u64,
+    /// Median seconds between the starts of consecutive stalls, when there were at least three.
+    pub stall_every_s: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Stall {
+    /// Seconds from the start of measurement.
+    pub from_s: f64,
+    pub to_s: f64,
+}
+
+/// The figures for these intervals, or None when there are too few full ones to judge.
+pub fn of(intervals: &[Interval]) -> Option<Throughput> {
+    let full: Vec<&Interval> = intervals.iter().filter(|i| !i.closing).collect();
+    if full.len() < MIN_INTERVALS {
+        return None;
+    }
+    let rates: Vec<f64> = full
+        .iter()
+        .map(|i| i.events as f64 / i.duration_s.max(1e-9))
+        .collect();
+    let mut sorted = rates.clone();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    let mean = rates.iter().sum::<f64>() / n as f64;
+    let variance = rates.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / n as f64;
+
+    // Intervals are contiguous, so a stalled interval right after a stalled one extends the
+    // open stretch (index adjacency, not float arithmetic on the measured times).
+    let mut stretches: Vec<Stall> = Vec::new();
+    let mut open: Option<Stall> = None;
+    for i in &full {
+        if i.events > 0 {
+            stretches.extend(open.take());
+        } else if let Some(s) = open.as_mut() {
+            s.to_s = i.time_s;
+        } else {
+            open = Some(Stall {
+                from_s: i.time_s - i.duration_s,
+                to_s: i.time_s,
+            });
+        }
+    }
+    stretches.extend(open);
+    let stall_every_s = (stretches.len() >= 3).then(|| {
+        let mut gaps: Vec<f64> = stretches
+            .windows(2)
+            .map(|w| w[1].from_s - w[0].from_s)
+            .collect();
+        gaps.sort_by(f64::total_cmp);
+        gaps[gaps.len() / 2]
+    });
+    Some(Throughput {
+        interval_s: full[0].duration_s,
+        intervals: n as u64,
+        min_eps: sorted[0],
+        p5_eps: sorted[nearest_rank(n, 0.05)],
+        median_eps: sorted[nearest_rank(n, 0.5)],
+        max_eps: sorted[n - 1],
+        cv_percent: if mean > 0.0 {
+            100.0 * variance.sqrt() / mean
+        } else {
+            0.0
+        },
+        stalled_intervals: full.iter().filter(|i| i.events == 0).count() as u64,
+        stall_count: stretches.len() as u64,
+        stalls: stretches.into_iter().take(MAX_LISTED).collect(),
+        stall_every_s,
+    })
+}
+
+/// Index of the nearest-rank percentile `q` (0..1) in a sorted list of `n` values.
+fn nearest_rank(n: usize, q: f64) -> usize {
+    ((q * n as f64).ceil() as usize).clamp(1, n) - 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tick(time_s: f64, events: u64) -> Interval {
+        Interval {
+            time_s,
+            duration_s: 1.0,
+            events,
+            ..Interval::default()
+        }
+    }
+
+    fn run(events: &[u64]) -> Vec<Interval> {
+        events
+            .iter()
+            .enumerate()
+            .map(|(k, &e)| tick(k as f64 + 1.0, e))
+            .collect()
+    }
+
+    #[test]
+    fn a_steady_run_has_no_stalls_and_its_spread() {
+        let t = of(&run(&[100, 100, 100, 100])).unwrap();
+        assert_eq!(t.intervals, 4);
+        assert_eq!((t.min_eps, t.median_eps, t.max_eps), (100.0, 100.0, 100.0));
+        assert_eq!(t.cv_percent, 0.0);
+        assert_eq!((t.stalled_intervals, t.stall_count), (0, 0));
+        assert!(t.stalls.is_empty() && t.stall_every_s.is_none());
+    }
+
+    #[test]
+    fn consecutive_zero_intervals_make_one_stretch() {
+        // Lines [ 4s ] and [ 5s ] read tps 0: nothing finished from 3 s to 5 s.
+        let t = of(&run(&[2400, 2100, 130, 0, 0, 2400, 2800, 2450])).unwrap();
+        assert_eq!(t.stalled_intervals, 2);
+        assert_eq!(
+            t.stalls,
+            vec![Stall {
+                from_s: 3.0,
+                to_s: 5.0
+            }]
+        );
+        assert_eq!(t.min_eps, 0.0);
+        assert_eq!(t.p5_eps, 0.0);
+        assert_eq!(t.median_eps, 2100.0);
+        assert_eq!(t.max_eps, 2800.0);
+        assert!(t.cv_percent > 50.0, "{}", t.cv_percent);
+    }
+
+    #[test]
+    fn periodic_stalls_give_their_typical_gap() {
+        let mut e = vec![50u64; 40];
+        for k in [4, 14, 24, 25, 34] {
+            e[k] = 0;
+        }
+        let t = of(&run(&e)).unwrap();
+        assert_eq!(t.stalled_intervals, 5);
+        assert_eq!(t.stall_count, 4);
+        assert_eq!(
+            t.stalls[2],
+            Stall {
+                from_s: 24.0,
+                to_s: 26.0
+            }
+        );
+        assert_eq!(t.stall_every_s, Some(10.0));
+    }
+
+    #[test]
+    fn closing_intervals_and_short_runs_are_left_out() {
+        let mut iv = run(&[100, 100, 100]);
+        iv.push(Interval {
+            time_s: 3.01,
+            duration_s: 0.01,
+            events: 0,
+            closing: true,
+            ..Interval::default()
+        });
+        let t = of(&iv).unwrap();
+        assert_eq!((t.intervals, t.stalled_intervals), (3, 0));
+        assert!(of(&run(&[100, 0])).is_none());
+    }
+
+    #[test]
+    fn longer_report_intervals_give_rates_per_second() {
+        let iv: Vec<Interval> = [500u64, 0, 1000]
+            .iter()
+            .enumerate()
+            .map(|(k, &e)| Interval {
+                time_s: 10.0 * (k as f64 + 1.0),
+                duration_s: 10.0,
+                events: e,
+                ..Interval::default()
+            })
+            .collect();
+        let t = of(&iv).unwrap();
+        assert_eq!((t.interval_s, t.median_eps, t.max_eps), (10.0, 50.0, 100.0));
+        assert_eq!(
+            t.stalls,
+            vec![Stall {
+                from_s: 10.0,
+                to_s: 20.0
+            }]
+        );
+    }
+}
