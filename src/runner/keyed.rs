@@ -44,6 +44,9 @@ impl Worker<'_> {
                     }
                 }
             }
+            if shared.past_deadline(t1) {
+                return None;
+            }
         }
     }
 
@@ -57,6 +60,10 @@ impl Worker<'_> {
             Ok(q) => {
                 let (reads, writes, other) = split(Some(q));
                 self.cell.record_warmup(true, reads, writes, other, 0);
+                if self.shared.past_deadline(t1) {
+                    // The reporter, which ends the warm-up, has not run since: stop anyway.
+                    self.shared.stop.store(true, Ordering::Relaxed);
+                }
                 None
             }
             Err(e) => self.retry(k, e, t0, t1, false),

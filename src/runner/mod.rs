@@ -47,6 +47,17 @@ pub struct Shared {
     pub deadline_ns: AtomicU64,
 }
 
+impl Shared {
+    /// Whether `now_ns` (on the `now_ns` clock) is past the end of a `--time` run. Each worker
+    /// checks its own clock after every event, as sysbench's do, so a reporter the scheduler
+    /// starves (hundreds of busy threads on two cores) cannot stretch a 2 s run to 14 s.
+    #[inline(always)]
+    pub fn past_deadline(&self, now_ns: u64) -> bool {
+        let d = self.deadline_ns.load(Ordering::Relaxed);
+        d > 0 && now_ns >= self.epoch_ns + d
+    }
+}
+
 /// What a run produced, for the caller to turn into a `RunResult`.
 pub struct RunOutput {
     pub intervals: Vec<Interval>,
@@ -302,6 +313,7 @@ pub fn run(
         };
         init.disarm();
         // Workers are parked at the barrier: the schedule and deadline start now.
+        let started = Instant::now();
         let start_ns = crate::stats::now_ns().saturating_sub(shared.epoch_ns);
         if let Some(s) = &schedule {
             s.start_at(start_ns);
@@ -326,7 +338,16 @@ pub fn run(
         }
         let _ = writeln!(out, "Threads started!\n");
         let _ = out.flush();
-        let result = report_loop(cfg, &shared, &cells, kinds, schedule.as_ref(), signals, out);
+        let result = report_loop(
+            cfg,
+            &shared,
+            &cells,
+            kinds,
+            schedule.as_ref(),
+            signals,
+            started,
+            out,
+        );
         shared.stop.store(true, Ordering::Relaxed);
         if let shutdown::Ending::Forced { unfinished } = shutdown::wait_for_workers(cfg, &shared) {
             // sysbench's words, where its report goes, then the report of what finished. The
@@ -508,9 +529,13 @@ fn report_loop(
     kinds: usize,
     schedule: Option<&Schedule>,
     signals: &signals::Signals,
+    started: Instant,
     out: &mut dyn Write,
 ) -> LoopOutput {
-    let start = shared.epoch.max(Instant::now());
+    // Measurement starts when the workers were released, not when this thread next ran:
+    // with hundreds of workers just woken it can wait a good part of a second for a CPU, and
+    // the workers' own deadline (`Shared::past_deadline`) counts from the release.
+    let start = started;
     let mut per_thread = vec![(0u64, 0u64); cells.len()];
     let mut measure_start = start;
     if cfg.warmup > 0 {
@@ -586,7 +611,12 @@ fn report_loop(
             let _ = writeln!(out, "Time limit exceeded, exiting...");
         }
         if now >= next || !finished {
+            let full_tick = now >= next;
             collect(cells, &mut per_thread, &mut totals.stmts, &mut iv);
+            // The interval ends when its last cell was read: on a starved host collecting
+            // can take a while, and every event counted finished before this moment, so a
+            // rate over a shorter span would overstate it.
+            let now = Instant::now();
             let dur = now.saturating_duration_since(last_tick).as_secs_f64();
             let now_ns = crate::stats::now_ns().saturating_sub(shared.epoch_ns);
             let pacing = schedule.map(|s| {
@@ -603,7 +633,6 @@ fn report_loop(
             // the `[ 10s ]` of a `--time=10` run while its workers finish their last events.
             // A run that stops between ticks (--events, a signal) ends with a short interval
             // that no line reports; the result keeps it, marked closing.
-            let full_tick = now >= next;
             interval.closing = finished && !full_tick;
             checkpoints.add(&iv);
             // sysbench prints a checkpoint's report before that second's interval line; one

@@ -153,6 +153,9 @@ impl Worker<'_> {
                 if let Some(e) = fatal {
                     return Some(e);
                 }
+                if shared.past_deadline(end) {
+                    return None;
+                }
                 continue;
             }
             self.cell.record_event(&EventRecord {
@@ -170,6 +173,9 @@ impl Worker<'_> {
             });
             if let Some(e) = fatal {
                 return Some(e);
+            }
+            if shared.past_deadline(end) {
+                return None;
             }
         }
     }
