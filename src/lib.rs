@@ -4,6 +4,7 @@
 //! so tests can drive the tool in-process as well as through the binary.
 
 pub mod cli;
+pub mod compare;
 pub mod config;
 pub mod counters;
 pub mod driver;
@@ -52,6 +53,10 @@ fn dispatch(args: &[String]) -> Result<u8> {
     // pgbench's grammar likewise (-f FILE@W, -D name=value, -c -T -t).
     if args.first().map(String::as_str) == Some("script") {
         return script::main(&args[1..]);
+    }
+    // Several files, and options of its own.
+    if args.first().map(String::as_str) == Some("compare") {
+        return compare::main(&args[1..]);
     }
     let inv = cli::parse(args)?;
     match inv {
@@ -303,7 +308,8 @@ fn general_help() -> String {
          dbpress <workload> run --threads=1,2,4,8 [options]   (a thread sweep)\n  \
          dbpress slap [mysqlslap options]   (your own SQL; dbpress slap --help)\n  \
          dbpress script prepare|run|cleanup [pgbench options]   (dbpress script --help)\n  dbpress list\n  \
-         dbpress help <workload>\n  dbpress report FILE [--output-format=text|json]\n  dbpress --version\n\n\
+         dbpress help <workload>\n  dbpress report FILE [--output-format=text|json]\n  \
+         dbpress compare BASELINE.json OTHER.json… [--metrics=qps,p95]   (results side by side)\n  dbpress --version\n\n\
          Examples:\n  dbpress oltp_read_write prepare --mysql-host=127.0.0.1 --tables=4 --table-size=100000\n  \
          dbpress oltp_read_write run --mysql-host=127.0.0.1 --tables=4 --table-size=100000 --threads=8 --time=60 --report-interval=1\n  \
          dbpress oltp_point_select run --db mysql://sbtest@127.0.0.1:3306/sbtest --rate=5000 --output=result.json\n\n"

@@ -80,7 +80,7 @@ pub fn levels(opts: &OptionValues) -> Result<Option<Vec<u32>>> {
     Ok(Some(levels))
 }
 
-fn row(threads: u32, step: &Step) -> Row {
+pub(crate) fn row(threads: u32, step: &Step) -> Row {
     let Some(r) = &step.result else {
         return Row {
             threads,

@@ -169,3 +169,33 @@ pub fn signal_and_wait(child: std::process::Child, signal: i32) -> Output {
     send_signal(&child, signal);
     child.wait_with_output().unwrap()
 }
+
+/// Panic with every violation when `doc` does not match the JSON Schema `schema` (its text).
+pub fn assert_matches_schema(schema: &str, doc: &serde_json::Value) {
+    let schema: serde_json::Value = serde_json::from_str(schema).unwrap();
+    let v = jsonschema::validator_for(&schema).expect("schema compiles");
+    let errors: Vec<String> = v
+        .iter_errors(doc)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "document does not match its schema: {errors:#?}"
+    );
+}
+
+/// Read a spawned dbpress's stdout until a line containing `marker` (so a test can act at a
+/// known point of the run, however long the set-up took); returns the reader, to read the
+/// rest, and what was read so far.
+pub fn stdout_until(
+    child: &mut std::process::Child,
+    marker: &str,
+) -> (std::io::BufReader<std::process::ChildStdout>, String) {
+    use std::io::BufRead;
+    let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut text = String::new();
+    while !text.contains(marker) {
+        assert!(reader.read_line(&mut text).unwrap() > 0, "{text}");
+    }
+    (reader, text)
+}

@@ -1,21 +1,7 @@
 use crate::common::*;
 
-fn validator() -> jsonschema::Validator {
-    let schema: serde_json::Value =
-        serde_json::from_str(include_str!("../../docs/results.schema.json")).unwrap();
-    jsonschema::validator_for(&schema).expect("schema compiles")
-}
-
 pub fn assert_valid(result: &serde_json::Value) {
-    let v = validator();
-    let errors: Vec<String> = v
-        .iter_errors(result)
-        .map(|e| format!("{e} at {}", e.instance_path()))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "result does not match docs/results.schema.json: {errors:#?}"
-    );
+    assert_matches_schema(include_str!("../../docs/results.schema.json"), result);
 }
 
 #[test]

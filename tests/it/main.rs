@@ -7,6 +7,8 @@ mod common;
 
 /// Command-line behaviour that needs no server.
 mod cli;
+/// dbpress compare: results side by side, their ratios and their differences.
+mod compare;
 /// The same driver tests against every engine.
 mod conformance;
 /// The dry-run driver: dbpress's own machinery without a server.

@@ -1849,12 +1849,8 @@ fn a_write_stall_is_found_in_the_intervals_and_placed_in_time() {
         ],
     ));
     // The lock starts 1.5 s into measurement, however long the set-up took on a busy machine.
-    use std::io::{BufRead, Read};
-    let mut stdout_lines = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut text = String::new();
-    while !text.contains("Threads started!") {
-        assert!(stdout_lines.read_line(&mut text).unwrap() > 0, "{text}");
-    }
+    use std::io::Read;
+    let (mut stdout_lines, mut text) = stdout_until(&mut child, "Threads started!");
     std::thread::sleep(std::time::Duration::from_millis(1500));
     let locked = as_root("FLUSH TABLES WITH READ LOCK; DO SLEEP(3); UNLOCK TABLES");
     stdout_lines.read_to_string(&mut text).unwrap();
@@ -1893,6 +1889,61 @@ fn a_write_stall_is_found_in_the_intervals_and_placed_in_time() {
         t["intervals"]
     );
     assert!(text.contains(&line), "{line}\n{text}");
+    let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// "Double 1" against "double 0": two runs differing only in a server setting, compared. The
+/// setting is named among the differences (read from each result's server variables), with
+/// nothing else listed, and the throughput table has one row.
+#[test]
+fn compare_names_the_server_setting_that_differed() {
+    let Some(_srv) = server("compare_setting") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_write_only", "prepare"],
+        &["--table-size=1000"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = scratch("compare-setting");
+    let mut files = Vec::new();
+    for (name, flush) in [("double1", "1"), ("flush2", "2")] {
+        assert!(as_root(&format!(
+            "SET GLOBAL innodb_flush_log_at_trx_commit = {flush}"
+        )));
+        let out = dir.join(format!("{name}.json"));
+        let out_arg = format!("--output={}", out.display());
+        let o = dbpress(&args(
+            &["oltp_write_only", "run"],
+            &["--table-size=1000", "--time=1", &out_arg],
+        ));
+        assert!(o.status.success(), "{}", stderr(&o));
+        files.push(out.to_str().unwrap().to_string());
+    }
+    assert!(as_root(
+        "SET GLOBAL innodb_flush_log_at_trx_commit = DEFAULT"
+    ));
+    let o = dbpress(&["compare", &files[0], &files[1], "--output-format=json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let c: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let diffs = c["differences"].as_array().unwrap();
+    assert_eq!(diffs.len(), 1, "{diffs:#?}");
+    assert_eq!(
+        diffs[0]["what"],
+        "server variable innodb_flush_log_at_trx_commit"
+    );
+    assert_eq!(
+        (diffs[0]["baseline"].as_str(), diffs[0]["value"].as_str()),
+        (Some("1"), Some("2"))
+    );
+    let rows = c["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 1);
+    assert!(rows[0]["cells"][1]["vs_baseline"]["tps"].as_f64().unwrap() > 0.0);
+    let o = dbpress(&["compare", &files[0], &files[1]]);
+    assert!(
+        stdout(&o).contains("    flush2   server variable innodb_flush_log_at_trx_commit: 1 → 2\n")
+    );
     let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }

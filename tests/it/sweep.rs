@@ -257,12 +257,8 @@ fn a_level_whose_writes_stalled_says_so_in_the_sweep_table() {
     ]);
     // Level 1 runs its first 2 s against the held lock, however long its set-up took; level 2
     // starts after its 4 s.
-    use std::io::{BufRead, Read};
-    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut text = String::new();
-    while !text.contains("Threads started!") {
-        assert!(lines.read_line(&mut text).unwrap() > 0, "{text}");
-    }
+    use std::io::Read;
+    let (mut lines, mut text) = stdout_until(&mut child, "Threads started!");
     std::thread::sleep(std::time::Duration::from_millis(2000));
     locker.execute_batch("COMMIT").unwrap();
     lines.read_to_string(&mut text).unwrap();

@@ -1,0 +1,207 @@
+//! `dbpress compare` as text: the runs, what differs between them, then one table per metric
+//! with each run's figure per thread count and its ratio to the baseline's.
+
+use super::model::{Cell, Comparison};
+use std::fmt::Write;
+
+/// A figure a table can show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Metric {
+    Tps,
+    Qps,
+    P95,
+    P99,
+    Errors,
+}
+
+impl Metric {
+    pub fn parse(s: &str) -> Option<Metric> {
+        Some(match s {
+            "tps" => Metric::Tps,
+            "qps" => Metric::Qps,
+            "p95" => Metric::P95,
+            "p99" => Metric::P99,
+            "err" => Metric::Errors,
+            _ => return None,
+        })
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            Metric::Tps => "TPS (higher is better)",
+            Metric::Qps => "QPS (higher is better)",
+            Metric::P95 => "p95 latency, ms (lower is better)",
+            Metric::P99 => "p99 latency, ms (lower is better)",
+            Metric::Errors => "ignored errors per second",
+        }
+    }
+
+    /// (value, ratio to the baseline) of a cell.
+    fn of(self, c: &Cell) -> (Option<f64>, Option<f64>) {
+        let r = &c.vs_baseline;
+        match self {
+            Metric::Tps => (c.tps, r.tps),
+            Metric::Qps => (c.qps, r.qps),
+            Metric::P95 => (c.p95_ms, r.p95_ms),
+            Metric::P99 => (c.p99_ms, r.p99_ms),
+            // Mostly 0 in the baseline: a ratio would say nothing.
+            Metric::Errors => (c.errors_per_s, None),
+        }
+    }
+
+    fn precision(self) -> usize {
+        match self {
+            Metric::P95 | Metric::P99 => 3,
+            _ => 2,
+        }
+    }
+}
+
+pub fn render(c: &Comparison, metrics: &[Metric]) -> String {
+    let mut o = String::new();
+    let lw = c
+        .runs
+        .iter()
+        .map(|r| r.label.chars().count())
+        .max()
+        .unwrap_or(0);
+    let _ = writeln!(
+        o,
+        "Comparison of {} results (baseline: {}):",
+        c.runs.len(),
+        c.runs[0].label
+    );
+    for r in &c.runs {
+        let levels: Vec<String> = r.levels.iter().map(u32::to_string).collect();
+        let _ = writeln!(
+            o,
+            "    {:<lw$}  {} on {}, started {}, threads {}  ({})",
+            r.label,
+            r.workload,
+            if r.server.is_empty() { "?" } else { &r.server },
+            utc(r.started_at_unix_s),
+            levels.join(","),
+            r.file
+        );
+    }
+    let _ = writeln!(o);
+    if c.differences.is_empty() {
+        let _ = writeln!(
+            o,
+            "Nothing differs from the baseline besides the figures: same workload, options, server, settings and host.\n"
+        );
+    } else {
+        let _ = writeln!(o, "What differs from the baseline besides the figures:");
+        for d in &c.differences {
+            let show = |v: &Option<String>| match v.as_deref() {
+                None => "(not recorded)".to_string(),
+                Some("") => "(empty)".to_string(),
+                Some(v) => v.to_string(),
+            };
+            let _ = writeln!(
+                o,
+                "    {:<lw$}  {}: {} → {}",
+                d.run,
+                d.what,
+                show(&d.baseline),
+                show(&d.value)
+            );
+        }
+        let _ = writeln!(o);
+    }
+    for &m in metrics {
+        table(&mut o, c, m);
+    }
+    let notes: Vec<String> = c
+        .rows
+        .iter()
+        .flat_map(|row| {
+            row.cells
+                .iter()
+                .zip(&c.runs)
+                .filter_map(move |(cell, run)| {
+                    let note = cell.as_ref()?.note.as_ref()?;
+                    Some(format!(
+                        "    {}, {} threads: {note}",
+                        run.label, row.threads
+                    ))
+                })
+        })
+        .collect();
+    if !notes.is_empty() {
+        let _ = writeln!(o, "Notes:");
+        for n in notes {
+            let _ = writeln!(o, "{n}");
+        }
+        let _ = writeln!(o);
+    }
+    o
+}
+
+fn table(o: &mut String, c: &Comparison, m: Metric) {
+    let w = c
+        .runs
+        .iter()
+        .map(|r| r.label.chars().count())
+        .fold(12, usize::max);
+    let ratios = m != Metric::Errors;
+    let _ = writeln!(o, "{}:", m.title());
+    let mut head = format!("    {:>7}", "threads");
+    for (i, r) in c.runs.iter().enumerate() {
+        let _ = write!(head, " {:>w$}", r.label);
+        if i > 0 && ratios {
+            let _ = write!(head, " {:>8}", "vs base");
+        }
+    }
+    let _ = writeln!(o, "{}", head.trim_end());
+    let p = m.precision();
+    for row in &c.rows {
+        let mut line = format!("    {:>7}", row.threads);
+        for (i, cell) in row.cells.iter().enumerate() {
+            let (v, r) = cell.as_ref().map_or((None, None), |c| m.of(c));
+            let _ = write!(
+                line,
+                " {:>w$}",
+                v.map_or("-".into(), |v| format!("{v:.p$}"))
+            );
+            if i > 0 && ratios {
+                let _ = write!(line, " {:>8}", r.map_or("-".into(), |r| format!("{r:.3}")));
+            }
+        }
+        let _ = writeln!(o, "{}", line.trim_end());
+    }
+    let _ = writeln!(o);
+}
+
+/// `2026-11-23 13:40 UTC` from Unix seconds (0: unknown).
+fn utc(secs: u64) -> String {
+    if secs == 0 {
+        return "at an unknown time".into();
+    }
+    let days = (secs / 86_400) as i64;
+    let (h, m) = ((secs % 86_400) / 3600, (secs % 3600) / 60);
+    // Civil date from days since 1970-01-01 (proleptic Gregorian).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let mo = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(mo <= 2);
+    format!("{y:04}-{mo:02}-{d:02} {h:02}:{m:02} UTC")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_dates_are_civil_dates() {
+        assert_eq!(utc(0), "at an unknown time");
+        assert_eq!(utc(951_782_400), "2000-02-29 00:00 UTC");
+        assert_eq!(utc(1_795_440_797), "2026-11-23 13:33 UTC");
+        assert_eq!(utc(4_107_542_399), "2100-02-28 23:59 UTC");
+    }
+}

@@ -1,0 +1,145 @@
+use crate::common::*;
+
+fn assert_valid(doc: &serde_json::Value) {
+    assert_matches_schema(include_str!("../../docs/compare.schema.json"), doc);
+}
+
+fn dry_result(dir: &std::path::Path, name: &str, extra: &[&str]) -> String {
+    let out = dir.join(format!("{name}.json"));
+    let mut args = vec!["oltp_read_only", "run", "--mysql-dry-run", "--time=0"];
+    args.extend_from_slice(extra);
+    let out_arg = format!("--output={}", out.display());
+    args.push(&out_arg);
+    let o = dbpress(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    out.to_str().unwrap().to_string()
+}
+
+/// A sweep, a single run at one of its levels and a run at another: rows are the union of the
+/// levels, each figure is the file's own and each ratio is the figure over the baseline's; the
+/// options that differed are listed, the output file and a randomly drawn seed are not.
+#[test]
+fn results_side_by_side_with_ratios_and_what_differed() {
+    let dir = scratch("compare-dry");
+    let base = dry_result(&dir, "base", &["--threads=1,2", "--events=3000"]);
+    let one = dry_result(
+        &dir,
+        "one",
+        &["--threads=2", "--events=2000", "--range-size=50"],
+    );
+    let four = dry_result(&dir, "four", &["--threads=4", "--events=2000"]);
+    let out = dir.join("cmp.json");
+    let o = dbpress(&[
+        "compare",
+        &base,
+        &one,
+        &four,
+        "--metrics=qps,tps,p99,err",
+        &format!("--output={}", out.display()),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let c = json(&out);
+    assert_valid(&c);
+    let labels: Vec<&str> = c["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["base", "one", "four"]);
+    let rows = c["rows"].as_array().unwrap();
+    let threads: Vec<u64> = rows
+        .iter()
+        .map(|r| r["threads"].as_u64().unwrap())
+        .collect();
+    assert_eq!(threads, [1, 2, 4]);
+    // Level 2: in the baseline's sweep and in `one`; the ratio is one's QPS over base's.
+    let sweep = json(std::path::Path::new(&base));
+    let base_qps = sweep["table"][1]["qps"].as_f64().unwrap();
+    let single = json(std::path::Path::new(&one));
+    let one_qps = single["summary"]["qps"].as_f64().unwrap();
+    let cell = &rows[1]["cells"][1];
+    assert_eq!(cell["qps"].as_f64().unwrap(), one_qps);
+    let ratio = cell["vs_baseline"]["qps"].as_f64().unwrap();
+    assert!((ratio - one_qps / base_qps).abs() < 1e-9, "{ratio}");
+    assert_eq!(
+        rows[1]["cells"][0]["vs_baseline"]["qps"],
+        serde_json::Value::Null
+    );
+    // Levels a result did not run are empty cells, and have no ratio.
+    assert_eq!(rows[0]["cells"][1], serde_json::Value::Null);
+    assert_eq!(rows[2]["cells"][0], serde_json::Value::Null);
+    assert_eq!(
+        rows[2]["cells"][2]["vs_baseline"]["qps"],
+        serde_json::Value::Null
+    );
+    let diffs: Vec<String> = c["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            format!(
+                "{} {}: {} -> {}",
+                d["run"].as_str().unwrap(),
+                d["what"].as_str().unwrap(),
+                d["baseline"].as_str().unwrap_or("?"),
+                d["value"].as_str().unwrap_or("?")
+            )
+        })
+        .collect();
+    assert_eq!(
+        diffs,
+        [
+            "one option --events: 3000 -> 2000",
+            "one option --range-size: 100 -> 50",
+            "four option --events: 3000 -> 2000",
+        ]
+    );
+    // The text: the list of differences, one table per metric asked for, ratios beside.
+    assert!(
+        text.contains("    one   option --range-size: 100 → 50\n"),
+        "{text}"
+    );
+    for title in [
+        "QPS (higher is better):",
+        "TPS (higher is better):",
+        "p99 latency, ms (lower is better):",
+        "ignored errors per second:",
+    ] {
+        assert!(text.contains(title), "{title}\n{text}");
+    }
+    assert!(!text.contains("p95 latency"), "{text}");
+    let qps_table = &text[text.find("QPS (higher").unwrap()..];
+    let line2 = qps_table
+        .lines()
+        .find(|l| l.trim_start().starts_with("2 "))
+        .unwrap();
+    assert!(
+        line2.contains(&format!("{one_qps:.2}")) && line2.contains(&format!("{ratio:.3}")),
+        "{line2}"
+    );
+    // The same comparison as JSON on stdout is the file's.
+    let o = dbpress(&["compare", &base, &one, &four, "--output-format=json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let on_stdout: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(on_stdout, c);
+}
+
+#[test]
+fn compare_bad_input_is_one_clear_line() {
+    let dir = scratch("compare-bad");
+    let base = dry_result(&dir, "base", &["--events=100"]);
+    let o = dbpress(&["compare", &base]);
+    assert_fails_with(&o, 2, "dbpress compare needs two or more result files");
+    let o = dbpress(&["compare", &base, "missing.json"]);
+    assert_fails_with(&o, 2, "cannot read result file missing.json");
+    let o = dbpress(&["compare", &base, &base, "--metrics=qps,p90"]);
+    assert_fails_with(&o, 2, "unknown metric 'p90' in --metrics=qps,p90");
+    let o = dbpress(&["compare", &base, &base, "--threads=4"]);
+    assert_fails_with(&o, 2, "unknown option '--threads=4' for dbpress compare");
+    let not_json = dir.join("notes.txt");
+    std::fs::write(&not_json, "QPS went up\n").unwrap();
+    let o = dbpress(&["compare", &base, not_json.to_str().unwrap()]);
+    assert_fails_with(&o, 2, "is not a dbpress JSON result");
+}
