@@ -59,6 +59,11 @@ pub fn read_document(path: &str) -> Result<Document> {
         }
         None => return Err(usage(format!("{path} is not a dbpress JSON result: no schema_version"))),
     }
+    if value.get("kind").and_then(|k| k.as_str()) == Some("comparison") {
+        return Err(usage(format!(
+            "{path} is a dbpress comparison, not a result: give `dbpress compare` (or `report`) the result files it was made from"
+        )));
+    }
     if value.get("kind").and_then(|k| k.as_str()) == Some("sweep") {
         return serde_json::from_value(value)
             .map(|s| Document::Sweep(Box::new(s)))

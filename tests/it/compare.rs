@@ -138,6 +138,16 @@ fn compare_bad_input_is_one_clear_line() {
     assert_fails_with(&o, 2, "unknown metric 'p90' in --metrics=qps,p90");
     let o = dbpress(&["compare", &base, &base, "--threads=4"]);
     assert_fails_with(&o, 2, "unknown option '--threads=4' for dbpress compare");
+    let cmp = dir.join("cmp.json");
+    let o = dbpress(&[
+        "compare",
+        &base,
+        &base,
+        &format!("--output={}", cmp.display()),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = dbpress(&["report", cmp.to_str().unwrap()]);
+    assert_fails_with(&o, 2, "is a dbpress comparison, not a result");
     let not_json = dir.join("notes.txt");
     std::fs::write(&not_json, "QPS went up\n").unwrap();
     let o = dbpress(&["compare", &base, not_json.to_str().unwrap()]);
