@@ -618,7 +618,14 @@ fn report_loop(
             // rate over a shorter span would overstate it.
             let now = Instant::now();
             let dur = now.saturating_duration_since(last_tick).as_secs_f64();
-            let now_ns = crate::stats::now_ns().saturating_sub(shared.epoch_ns);
+            // No event is due after the end of --time: a tick that comes late, past it, must
+            // not count the schedule's slots beyond the end as a queue the server left behind.
+            let now_ns = match shared.deadline_ns.load(Ordering::Relaxed) {
+                0 => crate::stats::now_ns().saturating_sub(shared.epoch_ns),
+                end => crate::stats::now_ns()
+                    .saturating_sub(shared.epoch_ns)
+                    .min(end),
+            };
             let pacing = schedule.map(|s| {
                 (
                     s.backlog(now_ns),
