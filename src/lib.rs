@@ -12,6 +12,7 @@ pub mod environment;
 pub mod error;
 pub mod export;
 pub mod rand;
+pub mod report;
 pub mod result;
 pub mod run;
 pub mod runner;
@@ -79,59 +80,7 @@ fn dispatch(args: &[String]) -> Result<u8> {
             print!("{}", workload_help(&name));
             Ok(0)
         }
-        Invocation::Report(file, opts) => {
-            print_notices(&opts);
-            let format = config::choice(&opts, "output-format", "text, json", |s| match s {
-                "text" => Some(OutputFormat::Text),
-                "json" => Some(OutputFormat::Json),
-                _ => None,
-            })?;
-            let r = match export::json::read_document(&file)? {
-                export::json::Document::Run(r) => *r,
-                export::json::Document::Sweep(s) => {
-                    match format {
-                        OutputFormat::Json => print!("{}", sweep::render_json(&s)),
-                        OutputFormat::Text => {
-                            // Each step as the sweep printed it, then the table.
-                            let n = s.steps.len();
-                            for (i, step) in s.steps.iter().enumerate() {
-                                println!(
-                                    "=== Sweep step {} of {n}: {} threads ===\n",
-                                    i + 1,
-                                    step.threads
-                                );
-                                match (&step.result, &step.error) {
-                                    (Some(r), _) => {
-                                        print!("{}", export::text::interval_lines(r));
-                                        print!("{}", export::text::summary(r, false));
-                                    }
-                                    (None, Some(e)) => {
-                                        println!(
-                                            "dbpress: level {} did not run: {e}\n",
-                                            step.threads
-                                        )
-                                    }
-                                    (None, None) => {}
-                                }
-                            }
-                            print!("{}", sweep::render_table(&s));
-                        }
-                    }
-                    return Ok(0);
-                }
-            };
-            match format {
-                OutputFormat::Json => print!("{}", export::json::render(&r)),
-                OutputFormat::Text => {
-                    print!("{}", export::text::interval_lines(&r));
-                    print!(
-                        "{}",
-                        export::text::summary(&r, config::boolean(&opts, "histogram")?)
-                    );
-                }
-            }
-            Ok(0)
-        }
+        Invocation::Report(file, opts) => report::main(&file, &opts),
         Invocation::Workload {
             workload,
             command,
@@ -308,7 +257,7 @@ fn general_help() -> String {
          dbpress <workload> run --threads=1,2,4,8 [options]   (a thread sweep)\n  \
          dbpress slap [mysqlslap options]   (your own SQL; dbpress slap --help)\n  \
          dbpress script prepare|run|cleanup [pgbench options]   (dbpress script --help)\n  dbpress list\n  \
-         dbpress help <workload>\n  dbpress report FILE [--output-format=text|json]\n  \
+         dbpress help <workload>\n  dbpress report FILE [--output-format=text|json|html]\n  \
          dbpress compare BASELINE.json OTHER.json… [--metrics=qps,p95]   (results side by side)\n  dbpress --version\n\n\
          Examples:\n  dbpress oltp_read_write prepare --mysql-host=127.0.0.1 --tables=4 --table-size=100000\n  \
          dbpress oltp_read_write run --mysql-host=127.0.0.1 --tables=4 --table-size=100000 --threads=8 --time=60 --report-interval=1\n  \

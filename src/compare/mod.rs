@@ -17,15 +17,21 @@ differs between the runs (options, server version and settings, host).
 
 Options:
   --metrics=LIST          tables to print, from tps, qps, p95, p99, err [qps,p95]
-  --output-format=FORMAT  text or json [text]
+  --output-format=FORMAT  text, json or html (a page with charts) [text]
   --output=FILE           also write the comparison as JSON to FILE
 ";
+
+enum Format {
+    Text,
+    Json,
+    Html,
+}
 
 /// Run `dbpress compare` with its arguments; returns the exit code.
 pub fn main(args: &[String]) -> Result<u8> {
     let mut files = Vec::new();
     let mut metrics = vec![Metric::Qps, Metric::P95];
-    let mut json = false;
+    let mut format = Format::Text;
     let mut output = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -50,12 +56,13 @@ pub fn main(args: &[String]) -> Result<u8> {
         match name.as_str() {
             "metrics" => metrics = parse_metrics(&value()?)?,
             "output-format" => {
-                json = match value()?.as_str() {
-                    "text" => false,
-                    "json" => true,
+                format = match value()?.as_str() {
+                    "text" => Format::Text,
+                    "json" => Format::Json,
+                    "html" => Format::Html,
                     other => {
                         return Err(usage(format!(
-                            "invalid value '{other}' for --output-format: use text or json"
+                            "invalid value '{other}' for --output-format: use text, json or html"
                         )))
                     }
                 }
@@ -82,10 +89,13 @@ pub fn main(args: &[String]) -> Result<u8> {
     if let Some(path) = &output {
         write_text(path, &as_json)?;
     }
-    if json {
-        print!("{as_json}");
-    } else {
-        print!("{}", text::render(&c, &metrics));
+    match format {
+        Format::Json => print!("{as_json}"),
+        Format::Text => print!("{}", text::render(&c, &metrics)),
+        Format::Html => print!(
+            "{}",
+            crate::export::html::compare_page(&c, &text::render(&c, &metrics))
+        ),
     }
     Ok(0)
 }

@@ -270,3 +270,105 @@ fn report_checkpoints_print_sysbench_reports_per_period_and_report_replays_them(
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("invalid checkpoint 'soon' in --report-checkpoints=10,soon"));
 }
+
+/// Every element the page opens it closes (the page is built by hand, so count them).
+fn assert_balanced(html: &str) {
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+    for tag in ["svg", "figure", "details", "table", "pre", "body", "head"] {
+        let open =
+            html.matches(&format!("<{tag}>")).count() + html.matches(&format!("<{tag} ")).count();
+        let close = html.matches(&format!("</{tag}>")).count();
+        assert_eq!(open, close, "<{tag}> opened {open} times, closed {close}");
+    }
+}
+
+/// `report --output-format=html`: a page with a chart point per full interval, the run's text
+/// report, and everything from the result escaped (a statement with `<` and `&` in it, a
+/// password given on the command line that must stay hidden).
+#[test]
+fn html_report_of_a_run_charts_every_interval_and_escapes_the_result() {
+    let dir = scratch("export-html");
+    let out = dir.join("r.json");
+    let o = dbpress(&[
+        "slap",
+        "--mysql-dry-run",
+        "--query=select a<b from t where x>'&'",
+        "-c",
+        "2",
+        "--number-of-queries=40000",
+        "--rate=8000",
+        "--mysql-password=hunter2",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = dbpress(&["report", out.to_str().unwrap(), "--output-format=html"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let html = stdout(&o);
+    assert_balanced(&html);
+    assert!(!html.contains("hunter2"));
+    assert!(
+        html.contains("select a&lt;b from t where x&gt;'&amp;'"),
+        "{html}"
+    );
+    assert!(!html.contains("a<b"));
+    // slap writes a sweep document, here of one level.
+    let r = json(&out)["steps"][0]["result"].clone();
+    let full = r["intervals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["closing"] == false)
+        .count();
+    assert!(full >= 4, "{full} intervals");
+    // The events/s chart: one polyline with a point per full interval.
+    let first = &html[html.find("<polyline").unwrap()..];
+    let points = &first[first.find("points=\"").unwrap() + 8..];
+    let points = &points[..points.find('"').unwrap()];
+    assert_eq!(points.split(' ').count(), full, "{points}");
+    // The text report is on the page, as the run printed it.
+    assert!(html.contains("SQL statistics:") && html.contains("Latency by statement"));
+}
+
+/// A sweep page charts one point per level; a comparison page one line per result.
+#[test]
+fn html_pages_of_a_sweep_and_a_comparison_chart_each_level_and_result() {
+    let dir = scratch("export-html-sweep");
+    let mut files = Vec::new();
+    for name in ["a", "b"] {
+        let out = dir.join(format!("{name}.json"));
+        let o = dbpress(&[
+            "oltp_point_select",
+            "run",
+            "--mysql-dry-run",
+            "--threads=1,2,3",
+            "--time=0",
+            "--events=2000",
+            "--output",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        files.push(out.to_str().unwrap().to_string());
+    }
+    let o = dbpress(&["report", &files[0], "--output-format=html"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let html = stdout(&o);
+    assert_balanced(&html);
+    // TPS and QPS charts one series each, latency two: a circle per level each.
+    assert_eq!(html.matches("<circle").count(), 3 * 4, "{html}");
+    assert!(html.contains("Thread sweep, oltp_point_select (3 levels):"));
+    let o = dbpress(&["compare", &files[0], &files[1], "--output-format=html"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let html = stdout(&o);
+    assert_balanced(&html);
+    // Four charts (QPS, TPS, p95, p99), each a line per result with a point per level.
+    assert_eq!(html.matches("<polyline").count(), 4 * 2);
+    assert_eq!(html.matches("<circle").count(), 4 * 2 * 3);
+    assert!(html.contains("Comparison of 2 results (baseline: a):"));
+    let o = dbpress(&["compare", &files[0], &files[1], "--output-format=pdf"]);
+    assert_fails_with(
+        &o,
+        2,
+        "invalid value 'pdf' for --output-format: use text, json or html",
+    );
+}

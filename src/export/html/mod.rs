@@ -1,0 +1,325 @@
+//! A result as one self-contained HTML page with charts: throughput and latency per interval
+//! for a run (stalls shaded), throughput and latency against threads for a sweep, one line per
+//! result for a comparison. Everything else the text report says is on the page as text.
+//! Rendered from saved JSON (`dbpress report FILE --output-format=html`, `dbpress compare …
+//! --output-format=html`), so a page can be made at any time from what a run wrote.
+
+mod svg;
+
+use crate::compare::model::Comparison;
+use crate::result::RunResult;
+use crate::sweep::SweepResult;
+use std::fmt::Write;
+use svg::{Band, Chart, Series, XAxis};
+
+const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:24px;max-width:980px;color:#222}\
+h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}\
+table{border-collapse:collapse;margin:8px 0}td,th{padding:3px 10px;border-bottom:1px solid #e4e4e4;text-align:right}\
+td:first-child,th:first-child{text-align:left}figure{margin:12px 0}figcaption{font-weight:600;margin-bottom:4px}\
+.tick{font-size:11px;fill:#555}.axis{font-size:12px;fill:#333}.legend span{margin-right:16px;font-size:13px}\
+.legend i{display:inline-block;width:12px;height:12px;margin-right:5px;vertical-align:-1px}\
+pre{background:#f6f6f6;padding:10px;overflow-x:auto;font-size:12px}.note{color:#a33}";
+
+/// Text for HTML: `& < > "` escaped.
+pub fn esc(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            c => o.push(c),
+        }
+    }
+    o
+}
+
+fn page(title: &str, body: &str) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head>\n<body>\n<h1>{}</h1>\n{body}<p class=\"tick\">Made by dbpress {}.</p>\n</body></html>\n",
+        esc(title),
+        esc(title),
+        crate::VERSION
+    )
+}
+
+fn server_of(r: &RunResult) -> String {
+    let s = &r.environment.server;
+    format!("{} {}", s.product, s.version).trim().to_string()
+}
+
+/// The run's setting as a two-column table.
+fn about(o: &mut String, r: &RunResult) {
+    let e = &r.environment;
+    let rows = [
+        ("workload", r.run.workload.clone()),
+        ("target", e.target.clone()),
+        ("server", server_of(r)),
+        ("threads", r.run.threads.to_string()),
+        ("stop condition", r.run.stop_condition.clone()),
+        ("statements", r.run.ps_mode.clone()),
+        ("random ids", r.run.rand_type.clone()),
+        (
+            "host",
+            format!(
+                "{} ({}, kernel {}, {} × {})",
+                e.hostname, e.os, e.kernel, e.cpu_model, e.cpu_count
+            ),
+        ),
+        ("command", r.command_line.join(" ")),
+    ];
+    o.push_str("<table>");
+    for (k, v) in rows {
+        let _ = write!(
+            o,
+            "<tr><td>{k}</td><td style=\"text-align:left\">{}</td></tr>",
+            esc(&v)
+        );
+    }
+    o.push_str("</table>\n");
+}
+
+/// The per-interval charts of one run: events/s with stalls shaded, and latency.
+fn interval_charts(o: &mut String, r: &RunResult) {
+    let full: Vec<_> = r.intervals.iter().filter(|i| !i.closing).collect();
+    if full.len() < 2 {
+        return;
+    }
+    let rate: Vec<(f64, Option<f64>)> = full
+        .iter()
+        .map(|i| (i.time_s, Some(i.events as f64 / i.duration_s.max(1e-9))))
+        .collect();
+    let bands = r
+        .throughput
+        .as_ref()
+        .map(|t| {
+            t.stalls
+                .iter()
+                .map(|s| Band {
+                    from: s.from_s,
+                    to: s.to_s,
+                    title: format!("no event finished from {:.0}s to {:.0}s", s.from_s, s.to_s),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    o.push_str(
+        &Chart {
+            title: "Events per second, per interval (stalls shaded)",
+            y_label: "events/s",
+            x: XAxis::Time,
+            series: vec![Series {
+                name: "events/s",
+                points: rate,
+            }],
+            bands,
+        }
+        .render(),
+    );
+    let pct = r.run.percentile;
+    let pct_name = format!("p{pct}");
+    let lat = |f: fn(&crate::result::Interval) -> f64| -> Vec<(f64, Option<f64>)> {
+        full.iter()
+            .map(|i| (i.time_s, (i.events > 0).then(|| f(i))))
+            .collect()
+    };
+    let mut series = Vec::new();
+    if pct > 0 {
+        series.push(Series {
+            name: &pct_name,
+            points: lat(|i| i.latency_pct_ms),
+        });
+    }
+    series.push(Series {
+        name: "p99",
+        points: lat(|i| i.latency_p99_ms),
+    });
+    // The max is left to the text: one slow event would flatten the percentiles to a line.
+    o.push_str(
+        &Chart {
+            title: "Event latency per interval, ms",
+            y_label: "ms",
+            x: XAxis::Time,
+            series,
+            bands: vec![],
+        }
+        .render(),
+    );
+}
+
+fn summary_table(o: &mut String, r: &RunResult) {
+    let s = &r.summary;
+    let l = &s.latency;
+    let _ = writeln!(
+        o,
+        "<table><tr><th>TPS</th><th>QPS</th><th>events</th><th>errors</th><th>reconnects</th><th>time, s</th>\
+         <th>avg ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th></tr>\
+         <tr><td>{:.2}</td><td>{:.2}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td><td>{:.3}</td><td>{:.3}</td><td>{:.3}</td><td>{:.3}</td></tr></table>",
+        s.tps, s.qps, s.events, s.errors, s.reconnects, s.total_time_s, l.avg_ms, l.p95_ms, l.p99_ms, l.max_ms
+    );
+}
+
+/// One run: what ran, the figures, the charts, and the full text report.
+pub fn run_page(r: &RunResult) -> String {
+    let mut o = String::new();
+    about(&mut o, r);
+    o.push_str("<h2>Summary</h2>\n");
+    summary_table(&mut o, r);
+    for w in &r.run.warnings {
+        let _ = writeln!(o, "<p class=\"note\">Warning: {}</p>", esc(w));
+    }
+    if let Some(e) = &r.run.fatal_error {
+        let _ = writeln!(o, "<p class=\"note\">Stopped by an error: {}</p>", esc(e));
+    }
+    o.push_str("<h2>Over time</h2>\n");
+    interval_charts(&mut o, r);
+    text_block(&mut o, "The text report", &full_text(r), true);
+    page(
+        &format!("dbpress: {} on {}", r.run.workload, server_of(r)),
+        &o,
+    )
+}
+
+fn full_text(r: &RunResult) -> String {
+    crate::export::text::interval_lines(r) + &crate::export::text::summary(r, false)
+}
+
+fn text_block(o: &mut String, title: &str, text: &str, open: bool) {
+    let _ = writeln!(
+        o,
+        "<details{}><summary>{}</summary><pre>{}</pre></details>",
+        if open { " open" } else { "" },
+        esc(title),
+        esc(text)
+    );
+}
+
+/// A chart against thread counts (`names`, evenly spaced).
+fn levels_chart(title: &str, y: &str, names: &[String], series: Vec<Series<'_>>) -> String {
+    Chart {
+        title,
+        y_label: y,
+        x: XAxis::Levels(names),
+        series,
+        bands: vec![],
+    }
+    .render()
+}
+
+/// A thread sweep: throughput and latency against threads, the table, each step's report.
+pub fn sweep_page(s: &SweepResult) -> String {
+    let mut o = String::new();
+    if let Some(r) = s.steps.iter().find_map(|st| st.result.as_ref()) {
+        about(&mut o, r);
+    }
+    let names: Vec<String> = s.table.iter().map(|r| r.threads.to_string()).collect();
+    let pts = |f: fn(&crate::sweep::Row) -> Option<f64>| -> Vec<(f64, Option<f64>)> {
+        s.table
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (i as f64, f(r)))
+            .collect()
+    };
+    // One level (mysqlslap's default) has no curve to draw.
+    if s.table.len() > 1 {
+        o.push_str("<h2>Against threads</h2>\n");
+        for (title, y, series) in [
+            (
+                "Transactions per second",
+                "TPS",
+                vec![Series {
+                    name: "TPS",
+                    points: pts(|r| r.tps),
+                }],
+            ),
+            (
+                "Queries per second",
+                "QPS",
+                vec![Series {
+                    name: "QPS",
+                    points: pts(|r| r.qps),
+                }],
+            ),
+            (
+                "Latency, ms",
+                "ms",
+                vec![
+                    Series {
+                        name: "p95",
+                        points: pts(|r| r.p95_ms),
+                    },
+                    Series {
+                        name: "p99",
+                        points: pts(|r| r.p99_ms),
+                    },
+                ],
+            ),
+        ] {
+            o.push_str(&levels_chart(title, y, &names, series));
+        }
+    }
+    text_block(
+        &mut o,
+        "The sweep table",
+        &crate::sweep::render_table(s),
+        true,
+    );
+    for st in &s.steps {
+        match (&st.result, &st.error) {
+            (Some(r), _) => {
+                let _ = writeln!(o, "<h2>{} threads over time</h2>", st.threads);
+                interval_charts(&mut o, r);
+                text_block(
+                    &mut o,
+                    &format!("{} threads: the text report", st.threads),
+                    &full_text(r),
+                    s.steps.len() == 1,
+                );
+            }
+            (None, Some(e)) => {
+                let _ = writeln!(
+                    o,
+                    "<p class=\"note\">{} threads did not run: {}</p>",
+                    st.threads,
+                    esc(e)
+                );
+            }
+            (None, None) => {}
+        }
+    }
+    page(&format!("dbpress: {} thread sweep", s.workload), &o)
+}
+
+/// A comparison: one line per result on each chart, what differed, and the tables.
+pub fn compare_page(c: &Comparison, text: &str) -> String {
+    let mut o = String::new();
+    let names: Vec<String> = c.rows.iter().map(|r| r.threads.to_string()).collect();
+    type Pick = fn(&crate::compare::model::Cell) -> Option<f64>;
+    let charts: [(&str, &str, Pick); 4] = [
+        ("QPS", "QPS", |c| c.qps),
+        ("TPS", "TPS", |c| c.tps),
+        ("p95 latency, ms", "ms", |c| c.p95_ms),
+        ("p99 latency, ms", "ms", |c| c.p99_ms),
+    ];
+    o.push_str("<h2>Against threads</h2>\n");
+    for (title, y, pick) in charts {
+        let series = c
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(k, run)| Series {
+                name: &run.label,
+                points: c
+                    .rows
+                    .iter()
+                    .enumerate()
+                    .map(|(i, row)| (i as f64, row.cells[k].as_ref().and_then(pick)))
+                    .collect(),
+            })
+            .collect();
+        o.push_str(&levels_chart(title, y, &names, series));
+    }
+    text_block(&mut o, "The comparison", text, true);
+    page(&format!("dbpress: {} results compared", c.runs.len()), &o)
+}

@@ -1,0 +1,251 @@
+//! Line charts as inline SVG: no script, no external file, so a report opens anywhere and
+//! can be mailed or attached to a ticket as one file.
+
+use super::esc;
+use std::fmt::Write;
+
+const W: f64 = 760.0;
+const H: f64 = 240.0;
+const LEFT: f64 = 64.0;
+const RIGHT: f64 = 16.0;
+const TOP: f64 = 16.0;
+const BOTTOM: f64 = 40.0;
+/// Series colours (colour-blind-safe, after Okabe and Ito).
+const COLOURS: &[&str] = &[
+    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
+];
+
+pub struct Series<'a> {
+    pub name: &'a str,
+    /// (x, y); a None y breaks the line (a level that did not run).
+    pub points: Vec<(f64, Option<f64>)>,
+}
+
+pub enum XAxis<'a> {
+    /// Seconds from the start of measurement.
+    Time,
+    /// Evenly spaced categories (thread counts), labelled with these names.
+    Levels(&'a [String]),
+}
+
+/// A shaded span of the x axis, with the text shown on hover (stalls).
+pub struct Band {
+    pub from: f64,
+    pub to: f64,
+    pub title: String,
+}
+
+pub struct Chart<'a> {
+    pub title: &'a str,
+    pub y_label: &'a str,
+    pub x: XAxis<'a>,
+    pub series: Vec<Series<'a>>,
+    pub bands: Vec<Band>,
+}
+
+impl Chart<'_> {
+    pub fn render(&self) -> String {
+        let mut o = String::new();
+        let (x_min, x_max) = match &self.x {
+            XAxis::Time => {
+                let xs = self
+                    .series
+                    .iter()
+                    .flat_map(|s| s.points.iter().map(|p| p.0));
+                let max = xs.fold(0.0f64, f64::max);
+                (0.0, if max > 0.0 { max } else { 1.0 })
+            }
+            XAxis::Levels(names) => (0.0, (names.len().max(2) - 1) as f64),
+        };
+        let y_top = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().filter_map(|p| p.1))
+            .fold(0.0f64, f64::max);
+        let (step, y_max) = nice_scale(y_top);
+        let px = |x: f64| LEFT + (x - x_min) / (x_max - x_min) * (W - LEFT - RIGHT);
+        let py = |y: f64| TOP + (1.0 - y / y_max) * (H - TOP - BOTTOM);
+        let _ = write!(
+            o,
+            r#"<figure><figcaption>{}</figcaption><svg viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" aria-label="{}">"#,
+            esc(self.title),
+            esc(self.title)
+        );
+        for b in &self.bands {
+            let (x0, x1) = (px(b.from), px(b.to));
+            let _ = write!(
+                o,
+                r##"<rect x="{x0:.1}" y="{TOP}" width="{:.1}" height="{:.1}" fill="#f4cccc"><title>{}</title></rect>"##,
+                (x1 - x0).max(1.0),
+                H - TOP - BOTTOM,
+                esc(&b.title)
+            );
+        }
+        // Horizontal grid with y labels.
+        let mut y = 0.0;
+        while y <= y_max * (1.0 + 1e-9) {
+            let _ = write!(
+                o,
+                r##"<line x1="{LEFT}" x2="{:.1}" y1="{yy:.1}" y2="{yy:.1}" stroke="#ddd"/><text x="{:.1}" y="{:.1}" text-anchor="end" class="tick">{}</text>"##,
+                W - RIGHT,
+                LEFT - 6.0,
+                py(y) + 4.0,
+                number(y),
+                yy = py(y)
+            );
+            y += step;
+        }
+        // X ticks.
+        match &self.x {
+            XAxis::Time => {
+                let (xstep, _) = nice_scale(x_max);
+                let mut x = 0.0;
+                while x <= x_max * (1.0 + 1e-9) {
+                    let _ = write!(
+                        o,
+                        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" class="tick">{}s</text>"#,
+                        px(x),
+                        H - BOTTOM + 16.0,
+                        number(x)
+                    );
+                    x += xstep;
+                }
+            }
+            XAxis::Levels(names) => {
+                for (i, n) in names.iter().enumerate() {
+                    let _ = write!(
+                        o,
+                        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" class="tick">{}</text>"#,
+                        px(i as f64),
+                        H - BOTTOM + 16.0,
+                        esc(n)
+                    );
+                }
+            }
+        }
+        let x_name = match self.x {
+            XAxis::Time => "time",
+            XAxis::Levels(_) => "threads",
+        };
+        let _ = write!(
+            o,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" class="axis">{x_name}</text><text x="14" y="{:.1}" text-anchor="middle" class="axis" transform="rotate(-90 14 {:.1})">{}</text>"#,
+            (LEFT + W - RIGHT) / 2.0,
+            H - 6.0,
+            (TOP + H - BOTTOM) / 2.0,
+            (TOP + H - BOTTOM) / 2.0,
+            esc(self.y_label)
+        );
+        for (k, s) in self.series.iter().enumerate() {
+            let colour = COLOURS[k % COLOURS.len()];
+            // One polyline per unbroken run of points.
+            let mut runs: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+            for &(x, y) in &s.points {
+                match y {
+                    Some(y) => runs.last_mut().unwrap().push((px(x), py(y))),
+                    None => runs.push(Vec::new()),
+                }
+            }
+            for run in runs.iter().filter(|r| !r.is_empty()) {
+                let pts: Vec<String> = run.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
+                let _ = write!(
+                    o,
+                    r#"<polyline class="series" fill="none" stroke="{colour}" stroke-width="1.8" points="{}"/>"#,
+                    pts.join(" ")
+                );
+            }
+            if matches!(self.x, XAxis::Levels(_)) {
+                for &(x, y) in &s.points {
+                    if let Some(y) = y {
+                        let _ = write!(
+                            o,
+                            r#"<circle cx="{:.1}" cy="{:.1}" r="3" fill="{colour}"><title>{}: {}</title></circle>"#,
+                            px(x),
+                            py(y),
+                            esc(s.name),
+                            number(y)
+                        );
+                    }
+                }
+            }
+        }
+        o.push_str("</svg>");
+        if self.series.len() > 1 {
+            o.push_str(r#"<div class="legend">"#);
+            for (k, s) in self.series.iter().enumerate() {
+                let _ = write!(
+                    o,
+                    r#"<span><i style="background:{}"></i>{}</span>"#,
+                    COLOURS[k % COLOURS.len()],
+                    esc(s.name)
+                );
+            }
+            o.push_str("</div>");
+        }
+        o.push_str("</figure>\n");
+        o
+    }
+}
+
+/// A tick step of 1, 2 or 5 × 10ⁿ giving about five ticks, and the axis top (a multiple of it).
+fn nice_scale(max: f64) -> (f64, f64) {
+    if max <= 0.0 || !max.is_finite() {
+        return (1.0, 1.0);
+    }
+    let raw = max / 5.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * mag);
+    (step, (max / step).ceil() * step)
+}
+
+/// A tick label: no decimals from 10 up, else up to three significant ones.
+fn number(v: f64) -> String {
+    if v.abs() >= 10.0 || v == 0.0 {
+        format!("{v:.0}")
+    } else {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scales_are_round_and_cover_the_data() {
+        assert_eq!(nice_scale(0.0), (1.0, 1.0));
+        assert_eq!(nice_scale(9.0), (2.0, 10.0));
+        assert_eq!(nice_scale(2849.0), (1000.0, 3000.0));
+        assert_eq!(nice_scale(0.37), (0.1, 0.4));
+        let (step, top) = nice_scale(31_840.6);
+        assert_eq!(step, 10_000.0);
+        assert!(top >= 31_840.6);
+        assert_eq!(number(0.25), "0.25");
+        assert_eq!(number(12_345.6), "12346");
+    }
+
+    #[test]
+    fn a_missing_point_breaks_the_line_and_names_are_escaped() {
+        let levels = vec!["1".to_string(), "2".to_string(), "4".to_string()];
+        let svg = Chart {
+            title: "QPS <by> threads",
+            y_label: "QPS",
+            x: XAxis::Levels(&levels),
+            series: vec![Series {
+                name: "a&b",
+                points: vec![(0.0, Some(10.0)), (1.0, None), (2.0, Some(30.0))],
+            }],
+            bands: vec![],
+        }
+        .render();
+        assert_eq!(svg.matches("<polyline").count(), 2);
+        assert_eq!(svg.matches("<circle").count(), 2);
+        assert!(svg.contains("QPS &lt;by&gt; threads") && svg.contains("a&amp;b: 30"));
+        assert!(!svg.contains("<by>"));
+    }
+}
