@@ -84,6 +84,14 @@ fn about(o: &mut String, r: &RunResult) {
 fn interval_charts(o: &mut String, r: &RunResult) {
     let full: Vec<_> = r.intervals.iter().filter(|i| !i.closing).collect();
     if full.len() < 2 {
+        let _ = writeln!(
+            o,
+            "<p>Too short to chart: {} full interval(s) of {} s.</p>",
+            full.len(),
+            r.config
+                .get("report-interval")
+                .map_or("1", |v| if v == "0" { "1" } else { v })
+        );
         return;
     }
     let rate: Vec<(f64, Option<f64>)> = full
