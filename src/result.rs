@@ -39,6 +39,14 @@ pub struct RunResult {
     pub checkpoints: Option<Checkpoints>,
 }
 
+impl RunResult {
+    /// "MariaDB 10.11.19-MariaDB-0+deb12u1", "PostgreSQL 15.18 …", "dry-run".
+    pub fn server_name(&self) -> String {
+        let s = &self.environment.server;
+        format!("{} {}", s.product, s.version).trim().to_string()
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Tool {
     pub name: String,

@@ -117,7 +117,7 @@ pub fn compare(docs: &[(String, Document)]) -> Comparison {
             file: file.clone(),
             label: label.clone(),
             workload,
-            server: first.map(server_name).unwrap_or_default(),
+            server: first.map(RunResult::server_name).unwrap_or_default(),
             started_at_unix_s: first.map_or(0, |r| r.run.started_at_unix_s),
             levels: steps.iter().map(|s| s.threads).collect(),
         });
@@ -186,11 +186,6 @@ fn cell(r: &Row, base: Option<&Row>) -> Cell {
     }
 }
 
-fn server_name(r: &RunResult) -> String {
-    let s = &r.environment.server;
-    format!("{} {}", s.product, s.version).trim().to_string()
-}
-
 /// Everything a result records about how it ran, as ((rank, what), value): the rank orders
 /// the list of differences from what matters most (the workload, the server) to the host.
 type Facts = BTreeMap<(u8, String), String>;
@@ -199,7 +194,7 @@ fn facts_of(r: &RunResult) -> Facts {
     let mut f = Facts::new();
     let env = &r.environment;
     f.insert((0, "workload".into()), r.run.workload.clone());
-    f.insert((1, "server".into()), server_name(r));
+    f.insert((1, "server".into()), r.server_name());
     for (k, v) in &env.server.variables {
         f.insert((2, format!("server variable {k}")), v.clone());
     }

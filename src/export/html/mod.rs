@@ -44,18 +44,13 @@ fn page(title: &str, body: &str) -> String {
     )
 }
 
-fn server_of(r: &RunResult) -> String {
-    let s = &r.environment.server;
-    format!("{} {}", s.product, s.version).trim().to_string()
-}
-
 /// The run's setting as a two-column table.
 fn about(o: &mut String, r: &RunResult) {
     let e = &r.environment;
     let rows = [
         ("workload", r.run.workload.clone()),
         ("target", e.target.clone()),
-        ("server", server_of(r)),
+        ("server", r.server_name()),
         ("threads", r.run.threads.to_string()),
         ("stop condition", r.run.stop_condition.clone()),
         ("statements", r.run.ps_mode.clone()),
@@ -184,7 +179,7 @@ pub fn run_page(r: &RunResult) -> String {
     interval_charts(&mut o, r);
     text_block(&mut o, "The text report", &full_text(r), true);
     page(
-        &format!("dbpress: {} on {}", r.run.workload, server_of(r)),
+        &format!("dbpress: {} on {}", r.run.workload, r.server_name()),
         &o,
     )
 }
