@@ -99,6 +99,7 @@ pub fn compare(docs: &[(String, Document)]) -> Comparison {
     let labels = labels(docs.iter().map(|(f, _)| f.as_str()).collect());
     let mut runs = Vec::new();
     let mut facts = Vec::new();
+    let mut products = Vec::new();
     let mut levels: Vec<BTreeMap<u32, Row>> = Vec::new();
     for ((file, doc), label) in docs.iter().zip(&labels) {
         let (steps, workload) = match doc {
@@ -122,6 +123,7 @@ pub fn compare(docs: &[(String, Document)]) -> Comparison {
             levels: steps.iter().map(|s| s.threads).collect(),
         });
         facts.push(first.map(facts_of).unwrap_or_default());
+        products.push(first.map_or_else(String::new, |r| r.environment.server.product.clone()));
         let mut by_threads = BTreeMap::new();
         for step in &steps {
             // A level listed twice in a sweep: its first run is the one compared.
@@ -131,7 +133,7 @@ pub fn compare(docs: &[(String, Document)]) -> Comparison {
         }
         levels.push(by_threads);
     }
-    let differences = differences(&runs, &facts);
+    let differences = differences(&runs, &facts, &products);
     let all: BTreeSet<u32> = levels.iter().flat_map(|l| l.keys().copied()).collect();
     let rows = all
         .into_iter()
@@ -232,14 +234,20 @@ fn typed(r: &RunResult, name: &str) -> bool {
     })
 }
 
-fn differences(runs: &[Run], facts: &[Facts]) -> Vec<Difference> {
+/// `products`: each run's engine as its driver names it (MySQL, PostgreSQL, SQLite, dry-run).
+fn differences(runs: &[Run], facts: &[Facts], products: &[String]) -> Vec<Difference> {
     let base = &facts[0];
     let mut out = Vec::new();
-    for (run, f) in runs.iter().zip(facts).skip(1) {
+    for ((run, f), product) in runs.iter().zip(facts).zip(products).skip(1) {
+        // Another engine records other settings (innodb_* against shared_buffers): only those
+        // both record (max_connections) are differences worth reading; the server line says
+        // the rest. (MariaDB, Percona, TiDB are all the MySQL driver's "MySQL".)
+        let other_engine = product != &products[0];
         let keys: BTreeSet<&(u8, String)> = base.keys().chain(f.keys()).collect();
         for k in keys {
             let (b, v) = (base.get(k), f.get(k));
-            if b != v {
+            let one_sided = b.is_none() || v.is_none();
+            if b != v && !(other_engine && k.0 == 2 && one_sided) {
                 out.push(Difference {
                     run: run.label.clone(),
                     what: k.1.clone(),

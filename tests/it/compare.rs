@@ -153,3 +153,49 @@ fn compare_bad_input_is_one_clear_line() {
     let o = dbpress(&["compare", &base, not_json.to_str().unwrap()]);
     assert_fails_with(&o, 2, "is not a dbpress JSON result");
 }
+
+/// Results of two engines: the settings only one of them records (SQLite's journal mode
+/// against nothing for the dry run) are not listed one by one; the server line says it.
+#[test]
+fn another_engine_is_named_once_not_setting_by_setting() {
+    let dir = scratch("compare-engines");
+    let db = format!("--sqlite-path={}", dir.join("c.db").display());
+    let o = dbpress(&["oltp_point_select", "prepare", &db, "--table-size=1000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let sqlite = dir.join("sqlite.json");
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        &db,
+        "--table-size=1000",
+        "--time=0",
+        "--events=500",
+        &format!("--output={}", sqlite.display()),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let recorded = json(&sqlite)["environment"]["server"]["variables"]
+        .as_object()
+        .unwrap()
+        .len();
+    assert!(recorded > 0, "SQLite records its settings");
+    let dry = dry_result(&dir, "dry", &["--table-size=1000", "--events=500"]);
+    let o = dbpress(&[
+        "compare",
+        sqlite.to_str().unwrap(),
+        &dry,
+        "--output-format=json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let c: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let what: Vec<&str> = c["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["what"].as_str().unwrap())
+        .collect();
+    assert!(what.contains(&"server"), "{what:?}");
+    assert!(
+        !what.iter().any(|w| w.starts_with("server variable")),
+        "{what:?}"
+    );
+}
