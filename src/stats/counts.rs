@@ -103,20 +103,23 @@ impl Buckets {
 
     /// Move every count into `h` and leave these counters empty.
     pub fn drain_into(&mut self, h: &mut Histogram<u64>) {
-        if !self.counts.is_empty() {
-            self.drain_range(0, self.counts.len() - 1, |v, n| record_n(h, v, n));
-        }
+        self.drain_at(0..self.counts.len(), |v, n| record_n(h, v, n));
     }
 
-    /// Hand each (lowest value, count) at indexes `lo..=hi` (which include every carry) to
-    /// `take`, leaving the counters zero.
-    fn drain_range(&mut self, lo: usize, hi: usize, mut take: impl FnMut(u64, u64)) {
+    /// Hand every carry and each (lowest value, count) at `indexes` (which must include every
+    /// carried counter's) to `take`, leaving them zero. An index given twice is taken once.
+    fn drain_at(
+        &mut self,
+        indexes: impl IntoIterator<Item = usize>,
+        mut take: impl FnMut(u64, u64),
+    ) {
         for (at, n) in self.carries.drain(..) {
             take(value_of(at), n);
         }
-        for (i, c) in self.counts[lo..=hi].iter_mut().enumerate() {
+        for i in indexes {
+            let c = &mut self.counts[i];
             if *c > 0 {
-                take(value_of(lo + i), u64::from(*c));
+                take(value_of(i), u64::from(*c));
                 *c = 0;
             }
         }
@@ -182,21 +185,13 @@ impl LatencyCounts {
         });
     }
 
-    fn drain_each(&mut self, mut take: impl FnMut(u64, u64)) {
+    fn drain_each(&mut self, take: impl FnMut(u64, u64)) {
         if self.is_empty() {
             return;
         }
         // Every carry's counter was touched before it overflowed.
-        for (at, n) in self.buckets.carries.drain(..) {
-            take(value_of(at), n);
-        }
-        for &i in &self.touched {
-            let c = &mut self.buckets.counts[i as usize];
-            if *c > 0 {
-                take(value_of(i as usize), u64::from(*c));
-                *c = 0;
-            }
-        }
+        self.buckets
+            .drain_at(self.touched.iter().map(|&i| i as usize), take);
         self.touched.clear();
     }
 }
