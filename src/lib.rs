@@ -11,6 +11,7 @@ pub mod driver;
 pub mod environment;
 pub mod error;
 pub mod export;
+pub mod host;
 pub mod rand;
 pub mod report;
 pub mod result;

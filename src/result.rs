@@ -4,6 +4,7 @@
 
 use crate::counters::ServerCounters;
 use crate::driver::ServerInfo;
+pub use crate::host::{HostCpu, HostUsage};
 pub use crate::stats::stability::Throughput;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -37,6 +38,10 @@ pub struct RunResult {
     /// last one. `summary` stays the whole run's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checkpoints: Option<Checkpoints>,
+    /// CPU over the measured time: the machine's, dbpress's and the server's process's when
+    /// it runs on this machine; absent off Linux and in earlier versions' results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_usage: Option<HostUsage>,
 }
 
 impl RunResult {
@@ -145,6 +150,10 @@ pub struct Interval {
     /// `report` prints none. A --time run's last full tick is not closing: it got its line.
     #[serde(default)]
     pub closing: bool,
+    /// The machine's CPUs over this interval (from /proc/stat); absent off Linux and in
+    /// earlier versions' results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_cpu: Option<HostCpu>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]

@@ -45,6 +45,7 @@ pub fn measure(
     let mut probe = runner::probe(driver)?;
     let info = driver.server_info(probe.as_mut());
     let warnings = w.check_ready(probe.as_mut(), ctx)?;
+    let server_process = driver.server_process(probe.as_ref());
     for warning in &warnings {
         warn_once(warning);
     }
@@ -136,7 +137,8 @@ pub fn measure(
         init: &init,
         on_forced: &forced,
     };
-    let output = runner::run(cfg, w, driver, &info, &controls, out)?;
+    let host = crate::host::Sampler::new(server_process);
+    let output = runner::run(cfg, w, driver, &info, &controls, host, out)?;
     Ok(assemble(output))
 }
 
@@ -263,6 +265,7 @@ fn assemble(
         histograms,
         server_counters,
         checkpoints: output.checkpoints,
+        host_usage: output.host_usage,
     };
     Measured {
         result,

@@ -53,6 +53,18 @@ pub struct Row {
     /// or never reached because the sweep stopped before it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Average CPUs busy on this machine over the level, and of them the server's process's
+    /// and dbpress's (`host_usage` of its result): where the curve flattens because the
+    /// machine, not the server, ran out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<RowCpu>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RowCpu {
+    pub busy: f64,
+    pub server: Option<f64>,
+    pub dbpress: f64,
 }
 
 /// The levels of `--threads` when it is a list (`1,2,4`); None for a single value.
@@ -92,6 +104,7 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
             ratio_to_best: None,
             error: step.error.clone(),
             note: None,
+            cpu: None,
         };
     };
     let s = &r.summary;
@@ -129,6 +142,11 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
         ratio_to_best: None,
         error: step.error.clone(),
         note,
+        cpu: r.host_usage.as_ref().map(|h| RowCpu {
+            busy: h.host.busy(),
+            server: h.server.as_ref().map(|s| s.cpus()),
+            dbpress: h.dbpress.cpus(),
+        }),
     }
 }
 
@@ -156,8 +174,15 @@ pub fn table(steps: &[Step], not_reached: &[u32], stopped_by: &str) -> Vec<Row> 
 
 pub fn render_table(s: &SweepResult) -> String {
     let cell = |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
+    // The CPU columns only when some level has them (not in results of earlier versions).
+    let with_cpu = s.table.iter().any(|r| r.cpu.is_some());
+    let cpu_head = if with_cpu {
+        format!(" {:>10} {:>7} {:>7}", "CPUs busy", "server", "dbpress")
+    } else {
+        String::new()
+    };
     let mut out = format!(
-        "\nThread sweep, {} ({} levels):\n    {:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}\n",
+        "\nThread sweep, {} ({} levels):\n    {:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}{cpu_head}\n",
         s.workload,
         s.levels.len(),
         "threads",
@@ -179,11 +204,30 @@ pub fn render_table(s: &SweepResult) -> String {
             cell(r.errors_per_s, 2),
             cell(r.ratio_to_best, 3),
         ));
+        if with_cpu {
+            let c = r.cpu.as_ref();
+            out.push_str(&format!(
+                " {:>10} {:>7} {:>7}",
+                cell(c.map(|c| c.busy), 2),
+                cell(c.and_then(|c| c.server), 2),
+                cell(c.map(|c| c.dbpress), 2),
+            ));
+        }
         for text in [&r.note, &r.error].into_iter().flatten() {
             out.push_str("  ");
             out.push_str(text);
         }
         out.push('\n');
+    }
+    if let Some(cpus) = s
+        .steps
+        .iter()
+        .find_map(|st| st.result.as_ref()?.host_usage.as_ref())
+        .map(|h| h.cpus)
+    {
+        out.push_str(&format!(
+            "    CPUs: average CPUs busy on this machine (of {cpus}), and of them the server's process's and dbpress's (from /proc)\n"
+        ));
     }
     out
 }

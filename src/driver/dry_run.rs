@@ -13,6 +13,10 @@ struct DryRunConnection {
 }
 
 impl Driver for DryRunDriver {
+    fn server_process(&self, _conn: &dyn Connection) -> crate::host::ServerProcess {
+        Err("none: a dry run sends nothing".into())
+    }
+
     fn connect(&self, _index: usize) -> DbResult<Box<dyn Connection>> {
         Ok(Box::new(DryRunConnection { prepared: 0 }))
     }

@@ -162,6 +162,11 @@ pub trait Connection: Send {
     ) -> DbResult<&'static str> {
         rows::load_as_text(self, table, columns, fill)
     }
+    /// The session's socket, where the connection owns one (to find the server's process on
+    /// this machine); None for an embedded engine or a session inside another client library.
+    fn socket_fd(&self) -> Option<std::os::fd::RawFd> {
+        None
+    }
 }
 
 /// Facts about the server for the result file and the header.
@@ -212,6 +217,14 @@ pub trait Driver: Send + Sync {
     /// server to ask (an embedded engine, a dry run) or no single one (several hosts).
     fn counters(&self) -> Option<&'static crate::counters::CounterSpec> {
         None
+    }
+    /// The server's process on this machine, found through `conn`'s socket, or why it cannot
+    /// be (the reason is shown as is, in place of the server's CPU).
+    fn server_process(&self, conn: &dyn Connection) -> crate::host::ServerProcess {
+        conn.socket_fd().map_or_else(
+            || Err("not measured: this kind of session does not expose its socket".to_string()),
+            crate::host::server_process::locate,
+        )
     }
     /// The current values of those counters, read over `conn`; `settle`: first wait until the
     /// run's other sessions have ended, where the server publishes a session's counts only then.

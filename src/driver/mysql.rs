@@ -223,6 +223,18 @@ impl Driver for MysqlDriver {
         (self.target.transports.len() == 1).then_some(&MYSQL_COUNTERS)
     }
 
+    fn server_process(&self, conn: &dyn Connection) -> crate::host::ServerProcess {
+        if self.target.transports.len() > 1 {
+            return Err(
+                "not measured: sessions are spread over several servers, so no one process is the server".into(),
+            );
+        }
+        conn.socket_fd().map_or_else(
+            || Err("not measured: this session goes through the mysql crate, which does not expose its socket".into()),
+            crate::host::server_process::locate,
+        )
+    }
+
     fn read_counters(
         &self,
         conn: &mut dyn Connection,

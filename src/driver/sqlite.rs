@@ -118,6 +118,10 @@ impl SqliteDriver {
 }
 
 impl Driver for SqliteDriver {
+    fn server_process(&self, _conn: &dyn Connection) -> crate::host::ServerProcess {
+        Err("none apart from dbpress: the embedded engine's CPU is in dbpress's".into())
+    }
+
     fn connect(&self, _index: usize) -> DbResult<Box<dyn Connection>> {
         Ok(Box::new(SqliteConnection::open(
             &self.target,

@@ -17,6 +17,17 @@ pub enum Stream {
     Tls(Box<StreamOwned<ClientConnection, Tcp>>),
 }
 
+impl Stream {
+    /// The socket underneath (under TLS too).
+    pub fn raw_fd(&self) -> RawFd {
+        match self {
+            Stream::Tcp(t) => t.0.as_raw_fd(),
+            Stream::Unix(s) => s.as_raw_fd(),
+            Stream::Tls(t) => t.sock.0.as_raw_fd(),
+        }
+    }
+}
+
 /// A TCP connection read and written with the plain system calls below.
 pub struct Tcp(pub TcpStream);
 

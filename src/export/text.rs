@@ -248,6 +248,9 @@ fn dbpress_sections(r: &RunResult) -> String {
     if let Some(t) = &r.throughput {
         o.push_str(&throughput::section(t));
     }
+    if let Some(h) = &r.host_usage {
+        o.push_str(&host::section(h));
+    }
     if let Some(c) = &r.server_counters {
         o.push_str(&server_counters::section(c, s.events));
     }
@@ -331,6 +334,7 @@ pub fn histogram(r: &RunResult) -> String {
     o
 }
 
+mod host;
 mod server_counters;
 #[cfg(test)]
 mod tests;

@@ -72,6 +72,8 @@ pub struct RunOutput {
     pub checkpoints: Option<crate::result::Checkpoints>,
     /// What ran during the warm-up, for the comparison with the server's counters.
     pub warmup: counters::WarmupCounts,
+    /// CPU over the measured time (machine, dbpress, the server's process).
+    pub host_usage: Option<crate::host::HostUsage>,
 }
 
 /// What a run forced to end by `--forced-shutdown` is handed to: it reports what finished and
@@ -179,6 +181,7 @@ pub fn run(
     driver: &dyn Driver,
     info: &ServerInfo,
     controls: &Controls<'_>,
+    mut host: crate::host::Sampler,
     out: &mut dyn Write,
 ) -> Result<RunOutput> {
     let Controls {
@@ -346,6 +349,7 @@ pub fn run(
             schedule.as_ref(),
             signals,
             started,
+            &mut host,
             out,
         );
         shared.stop.store(true, Ordering::Relaxed);
@@ -357,7 +361,7 @@ pub fn run(
                 "FATAL: The --max-time limit has expired, forcing shutdown..."
             );
             let _ = out.flush();
-            let mut output = conclude(cfg, &cells, &shared, result, true);
+            let mut output = conclude(cfg, &cells, &shared, result, &mut host, true);
             output.forced_unfinished = Some(unfinished);
             match on_forced(output) {}
         }
@@ -378,7 +382,7 @@ pub fn run(
             };
             (before, after)
         });
-        let mut output = conclude(cfg, &cells, &shared, result, false);
+        let mut output = conclude(cfg, &cells, &shared, result, &mut host, false);
         output.fatal = fatal;
         output.counters = counters;
         Ok(output)
@@ -394,6 +398,7 @@ fn conclude(
     cells: &[ThreadCell],
     shared: &Shared,
     result: LoopOutput,
+    host: &mut crate::host::Sampler,
     forced: bool,
 ) -> RunOutput {
     let LoopOutput {
@@ -404,6 +409,7 @@ fn conclude(
         measure_start,
         last_tick,
         checkpoints,
+        host_usage,
     } = result;
     let end = Instant::now();
     let mut per_thread_tail = per_thread;
@@ -419,6 +425,7 @@ fn conclude(
             None,
         );
         interval.closing = true;
+        interval.host_cpu = host.interval();
         intervals.push(interval);
     }
     totals.add(&tail);
@@ -449,6 +456,7 @@ fn conclude(
         forced_unfinished: None,
         checkpoints,
         warmup,
+        host_usage,
     }
 }
 
@@ -483,6 +491,7 @@ struct LoopOutput {
     measure_start: Instant,
     last_tick: Instant,
     checkpoints: checkpoints::CheckpointClock,
+    host_usage: Option<crate::host::HostUsage>,
 }
 
 /// Rate-mode readings at the end of an interval: (queue length, in flight, lag ns, late events).
@@ -518,6 +527,7 @@ fn interval_of(
         lag_ms: pacing.map(|p| p.2 as f64 / 1e6),
         late_events: pacing.map(|p| p.3),
         closing: false,
+        host_cpu: None,
     }
 }
 
@@ -530,6 +540,7 @@ fn report_loop(
     schedule: Option<&Schedule>,
     signals: &signals::Signals,
     started: Instant,
+    host: &mut crate::host::Sampler,
     out: &mut dyn Write,
 ) -> LoopOutput {
     // Measurement starts when the workers were released, not when this thread next ran:
@@ -560,6 +571,7 @@ fn report_loop(
         }
         measure_start = Instant::now();
     }
+    host.begin();
     let tick = Duration::from_secs(cfg.report_interval.max(1));
     let deadline = (cfg.time > 0).then(|| measure_start + Duration::from_secs(cfg.time));
     let mut totals = Totals::new(kinds);
@@ -641,6 +653,7 @@ fn report_loop(
             // A run that stops between ticks (--events, a signal) ends with a short interval
             // that no line reports; the result keeps it, marked closing.
             interval.closing = finished && !full_tick;
+            interval.host_cpu = host.interval();
             checkpoints.add(&iv);
             // sysbench prints a checkpoint's report before that second's interval line; one
             // falling on the tick that ends the run is the final report itself.
@@ -670,6 +683,8 @@ fn report_loop(
             break;
         }
     }
+    // Before the workers disconnect: a PostgreSQL server's backends are all still there.
+    let host_usage = host.finish();
     LoopOutput {
         intervals,
         totals,
@@ -678,6 +693,7 @@ fn report_loop(
         measure_start,
         last_tick,
         checkpoints,
+        host_usage,
     }
 }
 

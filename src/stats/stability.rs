@@ -8,6 +8,7 @@
 //! Only full intervals count: the short closing intervals of a run that stopped between ticks
 //! measure a fraction of a tick and would fake a dip or a stall.
 
+use crate::host::HostCpu;
 use crate::result::Interval;
 use serde::{Deserialize, Serialize};
 
@@ -37,6 +38,10 @@ pub struct Throughput {
     pub stall_count: u64,
     /// Median seconds between the starts of consecutive stalls, when there were at least three.
     pub stall_every_s: Option<f64>,
+    /// The machine's CPUs over the stalled intervals, on average: waiting on I/O (a flush),
+    /// idle (a lock), busy (something else had the CPUs). Absent without stalls or /proc.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stall_host_cpu: Option<HostCpu>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -103,6 +108,11 @@ pub fn of(intervals: &[Interval]) -> Option<Throughput> {
         stall_count: stretches.len() as u64,
         stalls: stretches.into_iter().take(MAX_LISTED).collect(),
         stall_every_s,
+        stall_host_cpu: HostCpu::mean(
+            full.iter()
+                .filter(|i| i.events == 0)
+                .filter_map(|i| i.host_cpu.as_ref()),
+        ),
     })
 }
 
@@ -216,5 +226,27 @@ mod tests {
                 to_s: 20.0
             }]
         );
+    }
+
+    #[test]
+    fn the_machines_cpu_during_stalls_is_the_mean_over_the_stalled_intervals() {
+        let cpu = |iowait: f64| HostCpu {
+            user: 0.1,
+            system: 0.1,
+            iowait,
+            steal: 0.0,
+            idle: 1.8 - iowait,
+        };
+        let mut iv = run(&[100, 0, 0, 100]);
+        iv[0].host_cpu = Some(cpu(0.0));
+        iv[1].host_cpu = Some(cpu(1.2));
+        iv[2].host_cpu = Some(cpu(1.6));
+        iv[3].host_cpu = Some(cpu(0.0));
+        let c = of(&iv).unwrap().stall_host_cpu.unwrap();
+        assert!(
+            (c.iowait - 1.4).abs() < 1e-9 && (c.idle - 0.4).abs() < 1e-9,
+            "{c:?}"
+        );
+        assert!(of(&run(&[100, 100, 100])).unwrap().stall_host_cpu.is_none());
     }
 }

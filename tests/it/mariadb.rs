@@ -1871,6 +1871,15 @@ fn a_write_stall_is_found_in_the_intervals_and_placed_in_time() {
     assert!(from >= 1.0 && to - from > 1.9, "{t}");
     assert_eq!(t["min_eps"].as_f64(), Some(0.0));
     assert!(t["median_eps"].as_f64().unwrap() > 0.0, "{t}");
+    // What the machine's CPUs did meanwhile is kept beside the stretch, and its shares add up
+    // to the machine's CPUs.
+    let c = &t["stall_host_cpu"];
+    let sum: f64 = ["user", "system", "iowait", "steal", "idle"]
+        .iter()
+        .map(|k| c[k].as_f64().unwrap())
+        .sum();
+    let cpus = r["host_usage"]["cpus"].as_f64().unwrap();
+    assert!((sum - cpus).abs() < 0.01, "{c} vs {cpus} CPUs");
     // The intervals the stretch covers are the ones with no events.
     let zero: Vec<f64> = r["intervals"]
         .as_array()
@@ -1889,6 +1898,10 @@ fn a_write_stall_is_found_in_the_intervals_and_placed_in_time() {
         t["intervals"]
     );
     assert!(text.contains(&line), "{line}\n{text}");
+    assert!(
+        text.contains("    the machine's CPUs during the stalls: busy "),
+        "{text}"
+    );
     let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }
@@ -1945,5 +1958,78 @@ fn compare_names_the_server_setting_that_differed() {
         stdout(&o).contains("    flush2   server variable innodb_flush_log_at_trx_commit: 1 → 2\n")
     );
     let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// The CPU section names the server's own process, found through the session's socket: over
+/// the Unix socket (the kernel's peer credentials) and over TCP (the server's end of the
+/// connection in /proc/net), the pid is the one the server writes in its pid file, and its CPU
+/// and dbpress's add up to no more than the machine was busy.
+#[test]
+fn the_servers_cpu_is_read_from_its_own_process_over_a_socket_and_over_tcp() {
+    let Some(mut srv) = server("server_cpu") else {
+        return;
+    };
+    use mysql::prelude::Queryable;
+    let pid_file: String = srv.conn.query_first("SELECT @@pid_file").unwrap().unwrap();
+    let server_pid: u64 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let o = dbpress(&args(
+        &["oltp_point_select", "prepare"],
+        &["--table-size=1000"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = scratch("server-cpu");
+    for (name, target) in [
+        ("socket", ["--mysql-socket", SOCKET]),
+        ("tcp", ["--mysql-host=127.0.0.1", "--mysql-port=3306"]),
+    ] {
+        let out = dir.join(format!("{name}.json"));
+        let o = dbpress(&[
+            "oltp_point_select",
+            "run",
+            target[0],
+            target[1],
+            "--mysql-user=sbtest",
+            "--mysql-password=sbtest",
+            "--table-size=1000",
+            "--threads=2",
+            "--time=2",
+            "--output",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        let r = json(&out);
+        assert_valid(&r);
+        let h = &r["host_usage"];
+        let server = &h["server"];
+        assert_eq!(server["pid"].as_u64(), Some(server_pid), "{name}: {h}");
+        assert!(
+            matches!(server["name"].as_str(), Some("mariadbd" | "mysqld")),
+            "{name}: {h}"
+        );
+        let cpus =
+            |v: &serde_json::Value| v["user"].as_f64().unwrap() + v["system"].as_f64().unwrap();
+        // Both answered 2 s of point selects: each used CPU, and together no more than the
+        // machine had busy (a tick of rounding aside).
+        assert!(
+            cpus(server) > 0.0 && cpus(&h["dbpress"]) > 0.0,
+            "{name}: {h}"
+        );
+        assert!(
+            cpus(server) + cpus(&h["dbpress"]) <= cpus(&h["host"]) + 0.05,
+            "{name}: {h}"
+        );
+        let text = stdout(&o);
+        let line = format!(
+            "): {}, pid {server_pid}\n",
+            server["name"].as_str().unwrap()
+        );
+        assert!(text.contains(&line), "{name}: {line}\n{text}");
+    }
+    let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }

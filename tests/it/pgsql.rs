@@ -748,3 +748,62 @@ fn issue_4_statistics_reset_during_the_run_leaves_the_counters_not_comparable() 
     let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// PostgreSQL forks a process per session: over TCP the session's socket is held by its
+/// backend, which ends with it, and the CPU section must name the postmaster (the backend's
+/// parent, as the kernel tells the test) and count the run's backends under it.
+#[test]
+fn the_servers_cpu_is_the_postmasters_with_its_backends_over_tcp() {
+    let Some((_g, mut c)) = pg_server("pg-server-cpu") else {
+        return;
+    };
+    let backend: u32 = pg_scalar(&mut c, "SELECT pg_backend_pid()")
+        .unwrap()
+        .parse()
+        .unwrap();
+    let stat = std::fs::read_to_string(format!("/proc/{backend}/stat")).unwrap();
+    let postmaster: u64 = stat[stat.rfind(')').unwrap() + 1..]
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let tcp = [
+        "--pgsql-host=127.0.0.1",
+        "--pgsql-user=sbtest",
+        "--pgsql-password=sbtest",
+        "--pgsql-db=sbtest",
+    ];
+    let tcp_dbpress = |words: &[&str]| {
+        let mut v = words.to_vec();
+        v.extend_from_slice(&tcp);
+        dbpress(&v)
+    };
+    let o = tcp_dbpress(&["oltp_point_select", "prepare", "--table-size=1000"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = scratch("pg-server-cpu").join("r.json");
+    let o = tcp_dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--table-size=1000",
+        "--threads=3",
+        "--time=2",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    crate::export::assert_valid(&r);
+    let s = &r["host_usage"]["server"];
+    assert_eq!(s["pid"].as_u64(), Some(postmaster), "{}", r["host_usage"]);
+    assert_eq!(s["name"], "postgres");
+    // The postmaster, the run's three backends and the server's own helpers.
+    assert!(s["processes"].as_u64().unwrap() >= 4, "{s}");
+    // The backends answered 2 s of selects; their CPU is the server's.
+    assert!(
+        s["user"].as_f64().unwrap() + s["system"].as_f64().unwrap() > 0.05,
+        "{s}"
+    );
+    let o = tcp_dbpress(&["oltp_point_select", "cleanup"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

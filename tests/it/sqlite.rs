@@ -273,6 +273,19 @@ fn sqlite_writers_each_get_their_share() {
         "writers did not get their share: events per thread {per_thread:?}"
     );
     assert_eq!(r["config"]["sqlite-write-queue"], "on");
+    // The engine runs inside dbpress: no server process to read, and the result says why.
+    let h = &r["host_usage"];
+    assert!(h.get("server").is_none(), "{h}");
+    assert!(
+        h["server_unavailable"]
+            .as_str()
+            .unwrap()
+            .contains("embedded engine"),
+        "{h}"
+    );
+    // dbpress's own process: the child this test started, not the test.
+    let pid = h["dbpress"]["pid"].as_u64().unwrap();
+    assert!(pid > 0 && pid != u64::from(std::process::id()), "{h}");
     // Off: SQLite's busy handler alone, said in the header.
     let o = dbpress(&[
         "oltp_update_index",

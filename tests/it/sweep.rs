@@ -223,10 +223,17 @@ fn issue_5_an_interrupted_sweep_marks_the_level_cut_short_and_the_levels_never_r
         "not run: the sweep was interrupted by SIGINT"
     );
     assert_eq!(table[2]["tps"], serde_json::Value::Null);
+    // A dry run's only process is dbpress: its CPU is there, a server's is not, and the level
+    // never run has none.
+    let cpu = &table[0]["cpu"];
+    assert!(cpu["dbpress"].as_f64().unwrap() > 0.0, "{cpu}");
+    assert!(cpu["busy"].as_f64().unwrap() > 0.0, "{cpu}");
+    assert_eq!(cpu["server"], serde_json::Value::Null, "{cpu}");
+    assert!(table[2].get("cpu").is_none());
     assert!(
         text.contains(&format!("  {cut}\n"))
             && text.contains(
-                "        4            -            -          -          -         -        -  not run: the sweep was interrupted by SIGINT\n"
+                "        4            -            -          -          -         -        -          -       -       -  not run: the sweep was interrupted by SIGINT\n"
             ),
         "{text}"
     );

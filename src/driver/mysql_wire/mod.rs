@@ -574,6 +574,10 @@ fn auth_reply(plugin: &[u8], password: &[u8], scramble: &[u8]) -> Result<Vec<u8>
 }
 
 impl Connection for WireConn {
+    fn socket_fd(&self) -> Option<std::os::fd::RawFd> {
+        Some(self.io.raw_fd())
+    }
+
     fn prepare(&mut self, sql: &str) -> DbResult<StmtHandle> {
         let s = self.prepare_one(sql)?;
         self.stmts.push(s);

@@ -20,6 +20,10 @@ pub struct PacketIo {
 }
 
 impl PacketIo {
+    pub fn raw_fd(&self) -> std::os::fd::RawFd {
+        self.r.stream.raw_fd()
+    }
+
     pub fn new(stream: Stream) -> PacketIo {
         PacketIo {
             r: Buffered::new(stream),

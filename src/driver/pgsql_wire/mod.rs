@@ -483,6 +483,10 @@ fn nonce() -> [u8; 18] {
 }
 
 impl Connection for PgWire {
+    fn socket_fd(&self) -> Option<std::os::fd::RawFd> {
+        Some(self.io.r.stream.raw_fd())
+    }
+
     fn prepare(&mut self, sql: &str) -> DbResult<StmtHandle> {
         self.stmts.push(Prepared {
             sql: sql.to_string(),

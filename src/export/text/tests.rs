@@ -83,6 +83,7 @@ fn fixture() -> RunResult {
         histograms: Histograms::default(),
         server_counters: None,
         checkpoints: None,
+        host_usage: None,
     }
 }
 
@@ -181,6 +182,7 @@ fn interval_line_matches_sysbench() {
         lag_ms: None,
         late_events: None,
         closing: false,
+        host_cpu: None,
     };
     assert_eq!(
         interval_line(&i, 95),
@@ -453,6 +455,73 @@ fn throughput_section_shows_the_spread_and_where_nothing_finished() {
     let text = summary(&r, false);
     assert!(
         text.contains("stalls (intervals in which no event finished): none\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_cpu_section_names_the_server_process_and_says_when_the_machine_was_full() {
+    use crate::result::{HostCpu, HostUsage};
+    let mut r = fixture();
+    let host = HostCpu {
+        user: 1.2,
+        system: 0.78,
+        iowait: 0.0,
+        steal: 0.0,
+        idle: 0.02,
+    };
+    r.host_usage = Some(HostUsage {
+        seconds: 10.0,
+        cpus: 2,
+        host,
+        dbpress: crate::host::ProcessCpu {
+            pid: 99,
+            name: "dbpress".into(),
+            processes: 1,
+            user: 0.11,
+            system: 0.39,
+        },
+        server: Some(crate::host::ProcessCpu {
+            pid: 4938,
+            name: "postgres".into(),
+            processes: 11,
+            user: 0.95,
+            system: 0.49,
+        }),
+        server_unavailable: None,
+    });
+    let text = summary(&r, false);
+    let want = "CPU over the run (average CPUs busy, from /proc; dbpress):
+    machine: 1.98 of 2 (user 1.20, system 0.78), iowait 0.00, steal 0.00, idle 0.02
+    dbpress: 0.50 (user 0.11, system 0.39)
+    server:  1.44 (user 0.95, system 0.49): postgres, pid 4938 and its 10 child processes
+    Note: the machine's CPUs were 99% busy and dbpress and the server shared them: these figures show this machine's limit, not only the server's
+
+";
+    assert!(text.contains(want), "{text}");
+
+    // A remote server: its reason instead, and no note on a machine with room to spare.
+    let u = r.host_usage.as_mut().unwrap();
+    u.host = HostCpu {
+        user: 0.3,
+        system: 0.2,
+        iowait: 0.0,
+        steal: 0.2,
+        idle: 1.3,
+    };
+    u.server = None;
+    u.server_unavailable =
+        Some("not measured: the server (10.0.0.5:3306) is not on this machine".into());
+    let text = summary(&r, false);
+    assert!(
+        text.contains(
+            "    server:  not measured: the server (10.0.0.5:3306) is not on this machine\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("% busy"), "{text}");
+    assert!(
+        text.contains("Note: the hypervisor gave 0.20 CPUs to others (steal)"),
         "{text}"
     );
 }

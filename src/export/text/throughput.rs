@@ -44,6 +44,9 @@ pub fn section(t: &Throughput) -> String {
             if t.stall_count == 1 { "stretch" } else { "stretches" },
             list.join(", ")
         );
+        if let Some(c) = &t.stall_host_cpu {
+            let _ = writeln!(o, "{}", super::host::during_stalls(c));
+        }
     }
     let _ = writeln!(o);
     o

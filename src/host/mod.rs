@@ -1,0 +1,292 @@
+//! Where the CPU went during a run: the machine's CPUs (busy, waiting on I/O, stolen by a
+//! hypervisor, idle), dbpress's own process, and the server's process when it runs on the same
+//! machine.
+//!
+//! On a small machine the client and the server share the CPUs, and a number means something
+//! else when the machine had nothing left to give: these figures say whether it had. The
+//! machine's shares are kept per interval too, so a stall can be told apart by what the CPUs
+//! did meanwhile (waiting on I/O: a flush; idle: a lock; busy: something else ran).
+//!
+//! Figures are average CPUs kept busy (1.50 = one and a half CPUs all the time), read from
+//! /proc at the start of measurement, at every interval and at the end; /proc/stat is one small
+//! read, and the server's processes are read only at the start and the end.
+
+pub mod procfs;
+pub mod server_process;
+
+use procfs::{HostTicks, ProcessTicks};
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// The machine's CPUs over a span, as average CPUs in each state; they add up to `cpus`.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Default)]
+pub struct HostCpu {
+    /// user + nice.
+    pub user: f64,
+    /// system + irq + softirq.
+    pub system: f64,
+    pub iowait: f64,
+    pub steal: f64,
+    pub idle: f64,
+}
+
+impl HostCpu {
+    /// CPUs running something (user + system).
+    pub fn busy(&self) -> f64 {
+        self.user + self.system
+    }
+
+    fn between(a: &HostTicks, b: &HostTicks) -> Option<HostCpu> {
+        let total = b.total().checked_sub(a.total()).filter(|t| *t > 0)? as f64;
+        let cpus = b.cpus as f64;
+        let share = |x: u64, y: u64| y.saturating_sub(x) as f64 / total * cpus;
+        Some(HostCpu {
+            user: share(a.user, b.user),
+            system: share(a.system, b.system),
+            iowait: share(a.iowait, b.iowait),
+            steal: share(a.steal, b.steal),
+            idle: share(a.idle, b.idle),
+        })
+    }
+
+    /// The average of several spans of equal weight (the stalled intervals of a run).
+    pub fn mean<'a>(spans: impl Iterator<Item = &'a HostCpu>) -> Option<HostCpu> {
+        let mut sum = HostCpu::default();
+        let mut n = 0.0;
+        for s in spans {
+            sum.user += s.user;
+            sum.system += s.system;
+            sum.iowait += s.iowait;
+            sum.steal += s.steal;
+            sum.idle += s.idle;
+            n += 1.0;
+        }
+        (n > 0.0).then(|| HostCpu {
+            user: sum.user / n,
+            system: sum.system / n,
+            iowait: sum.iowait / n,
+            steal: sum.steal / n,
+            idle: sum.idle / n,
+        })
+    }
+}
+
+/// One process's (or a process and its children's) CPU over the run, in average CPUs.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+pub struct ProcessCpu {
+    pub pid: u32,
+    pub name: String,
+    /// Processes counted: 1, or a PostgreSQL postmaster with its backends and helpers.
+    pub processes: u32,
+    pub user: f64,
+    pub system: f64,
+}
+
+impl ProcessCpu {
+    pub fn cpus(&self) -> f64 {
+        self.user + self.system
+    }
+}
+
+/// CPU over the measured time of a run (after any warm-up).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct HostUsage {
+    /// Wall time between the two readings, s.
+    pub seconds: f64,
+    /// The machine's CPUs.
+    pub cpus: u32,
+    pub host: HostCpu,
+    pub dbpress: ProcessCpu,
+    /// The server's process, when it runs on this machine and could be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<ProcessCpu>,
+    /// Why the server's CPU is not there: on another machine, another user's process, inside
+    /// dbpress (embedded SQLite). Absent when `server` is given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_unavailable: Option<String>,
+}
+
+/// The server's process on this machine, or why its CPU cannot be read (on another machine,
+/// another user's, an engine inside dbpress).
+pub type ServerProcess = Result<u32, String>;
+
+struct Reading {
+    at: Instant,
+    host: HostTicks,
+    me: ProcessTicks,
+    server: Result<ServerTicks, String>,
+}
+
+struct ServerTicks {
+    pid: u32,
+    name: String,
+    processes: u32,
+    user: u64,
+    system: u64,
+}
+
+/// The server process's time with that of its children: those alive now, and those it has
+/// already waited for (a backend that ended during the run).
+///
+/// A child the server waits for while its children are being read would count twice or not
+/// at all (the run's sessions end right at the end of a run), so the reading is taken again
+/// until the server's waited-for time did not move across it.
+fn read_server(pid: u32) -> Result<ServerTicks, String> {
+    let gone = || format!("not measured: the server's process (pid {pid}) ended during the run");
+    let mut parent = procfs::read_process(pid).ok_or_else(gone)?;
+    for _ in 0..10 {
+        let children = procfs::children_of(pid);
+        let again = procfs::read_process(pid).ok_or_else(gone)?;
+        let reaped = (again.children_user, again.children_system)
+            != (parent.children_user, parent.children_system);
+        parent = again;
+        if reaped {
+            continue;
+        }
+        let mut t = ServerTicks {
+            pid,
+            name: parent.name.clone(),
+            processes: 1,
+            user: parent.user + parent.children_user,
+            system: parent.system + parent.children_system,
+        };
+        for c in children {
+            t.processes += 1;
+            t.user += c.user + c.children_user;
+            t.system += c.system + c.children_system;
+        }
+        return Ok(t);
+    }
+    Err(format!(
+        "not measured: the server's processes (pid {pid} and its children) kept changing while being read"
+    ))
+}
+
+/// Takes the readings of one run. Without /proc (not Linux) it yields nothing.
+pub struct Sampler {
+    server: ServerProcess,
+    hz: f64,
+    start: Option<Reading>,
+    last_host: Option<HostTicks>,
+}
+
+impl Sampler {
+    pub fn new(server: ServerProcess) -> Sampler {
+        Sampler {
+            server,
+            hz: procfs::ticks_per_second(),
+            start: None,
+            last_host: None,
+        }
+    }
+
+    fn read(&self) -> Option<Reading> {
+        Some(Reading {
+            at: Instant::now(),
+            host: procfs::read_host()?,
+            me: procfs::read_self()?,
+            server: self.server.clone().and_then(read_server),
+        })
+    }
+
+    /// The start of measurement.
+    pub fn begin(&mut self) {
+        self.start = self.read();
+        self.last_host = self.start.as_ref().map(|r| r.host);
+    }
+
+    /// The machine's CPUs since the previous interval (or the start).
+    pub fn interval(&mut self) -> Option<HostCpu> {
+        let now = procfs::read_host()?;
+        let last = self.last_host.replace(now)?;
+        HostCpu::between(&last, &now)
+    }
+
+    /// The whole measured time, read now.
+    pub fn finish(&self) -> Option<HostUsage> {
+        let a = self.start.as_ref()?;
+        let b = self.read()?;
+        let seconds = b.at.saturating_duration_since(a.at).as_secs_f64();
+        let cpus_of = |ticks: u64| ticks as f64 / self.hz / seconds.max(1e-9);
+        let dbpress = ProcessCpu {
+            pid: b.me.pid,
+            name: "dbpress".into(),
+            processes: 1,
+            user: cpus_of(b.me.user.saturating_sub(a.me.user)),
+            system: cpus_of(b.me.system.saturating_sub(a.me.system)),
+        };
+        let (server, server_unavailable) = match (&a.server, &b.server) {
+            (Err(e), _) | (_, Err(e)) => (None, Some(e.clone())),
+            (Ok(x), Ok(y)) => (
+                Some(ProcessCpu {
+                    pid: y.pid,
+                    name: y.name.clone(),
+                    processes: x.processes.max(y.processes),
+                    user: cpus_of(y.user.saturating_sub(x.user)),
+                    system: cpus_of(y.system.saturating_sub(x.system)),
+                }),
+                None,
+            ),
+        };
+        Some(HostUsage {
+            seconds,
+            cpus: b.host.cpus,
+            host: HostCpu::between(&a.host, &b.host)?,
+            dbpress,
+            server,
+            server_unavailable,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shares_are_cpus_and_add_up_to_the_machine() {
+        let a = HostTicks {
+            user: 1000,
+            system: 500,
+            idle: 3000,
+            iowait: 100,
+            steal: 0,
+            cpus: 2,
+        };
+        // 200 ticks over 2 CPUs in one second: 100 user, 60 system, 30 iowait, 10 idle.
+        let b = HostTicks {
+            user: 1100,
+            system: 560,
+            idle: 3010,
+            iowait: 130,
+            steal: 0,
+            cpus: 2,
+        };
+        let c = HostCpu::between(&a, &b).unwrap();
+        assert!((c.user - 1.0).abs() < 1e-9 && (c.system - 0.6).abs() < 1e-9);
+        assert!((c.iowait - 0.3).abs() < 1e-9 && (c.idle - 0.1).abs() < 1e-9);
+        assert!((c.busy() + c.iowait + c.steal + c.idle - 2.0).abs() < 1e-9);
+        assert!(HostCpu::between(&b, &b).is_none());
+        let m = HostCpu::mean([c, HostCpu::default()].iter()).unwrap();
+        assert!((m.user - 0.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_busy_thread_shows_as_about_one_cpu_of_dbpress() {
+        let mut s = Sampler::new(Err("none".into()));
+        s.begin();
+        let until = Instant::now() + std::time::Duration::from_millis(300);
+        let mut x = 0u64;
+        while Instant::now() < until {
+            x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+        }
+        let u = s.finish().unwrap();
+        assert!(u.seconds >= 0.3);
+        // A shared machine may not give the thread a whole CPU, but it got some; and no
+        // process uses more CPUs than the machine has.
+        assert!(u.dbpress.cpus() > 0.2, "{u:?}");
+        assert!(u.dbpress.cpus() <= u.cpus as f64 + 0.05, "{u:?}");
+        assert!(u.host.busy() >= u.dbpress.cpus() * 0.5, "{u:?}");
+        assert!(u.server.is_none() && u.server_unavailable.as_deref() == Some("none"));
+    }
+}
