@@ -162,6 +162,10 @@ fn read_server(pid: u32) -> Result<ServerTicks, String> {
     ))
 }
 
+/// The kernel counts CPU time in ticks (100 a second): under a second of measurement, a tick
+/// more or less is more than 1% of a CPU, and the figures would be noise.
+const MIN_SECONDS: f64 = 1.0;
+
 /// Takes the readings of one run. Without /proc (not Linux) it yields nothing.
 pub struct Sampler {
     server: ServerProcess,
@@ -202,9 +206,12 @@ impl Sampler {
         HostCpu::between(&last, &now)
     }
 
-    /// The whole measured time, read now.
+    /// The whole measured time, read now; None for a run shorter than `MIN_SECONDS`.
     pub fn finish(&self) -> Option<HostUsage> {
         let a = self.start.as_ref()?;
+        if a.at.elapsed().as_secs_f64() < MIN_SECONDS {
+            return None;
+        }
         let b = self.read()?;
         let seconds = b.at.saturating_duration_since(a.at).as_secs_f64();
         let cpus_of = |ticks: u64| ticks as f64 / self.hz / seconds.max(1e-9);
@@ -275,13 +282,16 @@ mod tests {
     fn a_busy_thread_shows_as_about_one_cpu_of_dbpress() {
         let mut s = Sampler::new(Err("none".into()));
         s.begin();
-        let until = Instant::now() + std::time::Duration::from_millis(300);
+        let until = Instant::now() + std::time::Duration::from_millis(1100);
         let mut x = 0u64;
         while Instant::now() < until {
             x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
         }
         let u = s.finish().unwrap();
-        assert!(u.seconds >= 0.3);
+        assert!(u.seconds >= 1.0);
+        let mut short = Sampler::new(Err("none".into()));
+        short.begin();
+        assert!(short.finish().is_none(), "under a second: no figures");
         // A shared machine may not give the thread a whole CPU, but it got some; and no
         // process uses more CPUs than the machine has.
         assert!(u.dbpress.cpus() > 0.2, "{u:?}");

@@ -326,6 +326,12 @@ fn html_report_of_a_run_charts_every_interval_and_escapes_the_result() {
     let points = &first[first.find("points=\"").unwrap() + 8..];
     let points = &points[..points.find('"').unwrap()];
     assert_eq!(points.split(' ').count(), full, "{points}");
+    // The machine's CPUs per interval, on a chart of its own with a point per full interval.
+    let cpu = &html[html
+        .find("The machine's CPUs per interval")
+        .expect("a CPU chart")..];
+    let cpu = &cpu[cpu.find("points=\"").unwrap() + 8..];
+    assert_eq!(cpu[..cpu.find('"').unwrap()].split(' ').count(), full);
     // The text report is on the page, as the run printed it.
     assert!(html.contains("SQL statistics:") && html.contains("Latency by statement"));
 }

@@ -93,7 +93,7 @@ fn interval_charts(o: &mut String, r: &RunResult) {
         .iter()
         .map(|i| (i.time_s, Some(i.events as f64 / i.duration_s.max(1e-9))))
         .collect();
-    let bands = r
+    let bands: Vec<Band> = r
         .throughput
         .as_ref()
         .map(|t| {
@@ -116,10 +116,11 @@ fn interval_charts(o: &mut String, r: &RunResult) {
                 name: "events/s",
                 points: rate,
             }],
-            bands,
+            bands: bands.clone(),
         }
         .render(),
     );
+    cpu_chart(o, &full, bands);
     let pct = r.run.percentile;
     let pct_name = format!("p{pct}");
     let lat = |f: fn(&crate::result::Interval) -> f64| -> Vec<(f64, Option<f64>)> {
@@ -198,6 +199,18 @@ fn text_block(o: &mut String, title: &str, text: &str, open: bool) {
     );
 }
 
+/// One point per sweep level of a CPU figure (none where the level has no CPU reading).
+fn pts_cpu(
+    s: &SweepResult,
+    f: fn(&crate::sweep::RowCpu) -> Option<f64>,
+) -> Vec<(f64, Option<f64>)> {
+    s.table
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (i as f64, r.cpu.as_ref().and_then(f)))
+        .collect()
+}
+
 /// A chart against thread counts (`names`, evenly spaced).
 fn levels_chart(title: &str, y: &str, names: &[String], series: Vec<Series<'_>>) -> String {
     Chart {
@@ -211,6 +224,48 @@ fn levels_chart(title: &str, y: &str, names: &[String], series: Vec<Series<'_>>)
 }
 
 /// A thread sweep: throughput and latency against threads, the table, each step's report.
+/// The machine's CPUs per interval (busy, waiting on I/O, stolen), stalls shaded: a stall
+/// with the CPUs in iowait is a flush, with them idle a lock.
+fn cpu_chart(o: &mut String, full: &[&crate::result::Interval], bands: Vec<Band>) {
+    if full.iter().all(|i| i.host_cpu.is_none()) {
+        return;
+    }
+    let share = |f: fn(&crate::result::HostCpu) -> f64| -> Vec<(f64, Option<f64>)> {
+        full.iter()
+            .map(|i| (i.time_s, i.host_cpu.as_ref().map(f)))
+            .collect()
+    };
+    let mut series = vec![
+        Series {
+            name: "busy",
+            points: share(|c| c.busy()),
+        },
+        Series {
+            name: "iowait",
+            points: share(|c| c.iowait),
+        },
+    ];
+    if full
+        .iter()
+        .any(|i| i.host_cpu.is_some_and(|c| c.steal > 0.0))
+    {
+        series.push(Series {
+            name: "steal",
+            points: share(|c| c.steal),
+        });
+    }
+    o.push_str(
+        &Chart {
+            title: "The machine's CPUs per interval (stalls shaded)",
+            y_label: "CPUs",
+            x: XAxis::Time,
+            series,
+            bands,
+        }
+        .render(),
+    );
+}
+
 pub fn sweep_page(s: &SweepResult) -> String {
     let mut o = String::new();
     if let Some(r) = s.steps.iter().find_map(|st| st.result.as_ref()) {
@@ -260,6 +315,28 @@ pub fn sweep_page(s: &SweepResult) -> String {
             ),
         ] {
             o.push_str(&levels_chart(title, y, &names, series));
+        }
+        if s.table.iter().any(|r| r.cpu.is_some()) {
+            let cpu = |f: fn(&crate::sweep::RowCpu) -> Option<f64>| pts_cpu(s, f);
+            o.push_str(&levels_chart(
+                "CPUs busy: the machine, the server's process, dbpress",
+                "CPUs",
+                &names,
+                vec![
+                    Series {
+                        name: "machine",
+                        points: cpu(|c| Some(c.busy)),
+                    },
+                    Series {
+                        name: "server",
+                        points: cpu(|c| c.server),
+                    },
+                    Series {
+                        name: "dbpress",
+                        points: cpu(|c| Some(c.dbpress)),
+                    },
+                ],
+            ));
         }
     }
     text_block(

@@ -29,6 +29,7 @@ pub enum XAxis<'a> {
 }
 
 /// A shaded span of the x axis, with the text shown on hover (stalls).
+#[derive(Clone)]
 pub struct Band {
     pub from: f64,
     pub to: f64,
