@@ -65,6 +65,10 @@ pub struct RowCpu {
     pub busy: f64,
     pub server: Option<f64>,
     pub dbpress: f64,
+    /// The server's CPU time per event, microseconds: what a version or a setting costs per
+    /// transaction, whatever the throughput.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_us_per_event: Option<f64>,
 }
 
 /// The levels of `--threads` when it is a list (`1,2,4`); None for a single value.
@@ -146,6 +150,11 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
             busy: h.host.busy(),
             server: h.server.as_ref().map(|s| s.cpus()),
             dbpress: h.dbpress.cpus(),
+            server_us_per_event: h
+                .server
+                .as_ref()
+                .filter(|_| s.events > 0)
+                .map(|sv| sv.cpus() * h.seconds / s.events as f64 * 1e6),
         }),
     }
 }

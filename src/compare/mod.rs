@@ -105,13 +105,13 @@ fn parse_metrics(list: &str) -> Result<Vec<Metric>> {
     for m in list.split(',').map(str::trim).filter(|m| !m.is_empty()) {
         out.push(Metric::parse(m).ok_or_else(|| {
             usage(format!(
-                "unknown metric '{m}' in --metrics={list}: use tps, qps, p95, p99 or err, like --metrics=qps,p95"
+                "unknown metric '{m}' in --metrics={list}: use tps, qps, p95, p99, err or cpu, like --metrics=qps,p95"
             ))
         })?);
     }
     if out.is_empty() {
         return Err(usage(format!(
-            "--metrics={list} names no metric: use tps, qps, p95, p99 or err"
+            "--metrics={list} names no metric: use tps, qps, p95, p99, err or cpu"
         )));
     }
     Ok(out)

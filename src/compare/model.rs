@@ -65,6 +65,9 @@ pub struct Cell {
     pub p95_ms: Option<f64>,
     pub p99_ms: Option<f64>,
     pub errors_per_s: Option<f64>,
+    /// The server's CPU time per event, microseconds (where its process was measured).
+    #[serde(default)]
+    pub server_cpu_us: Option<f64>,
     /// Why the level ran short or not at all, or the error that stopped it.
     pub note: Option<String>,
     /// Each figure divided by the baseline's at the same thread count (None for the baseline
@@ -78,6 +81,8 @@ pub struct Ratios {
     pub qps: Option<f64>,
     pub p95_ms: Option<f64>,
     pub p99_ms: Option<f64>,
+    #[serde(default)]
+    pub server_cpu_us: Option<f64>,
 }
 
 /// Options that say how a run was reported or where it was written, not what it measured; and
@@ -172,6 +177,7 @@ fn cell(r: &Row, base: Option<&Row>) -> Cell {
         qps: ratio(r.qps, b.qps),
         p95_ms: ratio(r.p95_ms, b.p95_ms),
         p99_ms: ratio(r.p99_ms, b.p99_ms),
+        server_cpu_us: ratio(server_cpu_us(r), server_cpu_us(b)),
     });
     let note = match (&r.note, &r.error) {
         (Some(n), Some(e)) => Some(format!("{n}; {e}")),
@@ -183,9 +189,14 @@ fn cell(r: &Row, base: Option<&Row>) -> Cell {
         p95_ms: r.p95_ms,
         p99_ms: r.p99_ms,
         errors_per_s: r.errors_per_s,
+        server_cpu_us: server_cpu_us(r),
         note,
         vs_baseline,
     }
+}
+
+fn server_cpu_us(r: &Row) -> Option<f64> {
+    r.cpu.as_ref()?.server_us_per_event
 }
 
 /// Everything a result records about how it ran, as ((rank, what), value): the rank orders
@@ -243,6 +254,26 @@ fn differences(runs: &[Run], facts: &[Facts], products: &[String]) -> Vec<Differ
         // both record (max_connections) are differences worth reading; the server line says
         // the rest. (MariaDB, Percona, TiDB are all the MySQL driver's "MySQL".)
         let other_engine = product != &products[0];
+        // A sweep none of whose levels ran recorded nothing of how it ran: one line, not every
+        // fact of the other side as "(not recorded)".
+        let empty = match (base.is_empty(), f.is_empty()) {
+            (_, true) => {
+                Some("no level ran, so nothing of how it ran was recorded (see the notes)")
+            }
+            (true, false) => {
+                Some("the baseline has no level that ran, so nothing of how it ran can be compared")
+            }
+            (false, false) => None,
+        };
+        if let Some(what) = empty {
+            out.push(Difference {
+                run: run.label.clone(),
+                what: what.into(),
+                baseline: None,
+                value: None,
+            });
+            continue;
+        }
         let keys: BTreeSet<&(u8, String)> = base.keys().chain(f.keys()).collect();
         for k in keys {
             let (b, v) = (base.get(k), f.get(k));

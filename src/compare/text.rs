@@ -12,6 +12,7 @@ pub enum Metric {
     P95,
     P99,
     Errors,
+    Cpu,
 }
 
 impl Metric {
@@ -22,6 +23,7 @@ impl Metric {
             "p95" => Metric::P95,
             "p99" => Metric::P99,
             "err" => Metric::Errors,
+            "cpu" => Metric::Cpu,
             _ => return None,
         })
     }
@@ -33,6 +35,7 @@ impl Metric {
             Metric::P95 => "p95 latency, ms (lower is better)",
             Metric::P99 => "p99 latency, ms (lower is better)",
             Metric::Errors => "ignored errors per second",
+            Metric::Cpu => "server CPU per event, us (lower is better)",
         }
     }
 
@@ -46,12 +49,14 @@ impl Metric {
             Metric::P99 => (c.p99_ms, r.p99_ms),
             // Mostly 0 in the baseline: a ratio would say nothing.
             Metric::Errors => (c.errors_per_s, None),
+            Metric::Cpu => (c.server_cpu_us, r.server_cpu_us),
         }
     }
 
     fn precision(self) -> usize {
         match self {
             Metric::P95 | Metric::P99 => 3,
+            Metric::Cpu => 1,
             _ => 2,
         }
     }
@@ -98,6 +103,10 @@ pub fn render(c: &Comparison, metrics: &[Metric]) -> String {
                 Some("") => "(empty)".to_string(),
                 Some(v) => v.to_string(),
             };
+            if d.baseline.is_none() && d.value.is_none() {
+                let _ = writeln!(o, "    {:<lw$}  {}", d.run, d.what);
+                continue;
+            }
             let _ = writeln!(
                 o,
                 "    {:<lw$}  {}: {} → {}",

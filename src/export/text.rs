@@ -249,7 +249,7 @@ fn dbpress_sections(r: &RunResult) -> String {
         o.push_str(&throughput::section(t));
     }
     if let Some(h) = &r.host_usage {
-        o.push_str(&host::section(h));
+        o.push_str(&host::section(h, s.events, s.reads + s.writes + s.other));
     }
     if let Some(c) = &r.server_counters {
         o.push_str(&server_counters::section(c, s.events));

@@ -199,3 +199,41 @@ fn another_engine_is_named_once_not_setting_by_setting() {
         "{what:?}"
     );
 }
+
+/// A sweep none of whose levels ran (no tables) recorded nothing of how it ran: the comparison
+/// says so in one line instead of listing every fact of the baseline as "(not recorded)".
+#[test]
+fn a_result_with_no_level_run_is_one_line_of_differences() {
+    let dir = scratch("compare-nothing-ran");
+    let db = format!("--sqlite-path={}", dir.join("empty.db").display());
+    let empty = dir.join("empty.json");
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        &db,
+        "--threads=1,2",
+        "--time=1",
+        &format!("--output={}", empty.display()),
+    ]);
+    assert!(!o.status.success(), "no tables: the levels fail");
+    let dry = dry_result(&dir, "dry", &["--events=500"]);
+    let o = dbpress(&["compare", &dry, empty.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains(
+            "What differs from the baseline besides the figures:\n    empty  no level ran, so nothing of how it ran was recorded (see the notes)\n\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("(not recorded)"), "{text}");
+    let o = dbpress(&[
+        "compare",
+        &dry,
+        empty.to_str().unwrap(),
+        "--output-format=json",
+    ]);
+    let c: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_valid(&c);
+    assert_eq!(c["differences"].as_array().unwrap().len(), 1, "{c}");
+}

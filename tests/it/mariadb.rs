@@ -1953,6 +1953,22 @@ fn compare_names_the_server_setting_that_differed() {
     let rows = c["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 1);
     assert!(rows[0]["cells"][1]["vs_baseline"]["tps"].as_f64().unwrap() > 0.0);
+    // The server's CPU per transaction, measured from its process, side by side.
+    for cell in rows[0]["cells"].as_array().unwrap() {
+        assert!(cell["server_cpu_us"].as_f64().unwrap() > 0.0, "{cell}");
+    }
+    assert!(
+        rows[0]["cells"][1]["vs_baseline"]["server_cpu_us"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
+    let o = dbpress(&["compare", &files[0], &files[1], "--metrics=cpu"]);
+    assert!(
+        stdout(&o).contains("server CPU per event, us (lower is better):\n"),
+        "{}",
+        stdout(&o)
+    );
     let o = dbpress(&["compare", &files[0], &files[1]]);
     assert!(
         stdout(&o).contains("    flush2   server variable innodb_flush_log_at_trx_commit: 1 → 2\n")
@@ -2028,6 +2044,12 @@ fn the_servers_cpu_is_read_from_its_own_process_over_a_socket_and_over_tcp() {
             "): {}, pid {server_pid}\n",
             server["name"].as_str().unwrap()
         );
+        assert!(text.contains(&line), "{name}: {line}\n{text}");
+        // The server's CPU per event is its CPUs over the measured time, per event.
+        let per_event = cpus(server) * h["seconds"].as_f64().unwrap()
+            / r["summary"]["events"].as_f64().unwrap()
+            * 1e6;
+        let line = format!("    CPU per event: server {per_event:.1} us (");
         assert!(text.contains(&line), "{name}: {line}\n{text}");
     }
     let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));

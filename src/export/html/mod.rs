@@ -376,12 +376,19 @@ pub fn compare_page(c: &Comparison, text: &str) -> String {
     let mut o = String::new();
     let names: Vec<String> = c.rows.iter().map(|r| r.threads.to_string()).collect();
     type Pick = fn(&crate::compare::model::Cell) -> Option<f64>;
-    let charts: [(&str, &str, Pick); 4] = [
+    let mut charts: Vec<(&str, &str, Pick)> = vec![
         ("QPS", "QPS", |c| c.qps),
         ("TPS", "TPS", |c| c.tps),
         ("p95 latency, ms", "ms", |c| c.p95_ms),
         ("p99 latency, ms", "ms", |c| c.p99_ms),
     ];
+    if c.rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .any(|cell| cell.as_ref().is_some_and(|x| x.server_cpu_us.is_some()))
+    {
+        charts.push(("server CPU per event, us", "us", |c| c.server_cpu_us));
+    }
     o.push_str("<h2>Against threads</h2>\n");
     for (title, y, pick) in charts {
         let series = c

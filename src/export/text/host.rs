@@ -9,7 +9,8 @@ const SATURATED: f64 = 0.9;
 /// A hypervisor taking this share of the CPUs is worth a word.
 const STOLEN: f64 = 0.05;
 
-pub fn section(h: &HostUsage) -> String {
+/// `events` and `queries`: the run's, to give the CPU each cost.
+pub fn section(h: &HostUsage, events: u64, queries: u64) -> String {
     let mut o = String::new();
     let cpus = f64::from(h.cpus);
     let _ = writeln!(
@@ -53,6 +54,26 @@ pub fn section(h: &HostUsage) -> String {
         }
         (None, None) => {}
     }
+    // CPU time per event: what a server version or setting costs per transaction, which
+    // throughput alone hides when the machine was not full.
+    if events > 0 {
+        let per = |cpus: f64, n: u64| cpus * h.seconds / n as f64 * 1e6;
+        let mut parts = Vec::new();
+        if let Some(s) = &h.server {
+            parts.push(format!(
+                "server {}",
+                micros(per(s.cpus(), events), per(s.cpus(), queries.max(1)))
+            ));
+        }
+        parts.push(format!(
+            "dbpress {}",
+            micros(
+                per(h.dbpress.cpus(), events),
+                per(h.dbpress.cpus(), queries.max(1))
+            )
+        ));
+        let _ = writeln!(o, "    CPU per event: {}", parts.join("; "));
+    }
     let taken = h.host.busy() + h.host.steal;
     if taken >= SATURATED * cpus {
         let shared = if h.server.is_some() {
@@ -87,6 +108,11 @@ pub fn during_stalls(c: &HostCpu) -> String {
         c.steal,
         c.idle
     )
+}
+
+/// "812.4 us (40.6 us per query)".
+fn micros(per_event: f64, per_query: f64) -> String {
+    format!("{per_event:.1} us ({per_query:.1} us per query)")
 }
 
 fn split(user: f64, system: f64) -> String {

@@ -495,6 +495,7 @@ fn the_cpu_section_names_the_server_process_and_says_when_the_machine_was_full()
     machine: 1.98 of 2 (user 1.20, system 0.78), iowait 0.00, steal 0.00, idle 0.02
     dbpress: 0.50 (user 0.11, system 0.39)
     server:  1.44 (user 0.95, system 0.49): postgres, pid 4938 and its 10 child processes
+    CPU per event: server 144.0 us (7.2 us per query); dbpress 50.0 us (2.5 us per query)
     Note: the machine's CPUs were 99% busy and dbpress and the server shared them: these figures show this machine's limit, not only the server's
 
 ";
