@@ -104,17 +104,31 @@ pub struct HostUsage {
     /// dbpress (embedded SQLite). Absent when `server` is given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_unavailable: Option<String>,
+    /// The span the server's figure averages over, s: from when every session was connected
+    /// (before any warm-up) to when the last had ended.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_seconds: Option<f64>,
 }
 
 /// The server's process on this machine, or why its CPU cannot be read (on another machine,
 /// another user's, an engine inside dbpress).
 pub type ServerProcess = Result<u32, String>;
 
+/// The machine's and dbpress's CPU at one moment.
 struct Reading {
     at: Instant,
     host: HostTicks,
     me: ProcessTicks,
-    server: Result<ServerTicks, String>,
+}
+
+impl Reading {
+    fn now() -> Option<Reading> {
+        Some(Reading {
+            at: Instant::now(),
+            host: procfs::read_host()?,
+            me: procfs::read_self()?,
+        })
+    }
 }
 
 struct ServerTicks {
@@ -168,10 +182,19 @@ fn read_server(pid: u32) -> Result<ServerTicks, String> {
 const MIN_SECONDS: f64 = 0.9;
 
 /// Takes the readings of one run. Without /proc (not Linux) it yields nothing.
+///
+/// The machine and dbpress are read by the reporter at the start of measurement, every interval
+/// and the end: two small files. The server's processes (a PostgreSQL server has one per
+/// session) take a read of every process to find, which on a machine with hundreds of busy
+/// threads per core would hold the reporter up for seconds; they are read when the machine is
+/// quiet instead, with every session connected and none started (before any warm-up), and after
+/// the last session has ended, and the server's average is over that span.
 pub struct Sampler {
     server: ServerProcess,
     hz: f64,
+    server_start: Option<(Instant, Result<ServerTicks, String>)>,
     start: Option<Reading>,
+    end: Option<Reading>,
     last_host: Option<HostTicks>,
 }
 
@@ -180,23 +203,21 @@ impl Sampler {
         Sampler {
             server,
             hz: procfs::ticks_per_second(),
+            server_start: None,
             start: None,
+            end: None,
             last_host: None,
         }
     }
 
-    fn read(&self) -> Option<Reading> {
-        Some(Reading {
-            at: Instant::now(),
-            host: procfs::read_host()?,
-            me: procfs::read_self()?,
-            server: self.server.clone().and_then(read_server),
-        })
+    /// Every session is connected and waits to start.
+    pub fn before_start(&mut self) {
+        self.server_start = Some((Instant::now(), self.server.clone().and_then(read_server)));
     }
 
     /// The start of measurement.
     pub fn begin(&mut self) {
-        self.start = self.read();
+        self.start = Reading::now();
         self.last_host = self.start.as_ref().map(|r| r.host);
     }
 
@@ -207,34 +228,49 @@ impl Sampler {
         HostCpu::between(&last, &now)
     }
 
-    /// The whole measured time, read now; None for a run shorter than `MIN_SECONDS`.
+    /// The end of measurement.
+    pub fn end(&mut self) {
+        self.end = Reading::now();
+    }
+
+    /// Every session has ended: the figures, or None for a measurement shorter than
+    /// `MIN_SECONDS` (or without /proc).
     pub fn finish(&self) -> Option<HostUsage> {
-        let a = self.start.as_ref()?;
-        if a.at.elapsed().as_secs_f64() < MIN_SECONDS {
+        let (a, b) = (self.start.as_ref()?, self.end.as_ref()?);
+        let seconds = b.at.saturating_duration_since(a.at).as_secs_f64();
+        if seconds < MIN_SECONDS {
             return None;
         }
-        let b = self.read()?;
-        let seconds = b.at.saturating_duration_since(a.at).as_secs_f64();
-        let cpus_of = |ticks: u64| ticks as f64 / self.hz / seconds.max(1e-9);
+        let cpus_over = |ticks: u64, secs: f64| ticks as f64 / self.hz / secs.max(1e-9);
         let dbpress = ProcessCpu {
             pid: b.me.pid,
             name: "dbpress".into(),
             processes: 1,
-            user: cpus_of(b.me.user.saturating_sub(a.me.user)),
-            system: cpus_of(b.me.system.saturating_sub(a.me.system)),
+            user: cpus_over(b.me.user.saturating_sub(a.me.user), seconds),
+            system: cpus_over(b.me.system.saturating_sub(a.me.system), seconds),
         };
-        let (server, server_unavailable) = match (&a.server, &b.server) {
-            (Err(e), _) | (_, Err(e)) => (None, Some(e.clone())),
-            (Ok(x), Ok(y)) => (
-                Some(ProcessCpu {
-                    pid: y.pid,
-                    name: y.name.clone(),
-                    processes: x.processes.max(y.processes),
-                    user: cpus_of(y.user.saturating_sub(x.user)),
-                    system: cpus_of(y.system.saturating_sub(x.system)),
-                }),
+        let server_end = self.server.clone().and_then(read_server);
+        let (server, server_unavailable, server_seconds) = match (&self.server_start, &server_end) {
+            (None, _) => (
+                None,
+                Some("not measured: the run did not start".into()),
                 None,
             ),
+            (Some((_, Err(e))), _) | (_, Err(e)) => (None, Some(e.clone()), None),
+            (Some((at, Ok(x))), Ok(y)) => {
+                let secs = at.elapsed().as_secs_f64();
+                (
+                    Some(ProcessCpu {
+                        pid: y.pid,
+                        name: y.name.clone(),
+                        processes: x.processes.max(y.processes),
+                        user: cpus_over(y.user.saturating_sub(x.user), secs),
+                        system: cpus_over(y.system.saturating_sub(x.system), secs),
+                    }),
+                    None,
+                    Some(secs),
+                )
+            }
         };
         Some(HostUsage {
             seconds,
@@ -243,6 +279,7 @@ impl Sampler {
             dbpress,
             server,
             server_unavailable,
+            server_seconds,
         })
     }
 }
@@ -282,16 +319,19 @@ mod tests {
     #[test]
     fn a_busy_thread_shows_as_about_one_cpu_of_dbpress() {
         let mut s = Sampler::new(Err("none".into()));
+        s.before_start();
         s.begin();
         let until = Instant::now() + std::time::Duration::from_millis(1100);
         let mut x = 0u64;
         while Instant::now() < until {
             x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
         }
+        s.end();
         let u = s.finish().unwrap();
         assert!(u.seconds >= 1.0);
         let mut short = Sampler::new(Err("none".into()));
         short.begin();
+        short.end();
         assert!(short.finish().is_none(), "under a second: no figures");
         // A shared machine may not give the thread a whole CPU, but it got some; and no
         // process uses more CPUs than the machine has.

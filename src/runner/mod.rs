@@ -314,6 +314,13 @@ pub fn run(
             (None, Some(_)) => Some(counters::snapshot(driver, false)),
             _ => None,
         };
+        host.before_start();
+        // Without a warm-up, measurement starts at the release below: the machine is read
+        // now, not when the reporter next gets a CPU (on a machine with hundreds of busy
+        // threads per core, that can be a second later).
+        if cfg.warmup == 0 {
+            host.begin();
+        }
         init.disarm();
         // Workers are parked at the barrier: the schedule and deadline start now.
         let started = Instant::now();
@@ -409,7 +416,6 @@ fn conclude(
         measure_start,
         last_tick,
         checkpoints,
-        host_usage,
     } = result;
     let end = Instant::now();
     let mut per_thread_tail = per_thread;
@@ -456,7 +462,8 @@ fn conclude(
         forced_unfinished: None,
         checkpoints,
         warmup,
-        host_usage,
+        // Every session has ended (or, forced, is left to the process's exit).
+        host_usage: host.finish(),
     }
 }
 
@@ -491,7 +498,6 @@ struct LoopOutput {
     measure_start: Instant,
     last_tick: Instant,
     checkpoints: checkpoints::CheckpointClock,
-    host_usage: Option<crate::host::HostUsage>,
 }
 
 /// Rate-mode readings at the end of an interval: (queue length, in flight, lag ns, late events).
@@ -570,8 +576,8 @@ fn report_loop(
             shared.measuring.store(true, Ordering::Relaxed);
         }
         measure_start = Instant::now();
+        host.begin();
     }
-    host.begin();
     let tick = Duration::from_secs(cfg.report_interval.max(1));
     let deadline = (cfg.time > 0).then(|| measure_start + Duration::from_secs(cfg.time));
     let mut totals = Totals::new(kinds);
@@ -683,8 +689,7 @@ fn report_loop(
             break;
         }
     }
-    // Before the workers disconnect: a PostgreSQL server's backends are all still there.
-    let host_usage = host.finish();
+    host.end();
     LoopOutput {
         intervals,
         totals,
@@ -693,7 +698,6 @@ fn report_loop(
         measure_start,
         last_tick,
         checkpoints,
-        host_usage,
     }
 }
 

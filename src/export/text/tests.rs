@@ -489,6 +489,7 @@ fn the_cpu_section_names_the_server_process_and_says_when_the_machine_was_full()
             system: 0.49,
         }),
         server_unavailable: None,
+        server_seconds: Some(10.5),
     });
     let text = summary(&r, false);
     let want = "CPU over the run (average CPUs busy, from /proc; dbpress):
