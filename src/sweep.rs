@@ -280,9 +280,10 @@ pub fn run(
     for (i, &level) in levels.iter().enumerate() {
         let mut o = opts.clone();
         o.set("threads", level.to_string());
-        // The seed is drawn once, so every step replays the same random streams.
-        o.set("rand-seed", first.seed.to_string());
         let mut cfg = RunConfig::from_options(workload_name, Command::Run, &o)?;
+        // The seed is drawn once, so every step replays the same random streams; the step's
+        // options keep what the user gave (0: drawn at random), which `compare` reads.
+        cfg.seed = first.seed;
         cfg.output_file = None;
         adjust(&mut cfg);
         // Workloads size per-thread state (tables per thread, key slices) from --threads.

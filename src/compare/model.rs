@@ -226,23 +226,11 @@ fn facts_of(r: &RunResult) -> Facts {
         if NOT_COMPARED.contains(&k.as_str()) {
             continue;
         }
-        // A seed drawn at random (no --rand-seed given) differs every run by design.
-        if k == "rand-seed" && !typed(r, k) {
-            continue;
-        }
+        // `rand-seed` is what the user gave: 0 for a seed drawn at random, which differs every
+        // run by design (the drawn one is `run.seed`, not compared).
         f.insert((3, format!("option --{k}")), v.clone());
     }
     f
-}
-
-/// Whether the run's command line gave option `name` (either spelling).
-fn typed(r: &RunResult, name: &str) -> bool {
-    let under = name.replace('-', "_");
-    r.command_line.iter().any(|a| {
-        a.strip_prefix("--")
-            .map(|a| a.split('=').next().unwrap_or(a))
-            .is_some_and(|a| a == name || a == under)
-    })
 }
 
 /// `products`: each run's engine as its driver names it (MySQL, PostgreSQL, SQLite, dry-run).

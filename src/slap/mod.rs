@@ -211,10 +211,11 @@ pub fn main(raw: &[String]) -> Result<u8> {
             o.set("threads", clients.to_string());
             o.set("time", "0");
             o.set("events", events(&a, &plan, clients).to_string());
-            o.set("rand-seed", first.seed.to_string());
             // mysqlslap sends text; the header then says so.
             o.set("db-ps-mode", "disable");
             let mut cfg = RunConfig::from_options("slap", Command::Run, &o)?;
+            // One seed for every round and level (the options keep what the user gave).
+            cfg.seed = first.seed;
             cfg.output_file = None;
             let driver = make_driver(&cfg)?;
             let ctx = Context {

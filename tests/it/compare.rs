@@ -237,3 +237,54 @@ fn a_result_with_no_level_run_is_one_line_of_differences() {
     assert_valid(&c);
     assert_eq!(c["differences"].as_array().unwrap().len(), 1, "{c}");
 }
+
+/// A seed given in a `--config-file` is a seed the user chose: two results run with different
+/// ones differ, and say so, like seeds typed on the command line. (The comparison used to look
+/// for `--rand-seed` on the command line only, and took such seeds for random ones.) A sweep's
+/// levels all run with one seed, and its options keep what the user gave.
+#[test]
+fn a_seed_from_a_config_file_is_compared_and_a_sweep_keeps_one_seed() {
+    let dir = scratch("compare-config-seed");
+    let mut files = Vec::new();
+    for seed in [7, 8] {
+        let conf = dir.join(format!("seed{seed}.conf"));
+        std::fs::write(&conf, format!("rand-seed={seed}\n")).unwrap();
+        files.push(dry_result(
+            &dir,
+            &format!("s{seed}"),
+            &[
+                "--threads=1,2",
+                "--events=200",
+                &format!("--config-file={}", conf.display()),
+            ],
+        ));
+    }
+    let sweep = json(std::path::Path::new(&files[0]));
+    for step in sweep["steps"].as_array().unwrap() {
+        assert_eq!(
+            step["result"]["run"]["seed"], 7,
+            "{}",
+            step["result"]["run"]
+        );
+        assert_eq!(step["result"]["config"]["rand-seed"], "7");
+    }
+    let o = dbpress(&["compare", &files[0], &files[1]]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("    s8  option --rand-seed: 7 → 8\n"),
+        "{}",
+        stdout(&o)
+    );
+    // Seeds drawn at random: each level's is the sweep's one, the options say 0, and two such
+    // results do not differ by their seeds.
+    let a = dry_result(&dir, "r1", &["--threads=1,2", "--events=200"]);
+    let b = dry_result(&dir, "r2", &["--threads=1,2", "--events=200"]);
+    let steps = json(std::path::Path::new(&a))["steps"].clone();
+    assert_eq!(
+        steps[0]["result"]["run"]["seed"],
+        steps[1]["result"]["run"]["seed"]
+    );
+    assert_eq!(steps[1]["result"]["config"]["rand-seed"], "0");
+    let o = dbpress(&["compare", &a, &b]);
+    assert!(!stdout(&o).contains("rand-seed"), "{}", stdout(&o));
+}
