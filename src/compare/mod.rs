@@ -1,6 +1,7 @@
 //! `dbpress compare BASE.json OTHER.json […]`: results side by side as tables of relative
 //! throughput and latency per thread count, after a list of everything else that differed
-//! between the runs. Runs and sweeps mix freely; the first file is the baseline.
+//! between the runs. Runs and sweeps mix freely; the first is the baseline; `NAME=a,b,c`
+//! groups repeated runs into one column of medians with their ranges.
 
 pub mod model;
 pub mod text;
@@ -9,14 +10,18 @@ use crate::error::{usage, Result};
 use crate::export::json::{read_document, write_text};
 use text::Metric;
 
-const HELP: &str = "Usage: dbpress compare BASELINE.json OTHER.json [MORE.json…] [options]
+const HELP: &str = "Usage: dbpress compare BASELINE OTHER [MORE…] [options]
 
 Puts dbpress results (single runs or thread sweeps) side by side: per thread count, each
-result's figures and their ratio to the first file's, after a list of everything else that
+result's figures and their ratio to the first one's, after a list of everything else that
 differs between the runs (options, server version and settings, host).
 
+Each of BASELINE, OTHER… is a result file, or repeated runs of one thing as
+NAME=a.json,b.json,c.json: their median, with the range of the runs beside it, so a ratio
+can be read against the runs' own spread.
+
 Options:
-  --metrics=LIST          tables to print, from tps, qps, p95, p99, err [qps,p95]
+  --metrics=LIST          tables to print, from tps, qps, p95, p99, err, cpu [qps,p95]
   --output-format=FORMAT  text, json or html (a page with charts) [text]
   --output=FILE           also write the comparison as JSON to FILE
 ";
@@ -80,11 +85,16 @@ pub fn main(args: &[String]) -> Result<u8> {
             "dbpress compare needs two or more result files, the baseline first: dbpress compare before.json after.json",
         ));
     }
-    let mut docs = Vec::new();
-    for f in &files {
-        docs.push((f.clone(), read_document(f)?));
+    let mut groups = Vec::new();
+    for arg in &files {
+        let (label, list) = group_of(arg)?;
+        let mut docs = Vec::new();
+        for f in list {
+            docs.push((f.to_string(), read_document(f)?));
+        }
+        groups.push(model::Group { label, docs });
     }
-    let c = model::compare(&docs);
+    let c = model::compare(&groups);
     let as_json = serde_json::to_string_pretty(&c).expect("Comparison always serialises") + "\n";
     if let Some(path) = &output {
         write_text(path, &as_json)?;
@@ -98,6 +108,23 @@ pub fn main(args: &[String]) -> Result<u8> {
         ),
     }
     Ok(0)
+}
+
+/// `NAME=a.json,b.json`: repeated runs under one name; anything else is one file. (A file
+/// whose name holds `=` is taken as a file when it exists.)
+fn group_of(arg: &str) -> Result<(Option<String>, Vec<&str>)> {
+    match arg.split_once('=') {
+        Some((name, list)) if !std::path::Path::new(arg).exists() => {
+            let files: Vec<&str> = list.split(',').filter(|f| !f.is_empty()).collect();
+            if name.is_empty() || files.is_empty() {
+                return Err(usage(format!(
+                    "'{arg}' is neither a file nor a group: name repeated runs as NAME=a.json,b.json"
+                )));
+            }
+            Ok((Some(name.to_string()), files))
+        }
+        _ => Ok((None, vec![arg])),
+    }
 }
 
 fn parse_metrics(list: &str) -> Result<Vec<Metric>> {

@@ -26,9 +26,22 @@ pub struct Comparison {
     pub rows: Vec<ComparisonRow>,
 }
 
+/// One column of the comparison: a result file, or several runs of the same thing
+/// (`NAME=a.json,b.json,c.json`), whose figures are then the median with their range.
+pub struct Group {
+    /// The name given before `=`, or None for a single file named after itself.
+    pub label: Option<String>,
+    /// (file name, document), in the order given.
+    pub docs: Vec<(String, Document)>,
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Run {
+    /// The (first) file.
     pub file: String,
+    /// Every file of a group of repeated runs, the first included; absent for one file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files: Vec<String>,
     /// The file's name without `.json` (the path when two names clash): the column heading.
     pub label: String,
     pub workload: String,
@@ -70,9 +83,32 @@ pub struct Cell {
     pub server_cpu_us: Option<f64>,
     /// Why the level ran short or not at all, or the error that stopped it.
     pub note: Option<String>,
+    /// Runs behind the figures: 1, or a group's runs at this level (the figures are then
+    /// their medians).
+    #[serde(default = "one")]
+    pub runs: u32,
+    /// With several runs: each figure's lowest and highest value, the spread to read a ratio
+    /// against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ranges: Option<Ranges>,
     /// Each figure divided by the baseline's at the same thread count (None for the baseline
     /// itself and where either figure is missing or the baseline's is 0).
     pub vs_baseline: Ratios,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// [lowest, highest] of each figure over a group's runs (None where no run had it).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Ranges {
+    pub tps: Option<[f64; 2]>,
+    pub qps: Option<[f64; 2]>,
+    pub p95_ms: Option<[f64; 2]>,
+    pub p99_ms: Option<[f64; 2]>,
+    pub errors_per_s: Option<[f64; 2]>,
+    pub server_cpu_us: Option<[f64; 2]>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -99,57 +135,99 @@ const NOT_COMPARED: &[&str] = &[
     "thread-init-timeout",
 ];
 
-/// Put `docs` (file name, document) side by side; the first is the baseline.
-pub fn compare(docs: &[(String, Document)]) -> Comparison {
-    let labels = labels(docs.iter().map(|(f, _)| f.as_str()).collect());
+/// Put the groups side by side; the first is the baseline.
+pub fn compare(groups: &[Group]) -> Comparison {
+    let stems = labels(groups.iter().map(|g| g.docs[0].0.as_str()).collect());
     let mut runs = Vec::new();
     let mut facts = Vec::new();
     let mut products = Vec::new();
-    let mut levels: Vec<BTreeMap<u32, Row>> = Vec::new();
-    for ((file, doc), label) in docs.iter().zip(&labels) {
-        let (steps, workload) = match doc {
-            Document::Run(r) => (
-                vec![Step {
-                    threads: r.run.threads,
-                    result: Some((**r).clone()),
-                    error: None,
-                }],
-                r.run.workload.clone(),
-            ),
-            Document::Sweep(s) => (s.steps.clone(), s.workload.clone()),
-        };
-        let first = steps.iter().find_map(|s| s.result.as_ref());
+    let mut levels: Vec<BTreeMap<u32, Vec<Row>>> = Vec::new();
+    let mut within = Vec::new();
+    for (group, stem) in groups.iter().zip(stems) {
+        let label = group.label.clone().unwrap_or(stem);
+        let mut by_threads: BTreeMap<u32, Vec<Row>> = BTreeMap::new();
+        let mut order: Vec<u32> = Vec::new();
+        let mut doc_facts = Vec::new();
+        let mut doc_runs = Vec::new();
+        for (file, doc) in &group.docs {
+            let steps = steps_of(doc);
+            let first = steps.iter().find_map(|s| s.result.as_ref());
+            doc_facts.push(first.map(facts_of).unwrap_or_default());
+            doc_runs.push((file, first.cloned(), workload_of(doc)));
+            let mut seen = BTreeSet::new();
+            for step in &steps {
+                if !order.contains(&step.threads) {
+                    order.push(step.threads);
+                }
+                // A level listed twice in a sweep: its first run is the one compared.
+                if seen.insert(step.threads) {
+                    by_threads
+                        .entry(step.threads)
+                        .or_default()
+                        .push(sweep::row(step.threads, step));
+                }
+            }
+        }
+        // Repeated runs are only a spread if they ran alike: what differs from the group's
+        // first is listed under "NAME (file)".
+        if group.docs.len() > 1 {
+            let names: Vec<Run> = group
+                .docs
+                .iter()
+                .map(|(file, _)| Run {
+                    label: format!("{label} ({file})"),
+                    ..Run::named(file)
+                })
+                .collect();
+            let same = vec![String::new(); names.len()];
+            within.extend(differences(&names, &doc_facts, &same));
+        }
+        let (file, first, workload) = doc_runs
+            .iter()
+            .find(|d| d.1.is_some())
+            .cloned()
+            .unwrap_or_else(|| doc_runs[0].clone());
         runs.push(Run {
             file: file.clone(),
-            label: label.clone(),
+            files: if group.docs.len() > 1 {
+                group.docs.iter().map(|(f, _)| f.clone()).collect()
+            } else {
+                Vec::new()
+            },
+            label,
             workload,
-            server: first.map(RunResult::server_name).unwrap_or_default(),
-            started_at_unix_s: first.map_or(0, |r| r.run.started_at_unix_s),
-            levels: steps.iter().map(|s| s.threads).collect(),
+            server: first
+                .as_ref()
+                .map(RunResult::server_name)
+                .unwrap_or_default(),
+            started_at_unix_s: first.as_ref().map_or(0, |r| r.run.started_at_unix_s),
+            levels: order,
         });
-        facts.push(first.map(facts_of).unwrap_or_default());
-        products.push(first.map_or_else(String::new, |r| r.environment.server.product.clone()));
-        let mut by_threads = BTreeMap::new();
-        for step in &steps {
-            // A level listed twice in a sweep: its first run is the one compared.
-            by_threads
-                .entry(step.threads)
-                .or_insert_with(|| sweep::row(step.threads, step));
-        }
+        facts.push(
+            doc_facts
+                .into_iter()
+                .find(|f| !f.is_empty())
+                .unwrap_or_default(),
+        );
+        products.push(first.map_or_else(String::new, |r| r.environment.server.product));
         levels.push(by_threads);
     }
-    let differences = differences(&runs, &facts, &products);
+    let mut differences = differences(&runs, &facts, &products);
+    differences.extend(within);
     let all: BTreeSet<u32> = levels.iter().flat_map(|l| l.keys().copied()).collect();
     let rows = all
         .into_iter()
         .map(|threads| {
-            let base = levels[0].get(&threads);
+            let base = levels[0].get(&threads).map(Vec::as_slice);
             ComparisonRow {
                 threads,
                 cells: levels
                     .iter()
                     .enumerate()
-                    .map(|(i, l)| l.get(&threads).map(|r| cell(r, base.filter(|_| i > 0))))
+                    .map(|(i, l)| {
+                        l.get(&threads)
+                            .map(|rows| cell(rows, base.filter(|_| i > 0)))
+                    })
                     .collect(),
             }
         })
@@ -167,30 +245,106 @@ pub fn compare(docs: &[(String, Document)]) -> Comparison {
     }
 }
 
-fn cell(r: &Row, base: Option<&Row>) -> Cell {
+impl Run {
+    fn named(file: &str) -> Run {
+        Run {
+            file: file.to_string(),
+            files: Vec::new(),
+            label: file.to_string(),
+            workload: String::new(),
+            server: String::new(),
+            started_at_unix_s: 0,
+            levels: Vec::new(),
+        }
+    }
+}
+
+fn steps_of(doc: &Document) -> Vec<Step> {
+    match doc {
+        Document::Run(r) => vec![Step {
+            threads: r.run.threads,
+            result: Some((**r).clone()),
+            error: None,
+        }],
+        Document::Sweep(s) => s.steps.clone(),
+    }
+}
+
+fn workload_of(doc: &Document) -> String {
+    match doc {
+        Document::Run(r) => r.run.workload.clone(),
+        Document::Sweep(s) => s.workload.clone(),
+    }
+}
+
+/// The median of the values present (the mean of the middle two for an even count).
+fn median(values: &[f64]) -> Option<f64> {
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
+}
+
+/// One figure over a group's runs at a level: (median, [lowest, highest]).
+fn figure(rows: &[Row], f: fn(&Row) -> Option<f64>) -> (Option<f64>, Option<[f64; 2]>) {
+    let v: Vec<f64> = rows.iter().filter_map(f).collect();
+    let range = v.iter().copied().fold(None, |r: Option<[f64; 2]>, x| {
+        Some(r.map_or([x, x], |[lo, hi]| [lo.min(x), hi.max(x)]))
+    });
+    (median(&v), range)
+}
+
+fn cell(rows: &[Row], base: Option<&[Row]>) -> Cell {
     let ratio = |v: Option<f64>, b: Option<f64>| match (v, b) {
         (Some(v), Some(b)) if b > 0.0 => Some(v / b),
         _ => None,
     };
-    let vs_baseline = base.map_or_else(Ratios::default, |b| Ratios {
-        tps: ratio(r.tps, b.tps),
-        qps: ratio(r.qps, b.qps),
-        p95_ms: ratio(r.p95_ms, b.p95_ms),
-        p99_ms: ratio(r.p99_ms, b.p99_ms),
-        server_cpu_us: ratio(server_cpu_us(r), server_cpu_us(b)),
+    let fields: [fn(&Row) -> Option<f64>; 6] = [
+        |r| r.tps,
+        |r| r.qps,
+        |r| r.p95_ms,
+        |r| r.p99_ms,
+        |r| r.errors_per_s,
+        server_cpu_us,
+    ];
+    let [tps, qps, p95, p99, err, cpu] = fields.map(|f| figure(rows, f));
+    let b = base.map(|b| fields.map(|f| figure(b, f).0));
+    let vs_baseline = b.map_or_else(Ratios::default, |b| Ratios {
+        tps: ratio(tps.0, b[0]),
+        qps: ratio(qps.0, b[1]),
+        p95_ms: ratio(p95.0, b[2]),
+        p99_ms: ratio(p99.0, b[3]),
+        server_cpu_us: ratio(cpu.0, b[5]),
     });
-    let note = match (&r.note, &r.error) {
-        (Some(n), Some(e)) => Some(format!("{n}; {e}")),
-        (n, e) => n.clone().or_else(|| e.clone()),
-    };
+    let notes: Vec<String> = rows
+        .iter()
+        .filter_map(|r| match (&r.note, &r.error) {
+            (Some(n), Some(e)) => Some(format!("{n}; {e}")),
+            (n, e) => n.clone().or_else(|| e.clone()),
+        })
+        .collect();
+    let many = rows.len() > 1;
     Cell {
-        tps: r.tps,
-        qps: r.qps,
-        p95_ms: r.p95_ms,
-        p99_ms: r.p99_ms,
-        errors_per_s: r.errors_per_s,
-        server_cpu_us: server_cpu_us(r),
-        note,
+        tps: tps.0,
+        qps: qps.0,
+        p95_ms: p95.0,
+        p99_ms: p99.0,
+        errors_per_s: err.0,
+        server_cpu_us: cpu.0,
+        note: (!notes.is_empty()).then(|| notes.join("; ")),
+        runs: rows.len() as u32,
+        ranges: many.then_some(Ranges {
+            tps: tps.1,
+            qps: qps.1,
+            p95_ms: p95.1,
+            p99_ms: p99.1,
+            errors_per_s: err.1,
+            server_cpu_us: cpu.1,
+        }),
         vs_baseline,
     }
 }

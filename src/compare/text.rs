@@ -53,6 +53,19 @@ impl Metric {
         }
     }
 
+    /// [lowest, highest] of the figure over a group's runs.
+    fn range(self, c: &Cell) -> Option<[f64; 2]> {
+        let r = c.ranges.as_ref()?;
+        match self {
+            Metric::Tps => r.tps,
+            Metric::Qps => r.qps,
+            Metric::P95 => r.p95_ms,
+            Metric::P99 => r.p99_ms,
+            Metric::Errors => r.errors_per_s,
+            Metric::Cpu => r.server_cpu_us,
+        }
+    }
+
     fn precision(self) -> usize {
         match self {
             Metric::P95 | Metric::P99 => 3,
@@ -86,7 +99,11 @@ pub fn render(c: &Comparison, metrics: &[Metric]) -> String {
             if r.server.is_empty() { "?" } else { &r.server },
             utc(r.started_at_unix_s),
             levels.join(","),
-            r.file
+            if r.files.is_empty() {
+                r.file.clone()
+            } else {
+                format!("{} runs: {}", r.files.len(), r.files.join(", "))
+            }
         );
     }
     let _ = writeln!(o);
@@ -148,11 +165,17 @@ pub fn render(c: &Comparison, metrics: &[Metric]) -> String {
 }
 
 fn table(o: &mut String, c: &Comparison, m: Metric) {
+    // Groups of repeated runs show each median with its spread: ±half the range, in percent.
+    let spread = c
+        .rows
+        .iter()
+        .flat_map(|r| &r.cells)
+        .any(|cell| cell.as_ref().is_some_and(|x| m.range(x).is_some()));
     let w = c
         .runs
         .iter()
         .map(|r| r.label.chars().count())
-        .fold(12, usize::max);
+        .fold(if spread { 18 } else { 12 }, usize::max);
     let ratios = m != Metric::Errors;
     let _ = writeln!(o, "{}:", m.title());
     let mut head = format!("    {:>7}", "threads");
@@ -164,20 +187,46 @@ fn table(o: &mut String, c: &Comparison, m: Metric) {
     }
     let _ = writeln!(o, "{}", head.trim_end());
     let p = m.precision();
+    let mut overlapped = false;
     for row in &c.rows {
         let mut line = format!("    {:>7}", row.threads);
+        let base_range = row.cells[0].as_ref().and_then(|c| m.range(c));
         for (i, cell) in row.cells.iter().enumerate() {
             let (v, r) = cell.as_ref().map_or((None, None), |c| m.of(c));
-            let _ = write!(
-                line,
-                " {:>w$}",
-                v.map_or("-".into(), |v| format!("{v:.p$}"))
-            );
+            let range = cell.as_ref().and_then(|c| m.range(c));
+            let shown = match (v, range) {
+                (None, _) => "-".to_string(),
+                (Some(v), Some([lo, hi])) if v > 0.0 => {
+                    format!("{v:.p$} ±{:.0}%", 50.0 * (hi - lo) / v)
+                }
+                (Some(v), _) => format!("{v:.p$}"),
+            };
+            let _ = write!(line, " {shown:>w$}");
             if i > 0 && ratios {
-                let _ = write!(line, " {:>8}", r.map_or("-".into(), |r| format!("{r:.3}")));
+                // Both medians come with ranges that overlap: the difference is inside what
+                // the runs themselves scatter by.
+                let within = matches!((range, base_range), (Some([lo, hi]), Some([blo, bhi])) if lo <= bhi && blo <= hi);
+                overlapped |= within && r.is_some();
+                let mark = if within { "~" } else { "" };
+                let _ = write!(
+                    line,
+                    " {:>8}",
+                    r.map_or("-".into(), |r| format!("{r:.3}{mark}"))
+                );
             }
         }
         let _ = writeln!(o, "{}", line.trim_end());
+    }
+    if spread {
+        let _ = writeln!(
+            o,
+            "    (medians of the runs, ± half their range in percent of the median{})",
+            if overlapped {
+                "; ~: the ranges overlap, so the runs do not tell the two apart"
+            } else {
+                ""
+            }
+        );
     }
     let _ = writeln!(o);
 }

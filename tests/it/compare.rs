@@ -288,3 +288,96 @@ fn a_seed_from_a_config_file_is_compared_and_a_sweep_keeps_one_seed() {
     let o = dbpress(&["compare", &a, &b]);
     assert!(!stdout(&o).contains("rand-seed"), "{}", stdout(&o));
 }
+
+/// Repeated runs as one column (`NAME=a.json,b.json,c.json`): each figure is the median of the
+/// group's runs with their range beside it, the ratio is of medians and is marked when the two
+/// ranges overlap, and a run of the group that did not run like the others is named.
+#[test]
+fn repeated_runs_are_compared_as_medians_with_their_spread() {
+    let dir = scratch("compare-groups");
+    let run = |name: &str, extra: &[&str]| {
+        let mut a = vec!["--threads=1,2", "--events=3000"];
+        a.extend_from_slice(extra);
+        dry_result(&dir, name, &a)
+    };
+    let a: Vec<String> = ["a1", "a2", "a3"].iter().map(|n| run(n, &[])).collect();
+    let b: Vec<String> = vec![
+        run("b1", &["--point-selects=12"]),
+        run("b2", &["--point-selects=12"]),
+        run("b3", &["--point-selects=12", "--table-size=5000"]),
+    ];
+    let before = format!("before={}", a.join(","));
+    let after = format!("after={}", b.join(","));
+    let o = dbpress(&["compare", &before, &after, "--output-format=json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let c: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_valid(&c);
+    assert_eq!(c["runs"][0]["label"], "before");
+    assert_eq!(c["runs"][1]["files"].as_array().unwrap().len(), 3);
+    // The medians and ranges are the files' own figures.
+    let qps_at = |files: &[String], level: usize| -> Vec<f64> {
+        files
+            .iter()
+            .map(|f| {
+                json(std::path::Path::new(f))["table"][level]["qps"]
+                    .as_f64()
+                    .unwrap()
+            })
+            .collect()
+    };
+    for (level, row) in c["rows"].as_array().unwrap().iter().enumerate() {
+        for (k, files) in [&a, &b].into_iter().enumerate() {
+            let mut v = qps_at(files, level);
+            v.sort_by(f64::total_cmp);
+            let cell = &row["cells"][k];
+            assert_eq!(cell["runs"], 3);
+            assert_eq!(cell["qps"].as_f64(), Some(v[1]), "{cell}");
+            assert_eq!(cell["ranges"]["qps"][0].as_f64(), Some(v[0]));
+            assert_eq!(cell["ranges"]["qps"][1].as_f64(), Some(v[2]));
+        }
+        let ratio = row["cells"][1]["vs_baseline"]["qps"].as_f64().unwrap();
+        let median = |k: usize| row["cells"][k]["qps"].as_f64().unwrap();
+        assert!((ratio - median(1) / median(0)).abs() < 1e-12);
+    }
+    // Between the groups the intended change; inside the second, the run that differed.
+    let diffs: Vec<String> = c["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            format!(
+                "{}: {}",
+                d["run"].as_str().unwrap(),
+                d["what"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert!(
+        diffs.contains(&"after: option --point-selects".to_string()),
+        "{diffs:?}"
+    );
+    assert!(
+        diffs.contains(&format!("after ({}): option --table-size", b[2])),
+        "{diffs:?}"
+    );
+    assert_eq!(diffs.len(), 2, "{diffs:?}");
+    // The text marks a ratio whose ranges overlap, exactly when they do.
+    let o = dbpress(&["compare", &before, &after, "--metrics=qps"]);
+    let text = stdout(&o);
+    assert!(text.contains("(3 runs: "), "{text}");
+    for row in c["rows"].as_array().unwrap() {
+        let r = |k: usize, i: usize| row["cells"][k]["ranges"]["qps"][i].as_f64().unwrap();
+        let overlap = r(1, 0) <= r(0, 1) && r(0, 0) <= r(1, 1);
+        let ratio = row["cells"][1]["vs_baseline"]["qps"].as_f64().unwrap();
+        let shown = format!("{ratio:.3}~");
+        assert_eq!(text.contains(&shown), overlap, "{shown}\n{text}");
+    }
+    assert!(text.contains("(medians of the runs, ± half their range in percent of the median"));
+    // A group's name must come with files.
+    let o = dbpress(&["compare", "before=", &a[0]]);
+    assert_fails_with(
+        &o,
+        2,
+        "'before=' is neither a file nor a group: name repeated runs as NAME=a.json,b.json",
+    );
+}
