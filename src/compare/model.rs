@@ -363,6 +363,10 @@ fn facts_of(r: &RunResult) -> Facts {
     f.insert((0, "workload".into()), r.run.workload.clone());
     f.insert((1, "server".into()), r.server_name());
     for (k, v) in &env.server.variables {
+        // The `server` fact above already holds the version.
+        if k == "version" {
+            continue;
+        }
         f.insert((2, format!("server variable {k}")), v.clone());
     }
     if let Some(tls) = &env.server.session_tls {

@@ -381,3 +381,28 @@ fn repeated_runs_are_compared_as_medians_with_their_spread() {
         "'before=' is neither a file nor a group: name repeated runs as NAME=a.json,b.json",
     );
 }
+
+/// Two server versions are one difference, the `server` line, not also a `server variable
+/// version` line repeating it.
+#[test]
+fn a_server_version_is_listed_once() {
+    let dir = scratch("compare-version");
+    let mut files = Vec::new();
+    for (name, version) in [("old", "10.6.1-MariaDB"), ("new", "10.11.19-MariaDB")] {
+        let f = dry_result(&dir, name, &["--events=100"]);
+        let mut r = json(std::path::Path::new(&f));
+        r["environment"]["server"]["product"] = "MariaDB".into();
+        r["environment"]["server"]["version"] = version.into();
+        r["environment"]["server"]["variables"]["version"] = version.into();
+        std::fs::write(&f, serde_json::to_string(&r).unwrap()).unwrap();
+        files.push(f);
+    }
+    let o = dbpress(&["compare", &files[0], &files[1]]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("    new  server: MariaDB 10.6.1-MariaDB → MariaDB 10.11.19-MariaDB\n"),
+        "{text}"
+    );
+    assert!(!text.contains("server variable version"), "{text}");
+}
