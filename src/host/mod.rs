@@ -8,8 +8,8 @@
 //! did meanwhile (waiting on I/O: a flush; idle: a lock; busy: something else ran).
 //!
 //! Figures are average CPUs kept busy (1.50 = one and a half CPUs all the time), read from
-//! /proc at the start of measurement, at every interval and at the end; /proc/stat is one small
-//! read, and the server's processes are read only at the start and the end.
+//! /proc: the machine and dbpress at the start of measurement, at every interval and at the
+//! end (small reads), the server's processes just before the run and after it (see `Sampler`).
 
 pub mod procfs;
 pub mod server_process;
@@ -146,7 +146,11 @@ struct ServerTicks {
 /// at all (the run's sessions end right at the end of a run), so the reading is taken again
 /// until the server's waited-for time did not move across it.
 fn read_server(pid: u32) -> Result<ServerTicks, String> {
-    let gone = || format!("not measured: the server's process (pid {pid}) ended during the run");
+    let gone = || {
+        format!(
+            "not measured: the server's process (pid {pid}) cannot be read in /proc (it ended, or /proc hides other users' processes)"
+        )
+    };
     let mut parent = procfs::read_process(pid).ok_or_else(gone)?;
     for _ in 0..10 {
         let children = procfs::children_of(pid);
