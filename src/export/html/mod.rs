@@ -117,6 +117,7 @@ fn interval_charts(o: &mut String, r: &RunResult) {
                 points: rate,
             }],
             bands: bands.clone(),
+            y_at_least: 0.0,
         }
         .render(),
     );
@@ -147,6 +148,7 @@ fn interval_charts(o: &mut String, r: &RunResult) {
             x: XAxis::Time,
             series,
             bands: vec![],
+            y_at_least: 0.0,
         }
         .render(),
     );
@@ -213,12 +215,24 @@ fn pts_cpu(
 
 /// A chart against thread counts (`names`, evenly spaced).
 fn levels_chart(title: &str, y: &str, names: &[String], series: Vec<Series<'_>>) -> String {
+    levels_chart_from(title, y, names, series, 0.0)
+}
+
+/// The same with the y axis reaching at least `y_at_least`.
+fn levels_chart_from(
+    title: &str,
+    y: &str,
+    names: &[String],
+    series: Vec<Series<'_>>,
+    y_at_least: f64,
+) -> String {
     Chart {
         title,
         y_label: y,
         x: XAxis::Levels(names),
         series,
         bands: vec![],
+        y_at_least,
     }
     .render()
 }
@@ -261,6 +275,11 @@ fn cpu_chart(o: &mut String, full: &[&crate::result::Interval], bands: Vec<Band>
             x: XAxis::Time,
             series,
             bands,
+            // The axis spans the machine's CPUs (the shares of an interval add up to them).
+            y_at_least: full
+                .iter()
+                .find_map(|i| i.host_cpu)
+                .map_or(0.0, |c| (c.busy() + c.iowait + c.steal + c.idle).round()),
         }
         .render(),
     );
@@ -318,7 +337,12 @@ pub fn sweep_page(s: &SweepResult) -> String {
         }
         if s.table.iter().any(|r| r.cpu.is_some()) {
             let cpu = |f: fn(&crate::sweep::RowCpu) -> Option<f64>| pts_cpu(s, f);
-            o.push_str(&levels_chart(
+            let cpus = s
+                .steps
+                .iter()
+                .find_map(|st| st.result.as_ref()?.host_usage.as_ref())
+                .map_or(0.0, |h| f64::from(h.cpus));
+            o.push_str(&levels_chart_from(
                 "CPUs busy: the machine, the server's process, dbpress",
                 "CPUs",
                 &names,
@@ -336,6 +360,7 @@ pub fn sweep_page(s: &SweepResult) -> String {
                         points: cpu(|c| Some(c.dbpress)),
                     },
                 ],
+                cpus,
             ));
         }
     }

@@ -42,6 +42,9 @@ pub struct Chart<'a> {
     pub x: XAxis<'a>,
     pub series: Vec<Series<'a>>,
     pub bands: Vec<Band>,
+    /// The y axis reaches at least this (the machine's CPUs on a CPU chart, so 1.0 of 2 reads
+    /// as half); 0 to fit the data alone.
+    pub y_at_least: f64,
 }
 
 impl Chart<'_> {
@@ -62,7 +65,7 @@ impl Chart<'_> {
             .series
             .iter()
             .flat_map(|s| s.points.iter().filter_map(|p| p.1))
-            .fold(0.0f64, f64::max);
+            .fold(self.y_at_least, f64::max);
         let (step, y_max) = nice_scale(y_top);
         let px = |x: f64| LEFT + (x - x_min) / (x_max - x_min) * (W - LEFT - RIGHT);
         let py = |y: f64| TOP + (1.0 - y / y_max) * (H - TOP - BOTTOM);
