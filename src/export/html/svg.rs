@@ -245,11 +245,33 @@ mod tests {
                 points: vec![(0.0, Some(10.0)), (1.0, None), (2.0, Some(30.0))],
             }],
             bands: vec![],
+            y_at_least: 0.0,
         }
         .render();
         assert_eq!(svg.matches("<polyline").count(), 2);
         assert_eq!(svg.matches("<circle").count(), 2);
         assert!(svg.contains("QPS &lt;by&gt; threads") && svg.contains("a&amp;b: 30"));
         assert!(!svg.contains("<by>"));
+    }
+
+    #[test]
+    fn the_y_axis_reaches_at_least_what_is_asked() {
+        let chart = |y_at_least: f64| {
+            Chart {
+                title: "CPUs",
+                y_label: "CPUs",
+                x: XAxis::Time,
+                series: vec![Series {
+                    name: "busy",
+                    points: vec![(1.0, Some(0.9)), (2.0, Some(0.95))],
+                }],
+                bands: vec![],
+                y_at_least,
+            }
+            .render()
+        };
+        // Fitted to the data the top label is 1; spanning a 2-CPU machine it is 2.
+        assert!(!chart(0.0).contains(">2</text>"));
+        assert!(chart(2.0).contains(">2</text>"), "{}", chart(2.0));
     }
 }
