@@ -154,7 +154,7 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
                 .server
                 .as_ref()
                 .filter(|_| s.events > 0)
-                .map(|sv| sv.cpus() * h.seconds / s.events as f64 * 1e6),
+                .map(|sv| h.micros_per(sv.cpus(), s.events)),
         }),
     }
 }

@@ -110,6 +110,14 @@ pub struct HostUsage {
     pub server_seconds: Option<f64>,
 }
 
+impl HostUsage {
+    /// Microseconds of CPU per item (event, query) over the measured time, for a process
+    /// that kept `cpus` CPUs busy on average.
+    pub fn micros_per(&self, cpus: f64, items: u64) -> f64 {
+        cpus * self.seconds / items.max(1) as f64 * 1e6
+    }
+}
+
 /// The server's process on this machine, or why its CPU cannot be read (on another machine,
 /// another user's, an engine inside dbpress).
 pub type ServerProcess = Result<u32, String>;

@@ -201,25 +201,9 @@ fn text_block(o: &mut String, title: &str, text: &str, open: bool) {
     );
 }
 
-/// One point per sweep level of a CPU figure (none where the level has no CPU reading).
-fn pts_cpu(
-    s: &SweepResult,
-    f: fn(&crate::sweep::RowCpu) -> Option<f64>,
-) -> Vec<(f64, Option<f64>)> {
-    s.table
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (i as f64, r.cpu.as_ref().and_then(f)))
-        .collect()
-}
-
-/// A chart against thread counts (`names`, evenly spaced).
-fn levels_chart(title: &str, y: &str, names: &[String], series: Vec<Series<'_>>) -> String {
-    levels_chart_from(title, y, names, series, 0.0)
-}
-
-/// The same with the y axis reaching at least `y_at_least`.
-fn levels_chart_from(
+/// A chart against thread counts (`names`, evenly spaced), its y axis reaching at least
+/// `y_at_least`.
+fn levels_chart(
     title: &str,
     y: &str,
     names: &[String],
@@ -333,31 +317,30 @@ pub fn sweep_page(s: &SweepResult) -> String {
                 ],
             ),
         ] {
-            o.push_str(&levels_chart(title, y, &names, series));
+            o.push_str(&levels_chart(title, y, &names, series, 0.0));
         }
         if s.table.iter().any(|r| r.cpu.is_some()) {
-            let cpu = |f: fn(&crate::sweep::RowCpu) -> Option<f64>| pts_cpu(s, f);
             let cpus = s
                 .steps
                 .iter()
                 .find_map(|st| st.result.as_ref()?.host_usage.as_ref())
                 .map_or(0.0, |h| f64::from(h.cpus));
-            o.push_str(&levels_chart_from(
+            o.push_str(&levels_chart(
                 "CPUs busy: the machine, the server's process, dbpress",
                 "CPUs",
                 &names,
                 vec![
                     Series {
                         name: "machine",
-                        points: cpu(|c| Some(c.busy)),
+                        points: pts(|r| r.cpu.as_ref().map(|c| c.busy)),
                     },
                     Series {
                         name: "server",
-                        points: cpu(|c| c.server),
+                        points: pts(|r| r.cpu.as_ref()?.server),
                     },
                     Series {
                         name: "dbpress",
-                        points: cpu(|c| Some(c.dbpress)),
+                        points: pts(|r| r.cpu.as_ref().map(|c| c.dbpress)),
                     },
                 ],
                 cpus,
@@ -430,7 +413,7 @@ pub fn compare_page(c: &Comparison, text: &str) -> String {
                     .collect(),
             })
             .collect();
-        o.push_str(&levels_chart(title, y, &names, series));
+        o.push_str(&levels_chart(title, y, &names, series, 0.0));
     }
     text_block(&mut o, "The comparison", text, true);
     page(&format!("dbpress: {} results compared", c.runs.len()), &o)

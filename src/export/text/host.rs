@@ -57,19 +57,19 @@ pub fn section(h: &HostUsage, events: u64, queries: u64) -> String {
     // CPU time per event: what a server version or setting costs per transaction, which
     // throughput alone hides when the machine was not full.
     if events > 0 {
-        let per = |cpus: f64, n: u64| cpus * h.seconds / n as f64 * 1e6;
+        let per = |cpus: f64, n: u64| h.micros_per(cpus, n);
         let mut parts = Vec::new();
         if let Some(s) = &h.server {
             parts.push(format!(
                 "server {}",
-                micros(per(s.cpus(), events), per(s.cpus(), queries.max(1)))
+                micros(per(s.cpus(), events), per(s.cpus(), queries))
             ));
         }
         parts.push(format!(
             "dbpress {}",
             micros(
                 per(h.dbpress.cpus(), events),
-                per(h.dbpress.cpus(), queries.max(1))
+                per(h.dbpress.cpus(), queries)
             )
         ));
         let _ = writeln!(o, "    CPU per event: {}", parts.join("; "));
