@@ -4,6 +4,7 @@
 
 use crate::counters::ServerCounters;
 use crate::driver::ServerInfo;
+pub use crate::host::disk::{DiskIo, DiskUsage};
 pub use crate::host::{HostCpu, HostUsage};
 pub use crate::stats::stability::Throughput;
 use serde::{Deserialize, Serialize};
@@ -154,6 +155,10 @@ pub struct Interval {
     /// earlier versions' results.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_cpu: Option<HostCpu>,
+    /// The data's disk over this interval (from /proc/diskstats); absent where it is not
+    /// measured (see `HostUsage::disk_unavailable`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disk: Option<DiskIo>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]

@@ -137,7 +137,8 @@ pub fn measure(
         init: &init,
         on_forced: &forced,
     };
-    let host = crate::host::Sampler::new(server_process);
+    let data = crate::host::disk::data_device(driver.data_location(), &server_process);
+    let host = crate::host::Sampler::new(server_process, data);
     let output = runner::run(cfg, w, driver, &info, &controls, host, out)?;
     Ok(assemble(output))
 }

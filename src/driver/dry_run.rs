@@ -17,6 +17,10 @@ impl Driver for DryRunDriver {
         Err("none: a dry run sends nothing".into())
     }
 
+    fn data_location(&self) -> crate::host::disk::DataLocation {
+        crate::host::disk::DataLocation::Nowhere
+    }
+
     fn connect(&self, _index: usize) -> DbResult<Box<dyn Connection>> {
         Ok(Box::new(DryRunConnection { prepared: 0 }))
     }

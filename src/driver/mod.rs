@@ -226,6 +226,11 @@ pub trait Driver: Send + Sync {
             crate::host::server_process::locate,
         )
     }
+    /// Where the data lives, to show its disk: by default the server's data directory (found
+    /// from its process).
+    fn data_location(&self) -> crate::host::disk::DataLocation {
+        crate::host::disk::DataLocation::Server
+    }
     /// The current values of those counters, read over `conn`; `settle`: first wait until the
     /// run's other sessions have ended, where the server publishes a session's counts only then.
     fn read_counters(

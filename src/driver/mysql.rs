@@ -43,6 +43,17 @@ const MYSQL_LOCKS: &[&str] = &[
     "Innodb_deadlocks",
 ];
 
+/// What the server asked of its files, to set against the disk's figures: fsyncs (MariaDB
+/// 10.8+ counts the redo log's in Innodb_data_fsyncs; MySQL keeps Innodb_os_log_fsyncs apart)
+/// and bytes written to the redo log, the data files and the binary log.
+const MYSQL_IO: &[&str] = &[
+    "Innodb_data_fsyncs",
+    "Innodb_os_log_fsyncs",
+    "Innodb_os_log_written",
+    "Innodb_data_written",
+    "Binlog_bytes_written",
+];
+
 static MYSQL_COUNTERS: CounterSpec = CounterSpec {
     source: "SHOW GLOBAL STATUS, every session of the server",
     checks: &[
@@ -247,6 +258,7 @@ impl Driver for MysqlDriver {
             MYSQL_WRITES,
             MYSQL_OTHER,
             MYSQL_LOCKS,
+            MYSQL_IO,
             &["Uptime"],
         ]
         .concat()

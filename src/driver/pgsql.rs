@@ -30,6 +30,7 @@ static PGSQL_COUNTERS: CounterSpec = CounterSpec {
     notes: &[
         "xact_commit also counts each session's setup (statement preparation) and the counter reads",
         "tup_* count rows, not statements",
+        "wal_* (pg_stat_wal) count the whole cluster, every database",
     ],
     lifetime: &[
         ("server_started_at", "the server restarted"),
@@ -148,7 +149,7 @@ impl Driver for PgDriver {
             "server_started_at",
             "stats_reset_at",
         ];
-        Ok(row
+        let mut counters: Vec<(String, u64)> = row
             .into_iter()
             .next()
             .map(|r| {
@@ -158,7 +159,22 @@ impl Driver for PgDriver {
                     .filter_map(|(n, v)| Some((n.to_string(), v?.parse().ok()?)))
                     .collect()
             })
-            .unwrap_or_default())
+            .unwrap_or_default();
+        // The WAL's writes and syncs, to set against the disk's flushes (PostgreSQL 14 and
+        // later; an older server has no pg_stat_wal and the rows are left out).
+        if let Ok(wal) =
+            conn.query_rows("SELECT wal_sync, wal_write, wal_bytes::bigint FROM pg_stat_wal")
+        {
+            if let Some(r) = wal.into_iter().next() {
+                counters.extend(
+                    ["wal_sync", "wal_write", "wal_bytes"]
+                        .iter()
+                        .zip(r)
+                        .filter_map(|(n, v)| Some((n.to_string(), v?.parse().ok()?))),
+                );
+            }
+        }
+        Ok(counters)
     }
 
     fn server_info(&self, conn: &mut dyn Connection) -> ServerInfo {

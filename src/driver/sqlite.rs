@@ -122,6 +122,10 @@ impl Driver for SqliteDriver {
         Err("none apart from dbpress: the embedded engine's CPU is in dbpress's".into())
     }
 
+    fn data_location(&self) -> crate::host::disk::DataLocation {
+        crate::host::disk::DataLocation::File(self.target.path.clone())
+    }
+
     fn connect(&self, _index: usize) -> DbResult<Box<dyn Connection>> {
         Ok(Box::new(SqliteConnection::open(
             &self.target,

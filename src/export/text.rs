@@ -250,6 +250,7 @@ fn dbpress_sections(r: &RunResult) -> String {
     }
     if let Some(h) = &r.host_usage {
         o.push_str(&host::section(h, s.events, s.reads + s.writes + s.other));
+        o.push_str(&host::disk_section(h, s.events));
     }
     if let Some(c) = &r.server_counters {
         o.push_str(&server_counters::section(c, s.events));

@@ -11,9 +11,11 @@
 //! /proc: the machine and dbpress at the start of measurement, at every interval and at the
 //! end (small reads), the server's processes just before the run and after it (see `Sampler`).
 
+pub mod disk;
 pub mod procfs;
 pub mod server_process;
 
+use disk::{DataDevice, DiskCounters, DiskIo, DiskUsage};
 use procfs::{HostTicks, ProcessTicks};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -108,6 +110,14 @@ pub struct HostUsage {
     /// (before any warm-up) to when the last had ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_seconds: Option<f64>,
+    /// The disk under the data (the server's data directory, the SQLite file) over the same
+    /// span as the machine's CPUs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disk: Option<DiskUsage>,
+    /// Why the disk is not there: the server on another machine, data in memory, a file
+    /// system /proc/diskstats does not show as one device.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disk_unavailable: Option<String>,
 }
 
 impl HostUsage {
@@ -122,19 +132,21 @@ impl HostUsage {
 /// another user's, an engine inside dbpress).
 pub type ServerProcess = Result<u32, String>;
 
-/// The machine's and dbpress's CPU at one moment.
+/// The machine's and dbpress's CPU, and the data's disk, at one moment.
 struct Reading {
     at: Instant,
     host: HostTicks,
     me: ProcessTicks,
+    disk: Option<DiskCounters>,
 }
 
 impl Reading {
-    fn now() -> Option<Reading> {
+    fn now(disk: Option<&DataDevice>) -> Option<Reading> {
         Some(Reading {
             at: Instant::now(),
             host: procfs::read_host()?,
             me: procfs::read_self()?,
+            disk: disk.and_then(|d| d.as_ref().ok()?.read()),
         })
     }
 }
@@ -201,24 +213,29 @@ const MIN_SECONDS: f64 = 0.9;
 /// threads per core would hold the reporter up for seconds; they are read when the machine is
 /// quiet instead, with every session connected and none started (before any warm-up), and after
 /// the last session has ended, and the server's average is over that span.
+///
+/// The disk under the data is read with the machine: one small file.
 pub struct Sampler {
     server: ServerProcess,
+    /// None where there is no data to look for (a dry run).
+    disk: Option<DataDevice>,
     hz: f64,
     server_start: Option<(Instant, Result<ServerTicks, String>)>,
     start: Option<Reading>,
     end: Option<Reading>,
-    last_host: Option<HostTicks>,
+    last: Option<(Instant, HostTicks, Option<DiskCounters>)>,
 }
 
 impl Sampler {
-    pub fn new(server: ServerProcess) -> Sampler {
+    pub fn new(server: ServerProcess, disk: Option<DataDevice>) -> Sampler {
         Sampler {
             server,
+            disk,
             hz: procfs::ticks_per_second(),
             server_start: None,
             start: None,
             end: None,
-            last_host: None,
+            last: None,
         }
     }
 
@@ -229,20 +246,32 @@ impl Sampler {
 
     /// The start of measurement.
     pub fn begin(&mut self) {
-        self.start = Reading::now();
-        self.last_host = self.start.as_ref().map(|r| r.host);
+        self.start = Reading::now(self.disk.as_ref());
+        self.last = self.start.as_ref().map(|r| (r.at, r.host, r.disk));
     }
 
-    /// The machine's CPUs since the previous interval (or the start).
-    pub fn interval(&mut self) -> Option<HostCpu> {
-        let now = procfs::read_host()?;
-        let last = self.last_host.replace(now)?;
-        HostCpu::between(&last, &now)
+    /// The machine's CPUs and the data's disk since the previous interval (or the start).
+    pub fn interval(&mut self) -> (Option<HostCpu>, Option<DiskIo>) {
+        let Some(host) = procfs::read_host() else {
+            return (None, None);
+        };
+        let at = Instant::now();
+        let disk = self.disk.as_ref().and_then(|d| d.as_ref().ok()?.read());
+        let Some((then, last_host, last_disk)) = self.last.replace((at, host, disk)) else {
+            return (None, None);
+        };
+        let ms = at.saturating_duration_since(then).as_secs_f64() * 1000.0;
+        (
+            HostCpu::between(&last_host, &host),
+            last_disk
+                .zip(disk)
+                .and_then(|(a, b)| DiskIo::between(&a, &b, ms)),
+        )
     }
 
     /// The end of measurement.
     pub fn end(&mut self) {
-        self.end = Reading::now();
+        self.end = Reading::now(self.disk.as_ref());
     }
 
     /// Every session has ended: the figures, or None for a measurement shorter than
@@ -284,6 +313,27 @@ impl Sampler {
                 )
             }
         };
+        let (disk, disk_unavailable) = match &self.disk {
+            None => (None, None),
+            Some(Err(why)) => (None, Some(why.clone())),
+            Some(Ok(d)) => match a.disk.zip(b.disk) {
+                Some((x, y)) => (
+                    DiskIo::between(&x, &y, seconds * 1000.0).map(|io| DiskUsage {
+                        device: d.name.clone(),
+                        path: d.path.clone(),
+                        io,
+                    }),
+                    None,
+                ),
+                None => (
+                    None,
+                    Some(format!(
+                        "not measured: /proc/diskstats lost track of {}",
+                        d.name
+                    )),
+                ),
+            },
+        };
         Some(HostUsage {
             seconds,
             cpus: b.host.cpus,
@@ -292,6 +342,8 @@ impl Sampler {
             server,
             server_unavailable,
             server_seconds,
+            disk,
+            disk_unavailable,
         })
     }
 }
@@ -330,7 +382,7 @@ mod tests {
 
     #[test]
     fn a_busy_thread_shows_as_about_one_cpu_of_dbpress() {
-        let mut s = Sampler::new(Err("none".into()));
+        let mut s = Sampler::new(Err("none".into()), None);
         s.before_start();
         s.begin();
         let until = Instant::now() + std::time::Duration::from_millis(1100);
@@ -341,7 +393,7 @@ mod tests {
         s.end();
         let u = s.finish().unwrap();
         assert!(u.seconds >= 1.0);
-        let mut short = Sampler::new(Err("none".into()));
+        let mut short = Sampler::new(Err("none".into()), None);
         short.begin();
         short.end();
         assert!(short.finish().is_none(), "under a second: no figures");

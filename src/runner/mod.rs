@@ -431,7 +431,7 @@ fn conclude(
             None,
         );
         interval.closing = true;
-        interval.host_cpu = host.interval();
+        (interval.host_cpu, interval.disk) = host.interval();
         intervals.push(interval);
     }
     totals.add(&tail);
@@ -534,6 +534,7 @@ fn interval_of(
         late_events: pacing.map(|p| p.3),
         closing: false,
         host_cpu: None,
+        disk: None,
     }
 }
 
@@ -660,7 +661,7 @@ fn report_loop(
             // A run that stops between ticks (--events, a signal) ends with a short interval
             // that no line reports; the result keeps it, marked closing.
             interval.closing = finished && !full_tick;
-            interval.host_cpu = host.interval();
+            (interval.host_cpu, interval.disk) = host.interval();
             checkpoints.add(&iv);
             // sysbench prints a checkpoint's report before that second's interval line; one
             // falling on the tick that ends the run is the final report itself.

@@ -8,6 +8,7 @@
 //! Only full intervals count: the short closing intervals of a run that stopped between ticks
 //! measure a fraction of a tick and would fake a dip or a stall.
 
+use crate::host::disk::DiskIo;
 use crate::host::HostCpu;
 use crate::result::Interval;
 use serde::{Deserialize, Serialize};
@@ -42,6 +43,9 @@ pub struct Throughput {
     /// idle (a lock), busy (something else had the CPUs). Absent without stalls or /proc.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stall_host_cpu: Option<HostCpu>,
+    /// The data's disk over the stalled intervals: busy writing (a flush) or quiet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stall_disk: Option<DiskIo>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -112,6 +116,11 @@ pub fn of(intervals: &[Interval]) -> Option<Throughput> {
             full.iter()
                 .filter(|i| i.events == 0)
                 .filter_map(|i| i.host_cpu.as_ref()),
+        ),
+        stall_disk: DiskIo::mean(
+            full.iter()
+                .filter(|i| i.events == 0)
+                .filter_map(|i| i.disk.as_ref()),
         ),
     })
 }
@@ -248,5 +257,16 @@ mod tests {
             "{c:?}"
         );
         assert!(of(&run(&[100, 100, 100])).unwrap().stall_host_cpu.is_none());
+        // The disk likewise: busy during the stalls, only the stalled intervals averaged.
+        let disk = |busy: f64| DiskIo {
+            busy,
+            writes_s: busy * 1000.0,
+            ..DiskIo::default()
+        };
+        iv[0].disk = Some(disk(0.1));
+        iv[1].disk = Some(disk(1.0));
+        iv[2].disk = Some(disk(0.8));
+        let d = of(&iv).unwrap().stall_disk.unwrap();
+        assert!((d.busy - 0.9).abs() < 1e-9 && (d.writes_s - 900.0).abs() < 1e-6);
     }
 }

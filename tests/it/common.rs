@@ -199,3 +199,45 @@ pub fn stdout_until(
     }
     (reader, text)
 }
+
+/// The name /proc/diskstats gives the device holding `path`'s file system, if it lists one
+/// (not for tmpfs or overlay).
+pub fn disk_of(path: &std::path::Path) -> Option<String> {
+    use std::os::unix::fs::MetadataExt;
+    let dev = std::fs::metadata(path).ok()?.dev();
+    let (major, minor) = (libc::major(dev).to_string(), libc::minor(dev).to_string());
+    std::fs::read_to_string("/proc/diskstats")
+        .ok()?
+        .lines()
+        .find_map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f.len() > 2 && f[0] == major && f[1] == minor).then(|| f[2].to_string())
+        })
+}
+
+/// A run's disk figures, checked against what the test knows independently: the device is the
+/// one under `data` (when /proc/diskstats lists one), every full interval has its own figures,
+/// and the device completed at least half as many writes as the server asked for syncs (each
+/// sync of new data reaches the device as at least one write). Returns the device's writes.
+pub fn assert_disk_under(r: &serde_json::Value, data: &std::path::Path, syncs: u64) -> f64 {
+    let h = &r["host_usage"];
+    let Some(device) = disk_of(data) else {
+        assert!(h["disk_unavailable"].is_string(), "{h}");
+        return 0.0;
+    };
+    let d = &h["disk"];
+    assert_eq!(d["device"].as_str(), Some(device.as_str()), "{h}");
+    let canonical = std::fs::canonicalize(data).unwrap();
+    assert_eq!(d["path"].as_str(), canonical.to_str(), "{h}");
+    for i in r["intervals"].as_array().unwrap() {
+        if i["closing"] != true {
+            assert!(i["disk"]["busy"].as_f64().is_some(), "{i}");
+        }
+    }
+    let writes = d["io"]["writes_s"].as_f64().unwrap() * h["seconds"].as_f64().unwrap();
+    assert!(
+        writes >= 0.5 * syncs as f64 && syncs > 0,
+        "{writes} device writes for {syncs} server syncs: {h}"
+    );
+    writes
+}

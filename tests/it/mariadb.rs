@@ -2055,3 +2055,54 @@ fn the_servers_cpu_is_read_from_its_own_process_over_a_socket_and_over_tcp() {
     let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// The disk section is the device under the server's data directory (@@datadir, as the server
+/// says, not /proc's guess), with figures for every interval; the server's own fsyncs
+/// (Innodb_data_fsyncs, which MariaDB 10.8+ counts the redo log's in) reached it as writes,
+/// and the report sets its flushes and writes per event beside them.
+#[test]
+fn the_disk_is_the_one_under_the_servers_data_directory_and_took_its_fsyncs() {
+    let Some(mut srv) = server("server_disk") else {
+        return;
+    };
+    use mysql::prelude::Queryable;
+    let datadir: String = srv.conn.query_first("SELECT @@datadir").unwrap().unwrap();
+    let o = dbpress(&args(
+        &["oltp_write_only", "prepare"],
+        &["--table-size=1000"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = scratch("server-disk").join("r.json");
+    let o = dbpress(&args(
+        &["oltp_write_only", "run"],
+        &[
+            "--table-size=1000",
+            "--threads=2",
+            "--time=2",
+            "--report-interval=1",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    assert_valid(&r);
+    let deltas = &r["server_counters"]["deltas"];
+    let fsyncs = ["Innodb_data_fsyncs", "Innodb_os_log_fsyncs"]
+        .iter()
+        .filter_map(|k| deltas[k].as_u64())
+        .sum();
+    assert_disk_under(&r, std::path::Path::new(&datadir), fsyncs);
+    let text = stdout(&o);
+    if let Some(device) = r["host_usage"]["disk"]["device"].as_str() {
+        let head = format!(
+            "Disk under the data ({device}, holding {}; from /proc/diskstats, the whole device):\n",
+            datadir.trim_end_matches('/')
+        );
+        assert!(text.contains(&head), "{head}\n{text}");
+        assert!(text.contains("\n    per event: "), "{text}");
+    }
+    assert!(text.contains("    Innodb_data_fsyncs "), "{text}");
+    let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}

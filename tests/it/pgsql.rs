@@ -807,3 +807,48 @@ fn the_servers_cpu_is_the_postmasters_with_its_backends_over_tcp() {
     let o = tcp_dbpress(&["oltp_point_select", "cleanup"]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// The disk section is the device under the postmaster's data directory (a directory holding
+/// PG_VERSION), and the WAL syncs pg_stat_wal counted reached it as writes.
+#[test]
+fn the_disk_is_the_one_under_the_data_directory_and_took_the_wal_syncs() {
+    let Some((_g, _c)) = pg_server("pg-server-disk") else {
+        return;
+    };
+    let o = dbpress(&args(
+        &["oltp_write_only", "prepare"],
+        &["--table-size=1000"],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = scratch("pg-server-disk").join("r.json");
+    let o = dbpress(&args(
+        &["oltp_write_only", "run"],
+        &[
+            "--table-size=1000",
+            "--threads=2",
+            "--time=2",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    crate::export::assert_valid(&r);
+    let path = r["host_usage"]["disk"]["path"].as_str().unwrap_or("");
+    let data = std::path::Path::new(path);
+    if r["host_usage"]["disk"].is_object() {
+        assert!(data.join("PG_VERSION").is_file(), "{}", r["host_usage"]);
+    }
+    let syncs = r["server_counters"]["deltas"]["wal_sync"].as_u64().unwrap();
+    // Every transaction's commit waited for its WAL to be synced (synchronous_commit on).
+    let events = r["summary"]["events"].as_u64().unwrap();
+    assert!(
+        syncs > 0 && syncs <= events + 50,
+        "{syncs} syncs, {events} events"
+    );
+    if !path.is_empty() {
+        assert_disk_under(&r, data, syncs);
+    }
+    let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -286,6 +286,15 @@ fn sqlite_writers_each_get_their_share() {
     // dbpress's own process: the child this test started, not the test.
     let pid = h["dbpress"]["pid"].as_u64().unwrap();
     assert!(pid > 0 && pid != u64::from(std::process::id()), "{h}");
+    // The disk is the one under the database file, named by its full path.
+    let file = std::fs::canonicalize(dir.join("x.db")).unwrap();
+    match disk_of(&file) {
+        Some(device) => {
+            assert_eq!(h["disk"]["device"].as_str(), Some(device.as_str()), "{h}");
+            assert_eq!(h["disk"]["path"].as_str(), file.to_str(), "{h}");
+        }
+        None => assert!(h["disk_unavailable"].is_string(), "{h}"),
+    }
     // Off: SQLite's busy handler alone, said in the header.
     let o = dbpress(&[
         "oltp_update_index",

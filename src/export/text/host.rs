@@ -1,7 +1,7 @@
-//! The report's section on where the CPU went (see `host`): the machine's CPUs, dbpress's
-//! process and the server's.
+//! The report's sections on where the CPU went (see `host`): the machine's CPUs, dbpress's
+//! process and the server's; and on the disk under the data.
 
-use crate::result::{HostCpu, HostUsage};
+use crate::result::{DiskIo, HostCpu, HostUsage};
 use std::fmt::Write;
 
 /// The machine had no CPU left to give at this share of its CPUs busy (or stolen).
@@ -96,6 +96,81 @@ pub fn section(h: &HostUsage, events: u64, queries: u64) -> String {
     }
     let _ = writeln!(o);
     o
+}
+
+/// A disk with a request in flight this share of the time may be what bounds a run.
+const DISK_BUSY: f64 = 0.9;
+
+/// The disk under the data over the run, and what each event cost it; one line saying why
+/// when it is not measured. Empty for a dry run.
+pub fn disk_section(h: &HostUsage, events: u64) -> String {
+    let mut o = String::new();
+    let Some(d) = &h.disk else {
+        if let Some(why) = &h.disk_unavailable {
+            let _ = writeln!(o, "Disk under the data: {why}\n");
+        }
+        return o;
+    };
+    let io = &d.io;
+    let _ = writeln!(
+        o,
+        "Disk under the data ({}, holding {}; from /proc/diskstats, the whole device):",
+        d.device, d.path
+    );
+    let each = |ms: Option<f64>| ms.map_or(String::new(), |ms| format!(", {ms:.2} ms each"));
+    let _ = writeln!(
+        o,
+        "    writes:  {:.1}/s, {:.2} MiB/s{}",
+        io.writes_s,
+        io.write_mib_s,
+        each(io.write_ms)
+    );
+    if let Some(f) = io.flushes_s {
+        let _ = writeln!(o, "    flushes: {f:.1}/s{}", each(io.flush_ms));
+    }
+    let _ = writeln!(
+        o,
+        "    reads:   {:.1}/s, {:.2} MiB/s",
+        io.reads_s, io.read_mib_s
+    );
+    let _ = writeln!(o, "    busy:    {:.0}% of the time", io.busy * 100.0);
+    // What a setting costs the disk per transaction (sync_binlog, a commit's fsync): rates
+    // alone change with throughput.
+    if events > 0 {
+        let per = |rate: f64| rate * h.seconds / events as f64;
+        let mut parts = vec![
+            format!("{:.2} writes", per(io.writes_s)),
+            format!("{:.1} KiB written", per(io.write_mib_s) * 1024.0),
+        ];
+        if let Some(f) = io.flushes_s {
+            parts.push(format!("{:.2} flushes", per(f)));
+        }
+        parts.push(format!("{:.2} reads", per(io.reads_s)));
+        let _ = writeln!(o, "    per event: {}", parts.join(", "));
+    }
+    if io.busy >= DISK_BUSY {
+        let _ = writeln!(
+            o,
+            "    Note: the disk had requests in flight {:.0}% of the time: it may be what bounds these figures (a device that serves requests in parallel, like an SSD, can still have room)",
+            io.busy * 100.0
+        );
+    }
+    let _ = writeln!(o);
+    o
+}
+
+/// The line on the data's disk during a run's stalls.
+pub fn disk_during_stalls(io: &DiskIo) -> String {
+    let flushes = io
+        .flushes_s
+        .map_or(String::new(), |f| format!(", {f:.1} flushes/s"));
+    format!(
+        "    the disk during the stalls: busy {:.0}%, {:.1} writes/s ({:.2} MiB/s){flushes}, {:.1} reads/s",
+        io.busy * 100.0,
+        io.writes_s,
+        io.write_mib_s,
+        io.reads_s
+    )
 }
 
 /// The line on the machine's CPUs during a run's stalls.

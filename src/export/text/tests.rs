@@ -183,6 +183,7 @@ fn interval_line_matches_sysbench() {
         late_events: None,
         closing: false,
         host_cpu: None,
+        disk: None,
     };
     assert_eq!(
         interval_line(&i, 95),
@@ -490,6 +491,8 @@ fn the_cpu_section_names_the_server_process_and_says_when_the_machine_was_full()
         }),
         server_unavailable: None,
         server_seconds: Some(10.5),
+        disk: None,
+        disk_unavailable: None,
     });
     let text = summary(&r, false);
     let want = "CPU over the run (average CPUs busy, from /proc; dbpress):
@@ -524,6 +527,72 @@ fn the_cpu_section_names_the_server_process_and_says_when_the_machine_was_full()
     assert!(!text.contains("% busy"), "{text}");
     assert!(
         text.contains("Note: the hypervisor gave 0.20 CPUs to others (steal)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_disk_section_gives_rates_and_costs_per_event_and_says_when_the_disk_was_busy() {
+    use crate::result::{DiskIo, DiskUsage, HostCpu, HostUsage};
+    let mut r = fixture();
+    let io = DiskIo {
+        reads_s: 2.0,
+        read_mib_s: 0.01,
+        writes_s: 1340.8,
+        write_mib_s: 17.98,
+        flushes_s: Some(524.1),
+        busy: 0.153,
+        write_ms: Some(1.19),
+        flush_ms: Some(0.21),
+    };
+    r.host_usage = Some(HostUsage {
+        seconds: 100.0,
+        cpus: 2,
+        host: HostCpu::default(),
+        dbpress: crate::host::ProcessCpu::default(),
+        server: None,
+        server_unavailable: Some("none".into()),
+        server_seconds: None,
+        disk: Some(DiskUsage {
+            device: "vda".into(),
+            path: "/var/lib/mysql".into(),
+            io,
+        }),
+        disk_unavailable: None,
+    });
+    // 100 000 events in 100 s: 1340.8 writes/s are 1.34 writes per event.
+    assert_eq!(r.summary.events, 100_000);
+    let text = summary(&r, false);
+    let want =
+        "Disk under the data (vda, holding /var/lib/mysql; from /proc/diskstats, the whole device):
+    writes:  1340.8/s, 17.98 MiB/s, 1.19 ms each
+    flushes: 524.1/s, 0.21 ms each
+    reads:   2.0/s, 0.01 MiB/s
+    busy:    15% of the time
+    per event: 1.34 writes, 18.4 KiB written, 0.52 flushes, 0.00 reads
+
+";
+    assert!(text.contains(want), "{text}");
+
+    // A kernel that does not count flushes, a device busy all the time.
+    let u = r.host_usage.as_mut().unwrap();
+    let d = u.disk.as_mut().unwrap();
+    d.io.flushes_s = None;
+    d.io.busy = 0.97;
+    let text = summary(&r, false);
+    assert!(!text.contains("flushes"), "{text}");
+    assert!(
+        text.contains("    Note: the disk had requests in flight 97% of the time"),
+        "{text}"
+    );
+
+    // Not measured: one line with the reason.
+    let u = r.host_usage.as_mut().unwrap();
+    u.disk = None;
+    u.disk_unavailable = Some("none: /tmp/x is in memory (tmpfs)".into());
+    let text = summary(&r, false);
+    assert!(
+        text.contains("\nDisk under the data: none: /tmp/x is in memory (tmpfs)\n\n"),
         "{text}"
     );
 }

@@ -47,6 +47,9 @@ pub fn section(t: &Throughput) -> String {
         if let Some(c) = &t.stall_host_cpu {
             let _ = writeln!(o, "{}", super::host::during_stalls(c));
         }
+        if let Some(d) = &t.stall_disk {
+            let _ = writeln!(o, "{}", super::host::disk_during_stalls(d));
+        }
     }
     let _ = writeln!(o);
     o
