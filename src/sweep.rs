@@ -58,6 +58,22 @@ pub struct Row {
     /// machine, not the server, ran out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu: Option<RowCpu>,
+    /// The disk under the data over the level (`host_usage.disk` of its result): where the
+    /// curve flattens because the disk, not the CPUs, ran out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disk: Option<RowDisk>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct RowDisk {
+    /// Share of the time with a request in flight, 0..1.
+    pub busy: f64,
+    /// KiB written to the device per event.
+    pub kib_per_event: f64,
+    /// Cache flushes per event (what a commit's fsync costs); absent where the kernel does
+    /// not count them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub flushes_per_event: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -109,6 +125,7 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
             error: step.error.clone(),
             note: None,
             cpu: None,
+            disk: None,
         };
     };
     let s = &r.summary;
@@ -156,6 +173,15 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
                 .filter(|_| s.events > 0)
                 .map(|sv| h.micros_per(sv.cpus(), s.events)),
         }),
+        disk: r.host_usage.as_ref().and_then(|h| {
+            let io = &h.disk.as_ref()?.io;
+            let per_event = |rate: f64| rate * h.seconds / s.events.max(1) as f64;
+            Some(RowDisk {
+                busy: io.busy,
+                kib_per_event: per_event(io.write_mib_s) * 1024.0,
+                flushes_per_event: io.flushes_s.map(per_event),
+            })
+        }),
     }
 }
 
@@ -190,8 +216,14 @@ pub fn render_table(s: &SweepResult) -> String {
     } else {
         String::new()
     };
+    let with_disk = s.table.iter().any(|r| r.disk.is_some());
+    let disk_head = if with_disk {
+        format!(" {:>9}", "disk busy")
+    } else {
+        String::new()
+    };
     let mut out = format!(
-        "\nThread sweep, {} ({} levels):\n    {:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}{cpu_head}\n",
+        "\nThread sweep, {} ({} levels):\n    {:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}{cpu_head}{disk_head}\n",
         s.workload,
         s.levels.len(),
         "threads",
@@ -222,6 +254,10 @@ pub fn render_table(s: &SweepResult) -> String {
                 cell(c.map(|c| c.dbpress), 2),
             ));
         }
+        if with_disk {
+            let busy = r.disk.as_ref().map(|d| format!("{:.0}%", d.busy * 100.0));
+            out.push_str(&format!(" {:>9}", busy.as_deref().unwrap_or("-")));
+        }
         for text in [&r.note, &r.error].into_iter().flatten() {
             out.push_str("  ");
             out.push_str(text);
@@ -236,6 +272,16 @@ pub fn render_table(s: &SweepResult) -> String {
     {
         out.push_str(&format!(
             "    CPUs: average CPUs busy on this machine (of {cpus}), and of them the server's process's and dbpress's (from /proc)\n"
+        ));
+    }
+    if let Some(d) = s
+        .steps
+        .iter()
+        .find_map(|st| st.result.as_ref()?.host_usage.as_ref()?.disk.as_ref())
+    {
+        out.push_str(&format!(
+            "    disk busy: share of the time {} (holding {}) had a request in flight (from /proc/diskstats)\n",
+            d.device, d.path
         ));
     }
     out

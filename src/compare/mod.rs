@@ -8,7 +8,7 @@ pub mod text;
 
 use crate::error::{usage, Result};
 use crate::export::json::{read_document, write_text};
-use text::Metric;
+use text::{Metric, METRIC_NAMES};
 
 const HELP: &str = "Usage: dbpress compare BASELINE OTHER [MORE…] [options]
 
@@ -21,7 +21,9 @@ NAME=a.json,b.json,c.json: their median, with the range of the runs beside it, s
 can be read against the runs' own spread.
 
 Options:
-  --metrics=LIST          tables to print, from tps, qps, p95, p99, err, cpu [qps,p95]
+  --metrics=LIST          tables to print, from tps, qps, p95, p99, err, cpu (server
+                          CPU per event), written (KiB written to the disk per event),
+                          flushes (disk cache flushes per event) [qps,p95]
   --output-format=FORMAT  text, json or html (a page with charts) [text]
   --output=FILE           also write the comparison as JSON to FILE
 ";
@@ -132,13 +134,13 @@ fn parse_metrics(list: &str) -> Result<Vec<Metric>> {
     for m in list.split(',').map(str::trim).filter(|m| !m.is_empty()) {
         out.push(Metric::parse(m).ok_or_else(|| {
             usage(format!(
-                "unknown metric '{m}' in --metrics={list}: use tps, qps, p95, p99, err or cpu, like --metrics=qps,p95"
+                "unknown metric '{m}' in --metrics={list}: use {METRIC_NAMES}, like --metrics=qps,p95"
             ))
         })?);
     }
     if out.is_empty() {
         return Err(usage(format!(
-            "--metrics={list} names no metric: use tps, qps, p95, p99, err or cpu"
+            "--metrics={list} names no metric: use {METRIC_NAMES}"
         )));
     }
     Ok(out)

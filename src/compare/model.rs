@@ -81,6 +81,12 @@ pub struct Cell {
     /// The server's CPU time per event, microseconds (where its process was measured).
     #[serde(default)]
     pub server_cpu_us: Option<f64>,
+    /// KiB written to the disk under the data per event, and its cache flushes per event
+    /// (where the disk was measured).
+    #[serde(default)]
+    pub disk_kib_per_event: Option<f64>,
+    #[serde(default)]
+    pub disk_flushes_per_event: Option<f64>,
     /// Why the level ran short or not at all, or the error that stopped it.
     pub note: Option<String>,
     /// Runs behind the figures: 1, or a group's runs at this level (the figures are then
@@ -109,6 +115,10 @@ pub struct Ranges {
     pub p99_ms: Option<[f64; 2]>,
     pub errors_per_s: Option<[f64; 2]>,
     pub server_cpu_us: Option<[f64; 2]>,
+    #[serde(default)]
+    pub disk_kib_per_event: Option<[f64; 2]>,
+    #[serde(default)]
+    pub disk_flushes_per_event: Option<[f64; 2]>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -119,6 +129,10 @@ pub struct Ratios {
     pub p99_ms: Option<f64>,
     #[serde(default)]
     pub server_cpu_us: Option<f64>,
+    #[serde(default)]
+    pub disk_kib_per_event: Option<f64>,
+    #[serde(default)]
+    pub disk_flushes_per_event: Option<f64>,
 }
 
 /// Options that say how a run was reported or where it was written, not what it measured; and
@@ -303,15 +317,17 @@ fn cell(rows: &[Row], base: Option<&[Row]>) -> Cell {
         (Some(v), Some(b)) if b > 0.0 => Some(v / b),
         _ => None,
     };
-    let fields: [fn(&Row) -> Option<f64>; 6] = [
+    let fields: [fn(&Row) -> Option<f64>; 8] = [
         |r| r.tps,
         |r| r.qps,
         |r| r.p95_ms,
         |r| r.p99_ms,
         |r| r.errors_per_s,
         server_cpu_us,
+        |r| Some(r.disk.as_ref()?.kib_per_event),
+        |r| r.disk.as_ref()?.flushes_per_event,
     ];
-    let [tps, qps, p95, p99, err, cpu] = fields.map(|f| figure(rows, f));
+    let [tps, qps, p95, p99, err, cpu, kib, flushes] = fields.map(|f| figure(rows, f));
     let b = base.map(|b| fields.map(|f| figure(b, f).0));
     let vs_baseline = b.map_or_else(Ratios::default, |b| Ratios {
         tps: ratio(tps.0, b[0]),
@@ -319,6 +335,8 @@ fn cell(rows: &[Row], base: Option<&[Row]>) -> Cell {
         p95_ms: ratio(p95.0, b[2]),
         p99_ms: ratio(p99.0, b[3]),
         server_cpu_us: ratio(cpu.0, b[5]),
+        disk_kib_per_event: ratio(kib.0, b[6]),
+        disk_flushes_per_event: ratio(flushes.0, b[7]),
     });
     let notes: Vec<String> = rows
         .iter()
@@ -335,6 +353,8 @@ fn cell(rows: &[Row], base: Option<&[Row]>) -> Cell {
         p99_ms: p99.0,
         errors_per_s: err.0,
         server_cpu_us: cpu.0,
+        disk_kib_per_event: kib.0,
+        disk_flushes_per_event: flushes.0,
         note: (!notes.is_empty()).then(|| notes.join("; ")),
         runs: rows.len() as u32,
         ranges: many.then_some(Ranges {
@@ -344,6 +364,8 @@ fn cell(rows: &[Row], base: Option<&[Row]>) -> Cell {
             p99_ms: p99.1,
             errors_per_s: err.1,
             server_cpu_us: cpu.1,
+            disk_kib_per_event: kib.1,
+            disk_flushes_per_event: flushes.1,
         }),
         vs_baseline,
     }

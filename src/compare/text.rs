@@ -13,7 +13,12 @@ pub enum Metric {
     P99,
     Errors,
     Cpu,
+    Written,
+    Flushes,
 }
+
+/// The metric names --metrics takes, for messages.
+pub const METRIC_NAMES: &str = "tps, qps, p95, p99, err, cpu, written or flushes";
 
 impl Metric {
     pub fn parse(s: &str) -> Option<Metric> {
@@ -24,6 +29,8 @@ impl Metric {
             "p99" => Metric::P99,
             "err" => Metric::Errors,
             "cpu" => Metric::Cpu,
+            "written" => Metric::Written,
+            "flushes" => Metric::Flushes,
             _ => return None,
         })
     }
@@ -36,6 +43,8 @@ impl Metric {
             Metric::P99 => "p99 latency, ms (lower is better)",
             Metric::Errors => "ignored errors per second",
             Metric::Cpu => "server CPU per event, us (lower is better)",
+            Metric::Written => "KiB written to the disk under the data per event",
+            Metric::Flushes => "disk cache flushes per event",
         }
     }
 
@@ -50,6 +59,8 @@ impl Metric {
             // Mostly 0 in the baseline: a ratio would say nothing.
             Metric::Errors => (c.errors_per_s, None),
             Metric::Cpu => (c.server_cpu_us, r.server_cpu_us),
+            Metric::Written => (c.disk_kib_per_event, r.disk_kib_per_event),
+            Metric::Flushes => (c.disk_flushes_per_event, r.disk_flushes_per_event),
         }
     }
 
@@ -63,13 +74,16 @@ impl Metric {
             Metric::P99 => r.p99_ms,
             Metric::Errors => r.errors_per_s,
             Metric::Cpu => r.server_cpu_us,
+            Metric::Written => r.disk_kib_per_event,
+            Metric::Flushes => r.disk_flushes_per_event,
         }
     }
 
     fn precision(self) -> usize {
         match self {
             Metric::P95 | Metric::P99 => 3,
-            Metric::Cpu => 1,
+            Metric::Cpu | Metric::Written => 1,
+            Metric::Flushes => 3,
             _ => 2,
         }
     }

@@ -1880,6 +1880,15 @@ fn a_write_stall_is_found_in_the_intervals_and_placed_in_time() {
         .sum();
     let cpus = r["host_usage"]["cpus"].as_f64().unwrap();
     assert!((sum - cpus).abs() < 0.01, "{c} vs {cpus} CPUs");
+    // And the data's disk, where it is measured: a lock, not a flush, so it said so.
+    if r["host_usage"]["disk"].is_object() {
+        let d = &t["stall_disk"];
+        assert!((0.0..=1.0).contains(&d["busy"].as_f64().unwrap()), "{d}");
+        assert!(
+            text.contains("\n    the disk during the stalls: busy "),
+            "{text}"
+        );
+    }
     // The intervals the stretch covers are the ones with no events.
     let zero: Vec<f64> = r["intervals"]
         .as_array()
@@ -1963,12 +1972,42 @@ fn compare_names_the_server_setting_that_differed() {
             .unwrap()
             > 0.0
     );
-    let o = dbpress(&["compare", &files[0], &files[1], "--metrics=cpu"]);
+    // The disk's costs per transaction, from each result's own figures.
+    for (cell, file) in rows[0]["cells"].as_array().unwrap().iter().zip(&files) {
+        let r = json(std::path::Path::new(file));
+        let h = &r["host_usage"];
+        if !h["disk"].is_object() {
+            continue;
+        }
+        let per_event = |rate: &serde_json::Value| {
+            rate.as_f64().unwrap() * h["seconds"].as_f64().unwrap()
+                / r["summary"]["events"].as_f64().unwrap()
+        };
+        let kib = per_event(&h["disk"]["io"]["write_mib_s"]) * 1024.0;
+        let got = cell["disk_kib_per_event"].as_f64().unwrap();
+        assert!((got - kib).abs() <= 1e-9 * kib.max(1.0), "{cell} vs {kib}");
+        if h["disk"]["io"]["flushes_s"].is_number() {
+            let flushes = per_event(&h["disk"]["io"]["flushes_s"]);
+            let got = cell["disk_flushes_per_event"].as_f64().unwrap();
+            assert!((got - flushes).abs() <= 1e-9 * flushes.max(1.0), "{cell}");
+        }
+    }
+    let o = dbpress(&[
+        "compare",
+        &files[0],
+        &files[1],
+        "--metrics=cpu,written,flushes",
+    ]);
+    let text = stdout(&o);
     assert!(
-        stdout(&o).contains("server CPU per event, us (lower is better):\n"),
-        "{}",
-        stdout(&o)
+        text.contains("server CPU per event, us (lower is better):\n"),
+        "{text}"
     );
+    assert!(
+        text.contains("KiB written to the disk under the data per event:\n"),
+        "{text}"
+    );
+    assert!(text.contains("disk cache flushes per event:\n"), "{text}");
     let o = dbpress(&["compare", &files[0], &files[1]]);
     assert!(
         stdout(&o).contains("    flush2   server variable innodb_flush_log_at_trx_commit: 1 → 2\n")
@@ -2103,6 +2142,25 @@ fn the_disk_is_the_one_under_the_servers_data_directory_and_took_its_fsyncs() {
         assert!(text.contains("\n    per event: "), "{text}");
     }
     assert!(text.contains("    Innodb_data_fsyncs "), "{text}");
+    // The page charts the disk per interval: a point per full interval.
+    let o = dbpress(&["report", out.to_str().unwrap(), "--output-format=html"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    if r["host_usage"]["disk"].is_object() {
+        let full = r["intervals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["closing"] == false)
+            .count();
+        let html = stdout(&o);
+        for title in ["requests per second", "share of the time"] {
+            let chart = &html[html
+                .find(&format!("The disk under the data: {title}"))
+                .expect(title)..];
+            let points = &chart[chart.find("points=\"").unwrap() + 8..];
+            assert_eq!(points[..points.find('"').unwrap()].split(' ').count(), full);
+        }
+    }
     let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }

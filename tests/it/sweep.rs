@@ -289,4 +289,14 @@ fn a_level_whose_writes_stalled_says_so_in_the_sweep_table() {
         0
     );
     assert!(text.contains(&format!("  {note}\n")), "{text}");
+    // Each level's disk: SQLite syncs every commit (synchronous=full), so both levels wrote.
+    if disk_of(&dir).is_some() {
+        for row in doc["table"].as_array().unwrap() {
+            let d = &row["disk"];
+            assert!((0.0..=1.0).contains(&d["busy"].as_f64().unwrap()), "{d}");
+            assert!(d["kib_per_event"].as_f64().unwrap() > 0.0, "{d}");
+        }
+        assert!(text.contains(" disk busy\n"), "{text}");
+        assert!(text.contains("    disk busy: share of the time "), "{text}");
+    }
 }

@@ -4,6 +4,7 @@
 //! Rendered from saved JSON (`dbpress report FILE --output-format=html`, `dbpress compare …
 //! --output-format=html`), so a page can be made at any time from what a run wrote.
 
+mod host;
 mod svg;
 
 use crate::compare::model::Comparison;
@@ -121,7 +122,6 @@ fn interval_charts(o: &mut String, r: &RunResult) {
         }
         .render(),
     );
-    cpu_chart(o, &full, bands);
     let pct = r.run.percentile;
     let pct_name = format!("p{pct}");
     let lat = |f: fn(&crate::result::Interval) -> f64| -> Vec<(f64, Option<f64>)> {
@@ -152,6 +152,9 @@ fn interval_charts(o: &mut String, r: &RunResult) {
         }
         .render(),
     );
+    // What the machine did meanwhile, under the run's own figures.
+    host::cpu_chart(o, &full, bands.clone());
+    host::disk_charts(o, &full, bands);
 }
 
 fn summary_table(o: &mut String, r: &RunResult) {
@@ -222,53 +225,6 @@ fn levels_chart(
 }
 
 /// A thread sweep: throughput and latency against threads, the table, each step's report.
-/// The machine's CPUs per interval (busy, waiting on I/O, stolen), stalls shaded: a stall
-/// with the CPUs in iowait is a flush, with them idle a lock.
-fn cpu_chart(o: &mut String, full: &[&crate::result::Interval], bands: Vec<Band>) {
-    if full.iter().all(|i| i.host_cpu.is_none()) {
-        return;
-    }
-    let share = |f: fn(&crate::result::HostCpu) -> f64| -> Vec<(f64, Option<f64>)> {
-        full.iter()
-            .map(|i| (i.time_s, i.host_cpu.as_ref().map(f)))
-            .collect()
-    };
-    let mut series = vec![
-        Series {
-            name: "busy",
-            points: share(|c| c.busy()),
-        },
-        Series {
-            name: "iowait",
-            points: share(|c| c.iowait),
-        },
-    ];
-    if full
-        .iter()
-        .any(|i| i.host_cpu.is_some_and(|c| c.steal > 0.0))
-    {
-        series.push(Series {
-            name: "steal",
-            points: share(|c| c.steal),
-        });
-    }
-    o.push_str(
-        &Chart {
-            title: "The machine's CPUs per interval (stalls shaded)",
-            y_label: "CPUs",
-            x: XAxis::Time,
-            series,
-            bands,
-            // The axis spans the machine's CPUs (the shares of an interval add up to them).
-            y_at_least: full
-                .iter()
-                .find_map(|i| i.host_cpu)
-                .map_or(0.0, |c| (c.busy() + c.iowait + c.steal + c.idle).round()),
-        }
-        .render(),
-    );
-}
-
 pub fn sweep_page(s: &SweepResult) -> String {
     let mut o = String::new();
     if let Some(r) = s.steps.iter().find_map(|st| st.result.as_ref()) {
@@ -390,12 +346,24 @@ pub fn compare_page(c: &Comparison, text: &str) -> String {
         ("p95 latency, ms", "ms", |c| c.p95_ms),
         ("p99 latency, ms", "ms", |c| c.p99_ms),
     ];
-    if c.rows
-        .iter()
-        .flat_map(|r| &r.cells)
-        .any(|cell| cell.as_ref().is_some_and(|x| x.server_cpu_us.is_some()))
-    {
-        charts.push(("server CPU per event, us", "us", |c| c.server_cpu_us));
+    // The costs per event where some result measured them.
+    let optional: [(&str, &str, Pick); 3] = [
+        ("server CPU per event, us", "us", |c| c.server_cpu_us),
+        ("KiB written to the disk per event", "KiB", |c| {
+            c.disk_kib_per_event
+        }),
+        ("disk cache flushes per event", "flushes", |c| {
+            c.disk_flushes_per_event
+        }),
+    ];
+    for (title, y, pick) in optional {
+        if c.rows
+            .iter()
+            .flat_map(|r| &r.cells)
+            .any(|cell| cell.as_ref().and_then(pick).is_some())
+        {
+            charts.push((title, y, pick));
+        }
     }
     o.push_str("<h2>Against threads</h2>\n");
     for (title, y, pick) in charts {
