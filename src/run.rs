@@ -46,6 +46,8 @@ pub fn measure(
     let info = driver.server_info(probe.as_mut());
     let warnings = w.check_ready(probe.as_mut(), ctx)?;
     let server_process = driver.server_process(probe.as_ref());
+    let data =
+        crate::host::disk::data_device(driver.data_location(probe.as_mut()), &server_process);
     for warning in &warnings {
         warn_once(warning);
     }
@@ -137,7 +139,6 @@ pub fn measure(
         init: &init,
         on_forced: &forced,
     };
-    let data = crate::host::disk::data_device(driver.data_location(), &server_process);
     let host = crate::host::Sampler::new(server_process, data);
     let output = runner::run(cfg, w, driver, &info, &controls, host, out)?;
     Ok(assemble(output))

@@ -17,7 +17,7 @@ impl Driver for DryRunDriver {
         Err("none: a dry run sends nothing".into())
     }
 
-    fn data_location(&self) -> crate::host::disk::DataLocation {
+    fn data_location(&self, _conn: &mut dyn Connection) -> crate::host::disk::DataLocation {
         crate::host::disk::DataLocation::Nowhere
     }
 

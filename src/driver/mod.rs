@@ -227,9 +227,9 @@ pub trait Driver: Send + Sync {
         )
     }
     /// Where the data lives, to show its disk: by default the server's data directory (found
-    /// from its process).
-    fn data_location(&self) -> crate::host::disk::DataLocation {
-        crate::host::disk::DataLocation::Server
+    /// from its process), with the directory the server names where it tells (over `conn`).
+    fn data_location(&self, _conn: &mut dyn Connection) -> crate::host::disk::DataLocation {
+        crate::host::disk::DataLocation::Server { reported: None }
     }
     /// The current values of those counters, read over `conn`; `settle`: first wait until the
     /// run's other sessions have ended, where the server publishes a session's counts only then.

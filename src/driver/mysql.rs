@@ -246,6 +246,14 @@ impl Driver for MysqlDriver {
         )
     }
 
+    fn data_location(&self, conn: &mut dyn Connection) -> crate::host::disk::DataLocation {
+        let reported = conn
+            .query_rows("SELECT @@datadir")
+            .ok()
+            .and_then(|rows| rows.into_iter().next()?.into_iter().next()?);
+        crate::host::disk::DataLocation::Server { reported }
+    }
+
     fn read_counters(
         &self,
         conn: &mut dyn Connection,

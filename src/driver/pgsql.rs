@@ -107,6 +107,16 @@ impl Driver for PgDriver {
         Some(&PGSQL_COUNTERS)
     }
 
+    fn data_location(&self, conn: &mut dyn Connection) -> crate::host::disk::DataLocation {
+        // pg_settings hides data_directory's row from roles that may not read it (neither
+        // superuser nor pg_read_all_settings), where SHOW would log an error on the server.
+        let reported = conn
+            .query_rows("SELECT setting FROM pg_settings WHERE name = 'data_directory'")
+            .ok()
+            .and_then(|rows| rows.into_iter().next()?.into_iter().next()?);
+        crate::host::disk::DataLocation::Server { reported }
+    }
+
     fn read_counters(
         &self,
         conn: &mut dyn Connection,

@@ -122,7 +122,7 @@ impl Driver for SqliteDriver {
         Err("none apart from dbpress: the embedded engine's CPU is in dbpress's".into())
     }
 
-    fn data_location(&self) -> crate::host::disk::DataLocation {
+    fn data_location(&self, _conn: &mut dyn Connection) -> crate::host::disk::DataLocation {
         crate::host::disk::DataLocation::File(self.target.path.clone())
     }
 

@@ -159,8 +159,9 @@ pub type DataDevice = Result<Device, String>;
 
 /// Where an engine keeps the data a run reads and writes.
 pub enum DataLocation {
-    /// In the server's data directory, on the server's machine.
-    Server,
+    /// In the server's data directory, on the server's machine; `reported` is the directory
+    /// the server names (`@@datadir`), used when its process's directory cannot be seen.
+    Server { reported: Option<String> },
     /// In a file dbpress opens itself (SQLite).
     File(PathBuf),
     /// Nowhere: a dry run.
@@ -172,12 +173,15 @@ pub fn data_device(location: DataLocation, server: &super::ServerProcess) -> Opt
     match location {
         DataLocation::Nowhere => None,
         DataLocation::File(file) => Some(locate(&file)),
-        DataLocation::Server => Some(
-            server
-                .clone()
-                .and_then(server_data_dir)
-                .and_then(|dir| locate(&dir)),
-        ),
+        DataLocation::Server { reported } => Some(server.clone().and_then(|pid| {
+            match (server_data_dir(pid), reported) {
+                (Ok(dir), _) => locate(&dir),
+                // Another user's server: its mount table is readable by all, so the directory
+                // it names is found among its own mounts (right even inside a container).
+                (Err(_), Some(dir)) => locate_in_mounts_of(pid, &dir),
+                (Err(e), None) => Err(e),
+            }
+        })),
     }
 }
 
@@ -204,6 +208,25 @@ pub fn locate(path: &Path) -> DataDevice {
     let meta = fs::metadata(path)
         .map_err(|e| format!("not measured: cannot read {shown}'s file system: {e}"))?;
     let (major, minor) = (libc::major(meta.dev()), libc::minor(meta.dev()));
+    let mountinfo = fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+    let mount = mount_of(&mountinfo, Some((major, minor)), path);
+    device_of(major, minor, mount, shown)
+}
+
+/// The block device holding `dir` as the process `pid` sees its mounts.
+fn locate_in_mounts_of(pid: u32, dir: &str) -> DataDevice {
+    let shown = dir.trim_end_matches('/').to_string();
+    let mountinfo = fs::read_to_string(format!("/proc/{pid}/mountinfo"))
+        .map_err(|e| format!("not measured: /proc/{pid}/mountinfo: {e}"))?;
+    let m = mount_of(&mountinfo, None, Path::new(dir)).ok_or_else(|| {
+        format!("not measured: no mount of the server's holds its data directory {shown}")
+    })?;
+    let (major, minor) = m.device;
+    device_of(major, minor, Some(m), shown)
+}
+
+/// The device `major:minor` of the file system `mount` holding `shown`.
+fn device_of(major: u32, minor: u32, mount: Option<Mount>, shown: String) -> DataDevice {
     let stats = fs::read_to_string("/proc/diskstats")
         .map_err(|e| format!("not measured: /proc/diskstats: {e}"))?;
     if let Some(name) = device_name(&stats, major, minor) {
@@ -214,8 +237,7 @@ pub fn locate(path: &Path) -> DataDevice {
             path: shown,
         });
     }
-    let mountinfo = fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
-    let Some(m) = mount_of(&mountinfo, major, minor, path) else {
+    let Some(m) = mount else {
         return Err(format!(
             "not measured: {shown} is on device {major}:{minor}, which /proc/diskstats does not list"
         ));
@@ -223,7 +245,7 @@ pub fn locate(path: &Path) -> DataDevice {
     match m.fstype.as_str() {
         "tmpfs" | "ramfs" => Err(format!("none: {shown} is in memory ({})", m.fstype)),
         "overlay" => match option(&m.super_options, "upperdir") {
-            Some(upper) if Path::new(upper) != path => {
+            Some(upper) if Path::new(upper) != Path::new(&shown) => {
                 locate(Path::new(upper)).map(|d| Device { path: shown, ..d })
             }
             _ => Err(format!(
@@ -260,19 +282,20 @@ fn device_name(diskstats: &str, major: u32, minor: u32) -> Option<String> {
     })
 }
 
-/// One mount, as /proc/self/mountinfo describes it.
+/// One mount, as /proc/PID/mountinfo describes it.
 #[derive(Debug, PartialEq)]
 pub struct Mount {
+    /// The file system's device number (st_dev of its files).
+    pub device: (u32, u32),
     pub point: String,
     pub fstype: String,
     pub source: String,
     pub super_options: String,
 }
 
-/// The mount of device `major:minor` that holds `path`: of several (bind mounts of one file
-/// system), the one with the longest mount point above it.
-pub fn mount_of(mountinfo: &str, major: u32, minor: u32, path: &Path) -> Option<Mount> {
-    let wanted = format!("{major}:{minor}");
+/// The mount holding `path`: of those above it (of device `device`, when given), the one with
+/// the longest mount point, the last mounted of equals (it hides the others).
+pub fn mount_of(mountinfo: &str, device: Option<(u32, u32)>, path: &Path) -> Option<Mount> {
     mountinfo
         .lines()
         .filter_map(|line| {
@@ -280,15 +303,20 @@ pub fn mount_of(mountinfo: &str, major: u32, minor: u32, path: &Path) -> Option<
             let (before, after) = line.split_once(" - ")?;
             let b: Vec<&str> = before.split(' ').collect();
             let a: Vec<&str> = after.split(' ').collect();
-            (b.len() >= 5 && a.len() >= 2 && b[2] == wanted).then(|| Mount {
+            let (major, minor) = b.get(2)?.split_once(':')?;
+            (b.len() >= 5 && a.len() >= 2).then(|| Mount {
+                device: (major.parse().unwrap_or(0), minor.parse().unwrap_or(0)),
                 point: unescape(b[4]),
                 fstype: a[0].to_string(),
                 source: unescape(a[1]),
                 super_options: a.get(2).copied().unwrap_or("").to_string(),
             })
         })
-        .filter(|m| path.starts_with(&m.point))
-        .max_by_key(|m| m.point.len())
+        .filter(|m| device.is_none_or(|d| d == m.device) && path.starts_with(&m.point))
+        .fold(None, |best: Option<Mount>, m| match best {
+            Some(b) if b.point.len() > m.point.len() => Some(b),
+            _ => Some(m),
+        })
 }
 
 /// mountinfo writes a space, tab, newline and backslash in a path as octal escapes.
@@ -395,16 +423,27 @@ mod tests {
             40 27 0:45 / /srv/data rw - btrfs /dev/sdb2 rw,space_cache\n\
             41 27 0:45 /sub /srv/data/my\\040dir rw - btrfs /dev/sdb2 rw\n\
             50 27 0:60 / /var/lib/docker/x/merged rw - overlay overlay rw,lowerdir=/l,upperdir=/u/diff,workdir=/u/work\n";
-        let m = mount_of(info, 0, 45, Path::new("/srv/data/my dir/db")).unwrap();
+        let m = mount_of(info, Some((0, 45)), Path::new("/srv/data/my dir/db")).unwrap();
         assert_eq!(m.point, "/srv/data/my dir");
         assert_eq!(
             (m.fstype.as_str(), m.source.as_str()),
             ("btrfs", "/dev/sdb2")
         );
-        let o = mount_of(info, 0, 60, Path::new("/var/lib/docker/x/merged/mysql")).unwrap();
+        let o = mount_of(
+            info,
+            Some((0, 60)),
+            Path::new("/var/lib/docker/x/merged/mysql"),
+        )
+        .unwrap();
         assert_eq!(option(&o.super_options, "upperdir"), Some("/u/diff"));
         assert_eq!(option(&o.super_options, "upper"), None);
-        assert!(mount_of(info, 0, 45, Path::new("/elsewhere")).is_none());
+        assert!(mount_of(info, Some((0, 45)), Path::new("/elsewhere")).is_none());
+        // By path alone (a directory the server names, among its own mounts): the deepest
+        // mount above it, whatever its device.
+        let d = mount_of(info, None, Path::new("/var/lib/mysql/")).unwrap();
+        assert_eq!((d.device, d.point.as_str()), ((254, 0), "/"));
+        let d = mount_of(info, None, Path::new("/srv/data/my dir")).unwrap();
+        assert_eq!(d.device, (0, 45));
     }
 
     #[test]
@@ -422,5 +461,13 @@ mod tests {
         assert!(locate(Path::new("/no/such/dir"))
             .unwrap_err()
             .contains("/no/such/dir"));
+        // A directory a process names, found among that process's mounts (here this one's),
+        // is on the same device as the directory itself.
+        if let Ok(d) = locate(&dir) {
+            let named = format!("{}/", dir.display());
+            let by_mounts = locate_in_mounts_of(std::process::id(), &named).unwrap();
+            assert_eq!((by_mounts.major, by_mounts.minor), (d.major, d.minor));
+            assert_eq!(by_mounts.path, dir.display().to_string());
+        }
     }
 }
