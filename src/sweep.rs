@@ -291,7 +291,33 @@ pub fn render_json(s: &SweepResult) -> String {
     serde_json::to_string_pretty(s).expect("SweepResult always serialises") + "\n"
 }
 
-/// Run every level; returns the exit code.
+/// What fails whatever the thread count (the server unreachable, a wrong password, tables not
+/// prepared) fails the sweep at once, in one line, instead of once per level and again after
+/// the table: one session, and the workload's check that its tables are ready (which only
+/// reads).
+fn preflight(
+    workload_name: &str,
+    opts: &OptionValues,
+    level: u32,
+    build: BuildWorkload<'_>,
+    adjust: &dyn Fn(&mut RunConfig),
+) -> Result<()> {
+    let mut o = opts.clone();
+    o.set("threads", level.to_string());
+    let mut cfg = RunConfig::from_options(workload_name, Command::Run, &o)?;
+    adjust(&mut cfg);
+    let w = build(&o, &cfg)?;
+    let driver = make_driver(&cfg)?;
+    let ctx = Context {
+        driver: driver.as_ref(),
+        threads: cfg.threads,
+        dist: &cfg.dist,
+        invocation: format!("dbpress {workload_name}"),
+    };
+    let mut probe = crate::runner::probe(driver.as_ref())?;
+    w.check_ready(probe.as_mut(), &ctx).map(|_| ())
+}
+
 /// Builds the workload of one step (its options carry that step's --threads).
 pub type BuildWorkload<'a> = &'a dyn Fn(&OptionValues, &RunConfig) -> Result<Box<dyn Workload>>;
 
@@ -320,6 +346,7 @@ pub fn run(
         OutputFormat::Json => &mut stderr,
     };
     let _ = writeln!(out, "dbpress {VERSION} (sysbench-compatible)\n");
+    preflight(workload_name, opts, levels[0], build, adjust)?;
     let mut steps = Vec::new();
     let mut failed = false;
     let mut interrupted = None;

@@ -300,3 +300,26 @@ fn a_level_whose_writes_stalled_says_so_in_the_sweep_table() {
         assert!(text.contains("    disk busy: share of the time "), "{text}");
     }
 }
+
+/// A sweep over tables never prepared: the same error would stop every level, so it stops the
+/// sweep before the first, in one line with the fix and exit code 2 (it ran each level, printed
+/// the error three times, a table of dashes, and the error again).
+#[test]
+fn issue_5_a_sweep_whose_tables_are_missing_fails_once_in_one_line() {
+    let dir = scratch("sweep-no-tables");
+    let db = format!("--sqlite-path={}", dir.join("empty.db").display());
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        &db,
+        "--threads=1,2,4",
+        "--time=1",
+    ]);
+    assert_fails_with(
+        &o,
+        2,
+        "table 'sbtest1' does not exist: run `dbpress oltp_point_select prepare`",
+    );
+    assert!(!stdout(&o).contains("Sweep step"), "{}", stdout(&o));
+    assert!(!stdout(&o).contains("Thread sweep"), "{}", stdout(&o));
+}
