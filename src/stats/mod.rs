@@ -13,6 +13,7 @@
 
 pub mod counts;
 pub mod event_counts;
+pub mod slow_intervals;
 pub mod snapshot;
 pub mod stability;
 pub mod summary;

@@ -46,6 +46,9 @@ pub struct Throughput {
     /// The data's disk over the stalled intervals: busy writing (a flush) or quiet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stall_disk: Option<DiskIo>,
+    /// The slowest quarter of the intervals beside the others, when throughput dipped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slowest: Option<super::slow_intervals::SlowIntervals>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -122,6 +125,7 @@ pub fn of(intervals: &[Interval]) -> Option<Throughput> {
                 .filter(|i| i.events == 0)
                 .filter_map(|i| i.disk.as_ref()),
         ),
+        slowest: super::slow_intervals::of(&full),
     })
 }
 

@@ -596,3 +596,46 @@ fn the_disk_section_gives_rates_and_costs_per_event_and_says_when_the_disk_was_b
         "{text}"
     );
 }
+
+#[test]
+fn the_slowest_quarter_of_the_intervals_is_set_beside_the_others_with_its_disk_and_cpus() {
+    use crate::result::{DiskIo, HostCpu};
+    let mut r = fixture();
+    // Every fourth second at half the rate while the disk wrote eight times as much.
+    r.intervals = (0..16)
+        .map(|k| {
+            let slow = k % 4 == 3;
+            Interval {
+                time_s: k as f64 + 1.0,
+                duration_s: 1.0,
+                events: if slow { 1200 } else { 2400 },
+                disk: Some(DiskIo {
+                    write_mib_s: if slow { 80.0 } else { 10.0 },
+                    writes_s: if slow { 2600.0 } else { 1800.0 },
+                    flushes_s: Some(if slow { 450.0 } else { 700.0 }),
+                    busy: if slow { 0.5 } else { 0.2 },
+                    ..DiskIo::default()
+                }),
+                host_cpu: Some(HostCpu {
+                    user: 1.0,
+                    system: 0.6,
+                    iowait: if slow { 0.2 } else { 0.0 },
+                    steal: 0.0,
+                    idle: if slow { 0.2 } else { 0.4 },
+                }),
+                ..Interval::default()
+            }
+        })
+        .collect();
+    r.throughput = crate::stats::stability::of(&r.intervals);
+    let text = summary(&r, false);
+    let want = "    slowest quarter of the intervals (4 of 16): median 1200.00 events/s against 2400.00 in the others
+        disk: 80.00 MiB/s written against 10.00, 2600 writes/s against 1800, 450 flushes/s against 700, busy 50% against 20%
+        CPUs: busy 1.60 against 1.60, iowait 0.20 against 0.00, idle 0.20 against 0.40
+";
+    assert!(text.contains(want), "{text}");
+    // A steady run says nothing of the kind.
+    r.intervals.iter_mut().for_each(|i| i.events = 2400);
+    r.throughput = crate::stats::stability::of(&r.intervals);
+    assert!(!summary(&r, false).contains("slowest quarter"));
+}

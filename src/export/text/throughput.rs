@@ -2,6 +2,7 @@
 //! stretches in which nothing finished (see `stats::stability`).
 
 use crate::result::Throughput;
+use crate::stats::slow_intervals::SlowIntervals;
 use std::fmt::Write;
 
 pub fn section(t: &Throughput) -> String {
@@ -51,7 +52,53 @@ pub fn section(t: &Throughput) -> String {
             let _ = writeln!(o, "{}", super::host::disk_during_stalls(d));
         }
     }
+    if let Some(s) = &t.slowest {
+        o.push_str(&slowest(s));
+    }
     let _ = writeln!(o);
+    o
+}
+
+/// The slowest quarter of the intervals against the others: its rate, then what the disk and
+/// the CPUs did in each.
+fn slowest(s: &SlowIntervals) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "    slowest quarter of the intervals ({} of {}): median {:.2} events/s against {:.2} in the others",
+        s.intervals,
+        s.intervals + s.others,
+        s.median_eps,
+        s.others_median_eps
+    );
+    if let (Some(d), Some(e)) = (&s.disk, &s.others_disk) {
+        let flushes = match (d.flushes_s, e.flushes_s) {
+            (Some(a), Some(b)) => format!(", {a:.0} flushes/s against {b:.0}"),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            o,
+            "        disk: {:.2} MiB/s written against {:.2}, {:.0} writes/s against {:.0}{flushes}, busy {:.0}% against {:.0}%",
+            d.write_mib_s,
+            e.write_mib_s,
+            d.writes_s,
+            e.writes_s,
+            d.busy * 100.0,
+            e.busy * 100.0
+        );
+    }
+    if let (Some(c), Some(e)) = (&s.host_cpu, &s.others_host_cpu) {
+        let _ = writeln!(
+            o,
+            "        CPUs: busy {:.2} against {:.2}, iowait {:.2} against {:.2}, idle {:.2} against {:.2}",
+            c.busy(),
+            e.busy(),
+            c.iowait,
+            e.iowait,
+            c.idle,
+            e.idle
+        );
+    }
     o
 }
 
