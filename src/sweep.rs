@@ -295,27 +295,56 @@ pub fn render_json(s: &SweepResult) -> String {
 /// prepared) fails the sweep at once, in one line, instead of once per level and again after
 /// the table: one session, and the workload's check that its tables are ready (which only
 /// reads).
-fn preflight(
-    workload_name: &str,
-    opts: &OptionValues,
-    level: u32,
-    build: BuildWorkload<'_>,
-    adjust: &dyn Fn(&mut RunConfig),
-) -> Result<()> {
-    let mut o = opts.clone();
-    o.set("threads", level.to_string());
-    let mut cfg = RunConfig::from_options(workload_name, Command::Run, &o)?;
-    adjust(&mut cfg);
-    let w = build(&o, &cfg)?;
-    let driver = make_driver(&cfg)?;
-    let ctx = Context {
-        driver: driver.as_ref(),
-        threads: cfg.threads,
-        dist: &cfg.dist,
-        invocation: format!("dbpress {workload_name}"),
-    };
-    let mut probe = crate::runner::probe(driver.as_ref())?;
-    w.check_ready(probe.as_mut(), &ctx).map(|_| ())
+fn preflight(level: &Level) -> Result<()> {
+    let ctx = level.context();
+    let mut probe = crate::runner::probe(level.driver.as_ref())?;
+    level.workload.check_ready(probe.as_mut(), &ctx).map(|_| ())
+}
+
+/// One level's configuration, workload and driver.
+struct Level {
+    cfg: RunConfig,
+    workload: Box<dyn Workload>,
+    driver: Box<dyn crate::driver::Driver>,
+    workload_name: String,
+}
+
+impl Level {
+    /// `seed`: the sweep's, drawn once so every level replays the same random streams (the
+    /// level's options keep what the user gave, 0 for drawn at random, which `compare` reads).
+    fn new(
+        workload_name: &str,
+        opts: &OptionValues,
+        threads: u32,
+        seed: u64,
+        build: BuildWorkload<'_>,
+        adjust: &dyn Fn(&mut RunConfig),
+    ) -> Result<Level> {
+        let mut o = opts.clone();
+        o.set("threads", threads.to_string());
+        let mut cfg = RunConfig::from_options(workload_name, Command::Run, &o)?;
+        cfg.seed = seed;
+        cfg.output_file = None;
+        adjust(&mut cfg);
+        // Workloads size per-thread state (tables per thread, key slices) from --threads.
+        let workload = build(&o, &cfg)?;
+        let driver = make_driver(&cfg)?;
+        Ok(Level {
+            cfg,
+            workload,
+            driver,
+            workload_name: workload_name.to_string(),
+        })
+    }
+
+    fn context(&self) -> Context<'_> {
+        Context {
+            driver: self.driver.as_ref(),
+            threads: self.cfg.threads,
+            dist: &self.cfg.dist,
+            invocation: format!("dbpress {}", self.workload_name),
+        }
+    }
 }
 
 /// Builds the workload of one step (its options carry that step's --threads).
@@ -346,28 +375,21 @@ pub fn run(
         OutputFormat::Json => &mut stderr,
     };
     let _ = writeln!(out, "dbpress {VERSION} (sysbench-compatible)\n");
-    preflight(workload_name, opts, levels[0], build, adjust)?;
+    preflight(&Level::new(
+        workload_name,
+        opts,
+        levels[0],
+        first.seed,
+        build,
+        adjust,
+    )?)?;
     let mut steps = Vec::new();
     let mut failed = false;
     let mut interrupted = None;
     for (i, &level) in levels.iter().enumerate() {
-        let mut o = opts.clone();
-        o.set("threads", level.to_string());
-        let mut cfg = RunConfig::from_options(workload_name, Command::Run, &o)?;
-        // The seed is drawn once, so every step replays the same random streams; the step's
-        // options keep what the user gave (0: drawn at random), which `compare` reads.
-        cfg.seed = first.seed;
-        cfg.output_file = None;
-        adjust(&mut cfg);
-        // Workloads size per-thread state (tables per thread, key slices) from --threads.
-        let w = build(&o, &cfg)?;
-        let driver = make_driver(&cfg)?;
-        let ctx = Context {
-            driver: driver.as_ref(),
-            threads: cfg.threads,
-            dist: &cfg.dist,
-            invocation: format!("dbpress {workload_name}"),
-        };
+        let step = Level::new(workload_name, opts, level, first.seed, build, adjust)?;
+        let (cfg, w, driver) = (&step.cfg, &step.workload, &step.driver);
+        let ctx = step.context();
         let _ = writeln!(
             out,
             "=== Sweep step {} of {}: {level} threads ===\n",
@@ -394,7 +416,7 @@ pub fn run(
                 });
             std::process::exit(i32::from(code))
         };
-        match run::measure(&cfg, w.as_ref(), &ctx, args, out, &signals, &forced) {
+        match run::measure(cfg, w.as_ref(), &ctx, args, out, &signals, &forced) {
             Ok(m) => {
                 if first.output_format == OutputFormat::Text {
                     let _ = write!(

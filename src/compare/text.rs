@@ -64,8 +64,13 @@ impl Metric {
         }
     }
 
+    /// The figure of a cell.
+    pub fn value(self, c: &Cell) -> Option<f64> {
+        self.of(c).0
+    }
+
     /// [lowest, highest] of the figure over a group's runs.
-    fn range(self, c: &Cell) -> Option<[f64; 2]> {
+    pub fn range(self, c: &Cell) -> Option<[f64; 2]> {
         let r = c.ranges.as_ref()?;
         match self {
             Metric::Tps => r.tps,

@@ -241,3 +241,13 @@ pub fn assert_disk_under(r: &serde_json::Value, data: &std::path::Path, syncs: u
     );
     writes
 }
+
+/// The number of points of the first line of the chart whose title starts with `title` on an
+/// HTML page.
+pub fn chart_points(html: &str, title: &str) -> usize {
+    let chart = &html[html
+        .find(title)
+        .unwrap_or_else(|| panic!("no chart {title:?}"))..];
+    let points = &chart[chart.find("points=\"").expect("a line") + 8..];
+    points[..points.find('"').unwrap()].split(' ').count()
+}

@@ -321,17 +321,10 @@ fn html_report_of_a_run_charts_every_interval_and_escapes_the_result() {
         .filter(|i| i["closing"] == false)
         .count();
     assert!(full >= 4, "{full} intervals");
-    // The events/s chart: one polyline with a point per full interval.
-    let first = &html[html.find("<polyline").unwrap()..];
-    let points = &first[first.find("points=\"").unwrap() + 8..];
-    let points = &points[..points.find('"').unwrap()];
-    assert_eq!(points.split(' ').count(), full, "{points}");
-    // The machine's CPUs per interval, on a chart of its own with a point per full interval.
-    let cpu = &html[html
-        .find("The machine's CPUs per interval")
-        .expect("a CPU chart")..];
-    let cpu = &cpu[cpu.find("points=\"").unwrap() + 8..];
-    assert_eq!(cpu[..cpu.find('"').unwrap()].split(' ').count(), full);
+    // The events/s chart, and the machine's CPUs on a chart of its own: a point per full
+    // interval.
+    assert_eq!(chart_points(&html, "Events per second, per interval"), full);
+    assert_eq!(chart_points(&html, "The machine's CPUs per interval"), full);
     // The text report is on the page, as the run printed it.
     assert!(html.contains("SQL statistics:") && html.contains("Latency by statement"));
 }

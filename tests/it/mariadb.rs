@@ -2154,11 +2154,8 @@ fn the_disk_is_the_one_under_the_servers_data_directory_and_took_its_fsyncs() {
             .count();
         let html = stdout(&o);
         for title in ["requests per second", "share of the time"] {
-            let chart = &html[html
-                .find(&format!("The disk under the data: {title}"))
-                .expect(title)..];
-            let points = &chart[chart.find("points=\"").unwrap() + 8..];
-            assert_eq!(points[..points.find('"').unwrap()].split(' ').count(), full);
+            let title = format!("The disk under the data: {title}");
+            assert_eq!(chart_points(&html, &title), full);
         }
     }
     let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));

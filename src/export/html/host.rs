@@ -48,6 +48,7 @@ pub fn cpu_chart(o: &mut String, full: &[&Interval], bands: Vec<Band>) {
             series,
             bands,
             // The axis spans the machine's CPUs (the shares of an interval add up to them).
+            whiskers: vec![],
             y_at_least: full
                 .iter()
                 .find_map(|i| i.host_cpu)
@@ -89,6 +90,7 @@ pub fn disk_charts(o: &mut String, full: &[&Interval], bands: Vec<Band>) {
             x: XAxis::Time,
             series,
             bands: bands.clone(),
+            whiskers: vec![],
             y_at_least: 0.0,
         }
         .render(),
@@ -103,6 +105,7 @@ pub fn disk_charts(o: &mut String, full: &[&Interval], bands: Vec<Band>) {
                 points: rate(|d| d.busy * 100.0),
             }],
             bands,
+            whiskers: vec![],
             y_at_least: 100.0,
         }
         .render(),

@@ -11,7 +11,7 @@ use crate::compare::model::Comparison;
 use crate::result::RunResult;
 use crate::sweep::SweepResult;
 use std::fmt::Write;
-use svg::{Band, Chart, Series, XAxis};
+use svg::{Band, Chart, Series, Whisker, XAxis};
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:24px;max-width:980px;color:#222}\
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}\
@@ -118,6 +118,7 @@ fn interval_charts(o: &mut String, r: &RunResult) {
                 points: rate,
             }],
             bands: bands.clone(),
+            whiskers: vec![],
             y_at_least: 0.0,
         }
         .render(),
@@ -148,6 +149,7 @@ fn interval_charts(o: &mut String, r: &RunResult) {
             x: XAxis::Time,
             series,
             bands: vec![],
+            whiskers: vec![],
             y_at_least: 0.0,
         }
         .render(),
@@ -205,13 +207,14 @@ fn text_block(o: &mut String, title: &str, text: &str, open: bool) {
 }
 
 /// A chart against thread counts (`names`, evenly spaced), its y axis reaching at least
-/// `y_at_least`.
+/// `y_at_least`, with the spread of repeated runs as `whiskers`.
 fn levels_chart(
     title: &str,
     y: &str,
     names: &[String],
     series: Vec<Series<'_>>,
     y_at_least: f64,
+    whiskers: Vec<Whisker>,
 ) -> String {
     Chart {
         title,
@@ -220,6 +223,7 @@ fn levels_chart(
         series,
         bands: vec![],
         y_at_least,
+        whiskers,
     }
     .render()
 }
@@ -273,7 +277,7 @@ pub fn sweep_page(s: &SweepResult) -> String {
                 ],
             ),
         ] {
-            o.push_str(&levels_chart(title, y, &names, series, 0.0));
+            o.push_str(&levels_chart(title, y, &names, series, 0.0, vec![]));
         }
         if s.table.iter().any(|r| r.cpu.is_some()) {
             let cpus = s
@@ -300,6 +304,7 @@ pub fn sweep_page(s: &SweepResult) -> String {
                     },
                 ],
                 cpus,
+                vec![],
             ));
         }
     }
@@ -336,37 +341,44 @@ pub fn sweep_page(s: &SweepResult) -> String {
 }
 
 /// A comparison: one line per result on each chart, what differed, and the tables.
+/// Run `k`'s cell of a comparison row.
+fn cell(
+    row: &crate::compare::model::ComparisonRow,
+    k: usize,
+) -> Option<&crate::compare::model::Cell> {
+    row.cells.get(k)?.as_ref()
+}
+
 pub fn compare_page(c: &Comparison, text: &str) -> String {
+    use crate::compare::text::Metric;
     let mut o = String::new();
     let names: Vec<String> = c.rows.iter().map(|r| r.threads.to_string()).collect();
-    type Pick = fn(&crate::compare::model::Cell) -> Option<f64>;
-    let mut charts: Vec<(&str, &str, Pick)> = vec![
-        ("QPS", "QPS", |c| c.qps),
-        ("TPS", "TPS", |c| c.tps),
-        ("p95 latency, ms", "ms", |c| c.p95_ms),
-        ("p99 latency, ms", "ms", |c| c.p99_ms),
+    let mut charts = vec![
+        ("QPS", "QPS", Metric::Qps),
+        ("TPS", "TPS", Metric::Tps),
+        ("p95 latency, ms", "ms", Metric::P95),
+        ("p99 latency, ms", "ms", Metric::P99),
     ];
     // The costs per event where some result measured them.
-    let optional: [(&str, &str, Pick); 3] = [
-        ("server CPU per event, us", "us", |c| c.server_cpu_us),
-        ("KiB written to the disk per event", "KiB", |c| {
-            c.disk_kib_per_event
-        }),
-        ("disk cache flushes per event", "flushes", |c| {
-            c.disk_flushes_per_event
-        }),
-    ];
-    for (title, y, pick) in optional {
+    for (title, y, m) in [
+        ("server CPU per event, us", "us", Metric::Cpu),
+        ("KiB written to the disk per event", "KiB", Metric::Written),
+        ("disk cache flushes per event", "flushes", Metric::Flushes),
+    ] {
         if c.rows
             .iter()
             .flat_map(|r| &r.cells)
-            .any(|cell| cell.as_ref().and_then(pick).is_some())
+            .any(|cell| cell.as_ref().and_then(|x| m.value(x)).is_some())
         {
-            charts.push((title, y, pick));
+            charts.push((title, y, m));
         }
     }
     o.push_str("<h2>Against threads</h2>\n");
-    for (title, y, pick) in charts {
+    let grouped = c.runs.iter().any(|r| r.files.len() > 1);
+    if grouped {
+        o.push_str("<p>A point is the median of a group's runs; its bar spans their lowest and highest.</p>\n");
+    }
+    for (title, y, m) in charts {
         let series = c
             .runs
             .iter()
@@ -377,11 +389,27 @@ pub fn compare_page(c: &Comparison, text: &str) -> String {
                     .rows
                     .iter()
                     .enumerate()
-                    .map(|(i, row)| (i as f64, row.cells[k].as_ref().and_then(pick)))
+                    .map(|(i, row)| (i as f64, cell(row, k).and_then(|x| m.value(x))))
                     .collect(),
             })
             .collect();
-        o.push_str(&levels_chart(title, y, &names, series, 0.0));
+        let whiskers = c
+            .rows
+            .iter()
+            .enumerate()
+            .flat_map(|(i, row)| {
+                (0..c.runs.len()).filter_map(move |k| {
+                    let [lo, hi] = m.range(cell(row, k)?)?;
+                    Some(Whisker {
+                        series: k,
+                        x: i as f64,
+                        lo,
+                        hi,
+                    })
+                })
+            })
+            .collect();
+        o.push_str(&levels_chart(title, y, &names, series, 0.0, whiskers));
     }
     text_block(&mut o, "The comparison", text, true);
     page(&format!("dbpress: {} results compared", c.runs.len()), &o)

@@ -36,6 +36,15 @@ pub struct Band {
     pub title: String,
 }
 
+/// A vertical bar from `lo` to `hi` at `x`, in series `series`'s colour: the spread of a
+/// group's runs around the median its point shows.
+pub struct Whisker {
+    pub series: usize,
+    pub x: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
 pub struct Chart<'a> {
     pub title: &'a str,
     pub y_label: &'a str,
@@ -45,6 +54,7 @@ pub struct Chart<'a> {
     /// The y axis reaches at least this (the machine's CPUs on a CPU chart, so 1.0 of 2 reads
     /// as half); 0 to fit the data alone.
     pub y_at_least: f64,
+    pub whiskers: Vec<Whisker>,
 }
 
 impl Chart<'_> {
@@ -59,12 +69,15 @@ impl Chart<'_> {
                 let max = xs.fold(0.0f64, f64::max);
                 (0.0, if max > 0.0 { max } else { 1.0 })
             }
-            XAxis::Levels(names) => (0.0, (names.len().max(2) - 1) as f64),
+            // Half a step of room on each side, so the first level's point and bar stay clear
+            // of the y axis (and a single level sits in the middle).
+            XAxis::Levels(names) => (-0.5, names.len().max(1) as f64 - 0.5),
         };
         let y_top = self
             .series
             .iter()
             .flat_map(|s| s.points.iter().filter_map(|p| p.1))
+            .chain(self.whiskers.iter().map(|w| w.hi))
             .fold(self.y_at_least, f64::max);
         let (step, y_max) = nice_scale(y_top);
         let px = |x: f64| LEFT + (x - x_min) / (x_max - x_min) * (W - LEFT - RIGHT);
@@ -173,6 +186,22 @@ impl Chart<'_> {
                 }
             }
         }
+        for w in &self.whiskers {
+            let colour = COLOURS[w.series % COLOURS.len()];
+            let (x, lo, hi) = (px(w.x), py(w.lo), py(w.hi));
+            let name = self.series.get(w.series).map_or("", |s| s.name);
+            let _ = write!(
+                o,
+                r#"<path class="whisker" d="M{x:.1},{lo:.1}V{hi:.1}M{:.1},{lo:.1}H{:.1}M{:.1},{hi:.1}H{:.1}" stroke="{colour}" stroke-width="1.2" fill="none"><title>{}: {} to {}</title></path>"#,
+                x - 4.0,
+                x + 4.0,
+                x - 4.0,
+                x + 4.0,
+                esc(name),
+                number(w.lo),
+                number(w.hi)
+            );
+        }
         o.push_str("</svg>");
         if self.series.len() > 1 {
             o.push_str(r#"<div class="legend">"#);
@@ -245,6 +274,7 @@ mod tests {
                 points: vec![(0.0, Some(10.0)), (1.0, None), (2.0, Some(30.0))],
             }],
             bands: vec![],
+            whiskers: vec![],
             y_at_least: 0.0,
         }
         .render();
@@ -266,6 +296,7 @@ mod tests {
                     points: vec![(1.0, Some(0.9)), (2.0, Some(0.95))],
                 }],
                 bands: vec![],
+                whiskers: vec![],
                 y_at_least,
             }
             .render()
@@ -273,5 +304,41 @@ mod tests {
         // Fitted to the data the top label is 1; spanning a 2-CPU machine it is 2.
         assert!(!chart(0.0).contains(">2</text>"));
         assert!(chart(2.0).contains(">2</text>"), "{}", chart(2.0));
+    }
+
+    #[test]
+    fn a_whisker_spans_a_groups_runs_and_the_axis_covers_its_top() {
+        let levels = vec!["4".to_string()];
+        let svg = Chart {
+            title: "QPS",
+            y_label: "QPS",
+            x: XAxis::Levels(&levels),
+            series: vec![Series {
+                name: "double0",
+                points: vec![(0.0, Some(22569.34))],
+            }],
+            bands: vec![],
+            whiskers: vec![Whisker {
+                series: 0,
+                x: 0.0,
+                lo: 21400.0,
+                hi: 31000.0,
+            }],
+            y_at_least: 0.0,
+        }
+        .render();
+        assert_eq!(svg.matches(r#"class="whisker""#).count(), 1);
+        assert!(
+            svg.contains("<title>double0: 21400 to 31000</title>"),
+            "{svg}"
+        );
+        // The axis reaches past the bar's top, not only the median's 22569.
+        assert!(
+            svg.contains(">35000</text>") || svg.contains(">40000</text>"),
+            "{svg}"
+        );
+        // A single level sits in the middle of the plot, clear of the y axis.
+        let mid = (LEFT + W - RIGHT) / 2.0;
+        assert!(svg.contains(&format!(r#"<circle cx="{mid:.1}""#)), "{svg}");
     }
 }
