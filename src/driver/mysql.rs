@@ -247,10 +247,11 @@ impl Driver for MysqlDriver {
     }
 
     fn data_location(&self, conn: &mut dyn Connection) -> crate::host::disk::DataLocation {
+        // A SHOW, like the counter reads: a SELECT would count in Com_select beside the run's.
         let reported = conn
-            .query_rows("SELECT @@datadir")
+            .query_rows("SHOW GLOBAL VARIABLES LIKE 'datadir'")
             .ok()
-            .and_then(|rows| rows.into_iter().next()?.into_iter().next()?);
+            .and_then(|rows| rows.into_iter().next()?.into_iter().nth(1)?);
         crate::host::disk::DataLocation::Server { reported }
     }
 
