@@ -160,7 +160,8 @@ pub type DataDevice = Result<Device, String>;
 /// Where an engine keeps the data a run reads and writes.
 pub enum DataLocation {
     /// In the server's data directory, on the server's machine; `reported` is the directory
-    /// the server names (`@@datadir`), used when its process's directory cannot be seen.
+    /// the server names (`datadir`, `data_directory`), used when its process's directory
+    /// cannot be seen.
     Server { reported: Option<String> },
     /// In a file dbpress opens itself (SQLite).
     File(PathBuf),
@@ -201,15 +202,14 @@ pub fn server_data_dir(pid: u32) -> Result<PathBuf, String> {
 /// one block device's (overlay, btrfs, tmpfs) is followed through /proc/self/mountinfo: its
 /// source device, or an overlay's upper directory, where writes go.
 pub fn locate(path: &Path) -> DataDevice {
-    let shown = fs::canonicalize(path)
-        .unwrap_or_else(|_| path.to_path_buf())
-        .display()
-        .to_string();
-    let meta = fs::metadata(path)
+    // Absolute, as mount points are (a SQLite file may be given relative to here).
+    let path = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let shown = path.display().to_string();
+    let meta = fs::metadata(&path)
         .map_err(|e| format!("not measured: cannot read {shown}'s file system: {e}"))?;
     let (major, minor) = (libc::major(meta.dev()), libc::minor(meta.dev()));
     let mountinfo = fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
-    let mount = mount_of(&mountinfo, Some((major, minor)), path);
+    let mount = mount_of(&mountinfo, Some((major, minor)), &path);
     device_of(major, minor, mount, shown)
 }
 
