@@ -70,6 +70,8 @@ pub struct RunConfig {
     pub warmup: u64,
     /// Events per second; None = closed loop.
     pub rate: Option<f64>,
+    /// `--latency-limit` in ns (pgbench's -L); None = off.
+    pub latency_limit_ns: Option<u64>,
     pub arrival: Arrival,
     /// `--forced-shutdown`: seconds after the end of --time to wait for events still running
     /// before ending the run without them; None = wait as long as they take.
@@ -320,6 +322,7 @@ impl RunConfig {
         let events = int(opts, "events", 0, u64::MAX)?;
         let warmup = int(opts, "warmup-time", 0, u64::from(u32::MAX))?;
         let rate = float(opts, "rate", 0.0, 1e9)?;
+        let latency_limit_ms = float(opts, "latency-limit", 0.0, 86_400_000.0)?;
         let arrival = choice(opts, "rate-arrival", "poisson, uniform", |s| match s {
             "poisson" => Some(Arrival::Poisson),
             "uniform" => Some(Arrival::Uniform),
@@ -401,6 +404,7 @@ impl RunConfig {
             events,
             warmup,
             rate: (rate > 0.0).then_some(rate),
+            latency_limit_ns: (latency_limit_ms > 0.0).then_some((latency_limit_ms * 1e6) as u64),
             arrival,
             forced_shutdown,
             thread_init_timeout,

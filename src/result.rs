@@ -193,7 +193,19 @@ pub struct Summary {
     pub service_time: Option<Latency>,
     pub late_events: u64,
     pub max_lag_ms: f64,
+    /// Under --latency-limit (pgbench's -L): the events slower than it and those skipped.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_limit: Option<LatencyLimit>,
     pub fairness: Fairness,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct LatencyLimit {
+    pub limit_ms: f64,
+    /// Finished events whose latency (from the intended start under --rate) passed the limit.
+    pub above: u64,
+    /// Under --rate: events not run because they were already later than the limit when due.
+    pub skipped: u64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

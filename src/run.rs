@@ -60,6 +60,18 @@ pub fn measure(
     if let Some(rate) = cfg.rate {
         let _ = writeln!(out, "Target transaction rate: {rate}/sec");
     }
+    if let Some(limit) = cfg.latency_limit_ns {
+        let _ = writeln!(
+            out,
+            "Latency limit: {} ms (slower events are counted{})",
+            limit as f64 / 1e6,
+            if cfg.rate.is_some() {
+                "; events already later than it when due are skipped"
+            } else {
+                ""
+            }
+        );
+    }
     if cfg.report_interval > 0 {
         let _ = writeln!(
             out,

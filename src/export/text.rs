@@ -184,6 +184,41 @@ fn sysbench_block(
     let _ = writeln!(o);
 }
 
+/// `--latency-limit`: the finished events slower than it and, under --rate, the events not run
+/// because they were already later than it when due.
+fn latency_limit(l: &crate::result::LatencyLimit, events: u64, paced: bool) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "Latency limit {:.3} ms (--latency-limit, dbpress):",
+        l.limit_ms
+    );
+    let _ = writeln!(
+        o,
+        "    events above it: {} of {} ({:.3}%){}",
+        l.above,
+        events,
+        100.0 * l.above as f64 / events.max(1) as f64,
+        if paced {
+            ", timed from their intended start"
+        } else {
+            ""
+        }
+    );
+    if paced {
+        let due = events + l.skipped;
+        let _ = writeln!(
+            o,
+            "    skipped, already later than it when due: {} of {} ({:.3}%)",
+            l.skipped,
+            due,
+            100.0 * l.skipped as f64 / due.max(1) as f64
+        );
+    }
+    let _ = writeln!(o);
+    o
+}
+
 /// One row of a latency table whose name column is `w` characters wide.
 /// One row of a latency table; `errors` None leaves that column blank (the --rate table has no
 /// errors column).
@@ -244,6 +279,9 @@ fn dbpress_sections(r: &RunResult) -> String {
             s.max_lag_ms
         );
         let _ = writeln!(o);
+    }
+    if let Some(l) = &s.latency_limit {
+        o.push_str(&latency_limit(l, s.events, r.run.rate.is_some()));
     }
     if let Some(t) = &r.throughput {
         o.push_str(&throughput::section(t));

@@ -17,6 +17,11 @@ impl Worker<'_> {
     /// Run keyed events until told to stop. Returns a fatal error, if one ended the run.
     pub(super) fn run_keyed(&mut self, mut k: KeyedStatement) -> Option<DbError> {
         let shared = self.shared;
+        // --latency-limit, ns (u64::MAX when off: no event is slower).
+        let limit = match shared.latency_limit_ns {
+            0 => u64::MAX,
+            l => l,
+        };
         self.cell.set_statement_events_kind(k.kind);
         loop {
             if shared.stop.load(Ordering::Relaxed) {
@@ -37,7 +42,12 @@ impl Worker<'_> {
             let (t0, t1, r) = self.attempt(&mut k);
             match r {
                 // CLOCK_MONOTONIC never goes back.
-                Ok(q) => self.cell.record_statement_event(q, t1 - t0),
+                Ok(q) => {
+                    self.cell.record_statement_event(q, t1 - t0);
+                    if t1 - t0 > limit {
+                        self.cell.record_over_limit();
+                    }
+                }
                 Err(e) => {
                     if let Some(fatal) = self.retry(&mut k, e, t0, t1, true) {
                         return Some(fatal);
@@ -141,6 +151,7 @@ impl Worker<'_> {
                 reconnects,
                 late: false,
                 lag_ns: 0,
+                over_limit: self.shared.latency_limit_ns > 0 && ns > self.shared.latency_limit_ns,
                 paced: false,
                 error_codes: &codes,
             });

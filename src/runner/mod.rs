@@ -45,6 +45,8 @@ pub struct Shared {
     pub epoch_ns: u64,
     /// ns since `epoch` after which scheduled events are not issued (end of --time); 0 = none.
     pub deadline_ns: AtomicU64,
+    /// `--latency-limit`, ns; 0 = off.
+    pub latency_limit_ns: u64,
 }
 
 impl Shared {
@@ -210,6 +212,7 @@ pub fn run(
         epoch,
         epoch_ns: crate::stats::now_ns(),
         deadline_ns: AtomicU64::new(0),
+        latency_limit_ns: cfg.latency_limit_ns.unwrap_or(0),
     };
     let transactional = workload.transactional();
 
@@ -730,6 +733,11 @@ pub(super) fn summarize(
         service_time: cfg.rate.map(|_| latency(&t.service, None, cfg.percentile)),
         late_events: t.counts.late,
         max_lag_ms: t.counts.max_lag_ns as f64 / 1e6,
+        latency_limit: cfg.latency_limit_ns.map(|l| crate::result::LatencyLimit {
+            limit_ms: l as f64 / 1e6,
+            above: t.counts.over_limit,
+            skipped: t.counts.skipped,
+        }),
         fairness: Fairness {
             events_avg,
             events_stddev,

@@ -95,7 +95,17 @@ impl Worker<'_> {
                     if !sleep_until(at, shared) {
                         return None;
                     }
-                    (at, now_ns())
+                    let now = now_ns();
+                    // pgbench's -L under -R: an event already later than the limit when due
+                    // would only add to the backlog; it is counted and not run.
+                    let limit = shared.latency_limit_ns;
+                    if limit > 0 && now.saturating_sub(at) > limit {
+                        if measuring {
+                            self.cell.record_skipped();
+                        }
+                        continue;
+                    }
+                    (at, now)
                 }
             };
             if self.schedule.is_some() {
@@ -168,6 +178,8 @@ impl Worker<'_> {
                 reconnects,
                 late: self.schedule.is_some() && lag_ns > LATE_THRESHOLD_NS,
                 lag_ns,
+                over_limit: shared.latency_limit_ns > 0
+                    && end.saturating_sub(intended) > shared.latency_limit_ns,
                 paced: self.schedule.is_some(),
                 error_codes: &error_codes,
             });

@@ -129,6 +129,7 @@ fn parse_args(raw: &[String]) -> Result<Args> {
                 | "-P"
                 | "--progress"
                 | "-R"
+                | "-L"
                 | "-h"
                 | "-p"
                 | "-U"
@@ -204,6 +205,7 @@ fn parse_args(raw: &[String]) -> Result<Args> {
             "--max-tries" => pgbench_flags::max_tries(&v).map_err(usage)?,
             "-P" | "--progress" => pass.push(format!("--report-interval={v}")),
             "-R" => pass.push(format!("--rate={v}")),
+            "-L" => pass.push(format!("--latency-limit={v}")),
             "-h" => conn.push(("host", v)),
             "-p" => conn.push(("port", v)),
             "-U" => conn.push(("user", v)),

@@ -51,6 +51,25 @@ pub fn block(r: &RunResult, transaction_type: &str, scale: i64, per_client: Opti
     if s.errors > 0 {
         let _ = writeln!(o, "total number of retries: {}", s.errors);
     }
+    if let Some(l) = &s.latency_limit {
+        if r.run.rate.is_some() {
+            let due = s.events + l.skipped;
+            let _ = writeln!(
+                o,
+                "number of transactions skipped: {} ({:.3}%)",
+                l.skipped,
+                100.0 * l.skipped as f64 / due.max(1) as f64
+            );
+        }
+        let _ = writeln!(
+            o,
+            "number of transactions above the {:.1} ms latency limit: {}/{} ({:.3}%)",
+            l.limit_ms,
+            l.above,
+            s.events,
+            100.0 * l.above as f64 / s.events.max(1) as f64
+        );
+    }
     let _ = writeln!(o, "latency average = {:.3} ms", s.latency.avg_ms);
     if let Some(service) = &s.service_time {
         // Response time counts from the scheduled start, service time from the actual one:

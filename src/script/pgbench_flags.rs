@@ -29,10 +29,6 @@ const INERT: &[(Names, &str)] = &[
 /// Options dbpress cannot honour, with the reason and what to use instead.
 const REFUSED: &[(Names, &str)] = &[
     (
-        &["-L", "--latency-limit"],
-        "pgbench's -L/--latency-limit is not supported: read the slow share from the latency percentiles (`Latency by statement`, --histogram) and, under -R, from the late events line",
-    ),
-    (
         &["-l", "--log", "--log-prefix", "--sampling-rate", "--aggregate-interval"],
         "pgbench's per-transaction logs (-l, --log-prefix, --sampling-rate, --aggregate-interval) are not written: --output=FILE keeps every 1 s interval and the run's HDR latency histograms",
     ),
@@ -112,8 +108,8 @@ mod tests {
 
     #[test]
     fn each_spelling_is_found_and_other_flags_are_not() {
-        assert!(refused("-L").unwrap().contains("--latency-limit"));
-        assert!(refused("--latency-limit").is_some());
+        // -L is --latency-limit now.
+        assert!(refused("-L").is_none() && refused("--latency-limit").is_none());
         assert!(refused("--aggregate-interval")
             .unwrap()
             .contains("--output"));

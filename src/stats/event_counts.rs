@@ -15,6 +15,10 @@ pub struct EventCounts {
     /// Events that started later than their intended time (under --rate).
     pub late: u64,
     pub max_lag_ns: u64,
+    /// Finished events slower than --latency-limit, and events skipped under --rate because
+    /// they were already later than it when due (pgbench's -L).
+    pub over_limit: u64,
+    pub skipped: u64,
     /// Exact sum, min and max of the finished events' response times.
     pub lat_sum_ns: u64,
     pub lat_min_ns: u64,
@@ -37,6 +41,8 @@ impl EventCounts {
         reconnects: 0,
         late: 0,
         max_lag_ns: 0,
+        over_limit: 0,
+        skipped: 0,
         lat_sum_ns: 0,
         lat_min_ns: u64::MAX,
         lat_max_ns: 0,
@@ -78,6 +84,8 @@ impl EventCounts {
         self.reconnects += o.reconnects;
         self.late += o.late;
         self.max_lag_ns = self.max_lag_ns.max(o.max_lag_ns);
+        self.over_limit += o.over_limit;
+        self.skipped += o.skipped;
         self.lat_sum_ns += o.lat_sum_ns;
         self.lat_min_ns = self.lat_min_ns.min(o.lat_min_ns);
         self.lat_max_ns = self.lat_max_ns.max(o.lat_max_ns);
@@ -142,6 +150,8 @@ mod tests {
             reconnects: 1,
             late: 1,
             max_lag_ns: 7,
+            over_limit: 1,
+            skipped: 2,
             lat_sum_ns: 30,
             lat_min_ns: 10,
             lat_max_ns: 20,
@@ -158,6 +168,7 @@ mod tests {
         assert_eq!(t, a);
         t.add(&b);
         assert_eq!(t.events, 4);
+        assert_eq!((t.over_limit, t.skipped), (2, 4));
         assert_eq!(t.queries(), 24);
         assert_eq!(t.exact_latency(), Some((5, 40, 75)));
         assert_eq!(t.max_lag_ns, 7);

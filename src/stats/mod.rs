@@ -157,6 +157,8 @@ pub struct EventRecord<'a> {
     pub reconnects: u64,
     pub late: bool,
     pub lag_ns: u64,
+    /// Finished slower than --latency-limit.
+    pub over_limit: bool,
     /// Under --rate: service time differs from response time and gets its own histogram.
     pub paced: bool,
     /// Server codes of the ignorable errors that restarted this event.
@@ -231,6 +233,19 @@ impl ThreadCell {
         s.statement_events.latency.record(ns_to_us(ns));
     }
 
+    /// An event not run under --rate: it was already later than --latency-limit when due.
+    #[cold]
+    pub fn record_skipped(&self) {
+        self.stats.lock().counts.skipped += 1;
+    }
+
+    /// A keyed event (recorded by `record_statement_event`) slower than --latency-limit; apart,
+    /// so the keyed loop pays only a comparison when the limit is off or met.
+    #[cold]
+    pub fn record_over_limit(&self) {
+        self.stats.lock().counts.over_limit += 1;
+    }
+
     /// Record one finished event: latencies, query counts and any ignorable errors.
     // Always inlined: with a second caller (the keyed loop's retries) the compiler stopped
     // inlining it into the general loop, which then cost ~30 more instructions per event.
@@ -252,6 +267,9 @@ impl ThreadCell {
         }
         if e.late {
             c.late += 1;
+        }
+        if e.over_limit && e.completed {
+            c.over_limit += 1;
         }
         if e.paced {
             // Over every paced event, not only late ones: "max lag 0.4 ms" says more than 0.

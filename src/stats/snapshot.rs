@@ -166,6 +166,7 @@ mod tests {
                 reconnects: 0,
                 late: false,
                 lag_ns: 0,
+                over_limit: false,
                 paced: false,
                 error_codes: &[],
             });

@@ -85,6 +85,78 @@ fn rate_mode_reports_response_and_service_time() {
     assert!(stdout(&o).contains("Response vs service time under --rate=500"));
 }
 
+/// `--latency-limit` (pgbench's -L): every finished event slower than the limit is counted,
+/// exactly (a limit below any event's time counts them all, one above none); under --rate an
+/// event already later than the limit when due is skipped, and every slot of the schedule is
+/// either run or skipped.
+#[test]
+fn a_latency_limit_counts_the_slower_events_and_skips_the_hopelessly_late() {
+    let dir = scratch("dry-latency-limit");
+    let run = |name: &str, extra: &[&str]| {
+        let out = dir.join(format!("{name}.json"));
+        let mut args = vec!["oltp_point_select", "run", "--mysql-dry-run"];
+        args.extend_from_slice(extra);
+        let out_arg = format!("--output={}", out.display());
+        args.push(&out_arg);
+        let o = dbpress(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        (json(&out), stdout(&o))
+    };
+    let (r, text) = run(
+        "all",
+        &["--time=0", "--events=3000", "--latency-limit=0.000001"],
+    );
+    let l = &r["summary"]["latency_limit"];
+    assert_eq!(l["above"], 3000, "{l}");
+    assert_eq!(l["skipped"], 0, "{l}");
+    assert!(
+        text.contains(
+            "Latency limit: 0.000001 ms (slower events are counted)
+"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "    events above it: 3000 of 3000 (100.000%)
+"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("skipped, already later"), "{text}");
+    let (r, _) = run(
+        "none",
+        &["--time=0", "--events=3000", "--latency-limit=60000"],
+    );
+    assert_eq!(r["summary"]["latency_limit"]["above"], 0);
+    // 100 000 events a second due to one thread, each allowed 1 us of lag: most are late
+    // beyond hope. Every slot up to the end of --time is either run or skipped.
+    let (r, text) = run(
+        "paced",
+        &[
+            "--time=2",
+            "--rate=100000",
+            "--rate-arrival=uniform",
+            "--latency-limit=0.001",
+        ],
+    );
+    let l = &r["summary"]["latency_limit"];
+    let events = r["summary"]["events"].as_u64().unwrap();
+    let skipped = l["skipped"].as_u64().unwrap();
+    assert!(skipped > 0, "{l}");
+    assert!(
+        (180_000..=200_001).contains(&(events + skipped)),
+        "{events} run + {skipped} skipped of 200 000 due"
+    );
+    assert!(l["above"].as_u64().unwrap() <= events, "{l}");
+    let line = format!(
+        "    skipped, already later than it when due: {skipped} of {} (",
+        events + skipped
+    );
+    assert!(text.contains(&line), "{line} in {text}");
+    crate::export::assert_valid(&r);
+}
+
 /// dbpress under `ulimit -n LIMIT` (soft only, or soft and hard).
 fn with_file_limit(limit: u32, hard_too: bool, args: &[&str]) -> std::process::Output {
     let flag = if hard_too { "-n" } else { "-Sn" };

@@ -144,13 +144,34 @@ fn pgbench_tpcb_like_keeps_its_balances_on_every_engine() {
         ] {
             assert!(block.contains(line), "{}: {line} in {block}", e.name);
         }
-        let o = script(&e.flags, &["run", "-S", "-c", "2", "-t", "100"]);
+        // pgbench's -R and -L: skipped transactions count toward -t, as in pgbench.
+        let o = script(
+            &e.flags,
+            &[
+                "run", "-S", "-c", "2", "-t", "100", "-R", "2000", "-L", "50",
+            ],
+        );
         assert!(o.status.success(), "{}: {}", e.name, stderr(&o));
+        let text = stdout(&o);
+        let skipped = text
+            .split("number of transactions skipped: ")
+            .nth(1)
+            .and_then(|t| t.split(' ').next()?.parse::<u64>().ok())
+            .unwrap_or_else(|| panic!("{}: no skipped line in {text}", e.name));
+        let reads = format!("read:                            {}", 200 - skipped);
+        assert!(text.contains(&reads), "{}: {reads} in {text}", e.name);
         assert!(
-            stdout(&o).contains("read:                            200"),
-            "{}: {}",
-            e.name,
-            stdout(&o)
+            text.contains(&format!(
+                "number of transactions actually processed: {}/200",
+                200 - skipped
+            )),
+            "{}: {text}",
+            e.name
+        );
+        assert!(
+            text.contains("number of transactions above the 50.0 ms latency limit: "),
+            "{}: {text}",
+            e.name
         );
         assert!(
             stdout(&o).contains("transaction type: <builtin: select only>"),
@@ -335,14 +356,26 @@ fn a_script_error_at_run_time_stops_with_its_cause_even_under_ignore_all() {
 fn pgbench_options_are_honoured_noted_or_refused_with_the_alternative() {
     let nowhere = ["--pgsql-host=127.0.0.1", "--pgsql-port=1"];
     for (flag, want) in [
-        ("-L5", "pgbench's -L/--latency-limit is not supported: read the slow share from the latency percentiles"),
-        ("--latency-limit=5", "pgbench's -L/--latency-limit is not supported"),
-        ("--aggregate-interval=10", "are not written: --output=FILE keeps every 1 s interval"),
-        ("-C", "pgbench's -C/--connect (a new connection per transaction) is not supported"),
-        ("-i", "pgbench's -i (build the pgbench tables) is `dbpress script prepare [-s SCALE]`"),
-        ("--max-tries=3", "--max-tries=3 is not supported: dbpress retries an ignorable error"),
+        (
+            "--aggregate-interval=10",
+            "are not written: --output=FILE keeps every 1 s interval",
+        ),
+        (
+            "-C",
+            "pgbench's -C/--connect (a new connection per transaction) is not supported",
+        ),
+        (
+            "-i",
+            "pgbench's -i (build the pgbench tables) is `dbpress script prepare [-s SCALE]`",
+        ),
+        (
+            "--max-tries=3",
+            "--max-tries=3 is not supported: dbpress retries an ignorable error",
+        ),
     ] {
-        let o = dbpress(&["script", "run", "-S", "-T", "1", flag, nowhere[0], nowhere[1]]);
+        let o = dbpress(&[
+            "script", "run", "-S", "-T", "1", flag, nowhere[0], nowhere[1],
+        ]);
         assert_fails_with(&o, 2, want);
     }
     // Accepted: the notices come first, then the (unreachable) target stops the run.

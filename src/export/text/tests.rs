@@ -65,6 +65,7 @@ fn fixture() -> RunResult {
             service_time: None,
             late_events: 0,
             max_lag_ms: 0.0,
+            latency_limit: None,
             fairness: Fairness {
                 events_avg: 12500.0,
                 events_stddev: 41.37,
