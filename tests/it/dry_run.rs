@@ -130,7 +130,9 @@ fn a_latency_limit_counts_the_slower_events_and_skips_the_hopelessly_late() {
     );
     assert_eq!(r["summary"]["latency_limit"]["above"], 0);
     // 100 000 events a second due to one thread, each allowed 1 us of lag: most are late
-    // beyond hope. Every slot up to the end of --time is either run or skipped.
+    // beyond hope. Every slot the worker reached before the end of --time was either run or
+    // skipped; never more than were due, and on a machine that starves the worker (tests run
+    // side by side on 2 cores) fewer, since it stops at the end with slots still unreached.
     let (r, text) = run(
         "paced",
         &[
@@ -145,7 +147,7 @@ fn a_latency_limit_counts_the_slower_events_and_skips_the_hopelessly_late() {
     let skipped = l["skipped"].as_u64().unwrap();
     assert!(skipped > 0, "{l}");
     assert!(
-        (180_000..=200_001).contains(&(events + skipped)),
+        (100_000..=200_001).contains(&(events + skipped)),
         "{events} run + {skipped} skipped of 200 000 due"
     );
     assert!(l["above"].as_u64().unwrap() <= events, "{l}");
