@@ -63,6 +63,13 @@ impl SqliteTarget {
                 "--sqlite-path is empty: give a file name such as dbpress.sqlite",
             ));
         }
+        // SQLite gives every connection to ':memory:' a database of its own: prepare's tables
+        // would be gone before run, and each thread would see an empty database.
+        if path == ":memory:" || path.starts_with("file::memory:") {
+            return Err(usage(format!(
+                "an in-memory SQLite database ('{path}') belongs to one connection, so prepare, run and the threads cannot share it: give a file, on tmpfs for memory speed (--db sqlite:/dev/shm/dbpress.sqlite)"
+            )));
+        }
         let journal_mode = choice(opts, "sqlite-journal-mode", JOURNAL_MODES, |s| {
             JOURNAL_MODES
                 .split(", ")

@@ -147,6 +147,11 @@ fn bad_sqlite_targets_exit_2_with_one_line() {
             vec!["--mysql-socket=/x".into(), "--sqlite-path=y".into()],
             "options of two drivers given",
         ),
+        // Each connection gets its own: it blamed another process for the journal mode.
+        (
+            vec!["--db=sqlite::memory:".into()],
+            "an in-memory SQLite database (':memory:') belongs to one connection",
+        ),
     ];
     for (flags, want) in cases {
         let mut args = vec!["oltp_point_select", "run"];
