@@ -146,6 +146,9 @@ pub struct Interval {
     pub concurrency: Option<u64>,
     pub lag_ms: Option<f64>,
     pub late_events: Option<u64>,
+    /// Under --rate with --latency-limit: events skipped, already later than the limit when due.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<u64>,
     /// True for the short intervals that end the run: a stop between ticks (--events, a signal)
     /// and what finished after the last tick. No line was printed for them, as in sysbench, and
     /// `report` prints none. A --time run's last full tick is not closing: it got its line.

@@ -56,12 +56,16 @@ pub fn rate_lines(i: &Interval) -> Option<String> {
     let mut s = format!("[ {:.0}s ] queue length: {q}, concurrency: {c}", i.time_s);
     let late = i.late_events.unwrap_or(0);
     let lag = i.lag_ms.unwrap_or(0.0);
-    if late > 0 || lag > 1.0 {
+    let skipped = i.skipped.unwrap_or(0);
+    if late > 0 || lag > 1.0 || skipped > 0 {
         let _ = write!(
             s,
             "\n[ {:.0}s ] behind schedule: lag {lag:.2} ms, late events: {late}",
             i.time_s
         );
+        if let Some(n) = i.skipped {
+            let _ = write!(s, ", skipped: {n}");
+        }
     }
     Some(s)
 }

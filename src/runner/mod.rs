@@ -535,6 +535,8 @@ fn interval_of(
         concurrency: pacing.map(|p| p.1),
         lag_ms: pacing.map(|p| p.2 as f64 / 1e6),
         late_events: pacing.map(|p| p.3),
+        skipped: (cfg.rate.is_some() && cfg.latency_limit_ns.is_some())
+            .then_some(iv.counts.skipped),
         closing: false,
         host_cpu: None,
         disk: None,

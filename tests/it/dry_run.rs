@@ -151,6 +151,14 @@ fn a_latency_limit_counts_the_slower_events_and_skips_the_hopelessly_late() {
         "{events} run + {skipped} skipped of 200 000 due"
     );
     assert!(l["above"].as_u64().unwrap() <= events, "{l}");
+    // The intervals, the closing one included, add up to the summary's skipped events.
+    let per_interval: u64 = r["intervals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["skipped"].as_u64().unwrap())
+        .sum();
+    assert_eq!(per_interval, skipped);
     let line = format!(
         "    skipped, already later than it when due: {skipped} of {} (",
         events + skipped

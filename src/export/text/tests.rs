@@ -182,6 +182,7 @@ fn interval_line_matches_sysbench() {
         concurrency: None,
         lag_ms: None,
         late_events: None,
+        skipped: None,
         closing: false,
         host_cpu: None,
         disk: None,
@@ -203,6 +204,14 @@ fn interval_line_matches_sysbench() {
         rate_lines(&behind).unwrap(),
         "[ 1s ] queue length: 12, concurrency: 8\n[ 1s ] behind schedule: lag 24.50 ms, late events: 300"
     );
+    // Under --latency-limit the events skipped in the interval too.
+    let skipping = Interval {
+        skipped: Some(40),
+        ..behind
+    };
+    assert!(rate_lines(&skipping)
+        .unwrap()
+        .ends_with("behind schedule: lag 24.50 ms, late events: 300, skipped: 40"));
 }
 
 #[test]
