@@ -377,7 +377,7 @@ pub fn histogram(r: &RunResult) -> String {
     o
 }
 
-mod host;
+pub mod host;
 mod server_counters;
 #[cfg(test)]
 mod tests;

@@ -173,6 +173,33 @@ pub fn disk_during_stalls(io: &DiskIo) -> String {
     )
 }
 
+/// One line on where a prepare's time went: the server's CPUs, dbpress's, the machine's, and
+/// the disk under the data (a load bounded by the server's CPU looks nothing like one bounded
+/// by its disk).
+pub fn prepare_line(h: &HostUsage) -> String {
+    let mut parts = Vec::new();
+    if let Some(s) = &h.server {
+        parts.push(format!("server {:.2}", s.cpus()));
+    }
+    parts.push(format!("dbpress {:.2}", h.dbpress.cpus()));
+    let mut line = format!(
+        "Over the prepare (from /proc): CPUs busy {:.2} of {}, of them {}",
+        h.host.busy(),
+        h.cpus,
+        parts.join(" and ")
+    );
+    if let Some(d) = &h.disk {
+        let _ = write!(
+            line,
+            "; disk {} {:.1} MiB/s written, busy {:.0}%",
+            d.device,
+            d.io.write_mib_s,
+            d.io.busy * 100.0
+        );
+    }
+    line
+}
+
 /// The line on the machine's CPUs during a run's stalls.
 pub fn during_stalls(c: &HostCpu) -> String {
     format!(

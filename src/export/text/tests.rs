@@ -649,3 +649,51 @@ fn the_slowest_quarter_of_the_intervals_is_set_beside_the_others_with_its_disk_a
     r.throughput = crate::stats::stability::of(&r.intervals);
     assert!(!summary(&r, false).contains("slowest quarter"));
 }
+
+#[test]
+fn the_prepare_line_says_who_used_the_cpus_and_what_the_disk_wrote() {
+    use crate::result::{DiskIo, DiskUsage, HostCpu, HostUsage};
+    let mut h = HostUsage {
+        seconds: 10.5,
+        cpus: 2,
+        host: HostCpu {
+            user: 1.41,
+            system: 0.21,
+            iowait: 0.18,
+            steal: 0.0,
+            idle: 0.2,
+        },
+        dbpress: crate::host::ProcessCpu {
+            user: 0.15,
+            system: 0.05,
+            ..Default::default()
+        },
+        server: Some(crate::host::ProcessCpu {
+            user: 1.2,
+            system: 0.15,
+            ..Default::default()
+        }),
+        server_unavailable: None,
+        server_seconds: Some(10.6),
+        disk: Some(DiskUsage {
+            device: "vda".into(),
+            path: "/var/lib/mysql".into(),
+            io: DiskIo {
+                write_mib_s: 97.5,
+                busy: 0.35,
+                ..DiskIo::default()
+            },
+        }),
+        disk_unavailable: None,
+    };
+    assert_eq!(
+        crate::export::text::host::prepare_line(&h),
+        "Over the prepare (from /proc): CPUs busy 1.62 of 2, of them server 1.35 and dbpress 0.20; disk vda 97.5 MiB/s written, busy 35%"
+    );
+    h.server = None;
+    h.disk = None;
+    assert_eq!(
+        crate::export::text::host::prepare_line(&h),
+        "Over the prepare (from /proc): CPUs busy 1.62 of 2, of them dbpress 0.20"
+    );
+}
