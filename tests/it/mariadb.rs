@@ -2111,6 +2111,16 @@ fn the_disk_is_the_one_under_the_servers_data_directory_and_took_its_fsyncs() {
         &["--table-size=1000"],
     ));
     assert!(o.status.success(), "{}", stderr(&o));
+    // The prepare says where its time went too: the server's process and the same disk.
+    let line = stdout(&o)
+        .lines()
+        .find(|l| l.starts_with("Over the prepare (from /proc): CPUs busy "))
+        .unwrap_or_else(|| panic!("no prepare line in {}", stdout(&o)))
+        .to_string();
+    assert!(line.contains(", of them server "), "{line}");
+    if let Some(device) = disk_of(std::path::Path::new(&datadir)) {
+        assert!(line.contains(&format!("; disk {device} ")), "{line}");
+    }
     let out = scratch("server-disk").join("r.json");
     let o = dbpress(&args(
         &["oltp_write_only", "run"],
