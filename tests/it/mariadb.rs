@@ -2106,9 +2106,10 @@ fn the_disk_is_the_one_under_the_servers_data_directory_and_took_its_fsyncs() {
     };
     use mysql::prelude::Queryable;
     let datadir: String = srv.conn.query_first("SELECT @@datadir").unwrap().unwrap();
+    // Enough rows for a prepare of over a second, the least that gets CPU figures.
     let o = dbpress(&args(
         &["oltp_write_only", "prepare"],
-        &["--table-size=1000"],
+        &["--table-size=200000"],
     ));
     assert!(o.status.success(), "{}", stderr(&o));
     // The prepare says where its time went too: the server's process and the same disk.
