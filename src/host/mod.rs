@@ -239,6 +239,20 @@ impl Sampler {
         }
     }
 
+    /// A sampler for the server behind `conn` and the disk under its data, started now: for a
+    /// load, which has no warm-up to leave out.
+    pub fn started_for(
+        driver: &dyn crate::driver::Driver,
+        conn: &mut dyn crate::driver::Connection,
+    ) -> Sampler {
+        let server = driver.server_process(conn);
+        let data = disk::data_device(driver.data_location(conn), &server);
+        let mut s = Sampler::new(server, data);
+        s.before_start();
+        s.begin();
+        s
+    }
+
     /// Every session is connected and waits to start.
     pub fn before_start(&mut self) {
         self.server_start = Some((Instant::now(), self.server.clone().and_then(read_server)));
@@ -267,6 +281,14 @@ impl Sampler {
                 .zip(disk)
                 .and_then(|(a, b)| DiskIo::between(&a, &b, ms)),
         )
+    }
+
+    /// The end of a load: its line on where the time went (nothing for one under a second).
+    pub fn report_prepare(mut self) {
+        self.end();
+        if let Some(u) = self.finish() {
+            crate::notice!("{}", crate::export::text::host::prepare_line(&u));
+        }
     }
 
     /// The end of measurement.

@@ -575,6 +575,7 @@ fn prepare_builtin(ctx: &Context<'_>, scale: u64, no_vacuum: bool) -> Result<u8>
             .map_err(|e| setup(&format!("creating {t}"), e))?;
     }
     let started = std::time::Instant::now();
+    let host = crate::host::Sampler::started_for(ctx.driver, conn.as_mut());
     let load = |conn: &mut dyn Connection,
                 table: &str,
                 columns: &str,
@@ -647,5 +648,6 @@ fn prepare_builtin(ctx: &Context<'_>, scale: u64, no_vacuum: bool) -> Result<u8>
         (builtin::ACCOUNTS + builtin::TELLERS + builtin::BRANCHES) * scale,
         started.elapsed().as_secs_f64()
     );
+    host.report_prepare();
     Ok(0)
 }

@@ -298,6 +298,9 @@ fn a_level_whose_writes_stalled_says_so_in_the_sweep_table() {
         }
         assert!(text.contains(" disk busy\n"), "{text}");
         assert!(text.contains("    disk busy: share of the time "), "{text}");
+        // And on the page, a point per level.
+        let o = dbpress(&["report", out.to_str().unwrap(), "--output-format=html"]);
+        assert_eq!(chart_points(&stdout(&o), "Disk busy against threads"), 2);
     }
 }
 

@@ -307,6 +307,19 @@ pub fn sweep_page(s: &SweepResult) -> String {
                 vec![],
             ));
         }
+        if s.table.iter().any(|r| r.disk.is_some()) {
+            o.push_str(&levels_chart(
+                "Disk busy against threads (% of the time with a request in flight)",
+                "% busy",
+                &names,
+                vec![Series {
+                    name: "disk busy",
+                    points: pts(|r| r.disk.as_ref().map(|d| d.busy * 100.0)),
+                }],
+                100.0,
+                vec![],
+            ));
+        }
     }
     text_block(
         &mut o,

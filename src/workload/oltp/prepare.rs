@@ -10,7 +10,6 @@ use super::sql::{create_index, create_table, drop_table, C_TEMPLATE, PAD_TEMPLAT
 use super::Oltp;
 use crate::driver::{Connection, DbError, DbResult, RowBatch};
 use crate::error::{environment, failed, Error, Result};
-use crate::host::disk::data_device;
 use crate::host::Sampler;
 use crate::rand::{Distribution, Rng, Template};
 use crate::runner::signals::{self, Signals};
@@ -306,11 +305,7 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
     let mut probe = ctx.connect(0)?;
     let dry = ctx.driver.server_info(probe.as_mut()).product == "dry-run";
     // Where a load's time goes: the server's CPU, dbpress's, the disk under the data.
-    let server = ctx.driver.server_process(probe.as_ref());
-    let data = data_device(ctx.driver.data_location(probe.as_mut()), &server);
-    let mut host = Sampler::new(server, data);
-    host.before_start();
-    host.begin();
+    let host = Sampler::started_for(ctx.driver, probe.as_mut());
     if !dry {
         let existing = existing_tables(probe.as_mut(), ctx)?;
         for t in 1..=s.tables {
@@ -445,10 +440,7 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
         }
     }
     progress.finish(path.get().copied().unwrap_or("no rows"));
-    host.end();
-    if let Some(u) = host.finish() {
-        crate::notice!("{}", crate::export::text::host::prepare_line(&u));
-    }
+    host.report_prepare();
     Ok(())
 }
 
