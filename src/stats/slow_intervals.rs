@@ -27,6 +27,12 @@ pub struct SlowIntervals {
     /// Median events per second of each.
     pub median_eps: f64,
     pub others_median_eps: f64,
+    /// Runs of consecutive slow intervals, and the median seconds between the starts of
+    /// consecutive runs when there are three or more: the period of a periodic dip (a
+    /// checkpoint every N seconds).
+    pub stretches: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub every_s: Option<f64>,
     /// The data's disk and the machine's CPUs, averaged over each; absent where not measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disk: Option<DiskIo>,
@@ -53,11 +59,35 @@ pub fn of(full: &[&Interval]) -> Option<SlowIntervals> {
     if slow_eps > DIP * others_eps {
         return None;
     }
+    // The slow intervals in time order, as runs of consecutive ones: (start of each run).
+    let cut = rate(slow[slow.len() - 1]);
+    // Of the intervals at the cut's rate, only as many as the quarter holds.
+    let mut ties_left = slow.iter().filter(|i| rate(i) == cut).count();
+    let mut starts = Vec::new();
+    let mut in_run = false;
+    for i in full {
+        let r = rate(i);
+        let is_slow = r < cut || (r == cut && ties_left > 0);
+        if r == cut && is_slow {
+            ties_left -= 1;
+        }
+        if is_slow && !in_run {
+            starts.push(i.time_s - i.duration_s);
+        }
+        in_run = is_slow;
+    }
+    let every_s = (starts.len() >= 3).then(|| {
+        let mut gaps: Vec<f64> = starts.windows(2).map(|w| w[1] - w[0]).collect();
+        gaps.sort_by(f64::total_cmp);
+        gaps[gaps.len() / 2]
+    });
     Some(SlowIntervals {
         intervals: slow.len() as u64,
         others: others.len() as u64,
         median_eps: slow_eps,
         others_median_eps: others_eps,
+        stretches: starts.len() as u64,
+        every_s,
         disk: DiskIo::mean(slow.iter().filter_map(|i| i.disk.as_ref())),
         others_disk: DiskIo::mean(others.iter().filter_map(|i| i.disk.as_ref())),
         host_cpu: HostCpu::mean(slow.iter().filter_map(|i| i.host_cpu.as_ref())),
@@ -72,6 +102,7 @@ mod tests {
     fn interval(events: u64, write_mib_s: f64, idle: f64) -> Interval {
         Interval {
             duration_s: 1.0,
+            time_s: 0.0,
             events,
             disk: Some(DiskIo {
                 write_mib_s,
@@ -92,6 +123,9 @@ mod tests {
         v.insert(2, interval(1000, 100.0, 0.1));
         v.insert(6, interval(1100, 90.0, 0.3));
         v.insert(10, interval(900, 110.0, 0.2));
+        for (k, i) in v.iter_mut().enumerate() {
+            i.time_s = k as f64 + 1.0;
+        }
         let full: Vec<&Interval> = v.iter().collect();
         let s = of(&full).unwrap();
         assert_eq!((s.intervals, s.others), (3, 9));
@@ -99,6 +133,19 @@ mod tests {
         assert!((s.disk.unwrap().write_mib_s - 100.0).abs() < 1e-9);
         assert!((s.others_disk.unwrap().write_mib_s - 10.0).abs() < 1e-9);
         assert!((s.host_cpu.unwrap().idle - 0.2).abs() < 1e-9);
+        // Slow at seconds 3, 7 and 11: every 4 s.
+        assert_eq!((s.stretches, s.every_s), (3, Some(4.0)));
+
+        // Ties at the cut: the quarter's share of them, and no strictly slower one left out.
+        let mut tied: Vec<Interval> = [1500, 1500, 1000, 3000, 3000, 3000, 3000, 3000]
+            .iter()
+            .map(|&e| interval(e, 10.0, 0.1))
+            .collect();
+        for (k, i) in tied.iter_mut().enumerate() {
+            i.time_s = k as f64 + 1.0;
+        }
+        let t = of(&tied.iter().collect::<Vec<_>>()).unwrap();
+        assert_eq!((t.intervals, t.stretches, t.every_s), (2, 2, None));
 
         // A steady run, and a run too short to judge: nothing to say.
         let steady: Vec<Interval> = (0..12)

@@ -639,7 +639,7 @@ fn the_slowest_quarter_of_the_intervals_is_set_beside_the_others_with_its_disk_a
         .collect();
     r.throughput = crate::stats::stability::of(&r.intervals);
     let text = summary(&r, false);
-    let want = "    slowest quarter of the intervals (4 of 16): median 1200.00 events/s against 2400.00 in the others
+    let want = "    slowest quarter of the intervals (4 of 16, in 4 stretches about every 4s): median 1200.00 events/s against 2400.00 in the others
         disk: 80.00 MiB/s written against 10.00, 2600 writes/s against 1800, 450 flushes/s against 700, busy 50% against 20%
         CPUs: busy 1.60 against 1.60, iowait 0.20 against 0.00, idle 0.20 against 0.40
 ";

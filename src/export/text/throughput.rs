@@ -63,9 +63,13 @@ pub fn section(t: &Throughput) -> String {
 /// the CPUs did in each.
 fn slowest(s: &SlowIntervals) -> String {
     let mut o = String::new();
+    let every = s
+        .every_s
+        .map(|e| format!(", in {} stretches about every {}", s.stretches, seconds(e)))
+        .unwrap_or_default();
     let _ = writeln!(
         o,
-        "    slowest quarter of the intervals ({} of {}): median {:.2} events/s against {:.2} in the others",
+        "    slowest quarter of the intervals ({} of {}{every}): median {:.2} events/s against {:.2} in the others",
         s.intervals,
         s.intervals + s.others,
         s.median_eps,
