@@ -72,6 +72,8 @@ pub struct RunConfig {
     pub rate: Option<f64>,
     /// `--latency-limit` in ns (pgbench's -L); None = off.
     pub latency_limit_ns: Option<u64>,
+    /// `--server-waits`: sample the server's view of the sessions during the run.
+    pub server_waits: bool,
     pub arrival: Arrival,
     /// `--forced-shutdown`: seconds after the end of --time to wait for events still running
     /// before ending the run without them; None = wait as long as they take.
@@ -405,6 +407,7 @@ impl RunConfig {
             warmup,
             rate: (rate > 0.0).then_some(rate),
             latency_limit_ns: (latency_limit_ms > 0.0).then_some((latency_limit_ms * 1e6) as u64),
+            server_waits: boolean(opts, "server-waits")?,
             arrival,
             forced_shutdown,
             thread_init_timeout,

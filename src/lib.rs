@@ -22,6 +22,7 @@ pub mod slap;
 pub mod stats;
 pub mod sweep;
 pub mod verbosity;
+pub mod waits;
 pub mod workload;
 
 use cli::{Command, Invocation, OptionValues};

@@ -43,6 +43,10 @@ pub struct RunResult {
     /// it runs on this machine; absent off Linux and in earlier versions' results.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_usage: Option<HostUsage>,
+    /// What the server said the run's sessions were doing, sampled during the measured time
+    /// (`--server-waits`); absent where the server has no such view (SQLite, a dry run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_waits: Option<crate::waits::ServerWaits>,
 }
 
 impl RunResult {

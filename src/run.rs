@@ -280,6 +280,7 @@ fn assemble(
         server_counters,
         checkpoints: output.checkpoints,
         host_usage: output.host_usage,
+        server_waits: output.waits,
     };
     Measured {
         result,

@@ -162,6 +162,11 @@ pub trait Connection: Send {
     ) -> DbResult<&'static str> {
         rows::load_as_text(self, table, columns, fill)
     }
+    /// The server's id for this session (PostgreSQL's backend pid, MySQL's connection id), as
+    /// its session views show it; None where there is none or it is not known.
+    fn session_id(&self) -> Option<u64> {
+        None
+    }
     /// The session's socket, where the connection owns one (to find the server's process on
     /// this machine); None for an embedded engine or a session inside another client library.
     fn socket_fd(&self) -> Option<std::os::fd::RawFd> {
@@ -225,6 +230,17 @@ pub trait Driver: Send + Sync {
             || Err("not measured: this kind of session does not expose its socket".to_string()),
             crate::host::server_process::locate,
         )
+    }
+    /// Where the server shows what each session is doing (`pg_stat_activity`), for the wait
+    /// events sampled during a run; None where there is no such view (see `waits`).
+    fn wait_source(&self) -> Option<&'static str> {
+        None
+    }
+    /// One sample over `conn`: what each of the run's sessions (`sessions`, by `session_id`,
+    /// sorted; empty when not known) is doing, in the server's words (a wait event, a thread state,
+    /// waiting for the client).
+    fn sample_waits(&self, _conn: &mut dyn Connection, _sessions: &[u64]) -> DbResult<Vec<String>> {
+        Ok(Vec::new())
     }
     /// Where the data lives, to show its disk: by default the server's data directory (found
     /// from its process), with the directory the server names where it tells (over `conn`).

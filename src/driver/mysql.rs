@@ -246,6 +246,39 @@ impl Driver for MysqlDriver {
         )
     }
 
+    fn wait_source(&self) -> Option<&'static str> {
+        // With several hosts each server lists only its own sessions.
+        (self.target.transports.len() == 1).then_some("SHOW PROCESSLIST")
+    }
+
+    fn sample_waits(&self, conn: &mut dyn Connection, sessions: &[u64]) -> DbResult<Vec<String>> {
+        // A SHOW, not a SELECT from information_schema, which would count in Com_select beside
+        // the run's. The run's sessions by their connection ids (or, not knowing them, this
+        // user's in this database but the one running the SHOW).
+        let rows = conn.query_rows("SHOW FULL PROCESSLIST")?;
+        let field =
+            |r: &[Option<String>], k: usize| r.get(k).cloned().flatten().unwrap_or_default();
+        let ours = |r: &Vec<Option<String>>| match sessions {
+            [] => {
+                field(r, 1) == self.target.user
+                    && field(r, 3) == self.target.db
+                    && !field(r, 7).starts_with("SHOW FULL PROCESSLIST")
+            }
+            ids => field(r, 0)
+                .parse::<u64>()
+                .is_ok_and(|id| ids.binary_search(&id).is_ok()),
+        };
+        Ok(rows
+            .into_iter()
+            .filter(ours)
+            .map(|r| match (field(&r, 4), field(&r, 6)) {
+                (command, _) if command == "Sleep" => "Sleep (waiting for the client)".to_string(),
+                (command, state) if state.is_empty() => format!("{command}: (no state)"),
+                (command, state) => format!("{command}: {state}"),
+            })
+            .collect())
+    }
+
     fn data_location(&self, conn: &mut dyn Connection) -> crate::host::disk::DataLocation {
         // A SHOW, like the counter reads: a SELECT would count in Com_select beside the run's.
         let reported = conn

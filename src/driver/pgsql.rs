@@ -107,6 +107,35 @@ impl Driver for PgDriver {
         Some(&PGSQL_COUNTERS)
     }
 
+    fn wait_source(&self) -> Option<&'static str> {
+        Some("pg_stat_activity")
+    }
+
+    fn sample_waits(&self, conn: &mut dyn Connection, sessions: &[u64]) -> DbResult<Vec<String>> {
+        // The run's sessions by their backends' pids (or, not knowing them, every dbpress
+        // session of this database but this one). A session without a wait event is running
+        // (or in a wait PostgreSQL does not instrument); one waiting for its client says
+        // whether between transactions (idle) or inside one (idle in transaction).
+        let which = if sessions.is_empty() {
+            "application_name = 'dbpress' AND pid <> pg_backend_pid() \
+             AND datname = current_database() AND backend_type = 'client backend'"
+                .to_string()
+        } else {
+            let pids: Vec<String> = sessions.iter().map(u64::to_string).collect();
+            format!("pid IN ({})", pids.join(", "))
+        };
+        let rows = conn.query_rows(&format!(
+            "SELECT CASE WHEN wait_event_type IS NULL THEN 'no wait event (running)' \
+             WHEN wait_event_type = 'Client' THEN wait_event_type || ':' || wait_event || ' (' || state || ')' \
+             ELSE wait_event_type || ':' || wait_event END \
+             FROM pg_stat_activity WHERE {which}"
+        ))?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|r| r.into_iter().next().flatten())
+            .collect())
+    }
+
     fn data_location(&self, conn: &mut dyn Connection) -> crate::host::disk::DataLocation {
         // pg_settings hides data_directory's row from roles that may not read it (neither
         // superuser nor pg_read_all_settings), where SHOW would log an error on the server.

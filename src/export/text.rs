@@ -297,6 +297,9 @@ fn dbpress_sections(r: &RunResult) -> String {
     if let Some(c) = &r.server_counters {
         o.push_str(&server_counters::section(c, s.events));
     }
+    if let Some(w) = &r.server_waits {
+        o.push_str(&crate::waits::section(w));
+    }
     if let Some(sig) = &r.run.interrupted_by {
         if r.run.warmup_s > 0 && r.intervals.is_empty() && s.events == 0 {
             let _ = writeln!(

@@ -72,6 +72,8 @@ pub struct RunOutput {
     /// `--forced-shutdown` ended the run with this many workers still inside an event.
     pub forced_unfinished: Option<u32>,
     pub checkpoints: Option<crate::result::Checkpoints>,
+    /// The server's wait events of the run's sessions, where sampled.
+    pub waits: Option<crate::waits::ServerWaits>,
     /// What ran during the warm-up, for the comparison with the server's counters.
     pub warmup: counters::WarmupCounts,
     /// CPU over the measured time (machine, dbpress, the server's process).
@@ -198,7 +200,8 @@ pub fn run(
     let cells: Vec<ThreadCell> = (0..threads).map(|_| ThreadCell::new(kinds)).collect();
     let epoch = Instant::now();
     let schedule = cfg.rate.map(|r| Schedule::new(r, cfg.arrival));
-    let (ready_tx, ready_rx) = mpsc::channel::<(u32, std::result::Result<(), DbError>)>();
+    // Each worker's readiness, with the server's id for its session (for the wait sampler).
+    let (ready_tx, ready_rx) = mpsc::channel::<(u32, std::result::Result<Option<u64>, DbError>)>();
     let go = Gate::default();
     let setup_failed = AtomicBool::new(false);
     let shared = Shared {
@@ -244,7 +247,7 @@ pub fn run(
                 });
                 let parts = match setup {
                     Ok(p) => {
-                        let _ = tx.send((tid, Ok(())));
+                        let _ = tx.send((tid, Ok(p.0.session_id())));
                         Some(p)
                     }
                     Err(e) => {
@@ -299,15 +302,24 @@ pub fn run(
         let mut first_err: Option<(u32, DbError)> = None;
         let mut failed_kinds = Vec::new();
         init.workers_started();
+        let mut session_ids = Vec::with_capacity(threads);
         for (tid, r) in ready_rx.iter().take(threads) {
             init.worker_ready();
-            if let Err(e) = r {
-                failed_kinds.push(e.kind);
-                if first_err.as_ref().is_none_or(|(t, _)| tid < *t) {
-                    first_err = Some((tid, e));
+            match r {
+                Ok(id) => session_ids.extend(id),
+                Err(e) => {
+                    failed_kinds.push(e.kind);
+                    if first_err.as_ref().is_none_or(|(t, _)| tid < *t) {
+                        first_err = Some((tid, e));
+                    }
                 }
             }
         }
+        // Every session's id, or none: a partial list would leave sessions out of the samples.
+        if session_ids.len() < threads {
+            session_ids.clear();
+        }
+        session_ids.sort_unstable();
         if first_err.is_some() {
             setup_failed.store(true, Ordering::Relaxed);
         }
@@ -351,6 +363,14 @@ pub fn run(
         }
         let _ = writeln!(out, "Threads started!\n");
         let _ = out.flush();
+        // The server's view of the sessions, sampled on a thread and a session of its own.
+        let shared_ref = &shared;
+        let waits = driver
+            .wait_source()
+            .filter(|_| cfg.server_waits)
+            .map(|source| {
+                s.spawn(move || crate::waits::sample(driver, source, &session_ids, shared_ref))
+            });
         let result = report_loop(
             cfg,
             &shared,
@@ -395,6 +415,7 @@ pub fn run(
         let mut output = conclude(cfg, &cells, &shared, result, &mut host, false);
         output.fatal = fatal;
         output.counters = counters;
+        output.waits = waits.and_then(|h| h.join().ok());
         Ok(output)
     });
     outcome
@@ -467,6 +488,7 @@ fn conclude(
         warmup,
         // Every session has ended (or, forced, is left to the process's exit).
         host_usage: host.finish(),
+        waits: None,
     }
 }
 

@@ -272,10 +272,15 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 "=== {clients} clients, round {round} of {} ===\n",
                 a.iterations
             );
+            // The setup session would sit idle through the run: one more session in the
+            // server's view of the run's sessions (its wait events) and of its connection limit.
+            // Closed for the run, opened again after it.
+            drop(setup);
             // mysqlslap has no --forced-shutdown, so a slap run is never forced to end.
             let measured = run::measure(&cfg, w, &ctx, raw, out, &signals, &|m| {
                 run::exit_forced(&cfg, &m, driver.hints(), w)
             });
+            let mut setup = ctx.connect(0)?;
             run_all(setup.as_mut(), &plan.post, "--post-query")?;
             if !a.no_drop {
                 // Only what this round's --create made: never a table that was there before.

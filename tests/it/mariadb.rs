@@ -2153,6 +2153,33 @@ fn the_disk_is_the_one_under_the_servers_data_directory_and_took_its_fsyncs() {
         assert!(text.contains("\n    per event: "), "{text}");
     }
     assert!(text.contains("    Innodb_data_fsyncs "), "{text}");
+    // The server's view of the run's two sessions, sampled during the run: exactly those two
+    // at every sample (the sampler leaves its own out), in SHOW PROCESSLIST's words.
+    let w = &r["server_waits"];
+    assert_eq!(w["source"], "SHOW PROCESSLIST", "{w}");
+    assert!(w["samples"].as_u64().unwrap() >= 5, "{w}");
+    assert!(
+        (w["sessions_avg"].as_f64().unwrap() - 2.0).abs() < 1e-9,
+        "{w}"
+    );
+    let events = w["events"].as_array().unwrap();
+    let shares: f64 = events.iter().map(|e| e["share"].as_f64().unwrap()).sum();
+    assert!((shares - 1.0).abs() < 1e-9, "{w}");
+    assert!(
+        events.iter().all(|e| {
+            let name = e["event"].as_str().unwrap();
+            name.starts_with("Execute: ")
+                || name.starts_with("Query: ")
+                || name.starts_with("Sleep")
+        }),
+        "{w}"
+    );
+    assert!(
+        text.contains(
+            "Server wait events of the run's sessions (SHOW PROCESSLIST, sampled every 100 ms: "
+        ),
+        "{text}"
+    );
     // The page charts the disk per interval: a point per full interval.
     let o = dbpress(&["report", out.to_str().unwrap(), "--output-format=html"]);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -857,3 +857,73 @@ fn the_disk_is_the_one_under_the_data_directory_and_took_the_wal_syncs() {
     let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// Eight sessions decrementing one row: the server's view of them, sampled during the run, is
+/// eight sessions at every sample, most waiting for the row's lock (`Lock:transactionid`); the
+/// shares add up to the whole; `--server-waits=off` samples nothing.
+#[test]
+fn the_sessions_of_a_hot_row_test_are_seen_waiting_for_the_rows_lock() {
+    let Some((_g, mut c)) = pg_server("pg-waits") else {
+        return;
+    };
+    c.batch_execute(
+        "DROP TABLE IF EXISTS hot_row; CREATE TABLE hot_row (id int PRIMARY KEY, num int); \
+         INSERT INTO hot_row VALUES (1, 100000000)",
+    )
+    .unwrap();
+    let dir = scratch("pg-waits");
+    let script_file = dir.join("hot.sql");
+    std::fs::write(
+        &script_file,
+        "BEGIN;\nUPDATE hot_row SET num = num - 1 WHERE id = 1 AND num > 1;\nCOMMIT;\n",
+    )
+    .unwrap();
+    let out = dir.join("r.json");
+    let run = |extra: &[&str]| {
+        let mut v = vec![
+            "script",
+            "run",
+            "-f",
+            script_file.to_str().unwrap(),
+            "-c",
+            "8",
+            "-T",
+            "2",
+        ];
+        v.extend_from_slice(PG_CONN);
+        v.extend_from_slice(extra);
+        dbpress(&v)
+    };
+    let o = run(&["--output", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    crate::export::assert_valid(&r);
+    let w = &r["server_waits"];
+    assert_eq!(w["source"], "pg_stat_activity", "{w}");
+    assert!(w["samples"].as_u64().unwrap() >= 5, "{w}");
+    assert!(
+        (w["sessions_avg"].as_f64().unwrap() - 8.0).abs() < 1e-9,
+        "{w}"
+    );
+    let events = w["events"].as_array().unwrap();
+    let share = |name: &str| {
+        events
+            .iter()
+            .find(|e| e["event"] == name)
+            .map_or(0.0, |e| e["share"].as_f64().unwrap())
+    };
+    assert!(share("Lock:transactionid") > 0.2, "{w}");
+    let total: f64 = events.iter().map(|e| e["share"].as_f64().unwrap()).sum();
+    assert!((total - 1.0).abs() < 1e-9, "{w}");
+    assert!(
+        stdout(&o).contains("% Lock:transactionid\n")
+            || stdout(&o).contains("%  Lock:transactionid\n"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["--server-waits=off", "--output", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(json(&out).get("server_waits").is_none());
+    assert!(!stdout(&o).contains("Server wait events"));
+    c.batch_execute("DROP TABLE hot_row").unwrap();
+}

@@ -93,6 +93,8 @@ pub struct WireConn {
     /// MARIADB_CLIENT_CACHE_METADATA was agreed: result headers carry a metadata-follows byte.
     cache_metadata: bool,
     opts: WireOpts,
+    /// The server's id for this session (the handshake's connection id, SHOW PROCESSLIST's Id).
+    connection_id: u32,
     text_mode: bool,
     backslash_escapes: bool,
     stmts: Vec<Stmt>,
@@ -191,7 +193,10 @@ impl WireConn {
         }
         let mut at = 1;
         let _server_version = cstr(&p, &mut at).ok_or_else(|| protocol("handshake"))?;
-        at += 4; // connection id
+        let connection_id = p
+            .get(at..at + 4)
+            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+        at += 4;
         let mut scramble = p
             .get(at..at + 8)
             .ok_or_else(|| protocol("handshake"))?
@@ -343,6 +348,7 @@ impl WireConn {
             }
         }
         let mut conn = WireConn {
+            connection_id,
             io,
             deprecate_eof: caps & CLIENT_DEPRECATE_EOF != 0,
             cache_metadata: ext_caps & MARIADB_CLIENT_CACHE_METADATA != 0,
@@ -574,6 +580,10 @@ fn auth_reply(plugin: &[u8], password: &[u8], scramble: &[u8]) -> Result<Vec<u8>
 }
 
 impl Connection for WireConn {
+    fn session_id(&self) -> Option<u64> {
+        Some(u64::from(self.connection_id))
+    }
+
     fn socket_fd(&self) -> Option<std::os::fd::RawFd> {
         Some(self.io.raw_fd())
     }

@@ -132,6 +132,8 @@ struct Prepared {
 
 pub struct PgWire {
     io: Io,
+    /// The backend's process id, as pg_stat_activity.pid shows it.
+    pid: u32,
     target: PgTarget,
     /// The TLS configuration when sslmode asks for TLS over TCP; kept for reconnecting.
     tls: Option<Arc<ClientConfig>>,
@@ -148,8 +150,10 @@ impl PgWire {
         tls: Option<Arc<ClientConfig>>,
         text_mode: bool,
     ) -> DbResult<PgWire> {
+        let (io, pid) = connect(target, tls.as_ref())?;
         Ok(PgWire {
-            io: connect(target, tls.as_ref())?,
+            io,
+            pid,
             target: target.clone(),
             tls,
             text_mode,
@@ -268,7 +272,8 @@ fn data_row_text(body: &[u8]) -> Vec<Option<String>> {
 
 /// Open a session; with `tls`, send SSLRequest first and run the TLS handshake if the server
 /// agrees.
-fn connect(t: &PgTarget, tls: Option<&Arc<ClientConfig>>) -> DbResult<Io> {
+/// Returns the session and its backend's process id (BackendKeyData).
+fn connect(t: &PgTarget, tls: Option<&Arc<ClientConfig>>) -> DbResult<(Io, u32)> {
     let unreachable = |e: String, place: String| {
         DbError::new(
             DbErrorKind::Unreachable,
@@ -317,10 +322,16 @@ fn connect(t: &PgTarget, tls: Option<&Arc<ClientConfig>>) -> DbResult<Io> {
     io.flush().map_err(lost)?;
     authenticate(&mut io, t)?;
     // ParameterStatus, BackendKeyData, then ReadyForQuery.
+    let mut pid = 0;
     loop {
         let (tag, body) = io.next().map_err(lost)?;
         match tag {
-            b'Z' => return Ok(io),
+            b'K' => {
+                if let Some(b) = body.get(0..4) {
+                    pid = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+                }
+            }
+            b'Z' => return Ok((io, pid)),
             b'E' => return Err(error_response(body)),
             _ => {}
         }
@@ -483,6 +494,10 @@ fn nonce() -> [u8; 18] {
 }
 
 impl Connection for PgWire {
+    fn session_id(&self) -> Option<u64> {
+        Some(u64::from(self.pid))
+    }
+
     fn socket_fd(&self) -> Option<std::os::fd::RawFd> {
         Some(self.io.r.stream.raw_fd())
     }
@@ -617,7 +632,7 @@ impl Connection for PgWire {
     fn reconnect(&mut self) -> DbResult<()> {
         // A prefer session asks for TLS again, so a server that turned TLS on since is used
         // with it, as a new session would be.
-        self.io = connect(&self.target, self.tls.as_ref())?;
+        (self.io, self.pid) = connect(&self.target, self.tls.as_ref())?;
         for i in 0..self.stmts.len() {
             if self.stmts[i].name.is_some() {
                 self.parse(i)?;

@@ -85,6 +85,7 @@ fn fixture() -> RunResult {
         server_counters: None,
         checkpoints: None,
         host_usage: None,
+        server_waits: None,
     }
 }
 

@@ -1,0 +1,182 @@
+//! What the server says the run's sessions were doing: its own view of each session (waiting
+//! on a lock, on the WAL, on the client, or running), sampled several times a second while the
+//! run is measured, and tallied as shares of the samples.
+//!
+//! Throughput says how much; this says what the sessions waited on while it was that much: a
+//! hot-row update spending 70% of its time in `Lock:transactionid`, a write-heavy run in
+//! `IO:WALSync`, a run whose server mostly waits for the client (`Client:ClientRead`), which
+//! then measures the client or the network more than the server. It is what DBAs read from
+//! `pg_stat_activity` (and ASH-style samplers) by hand.
+//!
+//! A driver says where it looks (`Driver::wait_source`) and takes one sample
+//! (`Driver::sample_waits`): what each session of the run is doing, in the server's words.
+
+use crate::driver::Driver;
+use crate::runner::Shared;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// How often the sessions are sampled.
+pub const EVERY: Duration = Duration::from_millis(100);
+
+/// At most this many events are listed; the rest are summed in one line.
+const LISTED: usize = 12;
+
+/// The server's wait events over a run, as shares of the sessions sampled.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+pub struct ServerWaits {
+    /// Where the samples come from (`pg_stat_activity`, `SHOW PROCESSLIST`).
+    pub source: String,
+    /// Samples taken, `every_ms` apart.
+    pub samples: u64,
+    pub every_ms: u64,
+    /// Sessions seen per sample, on average.
+    pub sessions_avg: f64,
+    /// The events, most frequent first: each the share of all session observations.
+    pub events: Vec<WaitShare>,
+    /// Why there are no samples, when there are none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unavailable: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct WaitShare {
+    pub event: String,
+    pub observations: u64,
+    /// observations / every observation, 0..1.
+    pub share: f64,
+}
+
+/// Samples the run's sessions until the run stops, counting only while it is measured. Runs on
+/// a thread of its own with a session of its own; a failure to connect or to query is the
+/// result's `unavailable`.
+/// `sessions`: the server's ids for the run's sessions, sorted (empty where the driver does not know
+/// them: the driver then takes what it can tell is the run's, see `Driver::sample_waits`).
+pub fn sample(driver: &dyn Driver, source: &str, sessions: &[u64], shared: &Shared) -> ServerWaits {
+    let mut waits = ServerWaits {
+        source: source.to_string(),
+        every_ms: EVERY.as_millis() as u64,
+        ..ServerWaits::default()
+    };
+    let mut conn = match driver.connect(0) {
+        Ok(c) => c,
+        Err(e) => {
+            waits.unavailable = Some(format!("not sampled: cannot connect: {}", e.message));
+            return waits;
+        }
+    };
+    let mut tally: BTreeMap<String, u64> = BTreeMap::new();
+    let mut next = Instant::now();
+    while !shared.stop.load(Ordering::Relaxed) {
+        let now = Instant::now();
+        if now < next {
+            std::thread::sleep((next - now).min(Duration::from_millis(20)));
+            continue;
+        }
+        next += EVERY;
+        // A sampler the scheduler held up does not catch up with a burst of samples.
+        if next < now {
+            next = now + EVERY;
+        }
+        if !shared.measuring.load(Ordering::Relaxed) {
+            continue;
+        }
+        match driver.sample_waits(conn.as_mut(), sessions) {
+            Ok(sessions) => {
+                waits.samples += 1;
+                for event in sessions {
+                    *tally.entry(event).or_insert(0) += 1;
+                }
+            }
+            Err(e) => {
+                waits.unavailable = Some(format!("not sampled: {}", e.message));
+                return waits;
+            }
+        }
+    }
+    let total: u64 = tally.values().sum();
+    waits.sessions_avg = total as f64 / waits.samples.max(1) as f64;
+    let mut events: Vec<WaitShare> = tally
+        .into_iter()
+        .map(|(event, observations)| WaitShare {
+            share: observations as f64 / total.max(1) as f64,
+            event,
+            observations,
+        })
+        .collect();
+    events.sort_by(|a, b| {
+        b.observations
+            .cmp(&a.observations)
+            .then(a.event.cmp(&b.event))
+    });
+    waits.events = events;
+    if waits.samples == 0 {
+        waits.unavailable = Some("not sampled: the run ended before the first sample".into());
+    }
+    waits
+}
+
+/// The report's section: the most frequent events with their shares, the rest in one line.
+pub fn section(w: &ServerWaits) -> String {
+    use std::fmt::Write;
+    let mut o = String::new();
+    if let Some(why) = &w.unavailable {
+        let _ = writeln!(o, "Server wait events ({}): {why}\n", w.source);
+        return o;
+    }
+    let _ = writeln!(
+        o,
+        "Server wait events of the run's sessions ({}, sampled every {} ms: {} samples of {:.1} sessions on average):",
+        w.source, w.every_ms, w.samples, w.sessions_avg
+    );
+    for e in w.events.iter().take(LISTED) {
+        let _ = writeln!(o, "    {:>5.1}%  {}", e.share * 100.0, e.event);
+    }
+    if w.events.len() > LISTED {
+        let rest: f64 = w.events[LISTED..].iter().map(|e| e.share).sum();
+        let _ = writeln!(
+            o,
+            "    {:>5.1}%  ({} others)",
+            rest * 100.0,
+            w.events.len() - LISTED
+        );
+    }
+    let _ = writeln!(o);
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_section_lists_the_most_frequent_first_and_sums_the_rest() {
+        let mut w = ServerWaits {
+            source: "pg_stat_activity".into(),
+            samples: 100,
+            every_ms: 100,
+            sessions_avg: 4.0,
+            ..ServerWaits::default()
+        };
+        w.events = (0..14)
+            .map(|k| WaitShare {
+                event: format!("Lock:e{k}"),
+                observations: 14 - k,
+                share: (14 - k) as f64 / 105.0,
+            })
+            .collect();
+        let text = section(&w);
+        assert!(text.starts_with(
+            "Server wait events of the run's sessions (pg_stat_activity, sampled every 100 ms: 100 samples of 4.0 sessions on average):\n     13.3%  Lock:e0\n"
+        ), "{text}");
+        // 12 listed, and the two least frequent (2 + 1 of 105) in one line.
+        assert!(text.contains("\n      2.9%  (2 others)\n"), "{text}");
+        w.unavailable = Some("not sampled: permission denied".into());
+        assert_eq!(
+            section(&w),
+            "Server wait events (pg_stat_activity): not sampled: permission denied\n\n"
+        );
+    }
+}
