@@ -62,6 +62,10 @@ pub struct Row {
     /// curve flattens because the disk, not the CPUs, ran out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disk: Option<RowDisk>,
+    /// The server's most frequent wait event over the level (`server_waits` of its result):
+    /// where a curve bends because sessions queue for a lock rather than for a CPU.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_wait: Option<crate::waits::WaitShare>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -126,6 +130,7 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
             note: None,
             cpu: None,
             disk: None,
+            top_wait: None,
         };
     };
     let s = &r.summary;
@@ -182,6 +187,10 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
                 flushes_per_event: io.flushes_s.map(per_event),
             })
         }),
+        top_wait: r
+            .server_waits
+            .as_ref()
+            .and_then(|w| w.events.first().cloned()),
     }
 }
 
@@ -222,8 +231,14 @@ pub fn render_table(s: &SweepResult) -> String {
     } else {
         String::new()
     };
+    let with_wait = s.table.iter().any(|r| r.top_wait.is_some());
+    let wait_head = if with_wait {
+        format!("  {:<28}", "top server wait")
+    } else {
+        String::new()
+    };
     let mut out = format!(
-        "\nThread sweep, {} ({} levels):\n    {:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}{cpu_head}{disk_head}\n",
+        "\nThread sweep, {} ({} levels):\n    {:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}{cpu_head}{disk_head}{}\n",
         s.workload,
         s.levels.len(),
         "threads",
@@ -232,7 +247,8 @@ pub fn render_table(s: &SweepResult) -> String {
         "p95 ms",
         "p99 ms",
         "err/s",
-        "vs best"
+        "vs best",
+        wait_head.trim_end()
     );
     for r in &s.table {
         out.push_str(&format!(
@@ -258,10 +274,20 @@ pub fn render_table(s: &SweepResult) -> String {
             let busy = r.disk.as_ref().map(|d| format!("{:.0}%", d.busy * 100.0));
             out.push_str(&format!(" {:>9}", busy.as_deref().unwrap_or("-")));
         }
+        if with_wait {
+            let wait = r
+                .top_wait
+                .as_ref()
+                .map(|w| format!("{:.0}% {}", w.share * 100.0, w.event));
+            out.push_str(&format!("  {:<28}", wait.as_deref().unwrap_or("-")));
+        }
         for text in [&r.note, &r.error].into_iter().flatten() {
             out.push_str("  ");
             out.push_str(text);
         }
+        // The last column is padded for the notes after it; a row without any ends at its
+        // last figure.
+        out.truncate(out.trim_end_matches(' ').len());
         out.push('\n');
     }
     if let Some(cpus) = s
@@ -272,6 +298,17 @@ pub fn render_table(s: &SweepResult) -> String {
     {
         out.push_str(&format!(
             "    CPUs: average CPUs busy on this machine (of {cpus}), and of them the server's process's and dbpress's (from /proc)\n"
+        ));
+    }
+    if let Some(w) = s
+        .steps
+        .iter()
+        .find_map(|st| st.result.as_ref()?.server_waits.as_ref())
+        .filter(|_| with_wait)
+    {
+        out.push_str(&format!(
+            "    top server wait: the most frequent of what the server said the level's sessions were doing ({}, sampled every {} ms)\n",
+            w.source, w.every_ms
         ));
     }
     if let Some(d) = s

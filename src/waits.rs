@@ -49,12 +49,19 @@ pub struct WaitShare {
     pub share: f64,
 }
 
-/// Samples the run's sessions until the run stops, counting only while it is measured. Runs on
-/// a thread of its own with a session of its own; a failure to connect or to query is the
-/// result's `unavailable`.
+/// Samples the run's sessions until the run stops, counting only while it is measured and every
+/// worker is still in it (workers that finished `--events` early leave, and a sample of the
+/// others would say nothing of the load). Runs on a thread of its own with a session of its
+/// own; a failure to connect or to query is the result's `unavailable`.
 /// `sessions`: the server's ids for the run's sessions, sorted (empty where the driver does not know
 /// them: the driver then takes what it can tell is the run's, see `Driver::sample_waits`).
-pub fn sample(driver: &dyn Driver, source: &str, sessions: &[u64], shared: &Shared) -> ServerWaits {
+pub fn sample(
+    driver: &dyn Driver,
+    source: &str,
+    sessions: &[u64],
+    workers: usize,
+    shared: &Shared,
+) -> ServerWaits {
     let mut waits = ServerWaits {
         source: source.to_string(),
         every_ms: EVERY.as_millis() as u64,
@@ -82,6 +89,9 @@ pub fn sample(driver: &dyn Driver, source: &str, sessions: &[u64], shared: &Shar
         }
         if !shared.measuring.load(Ordering::Relaxed) {
             continue;
+        }
+        if shared.running.load(Ordering::Relaxed) < workers {
+            break;
         }
         match driver.sample_waits(conn.as_mut(), sessions) {
             Ok(sessions) => {

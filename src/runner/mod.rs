@@ -369,7 +369,9 @@ pub fn run(
             .wait_source()
             .filter(|_| cfg.server_waits)
             .map(|source| {
-                s.spawn(move || crate::waits::sample(driver, source, &session_ids, shared_ref))
+                s.spawn(move || {
+                    crate::waits::sample(driver, source, &session_ids, threads, shared_ref)
+                })
             });
         let result = report_loop(
             cfg,

@@ -81,6 +81,18 @@ fn hot_row_commits_and_decrements_are_what_the_server_counts() {
     // mysqlslap's default delimiter is a newline: the one-line list is one of its queries, so
     // --number-of-queries=3000 is 3000 passes (transactions) per level, as in mysqlslap.
     assert_eq!(events, 6000);
+    // The server's view of each level's sessions: exactly its clients at every sample, neither
+    // slap's setup session nor this test's own (same user, same database) among them.
+    for (step, clients) in steps.iter().zip([8.0, 16.0]) {
+        let w = &step["result"]["server_waits"];
+        assert!(w["samples"].as_u64().unwrap() >= 1, "{w}");
+        assert!(
+            (w["sessions_avg"].as_f64().unwrap() - clients).abs() < 1e-9,
+            "{w}"
+        );
+    }
+    assert!(doc["table"][1]["top_wait"]["share"].as_f64().unwrap() > 0.0);
+    assert!(text.contains("  top server wait\n"), "{text}");
     let commits = after["Com_commit"] - before["Com_commit"];
     assert_eq!(
         commits, events,
