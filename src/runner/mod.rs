@@ -406,6 +406,9 @@ pub fn run(
         if crate::verbosity::info() {
             let _ = writeln!(out, "Done.\n");
         }
+        // The sampler's session too is closed before the counters are read again (PostgreSQL's
+        // reading waits until no dbpress session is left) and the server's CPU is read.
+        let waits = waits.and_then(|h| h.join().ok());
         // Every worker has closed its session.
         let counters = counters_before.map(|before| {
             let after = match before {
@@ -417,7 +420,7 @@ pub fn run(
         let mut output = conclude(cfg, &cells, &shared, result, &mut host, false);
         output.fatal = fatal;
         output.counters = counters;
-        output.waits = waits.and_then(|h| h.join().ok());
+        output.waits = waits;
         Ok(output)
     });
     outcome
