@@ -52,9 +52,11 @@ pub struct WaitShare {
 /// Samples the run's sessions until the run stops, counting only while it is measured and every
 /// worker is still in it (workers that finished `--events` early leave, and a sample of the
 /// others would say nothing of the load). Runs on a thread of its own with a session of its
-/// own; a failure to connect or to query is the result's `unavailable`.
-/// `sessions`: the server's ids for the run's sessions, sorted (empty where the driver does not know
-/// them: the driver then takes what it can tell is the run's, see `Driver::sample_waits`).
+/// own; a failure to connect or to query before the first sample is the result's
+/// `unavailable` (a later one ends the sampling with what it has).
+///
+/// `sessions`: the server's ids for the run's sessions, sorted (empty where the driver does not
+/// know them: it then takes what it can tell is the run's, see `Driver::sample_waits`).
 pub fn sample(
     driver: &dyn Driver,
     source: &str,
@@ -100,10 +102,12 @@ pub fn sample(
                     *tally.entry(event).or_insert(0) += 1;
                 }
             }
-            Err(e) => {
+            Err(e) if waits.samples == 0 => {
                 waits.unavailable = Some(format!("not sampled: {}", e.message));
                 return waits;
             }
+            // The session was lost (a server restart the run rode out): what was seen stands.
+            Err(_) => break,
         }
     }
     let total: u64 = tally.values().sum();
