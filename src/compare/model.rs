@@ -446,7 +446,8 @@ fn differences(runs: &[Run], facts: &[Facts], products: &[String]) -> Vec<Differ
         for k in keys {
             let (b, v) = (base.get(k), f.get(k));
             let one_sided = b.is_none() || v.is_none();
-            if b != v && !(other_engine && k.0 == 2 && one_sided) {
+            if b != v && !(other_engine && k.0 == 2 && one_sided) && !new_option_at_default(k, b, v)
+            {
                 out.push(Difference {
                     run: run.label.clone(),
                     what: k.1.clone(),
@@ -457,6 +458,20 @@ fn differences(runs: &[Run], facts: &[Facts], products: &[String]) -> Vec<Differ
         }
     }
     out
+}
+
+/// An option one result does not record (made by a dbpress before the option existed) and the
+/// other has at its default: the same run as far as the option goes, not a difference to list
+/// (`--latency-limit` 0, off).
+fn new_option_at_default(k: &(u8, String), b: Option<&String>, v: Option<&String>) -> bool {
+    let Some(name) = k.1.strip_prefix("option --") else {
+        return false;
+    };
+    let default = crate::cli::options::find(name).map(|s| s.default);
+    match (b, v) {
+        (None, Some(x)) | (Some(x), None) => default == Some(x.as_str()),
+        _ => false,
+    }
 }
 
 /// Column headings: each file's name without directory and `.json`, or the path as given when

@@ -424,3 +424,32 @@ fn a_server_version_is_listed_once() {
     );
     assert!(!text.contains("server variable version"), "{text}");
 }
+
+/// A result from a dbpress that did not have an option yet, against one that ran with the
+/// option at its default: not a difference (it listed "option --latency-limit: (not recorded)
+/// → 0" for every option added since). An option set away from its default still is.
+#[test]
+fn an_option_one_result_predates_is_no_difference_at_its_default() {
+    let dir = scratch("compare-new-option");
+    let new = dry_result(&dir, "new", &["--events=500"]);
+    let mut doc = json(std::path::Path::new(&new));
+    let config = doc["config"].as_object_mut().unwrap();
+    assert_eq!(config.remove("latency-limit"), Some("0".into()));
+    assert!(config.remove("server-waits").is_some());
+    let old = dir.join("old.json");
+    std::fs::write(&old, doc.to_string()).unwrap();
+    let o = dbpress(&["compare", old.to_str().unwrap(), &new]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        !text.contains("latency-limit") && !text.contains("server-waits"),
+        "{text}"
+    );
+    let limited = dry_result(&dir, "limited", &["--events=500", "--latency-limit=5"]);
+    let o = dbpress(&["compare", old.to_str().unwrap(), &limited]);
+    assert!(
+        stdout(&o).contains("option --latency-limit: (not recorded) → 5"),
+        "{}",
+        stdout(&o)
+    );
+}
