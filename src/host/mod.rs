@@ -1,6 +1,6 @@
 //! Where the CPU went during a run: the machine's CPUs (busy, waiting on I/O, stolen by a
 //! hypervisor, idle), dbpress's own process, and the server's process when it runs on the same
-//! machine.
+//! machine; and what the disk under the data did (`disk`).
 //!
 //! On a small machine the client and the server share the CPUs, and a number means something
 //! else when the machine had nothing left to give: these figures say whether it had. The
