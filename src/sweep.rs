@@ -180,7 +180,7 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
         }),
         disk: r.host_usage.as_ref().and_then(|h| {
             let io = &h.disk.as_ref()?.io;
-            let per_event = |rate: f64| rate * h.seconds / s.events.max(1) as f64;
+            let per_event = |rate: f64| h.per_item(rate, s.events);
             Some(RowDisk {
                 busy: io.busy,
                 kib_per_event: per_event(io.write_mib_s) * 1024.0,

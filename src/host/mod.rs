@@ -124,7 +124,13 @@ impl HostUsage {
     /// Microseconds of CPU per item (event, query) over the measured time, for a process
     /// that kept `cpus` CPUs busy on average.
     pub fn micros_per(&self, cpus: f64, items: u64) -> f64 {
-        cpus * self.seconds / items.max(1) as f64 * 1e6
+        self.per_item(cpus, items) * 1e6
+    }
+
+    /// A rate over the measured time (per second) as an amount per item: disk writes per
+    /// event, CPU seconds per query.
+    pub fn per_item(&self, rate: f64, items: u64) -> f64 {
+        rate * self.seconds / items.max(1) as f64
     }
 }
 
@@ -283,12 +289,10 @@ impl Sampler {
         )
     }
 
-    /// The end of a load: its line on where the time went (nothing for one under a second).
-    pub fn report_prepare(mut self) {
+    /// The end of measurement and the figures at once (a load, whose sessions have ended).
+    pub fn finish_now(mut self) -> Option<HostUsage> {
         self.end();
-        if let Some(u) = self.finish() {
-            crate::notice!("{}", crate::export::text::host::prepare_line(&u));
-        }
+        self.finish()
     }
 
     /// The end of measurement.

@@ -648,6 +648,6 @@ fn prepare_builtin(ctx: &Context<'_>, scale: u64, no_vacuum: bool) -> Result<u8>
         (builtin::ACCOUNTS + builtin::TELLERS + builtin::BRANCHES) * scale,
         started.elapsed().as_secs_f64()
     );
-    host.report_prepare();
+    crate::export::text::host::report_prepare(host);
     Ok(0)
 }

@@ -137,7 +137,7 @@ pub fn disk_section(h: &HostUsage, events: u64) -> String {
     // What a setting costs the disk per transaction (sync_binlog, a commit's fsync): rates
     // alone change with throughput.
     if events > 0 {
-        let per = |rate: f64| rate * h.seconds / events as f64;
+        let per = |rate: f64| h.per_item(rate, events);
         let mut parts = vec![
             format!("{:.2} writes", per(io.writes_s)),
             format!("{:.1} KiB written", per(io.write_mib_s) * 1024.0),
@@ -171,6 +171,13 @@ pub fn disk_during_stalls(io: &DiskIo) -> String {
         io.write_mib_s,
         io.reads_s
     )
+}
+
+/// The end of a load: its line on where the time went (nothing for one under a second).
+pub fn report_prepare(host: crate::host::Sampler) {
+    if let Some(u) = host.finish_now() {
+        crate::notice!("{}", prepare_line(&u));
+    }
 }
 
 /// One line on where a prepare's time went: the server's CPUs, dbpress's, the machine's, and

@@ -440,7 +440,7 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
         }
     }
     progress.finish(path.get().copied().unwrap_or("no rows"));
-    host.report_prepare();
+    crate::export::text::host::report_prepare(host);
     Ok(())
 }
 
