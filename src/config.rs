@@ -30,6 +30,24 @@ pub enum PsMode {
 pub enum OutputFormat {
     Text,
     Json,
+    /// One row per interval (a run) or per level (a sweep).
+    Csv,
+    Markdown,
+}
+
+impl OutputFormat {
+    /// The names --output-format takes, for messages.
+    pub const NAMES: &'static str = "text, json, csv, markdown";
+
+    pub fn parse(s: &str) -> Option<OutputFormat> {
+        Some(match s {
+            "text" => OutputFormat::Text,
+            "json" => OutputFormat::Json,
+            "csv" => OutputFormat::Csv,
+            "markdown" | "md" => OutputFormat::Markdown,
+            _ => return None,
+        })
+    }
 }
 
 /// Which server error codes restart the event instead of failing the run.
@@ -364,11 +382,12 @@ impl RunConfig {
             "disable" => Some(PsMode::Disable),
             _ => None,
         })?;
-        let output_format = choice(opts, "output-format", "text, json", |s| match s {
-            "text" => Some(OutputFormat::Text),
-            "json" => Some(OutputFormat::Json),
-            _ => None,
-        })?;
+        let output_format = choice(
+            opts,
+            "output-format",
+            OutputFormat::NAMES,
+            OutputFormat::parse,
+        )?;
         let output_file = Some(opts.get("output").to_string()).filter(|s| !s.is_empty());
         if let Some(path) = &output_file {
             crate::export::json::check_writable(path)?;

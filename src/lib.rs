@@ -204,7 +204,7 @@ fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8>
     let out: &mut dyn Write = match cfg.output_format {
         _ if !verbosity::notices() => &mut quiet,
         OutputFormat::Text => &mut stdout,
-        OutputFormat::Json => &mut stderr,
+        _ => &mut stderr,
     };
     let _ = writeln!(out, "dbpress {VERSION} (sysbench-compatible)\n");
     match cfg.command {
@@ -259,7 +259,7 @@ fn general_help() -> String {
          dbpress <workload> run --threads=1,2,4,8 [options]   (a thread sweep)\n  \
          dbpress slap [mysqlslap options]   (your own SQL; dbpress slap --help)\n  \
          dbpress script prepare|run|cleanup [pgbench options]   (dbpress script --help)\n  dbpress list\n  \
-         dbpress help <workload>\n  dbpress report FILE [--output-format=text|json|html]\n  \
+         dbpress help <workload>\n  dbpress report FILE [--output-format=text|json|csv|markdown|html]\n  \
          dbpress compare BASELINE.json OTHER.json… [--metrics=qps,p95]   (results side by side)\n  dbpress --version\n\n\
          Examples:\n  dbpress oltp_read_write prepare --mysql-host=127.0.0.1 --tables=4 --table-size=100000\n  \
          dbpress oltp_read_write run --mysql-host=127.0.0.1 --tables=4 --table-size=100000 --threads=8 --time=60 --report-interval=1\n  \

@@ -1,30 +1,30 @@
 //! `dbpress report FILE`: a saved result (a run or a sweep) rendered again without re-running,
-//! as text (what the run printed), JSON, or an HTML page with charts.
+//! as text (what the run printed), JSON, CSV (its intervals or levels), Markdown, or an HTML
+//! page with charts.
 
 use crate::cli::OptionValues;
+use crate::config::OutputFormat;
 use crate::error::Result;
 use crate::export::{self, json::Document};
 use crate::{config, sweep};
 
+/// --output-format: the formats of a run or a sweep, or an HTML page with charts.
 enum Format {
-    Text,
-    Json,
     Html,
+    Other(OutputFormat),
 }
 
 pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
     crate::print_notices(opts);
-    let format = config::choice(opts, "output-format", "text, json, html", |s| match s {
-        "text" => Some(Format::Text),
-        "json" => Some(Format::Json),
+    let names = format!("{}, html", OutputFormat::NAMES);
+    let format = config::choice(opts, "output-format", &names, |s| match s {
         "html" => Some(Format::Html),
-        _ => None,
+        other => OutputFormat::parse(other).map(Format::Other),
     })?;
     match export::json::read_document(file)? {
         Document::Sweep(s) => match format {
-            Format::Json => print!("{}", sweep::render_json(&s)),
             Format::Html => print!("{}", export::html::sweep_page(&s)),
-            Format::Text => {
+            Format::Other(OutputFormat::Text) => {
                 // Each step as the sweep printed it, then the table.
                 let n = s.steps.len();
                 for (i, step) in s.steps.iter().enumerate() {
@@ -46,17 +46,18 @@ pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
                 }
                 print!("{}", sweep::render_table(&s));
             }
+            Format::Other(f) => print!("{}", export::sweep_as(f, &s)),
         },
         Document::Run(r) => match format {
-            Format::Json => print!("{}", export::json::render(&r)),
             Format::Html => print!("{}", export::html::run_page(&r)),
-            Format::Text => {
+            Format::Other(OutputFormat::Text) => {
                 print!("{}", export::text::interval_lines(&r));
                 print!(
                     "{}",
                     export::text::summary(&r, config::boolean(opts, "histogram")?)
                 );
             }
+            Format::Other(f) => print!("{}", export::run_as(f, &r)),
         },
     }
     Ok(0)

@@ -305,7 +305,7 @@ pub fn finish(
         config::OutputFormat::Text => {
             print!("{}", crate::export::text::summary(&m.result, cfg.histogram));
         }
-        config::OutputFormat::Json => print!("{}", crate::export::json::render(&m.result)),
+        other => print!("{}", crate::export::run_as(other, &m.result)),
     }
     let _ = std::io::stdout().flush();
     if let Some(e) = &m.fatal {

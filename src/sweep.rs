@@ -409,7 +409,7 @@ pub fn run(
     let out: &mut dyn Write = match first.output_format {
         _ if !crate::verbosity::notices() => &mut quiet,
         OutputFormat::Text => &mut stdout,
-        OutputFormat::Json => &mut stderr,
+        _ => &mut stderr,
     };
     let _ = writeln!(out, "dbpress {VERSION} (sysbench-compatible)\n");
     preflight(&Level::new(
@@ -548,7 +548,7 @@ fn conclude(
     match first.output_format {
         OutputFormat::Text if crate::verbosity::notices() => print!("{}", render_table(&sweep)),
         OutputFormat::Text => {}
-        OutputFormat::Json => print!("{}", render_json(&sweep)),
+        other => print!("{}", crate::export::sweep_as(other, &sweep)),
     }
     let _ = std::io::stdout().flush();
     if let Some(sig) = interrupted {

@@ -129,7 +129,7 @@ pub static SPECS: &[Spec] = &[
     o("sqlite-write-queue", Bool, "on", Sqlite, "this run's connections queue for SQLite's write lock (no starving writer); off = SQLite's busy handler alone"),
     o("sqlite-ignore-errors", List, "SQLITE_BUSY,SQLITE_LOCKED", Sqlite, "errors to ignore (count and retry the event), or \"all\"; empty = none"),
     o("mysql-storage-engine", Str, "innodb", Oltp, "storage engine, if MySQL is used"),
-    o("output-format", Str, "text", Output, "result format on stdout {text, json}"),
+    o("output-format", Str, "text", Output, "result format on stdout {text, json, csv (one row per interval; per level in a sweep), markdown}"),
     o("output", Str, "", Output, "also write the JSON result to this file"),
     o("tables", Int, "1", Oltp, "number of tables"),
     o("table-size", Int, "10000", Oltp, "number of rows per table"),

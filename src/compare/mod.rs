@@ -24,13 +24,17 @@ Options:
   --metrics=LIST          tables to print, from tps, qps, p95, p99, err, cpu (server
                           CPU per event), written (KiB written to the disk per event),
                           flushes (disk cache flushes per event) [qps,p95]
-  --output-format=FORMAT  text, json or html (a page with charts) [text]
+  --output-format=FORMAT  text, json, csv (one row per thread count and result, for a
+                          spreadsheet), markdown (tables for a wiki or a ticket) or
+                          html (a page with charts) [text]
   --output=FILE           also write the comparison as JSON to FILE
 ";
 
 enum Format {
     Text,
     Json,
+    Csv,
+    Markdown,
     Html,
 }
 
@@ -66,10 +70,12 @@ pub fn main(args: &[String]) -> Result<u8> {
                 format = match value()?.as_str() {
                     "text" => Format::Text,
                     "json" => Format::Json,
+                    "csv" => Format::Csv,
+                    "markdown" | "md" => Format::Markdown,
                     "html" => Format::Html,
                     other => {
                         return Err(usage(format!(
-                            "invalid value '{other}' for --output-format: use text, json or html"
+                            "invalid value '{other}' for --output-format: use text, json, csv, markdown or html"
                         )))
                     }
                 }
@@ -104,6 +110,8 @@ pub fn main(args: &[String]) -> Result<u8> {
     match format {
         Format::Json => print!("{as_json}"),
         Format::Text => print!("{}", text::render(&c, &metrics)),
+        Format::Csv => print!("{}", crate::export::csv::comparison(&c)),
+        Format::Markdown => print!("{}", crate::export::markdown::comparison(&c, &metrics)),
         Format::Html => print!(
             "{}",
             crate::export::html::compare_page(&c, &text::render(&c, &metrics))

@@ -35,7 +35,7 @@ impl Metric {
         })
     }
 
-    fn title(self) -> &'static str {
+    pub fn title(self) -> &'static str {
         match self {
             Metric::Tps => "TPS (higher is better)",
             Metric::Qps => "QPS (higher is better)",
@@ -134,11 +134,6 @@ pub fn render(c: &Comparison, metrics: &[Metric]) -> String {
     } else {
         let _ = writeln!(o, "What differs from the baseline besides the figures:");
         for d in &c.differences {
-            let show = |v: &Option<String>| match v.as_deref() {
-                None => "(not recorded)".to_string(),
-                Some("") => "(empty)".to_string(),
-                Some(v) => v.to_string(),
-            };
             if d.baseline.is_none() && d.value.is_none() {
                 let _ = writeln!(o, "    {:<lw$}  {}", d.run, d.what);
                 continue;
@@ -148,8 +143,8 @@ pub fn render(c: &Comparison, metrics: &[Metric]) -> String {
                 "    {:<lw$}  {}: {} → {}",
                 d.run,
                 d.what,
-                show(&d.baseline),
-                show(&d.value)
+                setting(&d.baseline),
+                setting(&d.value)
             );
         }
         let _ = writeln!(o);
@@ -183,33 +178,36 @@ pub fn render(c: &Comparison, metrics: &[Metric]) -> String {
     o
 }
 
-fn table(o: &mut String, c: &Comparison, m: Metric) {
+/// One metric's table with its cells written out: what the text and the Markdown renderers lay
+/// out, each in its own way.
+pub struct MetricTable {
+    pub title: &'static str,
+    /// Whether every result but the baseline has a "vs base" column after its own.
+    pub ratios: bool,
+    /// Per thread count, each result's cell.
+    pub rows: Vec<(u32, Vec<MetricCell>)>,
+    /// What the ± and ~ marks mean, when some cell has them.
+    pub footnote: Option<&'static str>,
+}
+
+/// A result's figure as written and, where the table has ratios, its ratio to the baseline's
+/// (None for the baseline's own column).
+pub type MetricCell = (String, Option<String>);
+
+pub fn metric_table(c: &Comparison, m: Metric) -> MetricTable {
     // Groups of repeated runs show each median with its spread: ±half the range, in percent.
     let spread = c
         .rows
         .iter()
         .flat_map(|r| &r.cells)
         .any(|cell| cell.as_ref().is_some_and(|x| m.range(x).is_some()));
-    let w = c
-        .runs
-        .iter()
-        .map(|r| r.label.chars().count())
-        .fold(if spread { 18 } else { 12 }, usize::max);
     let ratios = m != Metric::Errors;
-    let _ = writeln!(o, "{}:", m.title());
-    let mut head = format!("    {:>7}", "threads");
-    for (i, r) in c.runs.iter().enumerate() {
-        let _ = write!(head, " {:>w$}", r.label);
-        if i > 0 && ratios {
-            let _ = write!(head, " {:>8}", "vs base");
-        }
-    }
-    let _ = writeln!(o, "{}", head.trim_end());
     let p = m.precision();
     let mut overlapped = false;
+    let mut rows = Vec::new();
     for row in &c.rows {
-        let mut line = format!("    {:>7}", row.threads);
         let base_range = row.cells[0].as_ref().and_then(|c| m.range(c));
+        let mut cells = Vec::new();
         for (i, cell) in row.cells.iter().enumerate() {
             let (v, r) = cell.as_ref().map_or((None, None), |c| m.of(c));
             let range = cell.as_ref().and_then(|c| m.range(c));
@@ -220,38 +218,74 @@ fn table(o: &mut String, c: &Comparison, m: Metric) {
                 }
                 (Some(v), _) => format!("{v:.p$}"),
             };
-            let _ = write!(line, " {shown:>w$}");
-            if i > 0 && ratios {
+            let ratio = (i > 0 && ratios).then(|| {
                 // Both medians come with ranges that overlap: the difference is inside what
                 // the runs themselves scatter by.
                 let within = matches!((range, base_range), (Some([lo, hi]), Some([blo, bhi])) if lo <= bhi && blo <= hi);
                 overlapped |= within && r.is_some();
                 let mark = if within { "~" } else { "" };
-                let _ = write!(
-                    line,
-                    " {:>8}",
-                    r.map_or("-".into(), |r| format!("{r:.3}{mark}"))
-                );
+                r.map_or("-".into(), |r| format!("{r:.3}{mark}"))
+            });
+            cells.push((shown, ratio));
+        }
+        rows.push((row.threads, cells));
+    }
+    let footnote = spread.then_some(if overlapped {
+        "medians of the runs, ± half their range in percent of the median; ~: the ranges overlap, so the runs do not tell the two apart"
+    } else {
+        "medians of the runs, ± half their range in percent of the median"
+    });
+    MetricTable {
+        title: m.title(),
+        ratios,
+        rows,
+        footnote,
+    }
+}
+
+fn table(o: &mut String, c: &Comparison, m: Metric) {
+    let t = metric_table(c, m);
+    let w = c
+        .runs
+        .iter()
+        .map(|r| r.label.chars().count())
+        .fold(if t.footnote.is_some() { 18 } else { 12 }, usize::max);
+    let _ = writeln!(o, "{}:", t.title);
+    let mut head = format!("    {:>7}", "threads");
+    for (i, r) in c.runs.iter().enumerate() {
+        let _ = write!(head, " {:>w$}", r.label);
+        if i > 0 && t.ratios {
+            let _ = write!(head, " {:>8}", "vs base");
+        }
+    }
+    let _ = writeln!(o, "{}", head.trim_end());
+    for (threads, cells) in &t.rows {
+        let mut line = format!("    {threads:>7}");
+        for (shown, ratio) in cells {
+            let _ = write!(line, " {shown:>w$}");
+            if let Some(r) = ratio {
+                let _ = write!(line, " {r:>8}");
             }
         }
         let _ = writeln!(o, "{}", line.trim_end());
     }
-    if spread {
-        let _ = writeln!(
-            o,
-            "    (medians of the runs, ± half their range in percent of the median{})",
-            if overlapped {
-                "; ~: the ranges overlap, so the runs do not tell the two apart"
-            } else {
-                ""
-            }
-        );
+    if let Some(f) = t.footnote {
+        let _ = writeln!(o, "    ({f})");
     }
     let _ = writeln!(o);
 }
 
+/// A setting's value as a difference shows it.
+pub fn setting(v: &Option<String>) -> String {
+    match v.as_deref() {
+        None => "(not recorded)".to_string(),
+        Some("") => "(empty)".to_string(),
+        Some(v) => v.to_string(),
+    }
+}
+
 /// `2026-11-23 13:40 UTC` from Unix seconds (0: unknown).
-fn utc(secs: u64) -> String {
+pub fn utc(secs: u64) -> String {
     if secs == 0 {
         return "at an unknown time".into();
     }

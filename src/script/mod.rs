@@ -457,7 +457,7 @@ fn run_scripts(
     let mut stderr = std::io::stderr();
     let out: &mut dyn Write = match cfg.output_format {
         OutputFormat::Text => &mut stdout,
-        OutputFormat::Json => &mut stderr,
+        _ => &mut stderr,
     };
     let _ = writeln!(out, "dbpress {VERSION} script (pgbench-style)\n");
     let m = run::measure(&cfg, &w, &ctx, &args, out, &signals, &|m| {

@@ -191,7 +191,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
     let out: &mut dyn Write = match (a.silent, first.output_format) {
         (true, _) => &mut sink,
         (false, OutputFormat::Text) => &mut stdout,
-        (false, OutputFormat::Json) => &mut stderr,
+        (false, _) => &mut stderr,
     };
     let _ = writeln!(out, "dbpress {VERSION} slap (mysqlslap-compatible)\n");
     let listed = plan
@@ -372,7 +372,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 print!("{}", sweep::render_table(&doc))
             }
             OutputFormat::Text => {}
-            OutputFormat::Json => print!("{}", sweep::render_json(&doc)),
+            other => print!("{}", crate::export::sweep_as(other, &doc)),
         }
     }
     let _ = std::io::stdout().flush();

@@ -33,3 +33,5 @@ mod slap;
 mod sqlite;
 /// Thread sweeps: steps, table, JSON, a refused level.
 mod sweep;
+/// CSV and Markdown: rows that add up to the JSON result they come from.
+mod tables;

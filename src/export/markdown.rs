@@ -1,0 +1,396 @@
+//! Results as Markdown, for the wiki page, ticket or pull request where a change is argued:
+//! what ran (the command, the server, when), the figures as pipe tables, and for a comparison
+//! what differed besides the figures. Everything comes from the result file, like the other
+//! renderers, so `dbpress report FILE --output-format=markdown` gives the same page later.
+
+use super::table::{num, Align, Table};
+use crate::compare::model::Comparison;
+use crate::compare::text::{metric_table, setting, utc, Metric};
+use crate::result::{Latency, RunResult};
+use crate::sweep::SweepResult;
+use std::fmt::Write;
+
+/// A run: what ran, its main figures, latency by statement, errors by code, and where the
+/// server, the machine and the disk stood.
+pub fn run(r: &RunResult) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "### dbpress {}: {} threads, {}\n",
+        r.run.workload,
+        r.run.threads,
+        r.server_name()
+    );
+    about(
+        &mut o,
+        &r.command_line,
+        r.run.started_at_unix_s,
+        &r.tool.version,
+    );
+    let _ = writeln!(o, "Target: {}\n", r.environment.target);
+    if let Some(why) = r.run.interrupted_by.as_deref() {
+        let _ = writeln!(o, "Interrupted by {why}: the figures cover what ran.\n");
+    }
+    if let Some(e) = r.run.fatal_error.as_deref() {
+        let _ = writeln!(o, "Stopped by an error: {e}\n");
+    }
+    o.push_str(&figures(r).markdown());
+    o.push('\n');
+
+    let mut st = Table::new(&[
+        "statement",
+        "count",
+        "errors",
+        "p50 ms",
+        "p95 ms",
+        "p99 ms",
+        "p99.9 ms",
+        "max ms",
+    ]);
+    let s = &r.summary;
+    st.row(latency_cells("event", s.events, s.errors, &s.latency));
+    for x in &r.statements {
+        st.row(latency_cells(&x.name, x.count, x.errors, &x.latency));
+    }
+    o.push_str(&st.markdown());
+    o.push('\n');
+
+    if !r.errors_by_code.is_empty() {
+        let mut e = Table::new(&["error code", "count"]);
+        for (code, n) in &r.errors_by_code {
+            e.row(vec![code.clone(), n.to_string()]);
+        }
+        o.push_str(&e.markdown());
+        o.push('\n');
+    }
+    if let Some(w) = r.server_waits.as_ref().filter(|w| !w.events.is_empty()) {
+        let _ = writeln!(
+            o,
+            "Server wait events of the run's sessions ({}, {} samples):\n",
+            w.source, w.samples
+        );
+        let mut t = Table::new(&["wait event", "share"]);
+        for e in w.events.iter().take(8) {
+            t.row(vec![e.event.clone(), format!("{:.1}%", e.share * 100.0)]);
+        }
+        o.push_str(&t.markdown());
+        o.push('\n');
+    }
+    o
+}
+
+/// The summary's figures as (figure, value) rows: sysbench's, then dbpress's where the run
+/// has them.
+fn figures(r: &RunResult) -> Table {
+    let s = &r.summary;
+    let secs = s.total_time_s.max(f64::MIN_POSITIVE);
+    let mut t = Table::new(&["figure", "value"]);
+    let mut add = |name: &str, value: String| t.row(vec![name.to_string(), value]);
+    add("transactions per second (TPS)", format!("{:.2}", s.tps));
+    add("queries per second (QPS)", format!("{:.2}", s.qps));
+    add(
+        "reads / writes / other per second",
+        format!(
+            "{:.2} / {:.2} / {:.2}",
+            s.reads as f64 / secs,
+            s.writes as f64 / secs,
+            s.other as f64 / secs
+        ),
+    );
+    add("latency avg, ms", format!("{:.3}", s.latency.avg_ms));
+    add(
+        &format!("latency p{}, ms", r.run.percentile),
+        format!("{:.3}", s.latency.pct_ms),
+    );
+    add("latency p99, ms", format!("{:.3}", s.latency.p99_ms));
+    add("latency max, ms", format!("{:.3}", s.latency.max_ms));
+    if let Some(sv) = &s.service_time {
+        add(
+            "service time p95, ms (under --rate)",
+            format!("{:.3}", sv.p95_ms),
+        );
+        add("late events (under --rate)", s.late_events.to_string());
+    }
+    add(
+        "ignored errors per second",
+        format!("{:.2}", s.errors as f64 / secs),
+    );
+    add(
+        "reconnects per second",
+        format!("{:.2}", s.reconnects as f64 / secs),
+    );
+    add("events", s.events.to_string());
+    add("measured time, s", format!("{:.2}", s.total_time_s));
+    if let Some(tp) = &r.throughput {
+        add(
+            &format!(
+                "events/s per {:.0}s interval: median (min-max)",
+                tp.interval_s
+            ),
+            format!(
+                "{:.2} ({:.2}-{:.2}), stddev/mean {:.1}%",
+                tp.median_eps, tp.min_eps, tp.max_eps, tp.cv_percent
+            ),
+        );
+        add(
+            "stalls (intervals with no event finished)",
+            tp.stalled_intervals.to_string(),
+        );
+    }
+    if let Some(h) = &r.host_usage {
+        add(
+            "CPUs busy (machine, of its CPUs)",
+            format!("{:.2} of {}", h.host.busy(), h.cpus),
+        );
+        if let Some(sv) = &h.server {
+            add(
+                "server CPU per event, us",
+                format!("{:.1}", h.micros_per(sv.cpus(), s.events)),
+            );
+        }
+        add(
+            "dbpress CPU per event, us",
+            format!("{:.1}", h.micros_per(h.dbpress.cpus(), s.events)),
+        );
+        if let Some(d) = &h.disk {
+            add(
+                &format!("disk {} busy", d.device),
+                format!("{:.0}%", d.io.busy * 100.0),
+            );
+            add(
+                "KiB written to the disk per event",
+                format!("{:.2}", h.per_item(d.io.write_mib_s * 1024.0, s.events)),
+            );
+            if let Some(f) = d.io.flushes_s {
+                add(
+                    "disk cache flushes per event",
+                    format!("{:.3}", h.per_item(f, s.events)),
+                );
+            }
+        }
+    }
+    t
+}
+
+fn latency_cells(name: &str, count: u64, errors: u64, l: &Latency) -> Vec<String> {
+    vec![
+        name.to_string(),
+        count.to_string(),
+        errors.to_string(),
+        format!("{:.3}", l.p50_ms),
+        format!("{:.3}", l.p95_ms),
+        format!("{:.3}", l.p99_ms),
+        format!("{:.3}", l.p999_ms),
+        format!("{:.3}", l.max_ms),
+    ]
+}
+
+/// When and with what the result was made, and the command that makes it again.
+fn about(o: &mut String, command_line: &[String], started: u64, version: &str) {
+    let _ = writeln!(o, "Started {}, dbpress {version}:\n", utc(started));
+    if !command_line.is_empty() {
+        // The result keeps the arguments after the program's name.
+        let _ = writeln!(o, "```sh\ndbpress {}\n```\n", shell_words(command_line));
+    }
+}
+
+/// argv as a shell would take it back: words with spaces or quotes in single quotes.
+fn shell_words(words: &[String]) -> String {
+    let quote = |w: &String| {
+        let plain = !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_=.,/:@%+".contains(c));
+        if plain {
+            w.clone()
+        } else {
+            format!("'{}'", w.replace('\'', r"'\''"))
+        }
+    };
+    words.iter().map(quote).collect::<Vec<_>>().join(" ")
+}
+
+/// A sweep: the table of levels, with the machine's and the disk's load where measured.
+pub fn sweep(s: &SweepResult) -> String {
+    let mut o = String::new();
+    let first = s.steps.iter().find_map(|st| st.result.as_ref());
+    let _ = writeln!(
+        o,
+        "### dbpress {}: thread sweep over {} levels{}\n",
+        s.workload,
+        s.levels.len(),
+        first.map_or(String::new(), |r| format!(", {}", r.server_name()))
+    );
+    about(
+        &mut o,
+        &s.command_line,
+        first.map_or(0, |r| r.run.started_at_unix_s),
+        &s.tool.version,
+    );
+    let with_cpu = s.table.iter().any(|r| r.cpu.is_some());
+    let with_disk = s.table.iter().any(|r| r.disk.is_some());
+    let with_wait = s.table.iter().any(|r| r.top_wait.is_some());
+    let mut head = vec![
+        "threads", "TPS", "QPS", "p95 ms", "p99 ms", "err/s", "vs best",
+    ];
+    if with_cpu {
+        head.extend(["CPUs busy", "server CPUs", "dbpress CPUs"]);
+    }
+    if with_disk {
+        head.push("disk busy");
+    }
+    if with_wait {
+        head.push("top server wait");
+    }
+    head.push("note");
+    let last = head.len() - 1;
+    let mut t = Table::new(&head)
+        .align(0, Align::Right)
+        .align(last, Align::Left);
+    if with_wait {
+        t = t.align(last - 1, Align::Left);
+    }
+    for r in &s.table {
+        let mut cells = vec![
+            r.threads.to_string(),
+            num(r.tps, 2),
+            num(r.qps, 2),
+            num(r.p95_ms, 3),
+            num(r.p99_ms, 3),
+            num(r.errors_per_s, 2),
+            num(r.ratio_to_best, 3),
+        ];
+        if with_cpu {
+            let c = r.cpu.as_ref();
+            cells.push(num(c.map(|c| c.busy), 2));
+            cells.push(num(c.and_then(|c| c.server), 2));
+            cells.push(num(c.map(|c| c.dbpress), 2));
+        }
+        if with_disk {
+            cells.push(
+                r.disk
+                    .as_ref()
+                    .map_or(String::new(), |d| format!("{:.0}%", d.busy * 100.0)),
+            );
+        }
+        if with_wait {
+            cells.push(r.top_wait.as_ref().map_or(String::new(), |w| {
+                format!("{:.0}% {}", w.share * 100.0, w.event)
+            }));
+        }
+        let notes: Vec<&str> = [&r.note, &r.error]
+            .into_iter()
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        cells.push(notes.join("; "));
+        t.row(cells);
+    }
+    o.push_str(&t.markdown());
+    o
+}
+
+/// A comparison: the results, what differed besides the figures, then a table per metric with
+/// each result's figure and its ratio to the baseline's.
+pub fn comparison(c: &Comparison, metrics: &[Metric]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "### dbpress comparison of {} results (baseline: {})\n",
+        c.runs.len(),
+        c.runs[0].label
+    );
+    let mut runs = Table::new(&[
+        "result", "workload", "server", "started", "threads", "files",
+    ])
+    .align(1, Align::Left)
+    .align(2, Align::Left)
+    .align(3, Align::Left)
+    .align(5, Align::Left);
+    for r in &c.runs {
+        let levels: Vec<String> = r.levels.iter().map(u32::to_string).collect();
+        let files = if r.files.is_empty() {
+            vec![r.file.clone()]
+        } else {
+            r.files.clone()
+        };
+        runs.row(vec![
+            r.label.clone(),
+            r.workload.clone(),
+            r.server.clone(),
+            utc(r.started_at_unix_s),
+            levels.join(","),
+            files.join(", "),
+        ]);
+    }
+    o.push_str(&runs.markdown());
+    o.push('\n');
+    if c.differences.is_empty() {
+        o.push_str("Nothing differs from the baseline besides the figures: same workload, options, server, settings and host.\n\n");
+    } else {
+        o.push_str("What differs from the baseline besides the figures:\n\n");
+        let mut d = Table::new(&["result", "what", "baseline", "value"])
+            .align(1, Align::Left)
+            .align(2, Align::Left)
+            .align(3, Align::Left);
+        for x in &c.differences {
+            let recorded = x.baseline.is_some() || x.value.is_some();
+            let (base, value) = if recorded {
+                (setting(&x.baseline), setting(&x.value))
+            } else {
+                (String::new(), String::new())
+            };
+            d.row(vec![x.run.clone(), x.what.clone(), base, value]);
+        }
+        o.push_str(&d.markdown());
+        o.push('\n');
+    }
+    for &m in metrics {
+        let mt = metric_table(c, m);
+        let mut head = vec!["threads".to_string()];
+        for (i, r) in c.runs.iter().enumerate() {
+            head.push(r.label.clone());
+            if i > 0 && mt.ratios {
+                head.push("vs base".into());
+            }
+        }
+        let mut t = Table::new(&head).align(0, Align::Right);
+        for (threads, cells) in &mt.rows {
+            let mut row = vec![threads.to_string()];
+            for (shown, ratio) in cells {
+                row.push(shown.clone());
+                row.extend(ratio.clone());
+            }
+            t.row(row);
+        }
+        let _ = writeln!(o, "**{}**\n", mt.title);
+        o.push_str(&t.markdown());
+        if let Some(f) = mt.footnote {
+            let _ = writeln!(o, "\n_{f}_");
+        }
+        o.push('\n');
+    }
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_words_quote_what_a_shell_would_split() {
+        let words: Vec<String> = [
+            "dbpress",
+            "slap",
+            "--query=begin;update t set n=n-1 where id=1;commit",
+            "--mysql-user=sbtest",
+            "it's",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(
+            shell_words(&words),
+            "dbpress slap '--query=begin;update t set n=n-1 where id=1;commit' --mysql-user=sbtest 'it'\\''s'"
+        );
+    }
+}
