@@ -154,6 +154,11 @@ pub fn main(raw: &[String]) -> Result<u8> {
         return Ok(0);
     }
     let a = args::parse(raw)?;
+    // The command as the result records it: `slap` and its arguments, as a run records its
+    // workload and command.
+    let argv: Vec<String> = std::iter::once("slap".to_string())
+        .chain(raw.iter().cloned())
+        .collect();
     let plan = Plan::new(&a)?;
     if a.only_print {
         // mysqlslap --only-print: what would run, nothing connects.
@@ -277,7 +282,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
             // Closed for the run, opened again after it.
             drop(setup);
             // mysqlslap has no --forced-shutdown, so a slap run is never forced to end.
-            let measured = run::measure(&cfg, w, &ctx, raw, out, &signals, &|m| {
+            let measured = run::measure(&cfg, w, &ctx, &argv, out, &signals, &|m| {
                 run::exit_forced(&cfg, &m, driver.hints(), w)
             });
             let mut setup = ctx.connect(0)?;
@@ -357,7 +362,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
             name: "dbpress".into(),
             version: VERSION.into(),
         },
-        command_line: redact_args(raw),
+        command_line: redact_args(&argv),
         workload: "slap".into(),
         levels: a.concurrency.clone(),
         steps,

@@ -443,3 +443,38 @@ fn issue_2_an_event_stopped_by_a_fatal_error_is_not_a_transaction() {
         (&0.into(), &1.into())
     );
 }
+
+#[test]
+fn issue_5_slap_results_record_the_slap_command() {
+    // The result file's command line is what runs it again: `slap` and its arguments, in the
+    // sweep document and in each level's result, as a run records its workload first.
+    let dir = scratch("slap-command-line");
+    let db = format!("--sqlite-path={}", dir.join("x.db").display());
+    let out = dir.join("r.json");
+    let o = dbpress(&[
+        "slap",
+        &db,
+        "--query=SELECT 1",
+        "--concurrency=1,2",
+        "--number-of-queries=20",
+        "--output",
+        out.to_str().unwrap(),
+        "--output-format=markdown",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    assert_eq!(r["command_line"][0], "slap", "{}", r["command_line"]);
+    assert_eq!(r["command_line"][1], db.as_str());
+    for step in r["steps"].as_array().unwrap() {
+        assert_eq!(step["result"]["command_line"], r["command_line"]);
+    }
+    let md = stdout(&o);
+    assert!(
+        md.contains(&format!("```sh\ndbpress slap {db} '--query=SELECT 1'")),
+        "{md}"
+    );
+    assert_eq!(
+        md.matches("\n| 1 |").count() + md.matches("\n| 2 |").count(),
+        2
+    );
+}
