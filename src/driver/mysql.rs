@@ -54,6 +54,19 @@ const MYSQL_IO: &[&str] = &[
     "Binlog_bytes_written",
 ];
 
+/// Where the server's time went besides executing: page requests the buffer pool missed (read
+/// from disk, when the data outgrew it) out of all its page requests, waits for a free page
+/// (flushing behind), waits for room in the redo log buffer, table-cache misses (too many
+/// tables for table_open_cache) and temporary tables that spilled to disk.
+const MYSQL_CACHES: &[&str] = &[
+    "Innodb_buffer_pool_read_requests",
+    "Innodb_buffer_pool_reads",
+    "Innodb_buffer_pool_wait_free",
+    "Innodb_log_waits",
+    "Table_open_cache_misses",
+    "Created_tmp_disk_tables",
+];
+
 static MYSQL_COUNTERS: CounterSpec = CounterSpec {
     source: "SHOW GLOBAL STATUS, every session of the server",
     checks: &[
@@ -301,6 +314,7 @@ impl Driver for MysqlDriver {
             MYSQL_OTHER,
             MYSQL_LOCKS,
             MYSQL_IO,
+            MYSQL_CACHES,
             &["Uptime"],
         ]
         .concat()

@@ -174,6 +174,7 @@ impl Driver for PgDriver {
         }
         let row = conn.query_rows(
             "SELECT xact_commit, xact_rollback, tup_inserted, tup_updated, tup_deleted, deadlocks, \
+             blks_hit, blks_read, temp_files, temp_bytes, \
              EXTRACT(EPOCH FROM pg_postmaster_start_time())::bigint, \
              COALESCE(EXTRACT(EPOCH FROM stats_reset)::bigint, 0) \
              FROM pg_stat_database WHERE datname = current_database()",
@@ -185,6 +186,12 @@ impl Driver for PgDriver {
             "tup_updated",
             "tup_deleted",
             "deadlocks",
+            // Block requests shared_buffers answered and missed (a miss is read from the OS,
+            // its page cache or the disk), and sorts and hashes that spilled to files.
+            "blks_hit",
+            "blks_read",
+            "temp_files",
+            "temp_bytes",
             "server_started_at",
             "stats_reset_at",
         ];

@@ -295,7 +295,11 @@ fn dbpress_sections(r: &RunResult) -> String {
         o.push_str(&host::disk_section(h, s.events));
     }
     if let Some(c) = &r.server_counters {
-        o.push_str(&server_counters::section(c, s.events));
+        let disk_reads = r.host_usage.as_ref().and_then(|h| {
+            let d = h.disk.as_ref()?;
+            Some(h.per_item(d.io.reads_s, s.events))
+        });
+        o.push_str(&server_counters::section(c, s.events, disk_reads));
     }
     if let Some(w) = &r.server_waits {
         o.push_str(&crate::waits::section(w));

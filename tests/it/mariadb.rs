@@ -2153,6 +2153,16 @@ fn the_disk_is_the_one_under_the_servers_data_directory_and_took_its_fsyncs() {
         assert!(text.contains("\n    per event: "), "{text}");
     }
     assert!(text.contains("    Innodb_data_fsyncs "), "{text}");
+    // The buffer pool's page requests (each UPDATE, DELETE and INSERT touches the table's
+    // pages), and the share it missed.
+    let requests = deltas["Innodb_buffer_pool_read_requests"].as_u64().unwrap();
+    let events = r["summary"]["events"].as_u64().unwrap();
+    assert!(requests >= 4 * events, "{deltas}");
+    assert!(
+        text.contains("    buffer pool: ")
+            && text.contains(&format!("% of {requests} page requests missed")),
+        "{text}"
+    );
     // The server's view of the run's two sessions, sampled during the run: exactly those two
     // at every sample (the sampler leaves its own out), in SHOW PROCESSLIST's words.
     let w = &r["server_waits"];

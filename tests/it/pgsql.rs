@@ -711,8 +711,18 @@ fn the_report_shows_the_rows_postgresql_counted() {
     assert!(d["wal_bytes"].as_u64().unwrap() > 0, "{d}");
     // The server's start and statistics-reset times are read with the counters but are not
     // counters.
-    assert_eq!(d.as_object().unwrap().len(), 9, "{d}");
+    assert_eq!(d.as_object().unwrap().len(), 13, "{d}");
+    // Every event read pages of the table and its indexes, each from shared_buffers or not,
+    // and the report says which share missed.
+    let pages = d["blks_hit"].as_u64().unwrap() + d["blks_read"].as_u64().unwrap();
+    assert!(pages >= 4 * 300, "{d}");
     assert!(stdout(&o).contains("Server counters over the run (pg_stat_database"));
+    assert!(
+        stdout(&o).contains("    shared_buffers: ")
+            && stdout(&o).contains(&format!("% of {pages} page requests missed")),
+        "{}",
+        stdout(&o)
+    );
     let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }
