@@ -216,6 +216,23 @@ pub fn table(steps: &[Step], not_reached: &[u32], stopped_by: &str) -> Vec<Row> 
     rows
 }
 
+impl Row {
+    /// The level's figures as the table writes them: threads, TPS, QPS, p95, p99, errors/s
+    /// and the ratio to the best level; empty where the level has none.
+    pub fn figure_cells(&self) -> Vec<String> {
+        use crate::export::table::num;
+        vec![
+            self.threads.to_string(),
+            num(self.tps, 2),
+            num(self.qps, 2),
+            num(self.p95_ms, 3),
+            num(self.p99_ms, 3),
+            num(self.errors_per_s, 2),
+            num(self.ratio_to_best, 3),
+        ]
+    }
+}
+
 pub fn render_table(s: &SweepResult) -> String {
     let cell = |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
     // The CPU columns only when some level has them (not in results of earlier versions).
@@ -251,15 +268,14 @@ pub fn render_table(s: &SweepResult) -> String {
         wait_head.trim_end()
     );
     for r in &s.table {
+        let f: Vec<String> = r
+            .figure_cells()
+            .into_iter()
+            .map(|c| if c.is_empty() { "-".into() } else { c })
+            .collect();
         out.push_str(&format!(
             "    {:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}",
-            r.threads,
-            cell(r.tps, 2),
-            cell(r.qps, 2),
-            cell(r.p95_ms, 3),
-            cell(r.p99_ms, 3),
-            cell(r.errors_per_s, 2),
-            cell(r.ratio_to_best, 3),
+            f[0], f[1], f[2], f[3], f[4], f[5], f[6]
         ));
         if with_cpu {
             let c = r.cpu.as_ref();

@@ -118,14 +118,8 @@ pub fn sweep(s: &SweepResult) -> String {
         let cpu = r.cpu.as_ref();
         let disk = r.disk.as_ref();
         let wait = r.top_wait.as_ref();
-        t.row(vec![
-            r.threads.to_string(),
-            num(r.tps, 2),
-            num(r.qps, 2),
-            num(r.p95_ms, 3),
-            num(r.p99_ms, 3),
-            num(r.errors_per_s, 2),
-            num(r.ratio_to_best, 3),
+        let mut cells = r.figure_cells();
+        cells.extend([
             num(cpu.map(|c| c.busy), 2),
             num(cpu.and_then(|c| c.server), 2),
             num(cpu.map(|c| c.dbpress), 2),
@@ -138,6 +132,7 @@ pub fn sweep(s: &SweepResult) -> String {
             r.note.clone().unwrap_or_default(),
             r.error.clone().unwrap_or_default(),
         ]);
+        t.row(cells);
     }
     t.csv()
 }

@@ -250,15 +250,7 @@ pub fn sweep(s: &SweepResult) -> String {
         t = t.align(last - 1, Align::Left);
     }
     for r in &s.table {
-        let mut cells = vec![
-            r.threads.to_string(),
-            num(r.tps, 2),
-            num(r.qps, 2),
-            num(r.p95_ms, 3),
-            num(r.p99_ms, 3),
-            num(r.errors_per_s, 2),
-            num(r.ratio_to_best, 3),
-        ];
+        let mut cells = r.figure_cells();
         if with_cpu {
             let c = r.cpu.as_ref();
             cells.push(num(c.map(|c| c.busy), 2));

@@ -368,6 +368,6 @@ fn html_pages_of_a_sweep_and_a_comparison_chart_each_level_and_result() {
     assert_fails_with(
         &o,
         2,
-        "invalid value 'pdf' for --output-format: use text, json or html",
+        "invalid value 'pdf' for --output-format: use text, json, csv, markdown or html",
     );
 }
