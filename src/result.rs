@@ -166,6 +166,10 @@ pub struct Interval {
     /// measured (see `HostUsage::disk_unavailable`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disk: Option<DiskIo>,
+    /// The server's wait events of the run's sessions in the samples taken during this
+    /// interval: sessions seen in each (`--server-waits`); absent without samples in it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub waits: Option<BTreeMap<String, u64>>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]

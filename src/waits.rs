@@ -49,6 +49,91 @@ pub struct WaitShare {
     pub share: f64,
 }
 
+/// When each sample was taken and what it saw, kept until the run's intervals are known and
+/// then tallied into them (`Interval::waits`): the waits of the seconds in which throughput
+/// dipped, set beside the others', say what the dip waited on.
+#[derive(Default)]
+pub struct Timeline {
+    /// Event names, each once; samples refer to them by index.
+    names: Vec<String>,
+    /// (when, [(name index, sessions)]) per sample.
+    samples: Vec<(Instant, Vec<(u32, u32)>)>,
+}
+
+impl Timeline {
+    fn record(&mut self, at: Instant, sample: &BTreeMap<&str, u32>) {
+        let mut tally = Vec::with_capacity(sample.len());
+        for (event, n) in sample {
+            let idx = match self.names.iter().position(|x| x == event) {
+                Some(i) => i,
+                None => {
+                    self.names.push(event.to_string());
+                    self.names.len() - 1
+                }
+            };
+            tally.push((idx as u32, *n));
+        }
+        self.samples.push((at, tally));
+    }
+
+    /// Tally each sample into the interval it was taken in; `measure_start` is the instant
+    /// the intervals' `time_s` count from. An interval without a sample keeps `waits` None.
+    pub fn assign(&self, intervals: &mut [crate::result::Interval], measure_start: Instant) {
+        let mut k = 0;
+        for (at, tally) in &self.samples {
+            let t = at.saturating_duration_since(measure_start).as_secs_f64();
+            // Samples are in time order, and so are the intervals: move on to the one this
+            // sample falls in (the last takes whatever came after its end).
+            while k + 1 < intervals.len() && t >= intervals[k].time_s {
+                k += 1;
+            }
+            let Some(i) = intervals.get_mut(k) else {
+                return;
+            };
+            let waits = i.waits.get_or_insert_with(BTreeMap::new);
+            for (idx, n) in tally {
+                *waits.entry(self.names[*idx as usize].clone()).or_insert(0) += u64::from(*n);
+            }
+        }
+    }
+}
+
+/// Observation counts (of one interval, or summed over several) as shares, most frequent
+/// first.
+pub fn shares<'a>(tallies: impl IntoIterator<Item = &'a BTreeMap<String, u64>>) -> Vec<WaitShare> {
+    let mut sum: BTreeMap<&str, u64> = BTreeMap::new();
+    for t in tallies {
+        for (event, n) in t {
+            *sum.entry(event.as_str()).or_insert(0) += n;
+        }
+    }
+    let total: u64 = sum.values().sum();
+    let mut events: Vec<WaitShare> = sum
+        .into_iter()
+        .map(|(event, observations)| WaitShare {
+            share: observations as f64 / total.max(1) as f64,
+            event: event.to_string(),
+            observations,
+        })
+        .collect();
+    events.sort_by(|a, b| {
+        b.observations
+            .cmp(&a.observations)
+            .then(a.event.cmp(&b.event))
+    });
+    events
+}
+
+/// "45% IO:WALSync, 20% LWLock:WALWrite, 10% running": the `n` most frequent, for one line.
+pub fn top(events: &[WaitShare], n: usize) -> String {
+    events
+        .iter()
+        .take(n)
+        .map(|e| format!("{:.0}% {}", e.share * 100.0, e.event))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Samples the run's sessions until the run stops, counting only while it is measured and every
 /// worker is still in it (workers that finished `--events` early leave, and a sample of the
 /// others would say nothing of the load). Runs on a thread of its own with a session of its
@@ -63,7 +148,7 @@ pub fn sample(
     sessions: &[u64],
     workers: usize,
     shared: &Shared,
-) -> ServerWaits {
+) -> (ServerWaits, Timeline) {
     let mut waits = ServerWaits {
         source: source.to_string(),
         every_ms: EVERY.as_millis() as u64,
@@ -73,10 +158,11 @@ pub fn sample(
         Ok(c) => c,
         Err(e) => {
             waits.unavailable = Some(format!("not sampled: cannot connect: {}", e.message));
-            return waits;
+            return (waits, Timeline::default());
         }
     };
     let mut tally: BTreeMap<String, u64> = BTreeMap::new();
+    let mut timeline = Timeline::default();
     let mut next = Instant::now();
     while !shared.stop.load(Ordering::Relaxed) {
         let now = Instant::now();
@@ -95,16 +181,22 @@ pub fn sample(
         if shared.running.load(Ordering::Relaxed) < workers {
             break;
         }
+        let at = Instant::now();
         match driver.sample_waits(conn.as_mut(), sessions) {
-            Ok(sessions) => {
+            Ok(seen) => {
                 waits.samples += 1;
-                for event in sessions {
-                    *tally.entry(event).or_insert(0) += 1;
+                let mut sample: BTreeMap<&str, u32> = BTreeMap::new();
+                for event in &seen {
+                    *sample.entry(event.as_str()).or_insert(0) += 1;
+                }
+                timeline.record(at, &sample);
+                for (event, n) in sample {
+                    *tally.entry(event.to_string()).or_insert(0) += u64::from(n);
                 }
             }
             Err(e) if waits.samples == 0 => {
                 waits.unavailable = Some(format!("not sampled: {}", e.message));
-                return waits;
+                return (waits, timeline);
             }
             // The session was lost (a server restart the run rode out): what was seen stands.
             Err(_) => break,
@@ -112,24 +204,11 @@ pub fn sample(
     }
     let total: u64 = tally.values().sum();
     waits.sessions_avg = total as f64 / waits.samples.max(1) as f64;
-    let mut events: Vec<WaitShare> = tally
-        .into_iter()
-        .map(|(event, observations)| WaitShare {
-            share: observations as f64 / total.max(1) as f64,
-            event,
-            observations,
-        })
-        .collect();
-    events.sort_by(|a, b| {
-        b.observations
-            .cmp(&a.observations)
-            .then(a.event.cmp(&b.event))
-    });
-    waits.events = events;
+    waits.events = shares([&tally]);
     if waits.samples == 0 {
         waits.unavailable = Some("not sampled: the run ended before the first sample".into());
     }
-    waits
+    (waits, timeline)
 }
 
 /// The report's section: the most frequent events with their shares, the rest in one line.
@@ -164,6 +243,45 @@ pub fn section(w: &ServerWaits) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_sample_is_tallied_into_the_interval_it_was_taken_in() {
+        let start = Instant::now();
+        let at = |ms: u64| start + Duration::from_millis(ms);
+        let mut t = Timeline::default();
+        let sample =
+            |pairs: &[(&'static str, u32)]| pairs.iter().copied().collect::<BTreeMap<_, _>>();
+        t.record(at(100), &sample(&[("Lock:tuple", 3), ("running", 1)]));
+        t.record(at(900), &sample(&[("running", 4)]));
+        t.record(at(1500), &sample(&[("IO:WALSync", 2), ("running", 2)]));
+        // After the last interval's end (a sample the run's end overtook): the last one's.
+        t.record(at(3100), &sample(&[("Lock:tuple", 4)]));
+        let mut intervals: Vec<crate::result::Interval> = [1.0, 2.0, 3.0]
+            .iter()
+            .map(|&end| crate::result::Interval {
+                time_s: end,
+                duration_s: 1.0,
+                ..Default::default()
+            })
+            .collect();
+        t.assign(&mut intervals, start);
+        let w = |i: usize| intervals[i].waits.clone();
+        let map =
+            |pairs: &[(&str, u64)]| Some(pairs.iter().map(|(k, v)| (k.to_string(), *v)).collect());
+        assert_eq!(w(0), map(&[("Lock:tuple", 3), ("running", 5)]));
+        assert_eq!(w(1), map(&[("IO:WALSync", 2), ("running", 2)]));
+        assert_eq!(w(2), map(&[("Lock:tuple", 4)]));
+
+        // Shares over several intervals, most frequent first, and the one-line form.
+        let all = shares(intervals.iter().filter_map(|i| i.waits.as_ref()));
+        assert_eq!(all[0].event, "Lock:tuple");
+        assert_eq!((all[0].observations, all[1].observations), (7, 7));
+        assert_eq!(top(&all, 2), "44% Lock:tuple, 44% running");
+        // An interval no sample fell in keeps None.
+        let mut empty = vec![crate::result::Interval::default()];
+        Timeline::default().assign(&mut empty, start);
+        assert_eq!(empty[0].waits, None);
+    }
 
     #[test]
     fn the_section_lists_the_most_frequent_first_and_sums_the_rest() {

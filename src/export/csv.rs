@@ -43,6 +43,8 @@ pub fn run(r: &RunResult) -> String {
         "disk_reads_per_s",
         "disk_read_mib_per_s",
         "disk_busy_pct",
+        "top_wait",
+        "top_wait_pct",
     ]);
     for i in &r.intervals {
         let rate = |n: u64| {
@@ -55,6 +57,8 @@ pub fn run(r: &RunResult) -> String {
         let count = |n: Option<u64>| n.map_or(String::new(), |n| n.to_string());
         let cpu = i.host_cpu.as_ref();
         let disk = i.disk.as_ref();
+        // The interval's most frequent server wait (--server-waits).
+        let top = crate::waits::shares(i.waits.as_ref());
         t.row(vec![
             format!("{:.3}", i.time_s),
             format!("{:.3}", i.duration_s),
@@ -86,6 +90,8 @@ pub fn run(r: &RunResult) -> String {
             num(disk.map(|d| d.reads_s), 1),
             num(disk.map(|d| d.read_mib_s), 3),
             num(disk.map(|d| d.busy * 100.0), 1),
+            top.first().map_or(String::new(), |w| w.event.clone()),
+            num(top.first().map(|w| w.share * 100.0), 1),
         ]);
     }
     t.csv()

@@ -78,6 +78,8 @@ pub struct RunOutput {
     pub warmup: counters::WarmupCounts,
     /// CPU over the measured time (machine, dbpress, the server's process).
     pub host_usage: Option<crate::host::HostUsage>,
+    /// The instant the intervals' times count from.
+    pub measure_start: Instant,
 }
 
 /// What a run forced to end by `--forced-shutdown` is handed to: it reports what finished and
@@ -420,7 +422,10 @@ pub fn run(
         let mut output = conclude(cfg, &cells, &shared, result, &mut host, false);
         output.fatal = fatal;
         output.counters = counters;
-        output.waits = waits;
+        output.waits = waits.map(|(w, timeline)| {
+            timeline.assign(&mut output.intervals, output.measure_start);
+            w
+        });
         Ok(output)
     });
     outcome
@@ -494,6 +499,7 @@ fn conclude(
         // Every session has ended (or, forced, is left to the process's exit).
         host_usage: host.finish(),
         waits: None,
+        measure_start,
     }
 }
 
@@ -567,6 +573,7 @@ fn interval_of(
         closing: false,
         host_cpu: None,
         disk: None,
+        waits: None,
     }
 }
 

@@ -10,6 +10,7 @@
 use crate::host::disk::DiskIo;
 use crate::host::HostCpu;
 use crate::result::Interval;
+use crate::waits::WaitShare;
 use serde::{Deserialize, Serialize};
 
 /// Fewer full intervals than this make quarters of one interval: noise.
@@ -42,6 +43,12 @@ pub struct SlowIntervals {
     pub host_cpu: Option<HostCpu>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub others_host_cpu: Option<HostCpu>,
+    /// The server's wait events of the run's sessions in each, most frequent first (the
+    /// first few); empty where not sampled.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub waits: Vec<WaitShare>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub others_waits: Vec<WaitShare>,
 }
 
 /// The slowest quarter of `full` (the run's full intervals) against the rest, when it dipped
@@ -92,6 +99,8 @@ pub fn of(full: &[&Interval]) -> Option<SlowIntervals> {
         others_disk: DiskIo::mean(others.iter().filter_map(|i| i.disk.as_ref())),
         host_cpu: HostCpu::mean(slow.iter().filter_map(|i| i.host_cpu.as_ref())),
         others_host_cpu: HostCpu::mean(others.iter().filter_map(|i| i.host_cpu.as_ref())),
+        waits: super::stability::waits_of(slow.iter().copied()),
+        others_waits: super::stability::waits_of(others.iter().copied()),
     })
 }
 
@@ -135,6 +144,31 @@ mod tests {
         assert!((s.host_cpu.unwrap().idle - 0.2).abs() < 1e-9);
         // Slow at seconds 3, 7 and 11: every 4 s.
         assert_eq!((s.stretches, s.every_s), (3, Some(4.0)));
+        // Without samples of the server's sessions, no waits on either side.
+        assert!(s.waits.is_empty() && s.others_waits.is_empty());
+
+        // With them: what the slow intervals' sessions waited on, beside the others'.
+        let mut sampled = v.clone();
+        for i in sampled.iter_mut() {
+            let slow = i.events < 1500;
+            let (event, n) = if slow {
+                ("IO:WALSync", 30)
+            } else {
+                ("running", 30)
+            };
+            i.waits = Some(
+                [
+                    (event.to_string(), n),
+                    ("Client:ClientRead".to_string(), 10),
+                ]
+                .into(),
+            );
+        }
+        let s = of(&sampled.iter().collect::<Vec<_>>()).unwrap();
+        assert_eq!(s.waits[0].event, "IO:WALSync");
+        assert!((s.waits[0].share - 0.75).abs() < 1e-9);
+        assert_eq!(s.others_waits[0].event, "running");
+        assert!(!s.others_waits.iter().any(|w| w.event == "IO:WALSync"));
 
         // Ties at the cut: the quarter's share of them, and no strictly slower one left out.
         let mut tied: Vec<Interval> = [1500, 1500, 1000, 3000, 3000, 3000, 3000, 3000]

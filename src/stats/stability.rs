@@ -11,6 +11,7 @@
 use crate::host::disk::DiskIo;
 use crate::host::HostCpu;
 use crate::result::Interval;
+use crate::waits::WaitShare;
 use serde::{Deserialize, Serialize};
 
 /// Fewer full intervals than this say nothing about steadiness.
@@ -46,6 +47,10 @@ pub struct Throughput {
     /// The data's disk over the stalled intervals: busy writing (a flush) or quiet.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stall_disk: Option<DiskIo>,
+    /// The server's wait events of the run's sessions in the stalled intervals, most frequent
+    /// first (the first few): what the sessions waited on while nothing finished.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stall_waits: Vec<WaitShare>,
     /// The slowest quarter of the intervals beside the others, when throughput dipped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slowest: Option<super::slow_intervals::SlowIntervals>,
@@ -125,8 +130,20 @@ pub fn of(intervals: &[Interval]) -> Option<Throughput> {
                 .filter(|i| i.events == 0)
                 .filter_map(|i| i.disk.as_ref()),
         ),
+        stall_waits: waits_of(full.iter().filter(|i| i.events == 0).copied()),
         slowest: super::slow_intervals::of(&full),
     })
+}
+
+/// How many wait events a group of intervals keeps: enough to name what dominated.
+const WAITS_KEPT: usize = 5;
+
+/// The server's wait events over these intervals, most frequent first (the first few); empty
+/// where none was sampled.
+pub fn waits_of<'a>(intervals: impl Iterator<Item = &'a Interval>) -> Vec<WaitShare> {
+    let mut w = crate::waits::shares(intervals.filter_map(|i| i.waits.as_ref()));
+    w.truncate(WAITS_KEPT);
+    w
 }
 
 /// Index of the nearest-rank percentile `q` (0..1) in a sorted list of `n` values.

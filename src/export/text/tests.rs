@@ -187,6 +187,7 @@ fn interval_line_matches_sysbench() {
         closing: false,
         host_cpu: None,
         disk: None,
+        waits: None,
     };
     assert_eq!(
         interval_line(&i, 95),

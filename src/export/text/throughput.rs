@@ -51,6 +51,13 @@ pub fn section(t: &Throughput) -> String {
         if let Some(d) = &t.stall_disk {
             let _ = writeln!(o, "{}", super::host::disk_during_stalls(d));
         }
+        if !t.stall_waits.is_empty() {
+            let _ = writeln!(
+                o,
+                "    the server's sessions during the stalls: {}",
+                crate::waits::top(&t.stall_waits, SHOWN_WAITS)
+            );
+        }
     }
     if let Some(s) = &t.slowest {
         o.push_str(&slowest(s));
@@ -103,8 +110,19 @@ fn slowest(s: &SlowIntervals) -> String {
             e.idle
         );
     }
+    if !s.waits.is_empty() && !s.others_waits.is_empty() {
+        let _ = writeln!(
+            o,
+            "        server waits: {}; in the others: {}",
+            crate::waits::top(&s.waits, SHOWN_WAITS),
+            crate::waits::top(&s.others_waits, SHOWN_WAITS)
+        );
+    }
     o
 }
+
+/// Wait events named in one line.
+const SHOWN_WAITS: usize = 3;
 
 /// Interval boundaries fall on whole seconds (report intervals are whole seconds), as in
 /// sysbench's `[ 4s ]`; the measured times drift by microseconds, which rounding hides.
