@@ -937,3 +937,64 @@ fn the_sessions_of_a_hot_row_test_are_seen_waiting_for_the_rows_lock() {
     assert!(!stdout(&o).contains("Server wait events"));
     c.batch_execute("DROP TABLE hot_row").unwrap();
 }
+
+/// A table lock held by another session stops the run for seconds: the stalled intervals'
+/// own samples say the sessions waited on that lock (Lock:relation), and the intervals' waits
+/// add up to the run's.
+#[test]
+fn a_stall_names_the_lock_the_sessions_waited_on() {
+    let Some((_guard, mut client)) = crate::engines::pg_server("pg-stall-waits") else {
+        return;
+    };
+    let size = ["--table-size=1000"];
+    let o = dbpress(&args(&["oltp_point_select", "prepare"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = scratch("pg-stall-waits").join("r.json");
+    let run = spawn(&args(
+        &["oltp_point_select", "run"],
+        &[
+            "--table-size=1000",
+            "--threads=2",
+            "--time=7",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+    ));
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    // Held for 3.5 s: at least two whole 1 s intervals in which nothing can finish.
+    client
+        .batch_execute(
+            "BEGIN; LOCK TABLE sbtest1 IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(3.5); COMMIT",
+        )
+        .unwrap();
+    let o = run.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    crate::export::assert_valid(&r);
+    let t = &r["throughput"];
+    assert!(t["stalled_intervals"].as_u64().unwrap() >= 2, "{t}");
+    assert_eq!(t["stall_waits"][0]["event"], "Lock:relation", "{t}");
+    assert!(t["stall_waits"][0]["share"].as_f64().unwrap() >= 0.9, "{t}");
+    assert!(
+        stdout(&o).contains("    the server's sessions during the stalls: ")
+            && stdout(&o).contains("% Lock:relation"),
+        "{}",
+        stdout(&o)
+    );
+    let observed: u64 = r["server_waits"]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["observations"].as_u64().unwrap())
+        .sum();
+    let tallied: u64 = r["intervals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|i| i["waits"].as_object())
+        .flat_map(|m| m.values().map(|v| v.as_u64().unwrap()))
+        .sum();
+    assert_eq!(tallied, observed);
+    let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
