@@ -995,6 +995,20 @@ fn a_stall_names_the_lock_the_sessions_waited_on() {
         .flat_map(|m| m.values().map(|v| v.as_u64().unwrap()))
         .sum();
     assert_eq!(tallied, observed);
+    // The page charts the waits per interval, a point per full interval for each line.
+    let page = dbpress(&["report", out.to_str().unwrap(), "--output-format=html"]);
+    assert!(page.status.success(), "{}", stderr(&page));
+    let full = r["intervals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["closing"] != true)
+        .count();
+    assert_eq!(
+        chart_points(&stdout(&page), "the run's sessions waited on"),
+        full
+    );
+    assert!(stdout(&page).contains("</i>Lock:relation</span>"));
     let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }

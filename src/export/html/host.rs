@@ -1,5 +1,6 @@
-//! The machine under a run, per interval: its CPUs and the disk under the data, with the
-//! run's stalls shaded, so a stall can be read beside what the machine did meanwhile.
+//! The machine under a run, per interval: its CPUs, the disk under the data and what the
+//! server said the run's sessions waited on, with the run's stalls shaded, so a stall can be
+//! read beside what the machine and the server did meanwhile.
 
 use super::svg::{Band, Chart, Series, XAxis};
 use crate::result::{DiskIo, Interval};
@@ -104,6 +105,67 @@ pub fn disk_charts(o: &mut String, full: &[&Interval], bands: Vec<Band>) {
                 name: "busy",
                 points: rate(|d| d.busy * 100.0),
             }],
+            bands,
+            whiskers: vec![],
+            y_at_least: 100.0,
+        }
+        .render(),
+    );
+}
+
+/// Lines drawn at most: more would be a tangle.
+const WAIT_LINES: usize = 5;
+
+/// The server's wait events per interval, as shares of the interval's session observations:
+/// the run's most frequent ones, and those that led the stalls and the slowest quarter (a lock
+/// that held the sessions for two seconds is rare over the run and the whole story of the
+/// stall).
+pub fn waits_chart(
+    o: &mut String,
+    full: &[&Interval],
+    r: &crate::result::RunResult,
+    bands: Vec<Band>,
+) {
+    if full.iter().all(|i| i.waits.is_none()) {
+        return;
+    }
+    let mut names: Vec<&str> = Vec::new();
+    let t = r.throughput.as_ref();
+    let leaders = t.into_iter().flat_map(|t| t.stall_waits.first()).chain(
+        t.and_then(|t| t.slowest.as_ref())
+            .and_then(|s| s.waits.first()),
+    );
+    let overall = r.server_waits.iter().flat_map(|w| w.events.iter());
+    for w in leaders.chain(overall) {
+        if names.len() == WAIT_LINES {
+            break;
+        }
+        if !names.contains(&w.event.as_str()) {
+            names.push(&w.event);
+        }
+    }
+    let series = names
+        .iter()
+        .map(|name| Series {
+            name,
+            points: full
+                .iter()
+                .map(|i| {
+                    let share = i.waits.as_ref().map(|w| {
+                        let total: u64 = w.values().sum();
+                        100.0 * *w.get(*name).unwrap_or(&0) as f64 / total.max(1) as f64
+                    });
+                    (i.time_s, share)
+                })
+                .collect(),
+        })
+        .collect();
+    o.push_str(
+        &Chart {
+            title: "What the server said the run's sessions waited on: share of the samples, per interval (stalls shaded)",
+            y_label: "% of sessions",
+            x: XAxis::Time,
+            series,
             bands,
             whiskers: vec![],
             y_at_least: 100.0,

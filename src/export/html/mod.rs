@@ -156,7 +156,8 @@ fn interval_charts(o: &mut String, r: &RunResult) {
     );
     // What the machine did meanwhile, under the run's own figures.
     host::cpu_chart(o, &full, bands.clone());
-    host::disk_charts(o, &full, bands);
+    host::disk_charts(o, &full, bands.clone());
+    host::waits_chart(o, &full, r, bands);
 }
 
 fn summary_table(o: &mut String, r: &RunResult) {
