@@ -72,8 +72,11 @@ fn dispatch(args: &[String]) -> Result<u8> {
             Ok(0)
         }
         Invocation::List => {
-            for (name, desc) in workload::list() {
-                println!("  {name:<20} {desc}");
+            let all = workload::list();
+            // Names in one column, however long the longest.
+            let w = all.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+            for (name, desc) in all {
+                println!("  {name:<w$}  {desc}");
             }
             Ok(0)
         }

@@ -35,6 +35,16 @@ fn list_names_every_workload_with_a_description() {
             .unwrap_or_else(|| panic!("{w} missing: {out}"));
         assert!(line.len() > w.len() + 10, "{w} has no description");
     }
+    // The descriptions start in one column, after the longest name and two spaces.
+    let starts: Vec<usize> = out
+        .lines()
+        .map(|l| {
+            let name_end = 2 + l.trim_start().find(' ').unwrap();
+            name_end + l[name_end..].len() - l[name_end..].trim_start().len()
+        })
+        .collect();
+    assert!(starts.iter().all(|s| *s == starts[0]), "{out}");
+    assert_eq!(starts[0], 2 + "oltp_update_non_index".len() + 2, "{out}");
 }
 
 #[test]
