@@ -66,6 +66,10 @@ pub struct Row {
     /// where a curve bends because sessions queue for a lock rather than for a CPU.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub top_wait: Option<crate::waits::WaitShare>,
+    /// Share of the server cache's page requests it missed over the level, percent (its
+    /// `server_counters`): where a curve changes because the data left memory.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_miss_pct: Option<f64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -131,6 +135,7 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
             cpu: None,
             disk: None,
             top_wait: None,
+            cache_miss_pct: None,
         };
     };
     let s = &r.summary;
@@ -191,6 +196,11 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
             .server_waits
             .as_ref()
             .and_then(|w| w.events.first().cloned()),
+        cache_miss_pct: r
+            .server_counters
+            .as_ref()
+            .and_then(|c| crate::counters::CacheMisses::of(&c.deltas))
+            .map(|c| c.pct()),
     }
 }
 

@@ -23,7 +23,9 @@ can be read against the runs' own spread.
 Options:
   --metrics=LIST          tables to print, from tps, qps, p95, p99, err, cpu (server
                           CPU per event), written (KiB written to the disk per event),
-                          flushes (disk cache flushes per event) [qps,p95]
+                          flushes (disk cache flushes per event), miss (% of page
+                          requests the server's cache missed), wait (the most frequent
+                          server wait event) [qps,p95]
   --output-format=FORMAT  text, json, csv (one row per thread count and result, for a
                           spreadsheet), markdown (tables for a wiki or a ticket) or
                           html (a page with charts) [text]

@@ -87,6 +87,13 @@ pub struct Cell {
     pub disk_kib_per_event: Option<f64>,
     #[serde(default)]
     pub disk_flushes_per_event: Option<f64>,
+    /// Share of the server cache's page requests it missed, percent (where its counters were
+    /// read).
+    #[serde(default)]
+    pub cache_miss_pct: Option<f64>,
+    /// The server's most frequent wait event at this level (of the first run of a group).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top_wait: Option<crate::waits::WaitShare>,
     /// Why the level ran short or not at all, or the error that stopped it.
     pub note: Option<String>,
     /// Runs behind the figures: 1, or a group's runs at this level (the figures are then
@@ -119,6 +126,8 @@ pub struct Ranges {
     pub disk_kib_per_event: Option<[f64; 2]>,
     #[serde(default)]
     pub disk_flushes_per_event: Option<[f64; 2]>,
+    #[serde(default)]
+    pub cache_miss_pct: Option<[f64; 2]>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -317,7 +326,7 @@ fn cell(rows: &[Row], base: Option<&[Row]>) -> Cell {
         (Some(v), Some(b)) if b > 0.0 => Some(v / b),
         _ => None,
     };
-    let fields: [fn(&Row) -> Option<f64>; 8] = [
+    let fields: [fn(&Row) -> Option<f64>; 9] = [
         |r| r.tps,
         |r| r.qps,
         |r| r.p95_ms,
@@ -326,8 +335,9 @@ fn cell(rows: &[Row], base: Option<&[Row]>) -> Cell {
         server_cpu_us,
         |r| Some(r.disk.as_ref()?.kib_per_event),
         |r| r.disk.as_ref()?.flushes_per_event,
+        |r| r.cache_miss_pct,
     ];
-    let [tps, qps, p95, p99, err, cpu, kib, flushes] = fields.map(|f| figure(rows, f));
+    let [tps, qps, p95, p99, err, cpu, kib, flushes, miss] = fields.map(|f| figure(rows, f));
     let b = base.map(|b| fields.map(|f| figure(b, f).0));
     let vs_baseline = b.map_or_else(Ratios::default, |b| Ratios {
         tps: ratio(tps.0, b[0]),
@@ -355,6 +365,8 @@ fn cell(rows: &[Row], base: Option<&[Row]>) -> Cell {
         server_cpu_us: cpu.0,
         disk_kib_per_event: kib.0,
         disk_flushes_per_event: flushes.0,
+        cache_miss_pct: miss.0,
+        top_wait: rows.iter().find_map(|r| r.top_wait.clone()),
         note: (!notes.is_empty()).then(|| notes.join("; ")),
         runs: rows.len() as u32,
         ranges: many.then_some(Ranges {
@@ -366,6 +378,7 @@ fn cell(rows: &[Row], base: Option<&[Row]>) -> Cell {
             server_cpu_us: cpu.1,
             disk_kib_per_event: kib.1,
             disk_flushes_per_event: flushes.1,
+            cache_miss_pct: miss.1,
         }),
         vs_baseline,
     }

@@ -15,10 +15,12 @@ pub enum Metric {
     Cpu,
     Written,
     Flushes,
+    Miss,
+    Wait,
 }
 
 /// The metric names --metrics takes, for messages.
-pub const METRIC_NAMES: &str = "tps, qps, p95, p99, err, cpu, written or flushes";
+pub const METRIC_NAMES: &str = "tps, qps, p95, p99, err, cpu, written, flushes, miss or wait";
 
 impl Metric {
     pub fn parse(s: &str) -> Option<Metric> {
@@ -31,6 +33,8 @@ impl Metric {
             "cpu" => Metric::Cpu,
             "written" => Metric::Written,
             "flushes" => Metric::Flushes,
+            "miss" => Metric::Miss,
+            "wait" => Metric::Wait,
             _ => return None,
         })
     }
@@ -45,6 +49,8 @@ impl Metric {
             Metric::Cpu => "server CPU per event, us (lower is better)",
             Metric::Written => "KiB written to the disk under the data per event",
             Metric::Flushes => "disk cache flushes per event",
+            Metric::Miss => "server cache misses, % of page requests (lower is better)",
+            Metric::Wait => "most frequent server wait event of the run's sessions",
         }
     }
 
@@ -61,6 +67,10 @@ impl Metric {
             Metric::Cpu => (c.server_cpu_us, r.server_cpu_us),
             Metric::Written => (c.disk_kib_per_event, r.disk_kib_per_event),
             Metric::Flushes => (c.disk_flushes_per_event, r.disk_flushes_per_event),
+            // A share near 0 in the baseline: its ratio would say nothing.
+            Metric::Miss => (c.cache_miss_pct, None),
+            // Not a figure: the table shows the event (see `metric_table`).
+            Metric::Wait => (None, None),
         }
     }
 
@@ -81,6 +91,8 @@ impl Metric {
             Metric::Cpu => r.server_cpu_us,
             Metric::Written => r.disk_kib_per_event,
             Metric::Flushes => r.disk_flushes_per_event,
+            Metric::Miss => r.cache_miss_pct,
+            Metric::Wait => None,
         }
     }
 
@@ -201,7 +213,7 @@ pub fn metric_table(c: &Comparison, m: Metric) -> MetricTable {
         .iter()
         .flat_map(|r| &r.cells)
         .any(|cell| cell.as_ref().is_some_and(|x| m.range(x).is_some()));
-    let ratios = m != Metric::Errors;
+    let ratios = !matches!(m, Metric::Errors | Metric::Miss | Metric::Wait);
     let p = m.precision();
     let mut overlapped = false;
     let mut rows = Vec::new();
@@ -211,7 +223,11 @@ pub fn metric_table(c: &Comparison, m: Metric) -> MetricTable {
         for (i, cell) in row.cells.iter().enumerate() {
             let (v, r) = cell.as_ref().map_or((None, None), |c| m.of(c));
             let range = cell.as_ref().and_then(|c| m.range(c));
+            let wait = cell.as_ref().and_then(|c| c.top_wait.as_ref());
             let shown = match (v, range) {
+                _ if m == Metric::Wait => wait.map_or("-".into(), |w| {
+                    format!("{:.0}% {}", w.share * 100.0, w.event)
+                }),
                 (None, _) => "-".to_string(),
                 (Some(v), Some([lo, hi])) if v > 0.0 => {
                     format!("{v:.p$} ±{:.0}%", 50.0 * (hi - lo) / v)
@@ -249,6 +265,12 @@ fn table(o: &mut String, c: &Comparison, m: Metric) {
         .runs
         .iter()
         .map(|r| r.label.chars().count())
+        .chain(
+            // A cell as wide as its column would touch its neighbour (an event name's words).
+            t.rows
+                .iter()
+                .flat_map(|(_, cells)| cells.iter().map(|c| c.0.chars().count() + 1)),
+        )
         .fold(if t.footnote.is_some() { 18 } else { 12 }, usize::max);
     let _ = writeln!(o, "{}:", t.title);
     let mut head = format!("    {:>7}", "threads");

@@ -117,6 +117,7 @@ pub fn sweep(s: &SweepResult) -> String {
         "disk_flushes_per_event",
         "top_wait",
         "top_wait_pct",
+        "cache_miss_pct",
         "note",
         "error",
     ]);
@@ -135,6 +136,7 @@ pub fn sweep(s: &SweepResult) -> String {
             num(disk.and_then(|d| d.flushes_per_event), 3),
             wait.map_or(String::new(), |w| w.event.clone()),
             num(wait.map(|w| w.share * 100.0), 1),
+            num(r.cache_miss_pct, 2),
             r.note.clone().unwrap_or_default(),
             r.error.clone().unwrap_or_default(),
         ]);
@@ -174,6 +176,9 @@ pub fn comparison(c: &Comparison) -> String {
         "disk_kib_vs_baseline",
         "disk_flushes_per_event",
         "disk_flushes_vs_baseline",
+        "cache_miss_pct",
+        "top_wait",
+        "top_wait_pct",
         "note",
     ]);
     for row in &c.rows {
@@ -211,6 +216,11 @@ pub fn comparison(c: &Comparison) -> String {
                 num(v.disk_kib_per_event, 4),
                 num(x.disk_flushes_per_event, 3),
                 num(v.disk_flushes_per_event, 4),
+                num(x.cache_miss_pct, 2),
+                x.top_wait
+                    .as_ref()
+                    .map_or(String::new(), |w| w.event.clone()),
+                num(x.top_wait.as_ref().map(|w| w.share * 100.0), 1),
                 x.note.clone().unwrap_or_default(),
             ]);
         }

@@ -1,6 +1,6 @@
 use crate::common::*;
 
-fn assert_valid(doc: &serde_json::Value) {
+pub fn assert_valid(doc: &serde_json::Value) {
     assert_matches_schema(include_str!("../../docs/compare.schema.json"), doc);
 }
 

@@ -2225,3 +2225,66 @@ fn the_disk_is_the_one_under_the_servers_data_directory_and_took_its_fsyncs() {
     let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// `compare --metrics=miss,wait`: each result's buffer-pool miss share, from its own server
+/// counters, and its sessions' most frequent wait, from its own samples, side by side.
+#[test]
+fn compare_sets_the_cache_misses_and_the_top_wait_side_by_side() {
+    let Some(_srv) = server("compare-miss-wait") else {
+        return;
+    };
+    let size = ["--table-size=2000"];
+    let o = dbpress(&args(&["oltp_read_only", "prepare"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let dir = scratch("compare-miss-wait");
+    let result = |name: &str| {
+        let out = dir.join(format!("{name}.json"));
+        let o = dbpress(&args(
+            &["oltp_read_only", "run"],
+            &[
+                "--table-size=2000",
+                "--threads=2",
+                "--time=2",
+                "--output",
+                out.to_str().unwrap(),
+            ],
+        ));
+        assert!(o.status.success(), "{}", stderr(&o));
+        out
+    };
+    let (a, b) = (result("a"), result("b"));
+    let cmp = dir.join("cmp.json");
+    let o = dbpress(&[
+        "compare",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--metrics=miss,wait",
+        &format!("--output={}", cmp.display()),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let c = json(&cmp);
+    crate::compare::assert_valid(&c);
+    let text = stdout(&o);
+    assert!(
+        text.contains("server cache misses, % of page requests (lower is better):\n    threads"),
+        "{text}"
+    );
+    assert!(
+        text.contains("most frequent server wait event of the run's sessions:"),
+        "{text}"
+    );
+    for (k, file) in [a, b].iter().enumerate() {
+        let r = json(file);
+        let d = &r["server_counters"]["deltas"];
+        let requests = d["Innodb_buffer_pool_read_requests"].as_f64().unwrap();
+        let missed = d["Innodb_buffer_pool_reads"].as_f64().unwrap();
+        let cell = &c["rows"][0]["cells"][k];
+        let pct = cell["cache_miss_pct"].as_f64().unwrap();
+        assert!((pct - 100.0 * missed / requests).abs() < 1e-9, "{cell}");
+        assert_eq!(cell["top_wait"], r["server_waits"]["events"][0], "{cell}");
+        let wait = r["server_waits"]["events"][0]["event"].as_str().unwrap();
+        assert!(text.contains(wait), "{wait} not in {text}");
+    }
+    // Shares, not figures to divide: no ratio column in either table.
+    assert!(!text.contains("vs base"), "{text}");
+}

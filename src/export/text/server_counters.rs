@@ -24,32 +24,11 @@ fn cache_misses(
     events: u64,
     disk_reads: Option<f64>,
 ) -> Option<String> {
-    let get = |n: &str| d.get(n).copied();
-    let (what, missed, requests, counters, miss_means) =
-        if let Some(req) = get("Innodb_buffer_pool_read_requests") {
-            (
-                "buffer pool",
-                get("Innodb_buffer_pool_reads")?,
-                req,
-                "Innodb_buffer_pool_reads / Innodb_buffer_pool_read_requests",
-                "read from the data files",
-            )
-        } else {
-            let (hit, read) = (get("blks_hit")?, get("blks_read")?);
-            (
-                "shared_buffers",
-                read,
-                hit + read,
-                "blks_read / (blks_hit + blks_read)",
-                "read through the OS",
-            )
-        };
-    if requests == 0 {
-        return None;
-    }
-    let pct = 100.0 * missed as f64 / requests as f64;
+    let c = crate::counters::CacheMisses::of(d)?;
+    let (pct, missed) = (c.pct(), c.missed);
     let mut line = format!(
-        "{what}: {pct:.2}% of {requests} page requests missed and were {miss_means} ({counters})"
+        "{}: {pct:.2}% of {} page requests missed and were {} ({})",
+        c.cache, c.requests, c.miss_means, c.counters
     );
     if pct >= 1.0 {
         let misses = missed as f64 / events.max(1) as f64;
