@@ -298,7 +298,7 @@ pub fn finish(
     w: &dyn crate::workload::Workload,
 ) -> Result<u8> {
     if let Some(path) = &cfg.output_file {
-        crate::export::json::write_file(path, &m.result)?;
+        crate::export::write_run(path, &m.result)?;
     }
     match cfg.output_format {
         config::OutputFormat::Text if !crate::verbosity::notices() => {}

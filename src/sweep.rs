@@ -569,7 +569,7 @@ fn conclude(
         table,
     };
     if let Some(path) = &first.output_file {
-        crate::export::json::write_text(path, &render_json(&sweep))?;
+        crate::export::write_sweep(path, &sweep)?;
     }
     match first.output_format {
         OutputFormat::Text if crate::verbosity::notices() => print!("{}", render_table(&sweep)),

@@ -130,7 +130,7 @@ pub static SPECS: &[Spec] = &[
     o("sqlite-ignore-errors", List, "SQLITE_BUSY,SQLITE_LOCKED", Sqlite, "errors to ignore (count and retry the event), or \"all\"; empty = none"),
     o("mysql-storage-engine", Str, "innodb", Oltp, "storage engine, if MySQL is used"),
     o("output-format", Str, "text", Output, "result format on stdout {text, json, csv (one row per interval; per level in a sweep), markdown}"),
-    o("output", Str, "", Output, "also write the JSON result to this file"),
+    o("output", Str, "", Output, "also write the result to this file: JSON (what report and compare read), or CSV, Markdown or HTML when its name ends in .csv, .md or .html"),
     o("tables", Int, "1", Oltp, "number of tables"),
     o("table-size", Int, "10000", Oltp, "number of rows per table"),
     o("range-size", Int, "100", Oltp, "range size for range SELECT queries"),

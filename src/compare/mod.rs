@@ -29,7 +29,8 @@ Options:
   --output-format=FORMAT  text, json, csv (one row per thread count and result, for a
                           spreadsheet), markdown (tables for a wiki or a ticket) or
                           html (a page with charts) [text]
-  --output=FILE           also write the comparison as JSON to FILE
+  --output=FILE           also write the comparison to FILE: as CSV, Markdown or HTML
+                          when its name ends in .csv, .md or .html, else as JSON
 ";
 
 enum Format {
@@ -106,18 +107,23 @@ pub fn main(args: &[String]) -> Result<u8> {
     }
     let c = model::compare(&groups);
     let as_json = serde_json::to_string_pretty(&c).expect("Comparison always serialises") + "\n";
+    let html = || crate::export::html::compare_page(&c, &text::render(&c, &metrics));
     if let Some(path) = &output {
-        write_text(path, &as_json)?;
+        use crate::export::FileFormat;
+        let written = match FileFormat::of(path) {
+            FileFormat::Json => as_json.clone(),
+            FileFormat::Csv => crate::export::csv::comparison(&c),
+            FileFormat::Markdown => crate::export::markdown::comparison(&c, &metrics),
+            FileFormat::Html => html(),
+        };
+        write_text(path, &written)?;
     }
     match format {
         Format::Json => print!("{as_json}"),
         Format::Text => print!("{}", text::render(&c, &metrics)),
         Format::Csv => print!("{}", crate::export::csv::comparison(&c)),
         Format::Markdown => print!("{}", crate::export::markdown::comparison(&c, &metrics)),
-        Format::Html => print!(
-            "{}",
-            crate::export::html::compare_page(&c, &text::render(&c, &metrics))
-        ),
+        Format::Html => print!("{}", html()),
     }
     Ok(0)
 }

@@ -30,6 +30,9 @@ pub struct SlapArgs {
     pub no_drop: bool,
     pub only_print: bool,
     pub silent: bool,
+    /// mysqlslap's `--csv[=FILE]`: its one-line-per-level CSV, appended to FILE, or printed
+    /// on stdout in place of the report when empty.
+    pub csv: Option<String>,
     /// dbpress's options: connection flags translated for the engine, plus everything passed
     /// through (`--db`, `--output`, `--mysql-ignore-errors`, `--percentile`, …).
     pub opts: OptionValues,
@@ -44,7 +47,6 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ),
     ("commit", "put COMMIT in the --query list"),
     ("detach", "use a workload with --reconnect"),
-    ("csv", "use --output FILE for a JSON result"),
 ];
 
 /// Short flags and the long option each stands for.
@@ -132,6 +134,7 @@ pub fn parse(args: &[String]) -> Result<SlapArgs> {
                 | "no-drop"
                 | "only-print"
                 | "silent"
+                | "csv"
                 | "number-char-cols"
                 | "number-int-cols"
         ) || name.starts_with("auto-generate-sql");
@@ -149,6 +152,9 @@ pub fn parse(args: &[String]) -> Result<SlapArgs> {
         }
         let value = if is_flag(&name) {
             inline.unwrap_or_else(|| "on".into())
+        } else if name == "csv" {
+            // mysqlslap's optional argument: only `--csv=FILE` names a file.
+            inline.unwrap_or_default()
         } else if name == "password" {
             // `-p` or `--password` alone would prompt in mysqlslap; here it means "from the
             // environment or option file", which the driver reads anyway.
@@ -321,6 +327,7 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
         no_drop: get("no-drop").is_some_and(|v| cli::parse_bool(&v) == Some(true)),
         only_print,
         silent: get("silent").is_some_and(|v| cli::parse_bool(&v) == Some(true)),
+        csv: get("csv"),
         opts,
         driver,
     })

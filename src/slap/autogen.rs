@@ -63,6 +63,17 @@ impl LoadType {
             _ => return None,
         })
     }
+
+    /// Its name as mysqlslap writes it (the mode column of `--csv`).
+    pub fn name(self) -> &'static str {
+        match self {
+            LoadType::Mixed => "mixed",
+            LoadType::Read => "read",
+            LoadType::Write => "write",
+            LoadType::Key => "key",
+            LoadType::Update => "update",
+        }
+    }
 }
 
 /// The `--auto-generate-sql*`, `-x` and `-y` options.

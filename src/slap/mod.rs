@@ -135,6 +135,7 @@ Usage:
   dbpress slap [-u USER] [-pPASSWORD] [-h HOST] [-P PORT] [-S SOCKET] [--create-schema=DB]
                [--create=SQL|FILE] -q SQL|FILE [-c 8,32,64] [-i N] [--number-of-queries=N]
                [-F DELIM] [--pre-query=SQL] [--post-query=SQL] [--no-drop] [--only-print] [-s]
+               [--csv[=FILE]]
   dbpress slap ... -a [--auto-generate-sql-load-type=mixed|read|write|key|update] [-x N] [-y N]
                [--auto-generate-sql-add-autoincrement | --auto-generate-sql-guid-primary]
                [--auto-generate-sql-secondary-indexes=N] [--auto-generate-sql-write-number=N]
@@ -145,7 +146,8 @@ A query is one line of --query (mysqlslap's default delimiter), so 'begin;update
 query and one event; dbpress times each of its statements. Tables made by --create are dropped after
 each round unless --no-drop; a schema is never created or dropped. -a generates mysqlslap's table t1
 (in the given schema, never over an existing t1), its rows and its queries, one query per event.
-See docs/GUIDE.md section 9.
+--csv=FILE appends mysqlslap's CSV line per concurrency level to FILE; --csv alone prints only those
+lines. See docs/GUIDE.md section 9.
 "#;
 
 pub fn main(raw: &[String]) -> Result<u8> {
@@ -193,9 +195,15 @@ pub fn main(raw: &[String]) -> Result<u8> {
     let mut stdout = std::io::stdout();
     let mut sink = std::io::sink();
     let mut stderr = std::io::stderr();
+    // `--csv` without a file: stdout carries mysqlslap's CSV alone, as with mysqlslap. A file
+    // is opened now, as mysqlslap does, so a wrong path fails before the run, not after it.
+    let csv_on_stdout = a.csv.as_deref() == Some("");
+    if let Some(path) = a.csv.as_deref().filter(|p| !p.is_empty()) {
+        append_csv(path, "")?;
+    }
     let out: &mut dyn Write = match (a.silent, first.output_format) {
         (true, _) => &mut sink,
-        (false, OutputFormat::Text) => &mut stdout,
+        (false, OutputFormat::Text) if !csv_on_stdout => &mut stdout,
         (false, _) => &mut stderr,
     };
     let _ = writeln!(out, "dbpress {VERSION} slap (mysqlslap-compatible)\n");
@@ -206,6 +214,8 @@ pub fn main(raw: &[String]) -> Result<u8> {
     // -a's t1 once this run has made it (kept between rounds by --no-drop).
     let mut made_t1 = false;
     let mut steps = Vec::new();
+    // mysqlslap's --csv lines, one per concurrency level.
+    let mut csv = String::new();
     let mut failed_run = false;
     let mut interrupted = None;
     'levels: for &clients in &a.concurrency {
@@ -340,11 +350,15 @@ pub fn main(raw: &[String]) -> Result<u8> {
             }
         }
         if !seconds.is_empty() {
-            let _ = write!(
-                out,
-                "{}",
-                benchmark_block(&seconds, clients, slap_queries_run)
-            );
+            if !csv_on_stdout {
+                let _ = write!(
+                    out,
+                    "{}",
+                    benchmark_block(&seconds, clients, slap_queries_run)
+                );
+            }
+            let mode = a.auto.as_ref().map_or("mixed", |g| g.load.name());
+            csv.push_str(&csv_line(mode, &seconds, clients, slap_queries_run));
         }
     }
     // Levels without a single round: the run was interrupted (or forced to stop) before them.
@@ -369,9 +383,14 @@ pub fn main(raw: &[String]) -> Result<u8> {
         table,
     };
     if let Some(path) = &first.output_file {
-        crate::export::json::write_text(path, &sweep::render_json(&doc))?;
+        crate::export::write_sweep(path, &doc)?;
     }
-    if !a.silent {
+    match a.csv.as_deref() {
+        Some("") => print!("{csv}"),
+        Some(path) => append_csv(path, &csv)?,
+        None => {}
+    }
+    if !a.silent && !csv_on_stdout {
         match first.output_format {
             OutputFormat::Text if a.concurrency.len() > 1 => {
                 print!("{}", sweep::render_table(&doc))
@@ -394,14 +413,43 @@ pub fn main(raw: &[String]) -> Result<u8> {
     Ok(u8::from(failed_run))
 }
 
-/// mysqlslap's result block, byte for byte: wall seconds of the rounds (average, minimum,
-/// maximum, three decimals), clients, and its queries per client per round.
-pub fn benchmark_block(seconds: &[f64], clients: u32, queries: u64) -> String {
+/// mysqlslap's `--csv` line for one concurrency level: engine (none: dbpress takes the
+/// tables' engine from --create), mode, average, minimum and maximum seconds of the rounds,
+/// clients, queries per client per round.
+pub fn csv_line(mode: &str, seconds: &[f64], clients: u32, queries: u64) -> String {
+    let (avg, min, max, per_client) = rounds(seconds, clients, queries);
+    format!(",{mode},{avg:.3},{min:.3},{max:.3},{clients},{per_client}\n")
+}
+
+/// mysqlslap's `--csv=FILE` appends, so that runs accumulate in one file.
+fn append_csv(path: &str, lines: &str) -> Result<()> {
+    use std::io::Write as _;
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(lines.as_bytes()))
+        .map_err(|e| {
+            crate::error::environment(format!(
+                "cannot write the CSV file {path}: {e}: choose a writable path with --csv=FILE"
+            ))
+        })
+}
+
+/// (average, minimum, maximum) seconds of the rounds and the queries per client per round.
+fn rounds(seconds: &[f64], clients: u32, queries: u64) -> (f64, f64, f64, u64) {
     let n = seconds.len().max(1) as f64;
     let avg = seconds.iter().sum::<f64>() / n;
     let min = seconds.iter().cloned().fold(f64::INFINITY, f64::min);
     let max = seconds.iter().cloned().fold(0.0, f64::max);
     let per_client = queries / (u64::from(clients) * seconds.len().max(1) as u64);
+    (avg, min, max, per_client)
+}
+
+/// mysqlslap's result block, byte for byte: wall seconds of the rounds (average, minimum,
+/// maximum, three decimals), clients, and its queries per client per round.
+pub fn benchmark_block(seconds: &[f64], clients: u32, queries: u64) -> String {
+    let (avg, min, max, per_client) = rounds(seconds, clients, queries);
     format!(
         "Benchmark\n\tAverage number of seconds to run all queries: {avg:.3} seconds\n\
          \tMinimum number of seconds to run all queries: {min:.3} seconds\n\
@@ -414,6 +462,20 @@ pub fn benchmark_block(seconds: &[f64], clients: u32, queries: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn csv_line_is_mysqlslaps() {
+        // mariadb-slap --csv: ",mixed,0.117,0.111,0.122,2,50" for 3 rounds of 100 queries
+        // by 2 clients (no --engine, so the first column is empty).
+        assert_eq!(
+            csv_line("mixed", &[0.1112, 0.1184, 0.1217], 2, 300),
+            ",mixed,0.117,0.111,0.122,2,50\n"
+        );
+        assert_eq!(
+            csv_line("key", &[2.0], 4, 100),
+            ",key,2.000,2.000,2.000,4,25\n"
+        );
+    }
 
     #[test]
     fn benchmark_block_is_mysqlslaps() {

@@ -478,3 +478,60 @@ fn issue_5_slap_results_record_the_slap_command() {
         2
     );
 }
+
+/// mysqlslap's --csv: one line per concurrency level, appended to the file run after run; and
+/// `--csv` alone puts those lines, and nothing else, on stdout.
+#[test]
+fn csv_lines_are_mysqlslaps_appended_or_on_stdout() {
+    let dir = scratch("slap-csv");
+    let db = format!("--sqlite-path={}", dir.join("x.db").display());
+    let file = dir.join("slap.csv");
+    let csv = format!("--csv={}", file.display());
+    let run = |extra: &str| {
+        let o = dbpress(&[
+            "slap",
+            &db,
+            "--query=SELECT 1",
+            "--concurrency=2,4",
+            "--iterations=2",
+            "--number-of-queries=200",
+            extra,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        o
+    };
+    let check = |lines: &[&str]| {
+        for (line, clients) in lines.iter().zip([2, 4, 2, 4]) {
+            let f: Vec<&str> = line.split(',').collect();
+            assert_eq!(f.len(), 7, "{line}");
+            assert_eq!((f[0], f[1]), ("", "mixed"), "{line}");
+            let secs: Vec<f64> = f[2..5].iter().map(|s| s.parse().unwrap()).collect();
+            // Average between minimum and maximum, three decimals each.
+            assert!(secs[1] <= secs[0] && secs[0] <= secs[2], "{line}");
+            assert!(f[2..5]
+                .iter()
+                .all(|s| s.split('.').nth(1).unwrap().len() == 3));
+            assert_eq!(f[5], clients.to_string(), "{line}");
+            assert_eq!(f[6], (200 / clients).to_string(), "{line}");
+        }
+    };
+    let o = run(&csv);
+    assert!(
+        stdout(&o).contains("Benchmark\n"),
+        "the report still goes to stdout"
+    );
+    run(&csv);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    check(&lines);
+
+    let o = run("--csv");
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "stdout holds the CSV alone: {out}");
+    check(&lines);
+
+    let o = dbpress(&["slap", &db, "--query=SELECT 1", "--csv=/proc/no/x.csv"]);
+    assert_fails_with(&o, 2, "cannot write the CSV file /proc/no/x.csv");
+}

@@ -228,3 +228,43 @@ fn unknown_output_format_is_one_clear_line() {
     let o = dbpress(&["report", "nothing.json", "--output-format=xml"]);
     assert_fails_with(&o, 2, "csv, markdown, html");
 }
+
+/// `--output=FILE` writes the format FILE's extension names: CSV, Markdown, HTML, else JSON.
+#[test]
+fn output_file_format_follows_its_extension() {
+    let dir = scratch("tables-ext");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    for (name, starts) in [
+        ("r.csv", "time_s,duration_s,"),
+        ("r.md", "### dbpress oltp_point_select: 1 threads"),
+        ("r.HTML", "<!DOCTYPE html>"),
+        ("r.json", "{"),
+        ("r.out", "{"),
+    ] {
+        let o = dbpress(&[
+            "oltp_point_select",
+            "run",
+            "--mysql-dry-run",
+            "--time=0",
+            "--events=200",
+            &format!("--output={}", path(name)),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let text = std::fs::read_to_string(path(name)).unwrap();
+        assert!(
+            text.starts_with(starts),
+            "{name}: {}",
+            &text[..text.len().min(200)]
+        );
+    }
+    let o = dbpress(&[
+        "compare",
+        &path("r.json"),
+        &path("r.out"),
+        &format!("--output={}", path("c.csv")),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(path("c.csv")).unwrap();
+    assert!(text.starts_with("threads,result,baseline,"), "{text}");
+    assert_eq!(text.lines().count(), 3, "{text}");
+}
