@@ -48,8 +48,15 @@ pub enum Document {
 pub fn read_document(path: &str) -> Result<Document> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| usage(format!("cannot read result file {path}: {e}")))?;
-    let value: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|e| usage(format!("{path} is not a dbpress JSON result: {e}")))?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        if super::FileFormat::of(path) != super::FileFormat::Json {
+            // What --output wrote for reading, by the name's extension.
+            return usage(format!(
+                "{path} is for reading, not a JSON result (--output writes CSV, Markdown or HTML by the file's extension): re-render or compare the JSON result, written with --output=FILE.json"
+            ));
+        }
+        usage(format!("{path} is not a dbpress JSON result: {e}"))
+    })?;
     match value.get("schema_version").and_then(|v| v.as_u64()) {
         Some(v) if v == u64::from(SCHEMA_VERSION) => {}
         Some(v) => {

@@ -267,4 +267,11 @@ fn output_file_format_follows_its_extension() {
     let text = std::fs::read_to_string(path("c.csv")).unwrap();
     assert!(text.starts_with("threads,result,baseline,"), "{text}");
     assert_eq!(text.lines().count(), 3, "{text}");
+    // Those files are for reading: report says which file to give it instead.
+    let o = dbpress(&["report", &path("r.csv")]);
+    assert_fails_with(
+        &o,
+        2,
+        "re-render or compare the JSON result, written with --output=FILE.json",
+    );
 }
