@@ -11,7 +11,7 @@
 //! A driver says where it looks (`Driver::wait_source`) and takes one sample
 //! (`Driver::sample_waits`): what each session of the run is doing, in the server's words.
 
-use crate::driver::Driver;
+use crate::driver::{DbErrorKind, Driver};
 use crate::runner::Shared;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -140,12 +140,13 @@ pub fn top(events: &[WaitShare], n: usize) -> String {
 /// own; a failure to connect or to query before the first sample is the result's
 /// `unavailable` (a later one ends the sampling with what it has).
 ///
-/// `sessions`: the server's ids for the run's sessions, sorted (empty where the driver does not
-/// know them: it then takes what it can tell is the run's, see `Driver::sample_waits`).
+/// The run's sessions are `Shared::sessions`: the server's ids, sorted, followed through
+/// reconnects (empty where the driver does not know them: it then takes what it can tell is the
+/// run's, see `Driver::sample_waits`). A lost sampling session (a restart or a failover the run
+/// rides out) is reconnected and the sampling goes on.
 pub fn sample(
     driver: &dyn Driver,
     source: &str,
-    sessions: &[u64],
     workers: usize,
     shared: &Shared,
 ) -> (ServerWaits, Timeline) {
@@ -182,7 +183,7 @@ pub fn sample(
             break;
         }
         let at = Instant::now();
-        match driver.sample_waits(conn.as_mut(), sessions) {
+        match driver.sample_waits(conn.as_mut(), &shared.sessions()) {
             Ok(seen) => {
                 waits.samples += 1;
                 let mut sample: BTreeMap<&str, u32> = BTreeMap::new();
@@ -198,7 +199,17 @@ pub fn sample(
                 waits.unavailable = Some(format!("not sampled: {}", e.message));
                 return (waits, timeline);
             }
-            // The session was lost (a server restart the run rode out): what was seen stands.
+            // The session was lost (a restart, a failover, a killed session): sample again on
+            // a new one from the next tick; while there is none, what was seen stands.
+            Err(e)
+                if matches!(
+                    e.kind,
+                    DbErrorKind::ConnectionLost | DbErrorKind::Unreachable
+                ) =>
+            {
+                let _ = conn.reconnect();
+            }
+            // Anything else would fail again: what was seen stands.
             Err(_) => break,
         }
     }

@@ -47,6 +47,34 @@ pub struct Shared {
     pub deadline_ns: AtomicU64,
     /// `--latency-limit`, ns; 0 = off.
     pub latency_limit_ns: u64,
+    /// The server's ids of the run's sessions, sorted (empty where the driver does not know
+    /// them): set once every worker is connected, and changed by a worker that reconnects, so
+    /// the wait sampler follows the sessions the run has now.
+    pub session_ids: std::sync::Mutex<Vec<u64>>,
+}
+
+impl Shared {
+    /// A worker's session was replaced by a new one (a reconnect): follow it. A session the
+    /// list does not hold (ids unknown) changes nothing.
+    pub fn session_replaced(&self, old: Option<u64>, new: Option<u64>) {
+        let (Some(old), Some(new)) = (old, new) else {
+            return;
+        };
+        let mut ids = self.session_ids.lock().unwrap_or_else(|p| p.into_inner());
+        if let Ok(at) = ids.binary_search(&old) {
+            ids.remove(at);
+            let to = ids.binary_search(&new).unwrap_or_else(|i| i);
+            ids.insert(to, new);
+        }
+    }
+
+    /// The run's sessions now.
+    pub fn sessions(&self) -> Vec<u64> {
+        self.session_ids
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
 }
 
 impl Shared {
@@ -218,6 +246,7 @@ pub fn run(
         epoch_ns: crate::stats::now_ns(),
         deadline_ns: AtomicU64::new(0),
         latency_limit_ns: cfg.latency_limit_ns.unwrap_or(0),
+        session_ids: std::sync::Mutex::new(Vec::new()),
     };
     let transactional = workload.transactional();
 
@@ -322,6 +351,7 @@ pub fn run(
             session_ids.clear();
         }
         session_ids.sort_unstable();
+        *shared.session_ids.lock().unwrap_or_else(|p| p.into_inner()) = session_ids;
         if first_err.is_some() {
             setup_failed.store(true, Ordering::Relaxed);
         }
@@ -371,9 +401,7 @@ pub fn run(
             .wait_source()
             .filter(|_| cfg.server_waits)
             .map(|source| {
-                s.spawn(move || {
-                    crate::waits::sample(driver, source, &session_ids, threads, shared_ref)
-                })
+                s.spawn(move || crate::waits::sample(driver, source, threads, shared_ref))
             });
         let result = report_loop(
             cfg,
@@ -842,6 +870,31 @@ pub fn fatal_message(e: &DbError, h: &Hints, w: &dyn Workload) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_reconnected_session_replaces_the_old_one_in_the_sampled_list() {
+        let shared = Shared {
+            stop: AtomicBool::new(false),
+            measuring: AtomicBool::new(true),
+            events_limit: 0,
+            events_claimed: AtomicU64::new(0),
+            in_flight: AtomicU64::new(0),
+            running: AtomicUsize::new(3),
+            last_finish_ns: AtomicU64::new(0),
+            epoch: Instant::now(),
+            epoch_ns: 0,
+            deadline_ns: AtomicU64::new(0),
+            latency_limit_ns: 0,
+            session_ids: std::sync::Mutex::new(vec![10, 20, 30]),
+        };
+        shared.session_replaced(Some(20), Some(45));
+        assert_eq!(shared.sessions(), [10, 30, 45]);
+        // Not the run's (or ids unknown): nothing changes.
+        shared.session_replaced(Some(99), Some(5));
+        shared.session_replaced(None, Some(5));
+        shared.session_replaced(Some(10), None);
+        assert_eq!(shared.sessions(), [10, 30, 45]);
+    }
 
     #[test]
     fn out_of_file_descriptors_is_not_blamed_on_the_server() {

@@ -227,9 +227,13 @@ impl Worker<'_> {
     /// Reconnect after a lost connection, retrying until it works or the run stops.
     fn reconnect(&mut self) -> Result<(), DbError> {
         let mut wait = Duration::from_millis(1);
+        let old = self.conn.session_id();
         loop {
             match self.conn.reconnect() {
-                Ok(()) => return Ok(()),
+                Ok(()) => {
+                    self.shared.session_replaced(old, self.conn.session_id());
+                    return Ok(());
+                }
                 Err(e)
                     if e.kind == DbErrorKind::Unreachable
                         || e.kind == DbErrorKind::ConnectionLost =>

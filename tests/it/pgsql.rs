@@ -217,6 +217,12 @@ fn terminated_sessions_reconnect_when_ignorable_and_stop_the_run_otherwise() {
         "{}",
         r["summary"]
     );
+    // The wait sampler's own session was terminated too: it reconnected and went on sampling
+    // the run's sessions, the new ones after their reconnect (about 30 samples of 2 sessions;
+    // without following them the samples after the kill would see none).
+    let w = &r["server_waits"];
+    assert!(w["samples"].as_u64().unwrap() >= 20, "{w}");
+    assert!(w["sessions_avg"].as_f64().unwrap() >= 1.8, "{w}");
 
     let killer = terminate_sessions_after(Duration::from_millis(1000));
     let o = dbpress(&args(
