@@ -154,8 +154,14 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
         .as_ref()
         .filter(|t| t.stalled_intervals > 0)
         .map(|t| {
+            // What the sessions were held on meanwhile, where the server was sampled.
+            let waits = if t.stall_waits.is_empty() {
+                String::new()
+            } else {
+                format!("; sessions: {}", crate::waits::top(&t.stall_waits, 2))
+            };
             format!(
-                "stalled {} of {} intervals (no event finished)",
+                "stalled {} of {} intervals (no event finished{waits})",
                 t.stalled_intervals, t.intervals
             )
         });
@@ -627,5 +633,30 @@ mod tests {
         assert!(e.message().contains("invalid level 'x'"));
         let e = levels(&opts("oltp_point_select run --threads=1,0")).unwrap_err();
         assert!(e.message().contains("invalid level '0'"));
+    }
+
+    #[test]
+    fn a_stalled_level_names_what_its_sessions_waited_on() {
+        let mut r = crate::export::text::tests::fixture();
+        let mut intervals: Vec<crate::result::Interval> = (1..=4)
+            .map(|k| crate::result::Interval {
+                time_s: f64::from(k),
+                duration_s: 1.0,
+                events: if k == 2 { 0 } else { 1000 },
+                ..Default::default()
+            })
+            .collect();
+        intervals[1].waits = Some([("Lock:relation".to_string(), 40)].into());
+        intervals[2].waits = Some([("running".to_string(), 40)].into());
+        r.throughput = crate::stats::stability::of(&intervals);
+        let step = Step {
+            threads: 4,
+            result: Some(r),
+            error: None,
+        };
+        assert_eq!(
+            row(4, &step).note.as_deref(),
+            Some("stalled 1 of 4 intervals (no event finished; sessions: 100% Lock:relation)")
+        );
     }
 }

@@ -132,10 +132,31 @@ fn figures(r: &RunResult) -> Table {
                 tp.median_eps, tp.min_eps, tp.max_eps, tp.cv_percent
             ),
         );
-        add(
-            "stalls (intervals with no event finished)",
-            tp.stalled_intervals.to_string(),
-        );
+        let mut stalls = tp.stalled_intervals.to_string();
+        if !tp.stall_waits.is_empty() {
+            stalls += &format!(
+                "; the sessions meanwhile: {}",
+                crate::waits::top(&tp.stall_waits, 3)
+            );
+        }
+        add("stalls (intervals with no event finished)", stalls);
+        if let Some(s) = &tp.slowest {
+            let mut slow = format!(
+                "{} of {}: median {:.2} against {:.2} events/s",
+                s.intervals,
+                s.intervals + s.others,
+                s.median_eps,
+                s.others_median_eps
+            );
+            if !s.waits.is_empty() {
+                slow += &format!(
+                    "; the sessions: {} (others: {})",
+                    crate::waits::top(&s.waits, 3),
+                    crate::waits::top(&s.others_waits, 3)
+                );
+            }
+            add("slowest quarter of the intervals", slow);
+        }
     }
     if let Some(h) = &r.host_usage {
         add(

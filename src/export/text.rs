@@ -387,5 +387,5 @@ pub fn histogram(r: &RunResult) -> String {
 pub mod host;
 mod server_counters;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod throughput;

@@ -1015,6 +1015,20 @@ fn a_stall_names_the_lock_the_sessions_waited_on() {
         full
     );
     assert!(stdout(&page).contains("</i>Lock:relation</span>"));
+    // And the Markdown summary's stalls row.
+    let md = stdout(&dbpress(&[
+        "report",
+        out.to_str().unwrap(),
+        "--output-format=markdown",
+    ]));
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| stalls (intervals with no event finished) | "))
+        .unwrap_or_else(|| panic!("no stalls row in {md}"));
+    assert!(
+        row.contains("; the sessions meanwhile: ") && row.contains("% Lock:relation"),
+        "{row}"
+    );
     let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }

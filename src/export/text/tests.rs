@@ -20,7 +20,7 @@ fn latency(min: f64, avg: f64, max: f64, p95: f64, sum: f64) -> Latency {
     }
 }
 
-fn fixture() -> RunResult {
+pub(crate) fn fixture() -> RunResult {
     RunResult {
         schema_version: SCHEMA_VERSION,
         tool: Tool {
