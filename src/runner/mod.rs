@@ -54,6 +54,15 @@ pub struct Shared {
 }
 
 impl Shared {
+    /// Whether `now_ns` (on the `now_ns` clock) is past the end of a `--time` run. Each worker
+    /// checks its own clock after every event, as sysbench's do, so a reporter the scheduler
+    /// starves (hundreds of busy threads on two cores) cannot stretch a 2 s run to 14 s.
+    #[inline(always)]
+    pub fn past_deadline(&self, now_ns: u64) -> bool {
+        let d = self.deadline_ns.load(Ordering::Relaxed);
+        d > 0 && now_ns >= self.epoch_ns + d
+    }
+
     /// A worker's session was replaced by a new one (a reconnect): follow it. A session the
     /// list does not hold (ids unknown) changes nothing.
     pub fn session_replaced(&self, old: Option<u64>, new: Option<u64>) {
@@ -74,17 +83,6 @@ impl Shared {
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone()
-    }
-}
-
-impl Shared {
-    /// Whether `now_ns` (on the `now_ns` clock) is past the end of a `--time` run. Each worker
-    /// checks its own clock after every event, as sysbench's do, so a reporter the scheduler
-    /// starves (hundreds of busy threads on two cores) cannot stretch a 2 s run to 14 s.
-    #[inline(always)]
-    pub fn past_deadline(&self, now_ns: u64) -> bool {
-        let d = self.deadline_ns.load(Ordering::Relaxed);
-        d > 0 && now_ns >= self.epoch_ns + d
     }
 }
 

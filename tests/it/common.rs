@@ -251,3 +251,28 @@ pub fn chart_points(html: &str, title: &str) -> usize {
     let points = &chart[chart.find("points=\"").expect("a line") + 8..];
     points[..points.find('"').unwrap()].split(' ').count()
 }
+
+/// Each interval's server-wait observations (`waits`, summed over its events), for the
+/// intervals that had samples; asserts they add up to the run's `server_waits` observations.
+pub fn interval_waits_adding_up(r: &serde_json::Value) -> Vec<u64> {
+    let per_interval: Vec<u64> = r["intervals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|i| i["waits"].as_object())
+        .map(|m| m.values().map(|v| v.as_u64().unwrap()).sum())
+        .collect();
+    let observed: u64 = r["server_waits"]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["observations"].as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        per_interval.iter().sum::<u64>(),
+        observed,
+        "{}",
+        r["intervals"]
+    );
+    per_interval
+}

@@ -987,20 +987,7 @@ fn a_stall_names_the_lock_the_sessions_waited_on() {
         "{}",
         stdout(&o)
     );
-    let observed: u64 = r["server_waits"]["events"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["observations"].as_u64().unwrap())
-        .sum();
-    let tallied: u64 = r["intervals"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|i| i["waits"].as_object())
-        .flat_map(|m| m.values().map(|v| v.as_u64().unwrap()))
-        .sum();
-    assert_eq!(tallied, observed);
+    interval_waits_adding_up(&r);
     // The page charts the waits per interval, a point per full interval for each line.
     let page = dbpress(&["report", out.to_str().unwrap(), "--output-format=html"]);
     assert!(page.status.success(), "{}", stderr(&page));
