@@ -110,6 +110,8 @@ pub static SPECS: &[Spec] = &[
     o("mysql-db", Str, "sbtest", Mysql, "MySQL database name"),
     o("mysql-ssl", Str, "off", Mysql, "TLS mode {off, on, disabled, preferred, required, verify_ca, verify_identity}"),
     o("mysql-ssl-ca", Str, "", Mysql, "CA certificate file for verify_ca / verify_identity"),
+    o("mysql-compression", Bool, "off", Mysql, "compressed client/server protocol (zlib), as over a slow or metered network"),
+    o("mysql-compression-algorithms", List, "zlib", Mysql, "compression algorithms the client may use; dbpress speaks zlib"),
     o("mysql-ignore-errors", List, "1213,1020,1205", Mysql, "list of errors to ignore, or \"all\"; empty = none"),
     o("mysql-dry-run", Bool, "off", Mysql, "dry run: all client calls succeed without executing anything"),
     o("pgsql-host", Str, "localhost", Pgsql, "PostgreSQL server host, or a socket directory (/var/run/postgresql); also PGHOST"),

@@ -67,6 +67,10 @@ const MYSQL_CACHES: &[&str] = &[
     "Created_tmp_disk_tables",
 ];
 
+/// Bytes the server read from and wrote to its clients' sockets: what the run asks of the
+/// network between client and server (compressed bytes, under --mysql-compression).
+const MYSQL_NETWORK: &[&str] = &["Bytes_received", "Bytes_sent"];
+
 static MYSQL_COUNTERS: CounterSpec = CounterSpec {
     source: "SHOW GLOBAL STATUS, every session of the server",
     checks: &[
@@ -136,7 +140,8 @@ impl MysqlDriver {
             .max_allowed_packet(Some(1 << 30))
             .tcp_connect_timeout(Some(Duration::from_secs(10)))
             // The crate would otherwise silently move a loopback TCP connection to the socket.
-            .prefer_socket(false);
+            .prefer_socket(false)
+            .compress(t.compress.then(mysql::Compression::default));
         b = match transport {
             Transport::Tcp { host, port } => b.ip_or_hostname(Some(host.clone())).tcp_port(*port),
             Transport::Socket(p) => b.socket(Some(p.to_string_lossy().into_owned())),
@@ -221,6 +226,7 @@ impl Driver for MysqlDriver {
             password: self.target.password.clone(),
             db: self.target.db.clone(),
             tls,
+            compress: self.target.compress,
         };
         match WireConn::open(&wire, self.ps_mode == PsMode::Disable) {
             Ok(c) => return Ok(Box::new(c)),
@@ -315,6 +321,7 @@ impl Driver for MysqlDriver {
             MYSQL_LOCKS,
             MYSQL_IO,
             MYSQL_CACHES,
+            MYSQL_NETWORK,
             &["Uptime"],
         ]
         .concat()

@@ -67,6 +67,8 @@ pub struct MysqlTarget {
     pub db: String,
     pub ssl: SslMode,
     pub ssl_ca: Option<PathBuf>,
+    /// --mysql-compression: every session speaks the compressed protocol (zlib).
+    pub compress: bool,
 }
 
 /// Places libmysqlclient/libmariadb look for the server socket when none is given.
@@ -288,6 +290,33 @@ fn parse_ssl(raw: &str) -> Result<SslMode> {
     })
 }
 
+/// --mysql-compression, checked against --mysql-compression-algorithms: zlib is the algorithm
+/// every MySQL-protocol server speaks (MySQL 8.0.18's zstd is not spoken by dbpress's client).
+fn compression(opts: &OptionValues) -> Result<bool> {
+    let on = crate::config::boolean(opts, "mysql-compression")?;
+    let algorithms: Vec<String> = opts
+        .get("mysql-compression-algorithms")
+        .split(',')
+        .map(|a| a.trim().to_ascii_lowercase())
+        .filter(|a| !a.is_empty())
+        .collect();
+    if let Some(a) = algorithms
+        .iter()
+        .find(|a| !matches!(a.as_str(), "zlib" | "zstd" | "uncompressed"))
+    {
+        return Err(usage(format!(
+            "unknown compression algorithm '{a}' in --mysql-compression-algorithms: use zlib"
+        )));
+    }
+    if on && !algorithms.iter().any(|a| a == "zlib") {
+        return Err(usage(format!(
+            "--mysql-compression-algorithms={} leaves no algorithm dbpress speaks: use zlib (MySQL's zstd is not supported)",
+            opts.get("mysql-compression-algorithms")
+        )));
+    }
+    Ok(on)
+}
+
 impl MysqlTarget {
     pub fn from_options(opts: &OptionValues) -> Result<MysqlTarget> {
         let url = match opts.get("db") {
@@ -413,7 +442,9 @@ impl MysqlTarget {
                 _ => {}
             }
         }
+        let compress = compression(opts)?;
         Ok(MysqlTarget {
+            compress,
             transports,
             user,
             password: Secret(password),
@@ -439,8 +470,13 @@ impl MysqlTarget {
             SslMode::VerifyCa => ", TLS verify_ca",
             SslMode::VerifyIdentity => ", TLS verify_identity",
         };
+        let compression = if self.compress {
+            ", compressed protocol (zlib)"
+        } else {
+            ""
+        };
         format!(
-            "MySQL {} as '{}' db '{}'{tls}",
+            "MySQL {} as '{}' db '{}'{compression}{tls}",
             list.join(", "),
             self.user,
             self.db

@@ -15,6 +15,8 @@ pub enum Stream {
     Unix(UnixStream),
     /// TLS over TCP through rustls: records are read and written on the same `Tcp`.
     Tls(Box<StreamOwned<ClientConnection, Tcp>>),
+    /// MySQL's compressed protocol over one of the others.
+    Zlib(Box<crate::driver::mysql_wire::compress::Zlib>),
 }
 
 impl Stream {
@@ -24,6 +26,7 @@ impl Stream {
             Stream::Tcp(t) => t.0.as_raw_fd(),
             Stream::Unix(s) => s.as_raw_fd(),
             Stream::Tls(t) => t.sock.0.as_raw_fd(),
+            Stream::Zlib(z) => z.stream().raw_fd(),
         }
     }
 }
@@ -95,6 +98,7 @@ impl Read for Stream {
             Stream::Tcp(s) => s.read(buf),
             Stream::Unix(s) => read_unix(s.as_raw_fd(), buf),
             Stream::Tls(s) => s.read(buf),
+            Stream::Zlib(z) => z.read(buf),
         }
     }
 }
@@ -202,12 +206,14 @@ impl Write for Stream {
             Stream::Tcp(s) => s.write(buf),
             Stream::Unix(s) => sys_send(s.as_raw_fd(), buf),
             Stream::Tls(s) => s.write(buf),
+            Stream::Zlib(z) => z.write(buf),
         }
     }
     /// Plain streams send in `write`; TLS may still hold encrypted records to send.
     fn flush(&mut self) -> io::Result<()> {
         match self {
             Stream::Tls(s) => s.flush(),
+            Stream::Zlib(z) => z.flush(),
             _ => Ok(()),
         }
     }

@@ -66,6 +66,7 @@ fn short(flag: char) -> Option<&'static str> {
         'x' => "number-char-cols",
         'y' => "number-int-cols",
         'e' => "engine",
+        'C' => "compress",
         _ => return None,
     })
 }
@@ -74,6 +75,7 @@ fn is_flag(name: &str) -> bool {
     matches!(
         name,
         "no-drop"
+            | "compress"
             | "only-print"
             | "silent"
             | "auto-generate-sql"
@@ -135,6 +137,8 @@ pub fn parse(args: &[String]) -> Result<SlapArgs> {
                 | "only-print"
                 | "silent"
                 | "csv"
+                | "compress"
+                | "compression-algorithms"
                 | "number-char-cols"
                 | "number-int-cols"
         ) || name.starts_with("auto-generate-sql");
@@ -202,9 +206,22 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
             set(&mut opts, "mysql-port", get("port"));
             set(&mut opts, "mysql-socket", get("socket"));
             set(&mut opts, "mysql-db", get("create-schema"));
+            set(&mut opts, "mysql-compression", get("compress"));
+            set(
+                &mut opts,
+                "mysql-compression-algorithms",
+                get("compression-algorithms"),
+            );
             if !opts.is_set("db-driver") && !opts.is_set("db") {
                 opts.set("db-driver", "mysql");
             }
+        }
+        Driver::Pgsql | Driver::Sqlite
+            if get("compress").is_some_and(|v| cli::parse_bool(&v) == Some(true)) =>
+        {
+            return Err(usage(
+                "-C/--compress compresses MySQL's protocol; PostgreSQL and SQLite have no such option: drop it",
+            ));
         }
         Driver::Pgsql => {
             set(&mut opts, "pgsql-user", get("user"));

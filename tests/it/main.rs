@@ -9,6 +9,8 @@ mod common;
 mod cli;
 /// dbpress compare: results side by side, their ratios and their differences.
 mod compare;
+/// MySQL's compressed protocol: the same statements, fewer bytes.
+mod compression;
 /// The same driver tests against every engine.
 mod conformance;
 /// The dry-run driver: dbpress's own machinery without a server.

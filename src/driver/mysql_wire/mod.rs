@@ -11,6 +11,7 @@
 
 mod auth;
 mod bulk;
+pub(crate) mod compress;
 mod packet;
 
 use super::mysql_target::Transport;
@@ -26,6 +27,7 @@ use std::sync::Arc;
 const CLIENT_LONG_PASSWORD: u32 = 1;
 const CLIENT_LONG_FLAG: u32 = 4;
 const CLIENT_CONNECT_WITH_DB: u32 = 8;
+const CLIENT_COMPRESS: u32 = 32;
 const CLIENT_PROTOCOL_41: u32 = 512;
 const CLIENT_SSL: u32 = 2048;
 const CLIENT_TRANSACTIONS: u32 = 8192;
@@ -54,6 +56,8 @@ pub struct WireOpts {
     pub db: String,
     /// TLS over TCP, when --mysql-ssl asks for it.
     pub tls: Option<WireTls>,
+    /// The compressed protocol (zlib), when --mysql-compression asks for it.
+    pub compress: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -264,6 +268,19 @@ impl WireConn {
         } else {
             0
         };
+        if opts.compress {
+            if server_caps & CLIENT_COMPRESS == 0 {
+                return Err(OpenError::Db(DbError::new(
+                    DbErrorKind::Setup,
+                    "2026",
+                    format!(
+                        "the server at {} does not offer protocol compression: run without --mysql-compression",
+                        opts.transport
+                    ),
+                )));
+            }
+            caps |= CLIENT_COMPRESS;
+        }
         let mut encrypted = false;
         if let (Some(tls), Transport::Tcp { host, .. }) = (&opts.tls, &opts.transport) {
             if server_caps & CLIENT_SSL != 0 {
@@ -311,7 +328,13 @@ impl WireConn {
         loop {
             let p = io.next().map_err(|e| OpenError::Db(io_lost(e)))?.to_vec();
             match p.first() {
-                Some(0x00) => break,
+                Some(0x00) => {
+                    // The OK that ends the login is the last packet sent as is.
+                    if caps & CLIENT_COMPRESS != 0 {
+                        io = io.start_compression();
+                    }
+                    break;
+                }
                 Some(0xFF) => return Err(OpenError::Db(err_packet(&p))),
                 Some(0xFE) => {
                     // Auth switch: another plugin, with a fresh scramble.

@@ -78,9 +78,24 @@ impl PacketIo {
         Ok(&self.joined)
     }
 
+    /// From here on, every byte in both directions travels in compressed packets. Bytes already
+    /// read stay where they are, under the new layer.
+    pub fn start_compression(self) -> PacketIo {
+        let zlib = super::compress::Zlib::new(self.r);
+        PacketIo {
+            r: Buffered::new(Stream::Zlib(Box::new(zlib))),
+            joined: self.joined,
+            seq: self.seq,
+            out: self.out,
+        }
+    }
+
     /// Begin a command packet (sequence 0); write its payload into the returned buffer.
     pub fn begin_command(&mut self) -> &mut Vec<u8> {
         self.seq = 0;
+        if let Stream::Zlib(z) = &mut self.r.stream {
+            z.seq = 0;
+        }
         self.begin()
     }
 
