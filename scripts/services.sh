@@ -30,7 +30,7 @@ missing=()
 if [ "$want_mariadb" = 1 ] && ! command -v mariadbd >/dev/null 2>&1 && [ ! -x /usr/sbin/mariadbd ]; then
   missing+=(mariadb-server mariadb-client)
 fi
-if [ "$want_mariadb" = 1 ] && ! command -v openssl >/dev/null 2>&1; then
+if ! command -v openssl >/dev/null 2>&1; then
   missing+=(openssl)
 fi
 if [ "$want_pgsql" = 1 ] && ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
@@ -50,30 +50,53 @@ fi
 
 mariadb_up() { mariadb-admin --protocol=socket -uroot ping >/dev/null 2>&1; }
 
-# A test CA and a server certificate for 127.0.0.1/localhost, so TLS modes can be tested:
-# --mysql-ssl=required|verify_ca|verify_identity --mysql-ssl-ca=$TLS_DIR/ca.pem
+# A test CA, a server certificate for 127.0.0.1/localhost and a client certificate (CN
+# sbtest_x509), so TLS modes and certificate logins can be tested:
+# --mysql-ssl=required|verify_ca|verify_identity --mysql-ssl-ca=$TLS_DIR/ca.pem, and
+# --mysql-ssl-cert=$TLS_DIR/client-cert.pem --mysql-ssl-key=$TLS_DIR/client-key.pem (the
+# sbtest_x509 accounts, which REQUIRE X509 on MariaDB and log in by `cert` on PostgreSQL).
+# Each file is made once; the client key is readable by all: it only opens the test accounts.
 TLS_DIR=/etc/mysql/dbpress-tls
-tls_config() {
-  [ -f "$TLS_DIR/server-cert.pem" ] && [ -f /etc/mysql/mariadb.conf.d/90-dbpress-tls.cnf ] && return 0
+test_ca() {
   $SUDO mkdir -p "$TLS_DIR"
   (
     cd "$TLS_DIR"
-    $SUDO openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=dbpress test CA" \
-      -keyout ca-key.pem -out ca.pem 2>/dev/null
-    $SUDO openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" \
-      -keyout server-key.pem -out server.csr 2>/dev/null
-    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n' | $SUDO tee ext.cnf >/dev/null
-    $SUDO openssl x509 -req -in server.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -days 3650 \
-      -extfile ext.cnf -out server-cert.pem 2>/dev/null
-    $SUDO chown mysql:mysql server-key.pem server-cert.pem ca.pem
-    $SUDO chmod 600 server-key.pem
+    if [ ! -f ca.pem ] || [ ! -f ca-key.pem ]; then
+      $SUDO openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=dbpress test CA" \
+        -keyout ca-key.pem -out ca.pem 2>/dev/null
+      $SUDO rm -f server-cert.pem client-cert.pem
+    fi
+    if [ ! -f server-cert.pem ]; then
+      $SUDO openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" \
+        -keyout server-key.pem -out server.csr 2>/dev/null
+      printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n' | $SUDO tee ext.cnf >/dev/null
+      $SUDO openssl x509 -req -in server.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -days 3650 \
+        -extfile ext.cnf -out server-cert.pem 2>/dev/null
+      $SUDO chmod 600 server-key.pem
+    fi
+    if [ ! -f client-cert.pem ]; then
+      $SUDO openssl req -newkey rsa:2048 -nodes -subj "/CN=sbtest_x509" \
+        -keyout client-key.pem -out client.csr 2>/dev/null
+      # Extensions make it X.509 v3, which rustls requires of a certificate it presents.
+      printf 'basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n' | $SUDO tee client-ext.cnf >/dev/null
+      $SUDO openssl x509 -req -in client.csr -CA ca.pem -CAkey ca-key.pem -CAcreateserial -days 3650 \
+        -extfile client-ext.cnf -out client-cert.pem 2>/dev/null
+      $SUDO chmod 644 client-key.pem client-cert.pem
+    fi
     $SUDO chmod 644 ca.pem server-cert.pem
   )
+}
+
+tls_config() {
+  if id mysql >/dev/null 2>&1; then $SUDO chown mysql:mysql "$TLS_DIR/server-key.pem"; fi
+  [ -f /etc/mysql/mariadb.conf.d/90-dbpress-tls.cnf ] && return 0
   printf '[mariadbd]\nssl_cert = %s/server-cert.pem\nssl_key = %s/server-key.pem\nssl_ca = %s/ca.pem\n' \
     "$TLS_DIR" "$TLS_DIR" "$TLS_DIR" | $SUDO tee /etc/mysql/mariadb.conf.d/90-dbpress-tls.cnf >/dev/null
   # A running server must restart to load the certificate.
   if mariadb_up; then $SUDO mariadb-admin --protocol=socket -uroot shutdown; sleep 1; fi
 }
+
+if [ "$want_mariadb" = 1 ] || [ "$want_pgsql" = 1 ]; then test_ca; fi
 
 if [ "$want_mariadb" = 1 ]; then
   tls_config
@@ -104,6 +127,10 @@ CREATE USER IF NOT EXISTS 'sbtest'@'localhost' IDENTIFIED BY 'sbtest';
 CREATE USER IF NOT EXISTS 'sbtest'@'127.0.0.1' IDENTIFIED BY 'sbtest';
 GRANT ALL PRIVILEGES ON sbtest.* TO 'sbtest'@'localhost';
 GRANT ALL PRIVILEGES ON sbtest.* TO 'sbtest'@'127.0.0.1';
+CREATE USER IF NOT EXISTS 'sbtest_x509'@'localhost' IDENTIFIED BY 'sbtest' REQUIRE X509;
+CREATE USER IF NOT EXISTS 'sbtest_x509'@'127.0.0.1' IDENTIFIED BY 'sbtest' REQUIRE X509;
+GRANT ALL PRIVILEGES ON sbtest.* TO 'sbtest_x509'@'localhost';
+GRANT ALL PRIVILEGES ON sbtest.* TO 'sbtest_x509'@'127.0.0.1';
 FLUSH PRIVILEGES;
 SQL
   sock=$(mariadb --protocol=socket -uroot -N -e 'SELECT @@socket')
@@ -113,6 +140,7 @@ SQL
   echo "  socket: dbpress oltp_point_select run --mysql-socket=$sock --mysql-user=sbtest --mysql-password=sbtest"
   echo "  TCP:    dbpress oltp_point_select run --mysql-host=127.0.0.1 --mysql-port=$port --mysql-user=sbtest --mysql-password=sbtest"
   echo "  TLS:    add --mysql-ssl=verify_identity --mysql-ssl-ca=$TLS_DIR/ca.pem to the TCP form"
+  echo "  X509:   --mysql-user=sbtest_x509 with --mysql-ssl=required --mysql-ssl-cert=$TLS_DIR/client-cert.pem --mysql-ssl-key=$TLS_DIR/client-key.pem"
 fi
 
 # --- PostgreSQL: the Debian cluster, started by hand (no init system), with the sbtest role and
@@ -132,9 +160,16 @@ if [ "$want_pgsql" = 1 ]; then
     # A running cluster restarts to take max_connections.
     if pg_lsclusters -h | grep -q "^$ver main .* online"; then $SUDO pg_ctlcluster "$ver" main restart; fi
   fi
+  # Client certificates signed by the test CA are checked (the sbtest_x509 role logs in by
+  # `cert` over TLS); PostgreSQL takes the file on a reload.
+  if [ ! -f "$conf/conf.d/91-dbpress-tls.conf" ]; then
+    printf "ssl = on\nssl_ca_file = '%s/ca.pem'\n" "$TLS_DIR" | $SUDO tee "$conf/conf.d/91-dbpress-tls.conf" >/dev/null
+    if pg_lsclusters -h | grep -q "^$ver main .* online"; then $SUDO pg_ctlcluster "$ver" main reload; fi
+  fi
   # sbtest logs in with its password over the socket too (the default is peer authentication);
   # sbtest_md5 and sbtest_plain exist so the tests cover the older MD5 and cleartext exchanges.
-  for line in 'local all sbtest scram-sha-256' 'local all sbtest_md5 md5' 'local all sbtest_plain password'; do
+  for line in 'local all sbtest scram-sha-256' 'local all sbtest_md5 md5' 'local all sbtest_plain password' \
+      'hostssl all sbtest_x509 127.0.0.1/32 cert'; do
     if ! $SUDO grep -q "^$line\$" "$conf/pg_hba.conf"; then
       $SUDO sed -i "1i $line" "$conf/pg_hba.conf"
       if pg_lsclusters -h | grep -q "^$ver main .* online"; then $SUDO pg_ctlcluster "$ver" main reload; fi
@@ -151,6 +186,10 @@ DO $$ BEGIN
   END IF;
   IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'sbtest_plain') THEN
     CREATE ROLE sbtest_plain LOGIN PASSWORD 'sbtest';
+  END IF;
+  -- Logs in with the test client certificate (CN sbtest_x509) and acts as sbtest.
+  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'sbtest_x509') THEN
+    CREATE ROLE sbtest_x509 LOGIN IN ROLE sbtest;
   END IF;
 END $$;
 -- An MD5 exchange needs the password stored as MD5.

@@ -106,7 +106,12 @@ impl MysqlDriver {
         };
         let tls = match check {
             Some(c) => Some(WireTls {
-                config: client_config(c, target.ssl_ca.as_deref(), "--mysql-ssl-ca")?,
+                config: client_config(
+                    c,
+                    target.ssl_ca.as_deref(),
+                    "--mysql-ssl-ca",
+                    target.client_cert.as_ref(),
+                )?,
                 required: target.ssl != SslMode::Preferred,
             }),
             None => None,
@@ -163,6 +168,13 @@ impl MysqlDriver {
                 Some(mysql::SslOpts::default().with_root_cert_path(t.ssl_ca.clone()))
             }
         };
+        let ssl = ssl.map(|o| match &t.client_cert {
+            Some(c) => o.with_client_identity(Some(mysql::ClientIdentity::new(
+                c.cert.clone(),
+                c.key.clone(),
+            ))),
+            None => o,
+        });
         // TLS is not negotiated over a Unix socket (the socket is already local and private).
         if matches!(transport, Transport::Tcp { .. }) {
             b = b.ssl_opts(ssl);

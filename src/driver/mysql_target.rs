@@ -5,6 +5,7 @@
 //! The password comes from --mysql-password, the URL, `MYSQL_PWD`, or `[client]` in ~/.my.cnf,
 //! in that order, and is kept in a `Secret` whose Debug/Display never show it.
 
+use super::tls::ClientCert;
 use crate::cli::OptionValues;
 use crate::error::{environment, usage, Result};
 use std::fmt;
@@ -67,6 +68,8 @@ pub struct MysqlTarget {
     pub db: String,
     pub ssl: SslMode,
     pub ssl_ca: Option<PathBuf>,
+    /// --mysql-ssl-cert and --mysql-ssl-key: presented when the server asks for a certificate.
+    pub client_cert: Option<ClientCert>,
     /// --mysql-compression: every session speaks the compressed protocol (zlib).
     pub compress: bool,
 }
@@ -442,8 +445,21 @@ impl MysqlTarget {
                 _ => {}
             }
         }
+        let client_cert = ClientCert::from_files(
+            opts.get("mysql-ssl-cert"),
+            opts.get("mysql-ssl-key"),
+            "--mysql-ssl-cert",
+            "--mysql-ssl-key",
+        )
+        .map_err(usage)?;
+        if client_cert.is_some() && ssl == SslMode::Disabled {
+            return Err(usage(
+                "--mysql-ssl-cert is presented over TLS, which is off: add --mysql-ssl=required (or verify_ca, verify_identity)",
+            ));
+        }
         let compress = compression(opts)?;
         Ok(MysqlTarget {
+            client_cert,
             compress,
             transports,
             user,
@@ -470,13 +486,19 @@ impl MysqlTarget {
             SslMode::VerifyCa => ", TLS verify_ca",
             SslMode::VerifyIdentity => ", TLS verify_identity",
         };
+        let cert = match &self.client_cert {
+            Some(c) if !all_sockets && self.ssl != SslMode::Disabled => {
+                format!(", client certificate {}", c.cert.display())
+            }
+            _ => String::new(),
+        };
         let compression = if self.compress {
             ", compressed protocol (zlib)"
         } else {
             ""
         };
         format!(
-            "MySQL {} as '{}' db '{}'{compression}{tls}",
+            "MySQL {} as '{}' db '{}'{compression}{tls}{cert}",
             list.join(", "),
             self.user,
             self.db

@@ -65,6 +65,7 @@ impl PgDriver {
                 c,
                 target.ssl_root_cert.as_deref(),
                 "--pgsql-sslrootcert",
+                target.client_cert.as_ref(),
             )?),
             None => None,
         };

@@ -3,6 +3,7 @@
 //! ~/.pgpass, in libpq's order of precedence (an option beats the environment beats a default).
 
 use super::mysql_target::{parse_url, Secret};
+use super::tls::ClientCert;
 use crate::cli::OptionValues;
 use crate::error::{usage, Result};
 use std::path::{Path, PathBuf};
@@ -56,6 +57,8 @@ pub struct PgTarget {
     pub db: String,
     pub ssl: PgSslMode,
     pub ssl_root_cert: Option<PathBuf>,
+    /// Presented when the server asks for a certificate (`cert` in pg_hba.conf).
+    pub client_cert: Option<ClientCert>,
     /// Schema the session works in (search_path), when not the server's default.
     pub schema: Option<String>,
 }
@@ -72,6 +75,34 @@ fn pick(opts: &OptionValues, name: &str, url: Option<&String>, env: &str) -> Str
         Ok(v) if !v.is_empty() => v,
         _ => opts.get(name).to_string(),
     }
+}
+
+/// --pgsql-sslcert/--pgsql-sslkey, else PGSSLCERT/PGSSLKEY, else libpq's default files
+/// ~/.postgresql/postgresql.crt and .key when both exist (libpq presents them unasked too).
+fn client_cert(opts: &OptionValues, ssl: PgSslMode) -> Result<Option<ClientCert>> {
+    let cert = pick(opts, "pgsql-sslcert", None, "PGSSLCERT");
+    let key = pick(opts, "pgsql-sslkey", None, "PGSSLKEY");
+    let given =
+        ClientCert::from_files(&cert, &key, "--pgsql-sslcert", "--pgsql-sslkey").map_err(usage)?;
+    if given.is_some() && ssl == PgSslMode::Disable {
+        return Err(usage(
+            "--pgsql-sslcert is presented over TLS, which --pgsql-sslmode=disable turns off: use --pgsql-sslmode=require (or prefer, verify-ca, verify-full)",
+        ));
+    }
+    if given.is_some() || !cert.is_empty() || !key.is_empty() {
+        return Ok(given);
+    }
+    let Some(home) = std::env::var_os("HOME") else {
+        return Ok(None);
+    };
+    let dir = Path::new(&home).join(".postgresql");
+    let (cert, key) = (dir.join("postgresql.crt"), dir.join("postgresql.key"));
+    Ok((cert.is_file() && key.is_file()).then(|| ClientCert {
+        cert,
+        key,
+        cert_option: "~/.postgresql/postgresql.crt",
+        key_option: "~/.postgresql/postgresql.key",
+    }))
 }
 
 impl PgTarget {
@@ -120,6 +151,7 @@ impl PgTarget {
                 ssl.name()
             )));
         }
+        let client_cert = client_cert(opts, ssl)?;
         let password = if opts.is_set("pgsql-password") {
             opts.get("pgsql-password").to_string()
         } else if let Some(p) = url.password.clone() {
@@ -139,6 +171,7 @@ impl PgTarget {
             db,
             ssl,
             ssl_root_cert,
+            client_cert,
             schema: Some(opts.get("pgsql-schema").to_string()).filter(|s| !s.is_empty()),
         })
     }
@@ -161,12 +194,16 @@ impl PgTarget {
             (true, _) | (_, PgSslMode::Disable) => String::new(),
             (false, m) => format!(", sslmode={}", m.name()),
         };
+        let cert = match &self.client_cert {
+            Some(c) if !tls.is_empty() => format!(", client certificate {}", c.cert.display()),
+            _ => String::new(),
+        };
         let schema = self
             .schema
             .as_ref()
             .map_or(String::new(), |s| format!(", schema {s}"));
         format!(
-            "PostgreSQL over {place}, user {}, database {}{schema}{tls}",
+            "PostgreSQL over {place}, user {}, database {}{schema}{tls}{cert}",
             self.user, self.db
         )
     }

@@ -7,6 +7,8 @@ mod common;
 
 /// Command-line behaviour that needs no server.
 mod cli;
+/// Client certificates: X509 accounts on MariaDB, `cert` logins on PostgreSQL.
+mod client_cert;
 /// dbpress compare: results side by side, their ratios and their differences.
 mod compare;
 /// MySQL's compressed protocol: the same statements, fewer bytes.
