@@ -97,7 +97,7 @@ fn client_cert(opts: &OptionValues, ssl: PgSslMode) -> Result<Option<ClientCert>
     };
     let dir = Path::new(&home).join(".postgresql");
     let (cert, key) = (dir.join("postgresql.crt"), dir.join("postgresql.key"));
-    Ok((cert.is_file() && key.is_file()).then(|| ClientCert {
+    Ok((cert.is_file() && key.is_file()).then_some(ClientCert {
         cert,
         key,
         cert_option: "~/.postgresql/postgresql.crt",
