@@ -48,6 +48,7 @@ pub fn measure(
     let server_process = driver.server_process(probe.as_ref());
     let data =
         crate::host::disk::data_device(driver.data_location(probe.as_mut()), &server_process);
+    let network = crate::host::network::link_of(probe.socket_fd());
     for warning in &warnings {
         warn_once(warning);
     }
@@ -151,7 +152,7 @@ pub fn measure(
         init: &init,
         on_forced: &forced,
     };
-    let host = crate::host::Sampler::new(server_process, data);
+    let host = crate::host::Sampler::new(server_process, data).with_network(network);
     let output = runner::run(cfg, w, driver, &info, &controls, host, out)?;
     Ok(assemble(output))
 }

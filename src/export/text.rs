@@ -293,6 +293,7 @@ fn dbpress_sections(r: &RunResult) -> String {
     if let Some(h) = &r.host_usage {
         o.push_str(&host::section(h, s.events, s.reads + s.writes + s.other));
         o.push_str(&host::disk_section(h, s.events));
+        o.push_str(&host::network_section(h, s.events));
     }
     if let Some(c) = &r.server_counters {
         let disk_reads = r.host_usage.as_ref().and_then(|h| {

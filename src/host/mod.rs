@@ -12,10 +12,12 @@
 //! end (small reads), the server's processes just before the run and after it (see `Sampler`).
 
 pub mod disk;
+pub mod network;
 pub mod procfs;
 pub mod server_process;
 
 use disk::{DataDevice, DiskCounters, DiskIo, DiskUsage};
+use network::{NetCounters, NetIo, NetUsage, NetworkLink};
 use procfs::{HostTicks, ProcessTicks};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -118,6 +120,12 @@ pub struct HostUsage {
     /// system /proc/diskstats does not show as one device.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disk_unavailable: Option<String>,
+    /// The network interface the sessions went through, over the same span.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<NetUsage>,
+    /// Why the interface is not there: a Unix socket, an address no interface holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network_unavailable: Option<String>,
 }
 
 impl HostUsage {
@@ -138,21 +146,23 @@ impl HostUsage {
 /// another user's, an engine inside dbpress).
 pub type ServerProcess = Result<u32, String>;
 
-/// The machine's and dbpress's CPU, and the data's disk, at one moment.
+/// The machine's and dbpress's CPU, the data's disk and the sessions' interface, at one moment.
 struct Reading {
     at: Instant,
     host: HostTicks,
     me: ProcessTicks,
     disk: Option<DiskCounters>,
+    net: Option<NetCounters>,
 }
 
 impl Reading {
-    fn now(disk: Option<&DataDevice>) -> Option<Reading> {
+    fn now(disk: Option<&DataDevice>, net: Option<&NetworkLink>) -> Option<Reading> {
         Some(Reading {
             at: Instant::now(),
             host: procfs::read_host()?,
             me: procfs::read_self()?,
             disk: disk.and_then(|d| d.as_ref().ok()?.read()),
+            net: net.and_then(|n| n.as_ref().ok()?.read()),
         })
     }
 }
@@ -220,11 +230,14 @@ const MIN_SECONDS: f64 = 0.9;
 /// quiet instead, with every session connected and none started (before any warm-up), and after
 /// the last session has ended, and the server's average is over that span.
 ///
-/// The disk under the data is read with the machine: one small file.
+/// The disk under the data and the sessions' network interface are read with the machine: one
+/// small file each.
 pub struct Sampler {
     server: ServerProcess,
     /// None where there is no data to look for (a dry run).
     disk: Option<DataDevice>,
+    /// None where the sessions have no socket to look at (embedded, dry run).
+    net: Option<NetworkLink>,
     hz: f64,
     server_start: Option<(Instant, Result<ServerTicks, String>)>,
     start: Option<Reading>,
@@ -237,6 +250,7 @@ impl Sampler {
         Sampler {
             server,
             disk,
+            net: None,
             hz: procfs::ticks_per_second(),
             server_start: None,
             start: None,
@@ -245,15 +259,20 @@ impl Sampler {
         }
     }
 
-    /// A sampler for the server behind `conn` and the disk under its data, started now: for a
-    /// load, which has no warm-up to leave out.
+    /// Also measure the network interface the sessions go through.
+    pub fn with_network(self, net: Option<NetworkLink>) -> Sampler {
+        Sampler { net, ..self }
+    }
+
+    /// A sampler for the server behind `conn`, the disk under its data and the interface to
+    /// it, started now: for a load, which has no warm-up to leave out.
     pub fn started_for(
         driver: &dyn crate::driver::Driver,
         conn: &mut dyn crate::driver::Connection,
     ) -> Sampler {
         let server = driver.server_process(conn);
         let data = disk::data_device(driver.data_location(conn), &server);
-        let mut s = Sampler::new(server, data);
+        let mut s = Sampler::new(server, data).with_network(network::link_of(conn.socket_fd()));
         s.before_start();
         s.begin();
         s
@@ -266,7 +285,7 @@ impl Sampler {
 
     /// The start of measurement.
     pub fn begin(&mut self) {
-        self.start = Reading::now(self.disk.as_ref());
+        self.start = Reading::now(self.disk.as_ref(), self.net.as_ref());
         self.last = self.start.as_ref().map(|r| (r.at, r.host, r.disk));
     }
 
@@ -297,7 +316,7 @@ impl Sampler {
 
     /// The end of measurement.
     pub fn end(&mut self) {
-        self.end = Reading::now(self.disk.as_ref());
+        self.end = Reading::now(self.disk.as_ref(), self.net.as_ref());
     }
 
     /// Every session has ended: the figures, or None for a measurement shorter than
@@ -360,8 +379,33 @@ impl Sampler {
                 ),
             },
         };
+        let (network, network_unavailable) = match &self.net {
+            None => (None, None),
+            Some(Err(why)) => (None, Some(why.clone())),
+            Some(Ok(n)) => match a.net.zip(b.net) {
+                Some((x, y)) => (
+                    NetIo::between(&x, &y, seconds).map(|io| NetUsage {
+                        interface: n.name.clone(),
+                        address: n.address.clone(),
+                        loopback: n.loopback,
+                        speed_mbit: n.speed_mbit,
+                        io,
+                    }),
+                    None,
+                ),
+                None => (
+                    None,
+                    Some(format!(
+                        "not measured: /proc/net/dev lost track of {}",
+                        n.name
+                    )),
+                ),
+            },
+        };
         Some(HostUsage {
             seconds,
+            network,
+            network_unavailable,
             cpus: b.host.cpus,
             host: HostCpu::between(&a.host, &b.host)?,
             dbpress,

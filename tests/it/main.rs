@@ -25,6 +25,8 @@ mod export;
 mod forced_shutdown;
 /// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.
 mod mariadb;
+/// The network interface under the sessions, against the server's byte counters.
+mod network;
 /// Every workload's statement mix, counted by the server, against sysbench's.
 mod parity;
 /// Against a real PostgreSQL: server counters, SQLSTATEs, lost sessions, credentials.

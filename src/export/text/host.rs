@@ -159,6 +159,80 @@ pub fn disk_section(h: &HostUsage, events: u64) -> String {
     o
 }
 
+/// A link this full in one direction may be what bounds a run.
+const LINK_FULL: f64 = 0.7;
+
+/// The network interface the sessions used over the run, and what each event sent and
+/// received through it; one line saying why when it is not measured (a Unix socket).
+pub fn network_section(h: &HostUsage, events: u64) -> String {
+    let mut o = String::new();
+    let Some(n) = &h.network else {
+        if let Some(why) = &h.network_unavailable {
+            let _ = writeln!(o, "Network: {why}\n");
+        }
+        return o;
+    };
+    let io = &n.io;
+    let kib_per_event = |mib_s: f64| h.per_item(mib_s * 1024.0, events);
+    let _ = writeln!(
+        o,
+        "Network ({}, the sessions' address {}; from /proc/net/dev, the whole interface):",
+        n.interface, n.address
+    );
+    if n.loopback {
+        // The loopback counts each packet once sent and once received: either figure is both
+        // directions together.
+        let _ = writeln!(
+            o,
+            "    loopback: {:.2} MiB/s and {:.0} packets/s both ways together, {:.1} KiB per event; client and server share this machine, no link between them",
+            io.rx_mib_s,
+            io.rx_packets_s,
+            kib_per_event(io.rx_mib_s)
+        );
+        let _ = writeln!(o);
+        return o;
+    }
+    let _ = writeln!(
+        o,
+        "    received: {:.2} MiB/s, {:.0} packets/s, {:.1} KiB per event",
+        io.rx_mib_s,
+        io.rx_packets_s,
+        kib_per_event(io.rx_mib_s)
+    );
+    let _ = writeln!(
+        o,
+        "    sent:     {:.2} MiB/s, {:.0} packets/s, {:.1} KiB per event",
+        io.tx_mib_s,
+        io.tx_packets_s,
+        kib_per_event(io.tx_mib_s)
+    );
+    match n.speed_mbit {
+        Some(mbit) => {
+            let share = io.link_share(mbit);
+            let _ = writeln!(
+                o,
+                "    link:     {mbit} Mb/s; the busier direction used {:.0}% of it",
+                share * 100.0
+            );
+            if share >= LINK_FULL {
+                let _ = writeln!(
+                    o,
+                    "    Note: the link was {:.0}% full: it may be what bounds these figures, not the server (--mysql-compression trades server CPU for bytes)",
+                    share * 100.0
+                );
+            }
+        }
+        None => {
+            let _ = writeln!(
+                o,
+                "    link:     speed not reported by the interface (virtual?): compare the rates with what the network is known to carry"
+            );
+        }
+    }
+    let _ = writeln!(o);
+    o
+}
+
 /// The line on the data's disk during a run's stalls.
 pub fn disk_during_stalls(io: &DiskIo) -> String {
     let flushes = io

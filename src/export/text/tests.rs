@@ -505,6 +505,8 @@ fn the_cpu_section_names_the_server_process_and_says_when_the_machine_was_full()
         server_seconds: Some(10.5),
         disk: None,
         disk_unavailable: None,
+        network: None,
+        network_unavailable: None,
     });
     let text = summary(&r, false);
     let want = "CPU over the run (average CPUs busy, from /proc; dbpress):
@@ -571,6 +573,8 @@ fn the_disk_section_gives_rates_and_costs_per_event_and_says_when_the_disk_was_b
             io,
         }),
         disk_unavailable: None,
+        network: None,
+        network_unavailable: None,
     });
     // 100 000 events in 100 s: 1340.8 writes/s are 1.34 writes per event.
     assert_eq!(r.summary.events, 100_000);
@@ -687,6 +691,8 @@ fn the_prepare_line_says_who_used_the_cpus_and_what_the_disk_wrote() {
             },
         }),
         disk_unavailable: None,
+        network: None,
+        network_unavailable: None,
     };
     assert_eq!(
         crate::export::text::host::prepare_line(&h),
@@ -697,5 +703,65 @@ fn the_prepare_line_says_who_used_the_cpus_and_what_the_disk_wrote() {
     assert_eq!(
         crate::export::text::host::prepare_line(&h),
         "Over the prepare (from /proc): CPUs busy 1.62 of 2, of them dbpress 0.20"
+    );
+}
+
+#[test]
+fn the_network_section_gives_rates_per_event_and_says_when_the_link_was_full() {
+    use crate::host::network::{NetIo, NetUsage};
+    use crate::result::{HostCpu, HostUsage};
+    let mut h = HostUsage {
+        seconds: 10.0,
+        cpus: 2,
+        host: HostCpu::default(),
+        dbpress: crate::host::ProcessCpu::default(),
+        server: None,
+        server_unavailable: None,
+        server_seconds: None,
+        disk: None,
+        disk_unavailable: None,
+        network: Some(NetUsage {
+            interface: "eth0".into(),
+            address: "10.0.0.2".into(),
+            loopback: false,
+            speed_mbit: Some(1000),
+            io: NetIo {
+                rx_mib_s: 110.0,
+                tx_mib_s: 2.5,
+                rx_packets_s: 80_000.0,
+                tx_packets_s: 40_000.0,
+            },
+        }),
+        network_unavailable: None,
+    };
+    // 3 000 events a second over 10 s: 110 MiB/s is 37.5 KiB per event, and 92% of a gigabit.
+    let text = host::network_section(&h, 30_000);
+    let want =
+        "Network (eth0, the sessions' address 10.0.0.2; from /proc/net/dev, the whole interface):
+    received: 110.00 MiB/s, 80000 packets/s, 37.5 KiB per event
+    sent:     2.50 MiB/s, 40000 packets/s, 0.9 KiB per event
+    link:     1000 Mb/s; the busier direction used 92% of it
+    Note: the link was 92% full: it may be what bounds these figures, not the server";
+    assert!(text.starts_with(want), "{text}");
+    // Half as much: no note.
+    fn net(h: &mut HostUsage) -> &mut crate::host::network::NetUsage {
+        h.network.as_mut().unwrap()
+    }
+    net(&mut h).io.rx_mib_s = 55.0;
+    assert!(!host::network_section(&h, 30_000).contains("Note:"));
+    net(&mut h).speed_mbit = None;
+    assert!(host::network_section(&h, 30_000).contains("speed not reported"));
+    // The loopback counts each byte both ways: one line, no link.
+    net(&mut h).loopback = true;
+    let text = host::network_section(&h, 30_000);
+    assert!(
+        text.contains("    loopback: 55.00 MiB/s and 80000 packets/s both ways together, 18.8 KiB per event; client and server share this machine"),
+        "{text}"
+    );
+    h.network = None;
+    h.network_unavailable = Some("not used: the sessions go over a Unix socket".into());
+    assert_eq!(
+        host::network_section(&h, 30_000),
+        "Network: not used: the sessions go over a Unix socket\n\n"
     );
 }

@@ -1,0 +1,78 @@
+//! The network interface under the sessions: found from their socket, measured from
+//! /proc/net/dev, and explained by the server's own byte counters.
+
+use crate::common::*;
+use crate::export::assert_valid;
+
+fn run(flags: &[&str], name: &str) -> (String, serde_json::Value) {
+    let out = scratch(name).join("r.json");
+    let mut a = vec![
+        "oltp_read_only",
+        "run",
+        "--table-size=1000",
+        "--time=2",
+        "--mysql-user=sbtest",
+        "--mysql-password=sbtest",
+        "--mysql-db=sbtest",
+        "--output",
+        out.to_str().unwrap(),
+    ];
+    a.extend_from_slice(flags);
+    let o = dbpress(&a);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    assert_valid(&r);
+    (stdout(&o), r)
+}
+
+#[test]
+fn the_loopback_carries_at_least_the_bytes_the_server_counted_and_a_socket_uses_no_interface() {
+    let Some(_srv) = server("network") else {
+        return;
+    };
+    let mut prepare = vec!["oltp_read_only", "prepare", "--table-size=1000"];
+    prepare.extend_from_slice(CONN);
+    assert!(dbpress(&prepare).status.success());
+
+    let (text, r) = run(
+        &["--mysql-host=127.0.0.1", "--mysql-port=3306"],
+        "network-tcp",
+    );
+    let h = &r["host_usage"];
+    let n = &h["network"];
+    assert_eq!(n["interface"], "lo", "{h}");
+    assert_eq!(n["loopback"], true);
+    assert_eq!(n["address"], "127.0.0.1");
+    // Over the loopback each byte is counted once sent and once received, so what it received
+    // is both directions together: at least what the server wrote to and read from its client
+    // sockets, plus TCP/IP headers (and whatever else used the loopback meanwhile).
+    let c = &r["server_counters"]["deltas"];
+    let server_bytes = c["Bytes_sent"].as_u64().unwrap() + c["Bytes_received"].as_u64().unwrap();
+    let seconds = h["seconds"].as_f64().unwrap();
+    let lo_bytes = n["io"]["rx_mib_s"].as_f64().unwrap() * seconds * 1024.0 * 1024.0;
+    assert!(
+        lo_bytes >= 0.9 * server_bytes as f64,
+        "loopback {lo_bytes:.0} bytes, server {server_bytes}"
+    );
+    assert!(
+        text.contains("Network (lo, the sessions' address 127.0.0.1;")
+            && text.contains("both ways together"),
+        "{text}"
+    );
+
+    let (text, r) = run(&["--mysql-socket", SOCKET], "network-socket");
+    let h = &r["host_usage"];
+    assert!(h.get("network").is_none(), "{h}");
+    assert!(
+        h["network_unavailable"]
+            .as_str()
+            .unwrap()
+            .contains("Unix socket"),
+        "{h}"
+    );
+    assert!(text.contains("Network: not used: the sessions go over a Unix socket"));
+
+    let mut cleanup = vec!["oltp_read_only", "cleanup"];
+    cleanup.extend_from_slice(CONN);
+    assert!(dbpress(&cleanup).status.success());
+}
