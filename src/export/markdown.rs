@@ -189,6 +189,23 @@ fn figures(r: &RunResult) -> Table {
                 );
             }
         }
+        if let Some(n) = &h.network {
+            let (what, mib_s) = if n.loopback {
+                ("both ways", n.io.rx_mib_s)
+            } else {
+                ("received", n.io.rx_mib_s)
+            };
+            add(
+                &format!("network {} {what}, KiB per event", n.interface),
+                format!("{:.1}", h.per_item(mib_s * 1024.0, s.events)),
+            );
+            if !n.loopback {
+                add(
+                    &format!("network {} sent, KiB per event", n.interface),
+                    format!("{:.1}", h.per_item(n.io.tx_mib_s * 1024.0, s.events)),
+                );
+            }
+        }
     }
     t
 }

@@ -60,6 +60,24 @@ fn the_loopback_carries_at_least_the_bytes_the_server_counted_and_a_socket_uses_
         "{text}"
     );
 
+    // The Markdown summary carries the per-event figure, re-rendered from the saved result.
+    let saved = scratch("network-md").join("r.json");
+    std::fs::write(&saved, serde_json::to_string(&r).unwrap()).unwrap();
+    let o = dbpress(&[
+        "report",
+        saved.to_str().unwrap(),
+        "--output-format=markdown",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let per_event = lo_bytes / 1024.0 / r["summary"]["events"].as_f64().unwrap();
+    assert!(
+        stdout(&o).contains(&format!(
+            "| network lo both ways, KiB per event | {per_event:.1} |"
+        )),
+        "{per_event:.1} in {}",
+        stdout(&o)
+    );
+
     let (text, r) = run(&["--mysql-socket", SOCKET], "network-socket");
     let h = &r["host_usage"];
     assert!(h.get("network").is_none(), "{h}");
