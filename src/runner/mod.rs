@@ -140,8 +140,16 @@ pub fn connect_error_message(e: &DbError, h: &Hints) -> Error {
             e.message, e.code, h.database
         )),
         DbErrorKind::Auth => environment(format!(
-            "authentication failed (server error {}: {}): check {}",
-            e.code, e.message, h.credentials
+            "authentication failed (server error {}: {}): check {}{}",
+            e.code,
+            e.message,
+            h.credentials,
+            // MySQL says no more when an account's REQUIRE SSL/X509 is what failed.
+            if e.code == "1045" {
+                " (an account that REQUIREs SSL or X509 is refused this way too when the session has no TLS or no client certificate)"
+            } else {
+                ""
+            }
         )),
         DbErrorKind::UnknownDatabase => environment(format!(
             "{} (server error {}): create it (CREATE DATABASE ...) or choose another with {}",

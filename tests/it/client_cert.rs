@@ -58,6 +58,7 @@ fn issue_2_an_account_that_requires_x509_logs_in_with_a_client_certificate() {
     // Without a certificate the server refuses the account.
     let o = dbpress_at_home(&run, &home);
     assert_fails_with(&o, 2, "authentication failed (server error 1045");
+    assert!(stderr(&o).contains("an account that REQUIREs SSL or X509 is refused this way too"));
     let (cert_flag, key_flag) = (
         format!("--mysql-ssl-cert={cert}"),
         format!("--mysql-ssl-key={key}"),
