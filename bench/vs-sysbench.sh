@@ -7,6 +7,9 @@
 #   bench/vs-sysbench.sh prepare    only prepare wall time
 #   bench/vs-sysbench.sh threads    only the 1000-connection run (client RSS)
 #   bench/vs-sysbench.sh tls        TCP with TLS: instructions per point select and QPS pairs
+#   bench/vs-sysbench.sh compress   MySQL's compressed protocol (--mysql-compression=on):
+#                                   oltp_read_only instructions per event, the server's bytes
+#                                   sent per event and QPS pairs (COMPRESS_N, default 500 events)
 #   bench/vs-sysbench.sh suite      every OLTP workload: instructions per event (server and dry
 #                                   run) and QPS pairs at 4 threads (SUITE_PAIRS, SUITE_SECONDS);
 #                                   suite-instr / suite-qps for one half, WORKLOADS="a b" to pick,
@@ -81,34 +84,35 @@ qps_of() { # output file -> queries per second from the sysbench-format summary
   awk '/^    queries:/ {gsub(/[()]/, "", $3); print $3}' "$1"
 }
 
-if [ "$what" = all ] || [ "$what" = qps ]; then
-  fresh_tables 4 100000
-  echo "### QPS, oltp_point_select, 4 threads, Unix socket, ${PAIR_SECONDS}s per run, $PAIRS alternating pairs"
-  echo
-  ratios=()
-  line="| pair | sysbench QPS | dbpress QPS | ratio |"
-  echo "$line"; echo "|---:|---:|---:|---:|"
+# $PAIRS alternating pairs of `sb_run FILE` and `dp_run FILE` (functions the caller defines):
+# a table of QPS per pair, then the median pair ratio with its spread and the `target` text.
+qps_pairs() { # target-text
+  local ratios=() i order tool s d r
+  echo "| pair | sysbench QPS | dbpress QPS | ratio |"
+  echo "|---:|---:|---:|---:|"
   for i in $(seq 1 "$PAIRS"); do
     # Alternate who goes first so drift on the machine does not favour one tool.
     if [ $((i % 2)) = 1 ]; then order="sysbench dbpress"; else order="dbpress sysbench"; fi
     for tool in $order; do
-      if [ "$tool" = sysbench ]; then
-        sysbench oltp_point_select "${CONN[@]}" "${COMMON[@]}" --tables=4 --table-size=100000 --threads=4 --time="$PAIR_SECONDS" run >/tmp/dbpress-sb.txt
-      else
-        "$DBP" oltp_point_select run "${CONN[@]}" "${COMMON[@]}" --tables=4 --table-size=100000 --threads=4 --time="$PAIR_SECONDS" >/tmp/dbpress-dp.txt
-      fi
+      if [ "$tool" = sysbench ]; then sb_run /tmp/dbpress-sb.txt; else dp_run /tmp/dbpress-dp.txt; fi
     done
     s=$(qps_of /tmp/dbpress-sb.txt); d=$(qps_of /tmp/dbpress-dp.txt)
     r=$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d/s}')
     ratios+=("$r")
     echo "| $i | $s | $d | $r |"
   done
-  med=$(printf '%s\n' "${ratios[@]}" | median)
-  lo=$(printf '%s\n' "${ratios[@]}" | sort -g | head -1)
-  hi=$(printf '%s\n' "${ratios[@]}" | sort -g | tail -1)
   echo
-  echo "Median pair ratio dbpress/sysbench: **$med** (spread $lo–$hi); target ≥ 1.0."
+  echo "Median pair ratio dbpress/sysbench: **$(printf '%s\n' "${ratios[@]}" | median)** (spread $(printf '%s\n' "${ratios[@]}" | sort -g | head -1)–$(printf '%s\n' "${ratios[@]}" | sort -g | tail -1))$1."
   echo
+}
+
+if [ "$what" = all ] || [ "$what" = qps ]; then
+  fresh_tables 4 100000
+  echo "### QPS, oltp_point_select, 4 threads, Unix socket, ${PAIR_SECONDS}s per run, $PAIRS alternating pairs"
+  echo
+  sb_run() { sysbench oltp_point_select "${CONN[@]}" "${COMMON[@]}" --tables=4 --table-size=100000 --threads=4 --time="$PAIR_SECONDS" run >"$1"; }
+  dp_run() { "$DBP" oltp_point_select run "${CONN[@]}" "${COMMON[@]}" --tables=4 --table-size=100000 --threads=4 --time="$PAIR_SECONDS" >"$1"; }
+  qps_pairs "; target ≥ 1.0"
 fi
 
 if [ "$what" = all ] || [ "$what" = tls ]; then
@@ -149,28 +153,54 @@ if [ "$what" = all ] || [ "$what" = tls ]; then
   for wl in oltp_point_select oltp_read_write; do
     echo "### QPS over TCP with TLS, $wl, 4 threads, ${PAIR_SECONDS}s per run, $PAIRS alternating pairs"
     echo
-    echo "| pair | sysbench QPS | dbpress QPS | ratio |"
-    echo "|---:|---:|---:|---:|"
-    ratios=()
-    for i in $(seq 1 "$PAIRS"); do
-      if [ $((i % 2)) = 1 ]; then order="sysbench dbpress"; else order="dbpress sysbench"; fi
-      for tool in $order; do
-        if [ "$tool" = sysbench ]; then
-          sb_tls "$wl" "${TCP[@]}" "${COMMON[@]}" --mysql-ssl=on --tables=4 --table-size=100000 --threads=4 --time="$PAIR_SECONDS" run >/tmp/dbpress-sb.txt
-        else
-          "$DBP" "$wl" run "${TCP[@]}" "${COMMON[@]}" --mysql-ssl=required --tables=4 --table-size=100000 --threads=4 --time="$PAIR_SECONDS" >/tmp/dbpress-dp.txt
-        fi
-      done
-      s=$(qps_of /tmp/dbpress-sb.txt); d=$(qps_of /tmp/dbpress-dp.txt)
-      r=$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d/s}')
-      ratios+=("$r")
-      echo "| $i | $s | $d | $r |"
-    done
-    echo
-    echo "Median pair ratio dbpress/sysbench: **$(printf '%s\n' "${ratios[@]}" | median)** (spread $(printf '%s\n' "${ratios[@]}" | sort -g | head -1)–$(printf '%s\n' "${ratios[@]}" | sort -g | tail -1))."
-    echo
+    sb_run() { sb_tls "$wl" "${TCP[@]}" "${COMMON[@]}" --mysql-ssl=on --tables=4 --table-size=100000 --threads=4 --time="$PAIR_SECONDS" run >"$1"; }
+    dp_run() { "$DBP" "$wl" run "${TCP[@]}" "${COMMON[@]}" --mysql-ssl=required --tables=4 --table-size=100000 --threads=4 --time="$PAIR_SECONDS" >"$1"; }
+    qps_pairs ""
   done
   rm -rf "$SB_TLS"
+fi
+
+if [ "$what" = all ] || [ "$what" = compress ]; then
+  CN="${COMPRESS_N:-500}"
+  ro=(oltp_read_only "${CONN[@]}" "${COMMON[@]}" --tables=1 --table-size=10000 --threads=1 --time=0)
+  compressed_per_event() { # tool compression
+    local a b
+    if [ "$1" = sysbench ]; then
+      a=$(instructions sysbench "${ro[@]}" --mysql-compression="$2" --events="$CN" run)
+      b=$(instructions sysbench "${ro[@]}" --mysql-compression="$2" --events=$((2 * CN)) run)
+    else
+      a=$(instructions "$DBP" "${ro[@]}" run --mysql-compression="$2" --events="$CN")
+      b=$(instructions "$DBP" "${ro[@]}" run --mysql-compression="$2" --events=$((2 * CN)))
+    fi
+    echo $(( (b - a) / CN ))
+  }
+  bytes_sent() { mariadb -usbtest -psbtest -N -e "SHOW GLOBAL STATUS LIKE 'Bytes_sent'" | awk '{print $2}'; }
+  sent_per_event() { # tool compression: the server's Bytes_sent per event over 1000 events
+    local before after
+    before=$(bytes_sent)
+    if [ "$1" = sysbench ]; then
+      sysbench "${ro[@]}" --mysql-compression="$2" --events=1000 run >/dev/null
+    else
+      "$DBP" "${ro[@]}" run --mysql-compression="$2" --events=1000 --server-waits=off >/dev/null
+    fi
+    after=$(bytes_sent)
+    echo $(( (after - before) / 1000 ))
+  }
+  fresh_tables 1 10000
+  echo "### Compressed protocol, oltp_read_only, 1 thread, Unix socket (callgrind N=$CN vs 2N; Bytes_sent over 1 000 events)"
+  echo
+  echo "| compression | sysbench instr/event | dbpress instr/event | ratio | sysbench: server bytes sent/event | dbpress: server bytes sent/event |"
+  echo "|---|---:|---:|---:|---:|---:|"
+  for c in off on; do
+    si=$(compressed_per_event sysbench $c); di=$(compressed_per_event dbpress $c)
+    echo "| $c | $si | $di | $(awk -v d="$di" -v s="$si" 'BEGIN {printf "%.3f", d/s}') | $(sent_per_event sysbench $c) | $(sent_per_event dbpress $c) |"
+  done
+  echo
+  echo "### QPS with --mysql-compression=on, oltp_read_only, 4 threads, ${PAIR_SECONDS}s per run, $PAIRS alternating pairs"
+  echo
+  sb_run() { sysbench oltp_read_only "${CONN[@]}" "${COMMON[@]}" --mysql-compression=on --tables=1 --table-size=10000 --threads=4 --time="$PAIR_SECONDS" run >"$1"; }
+  dp_run() { "$DBP" oltp_read_only run "${CONN[@]}" "${COMMON[@]}" --mysql-compression=on --tables=1 --table-size=10000 --threads=4 --time="$PAIR_SECONDS" >"$1"; }
+  qps_pairs ""
 fi
 
 PREP_TABLES="${PREP_TABLES:-4}"

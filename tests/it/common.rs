@@ -119,6 +119,19 @@ pub fn as_root(sql: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// Run dbpress with `args` writing its result to a scratch file named after `name`; the run
+/// must succeed and its result validate against the schema. Returns stdout and the result.
+pub fn run_to_json(args: &[&str], name: &str) -> (String, serde_json::Value) {
+    let out = scratch(name).join("r.json");
+    let mut a = args.to_vec();
+    a.extend_from_slice(&["--output", out.to_str().unwrap()]);
+    let o = dbpress(&a);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    crate::export::assert_valid(&r);
+    (stdout(&o), r)
+}
+
 pub fn json(path: &std::path::Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }

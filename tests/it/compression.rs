@@ -3,15 +3,13 @@
 //! compression happened.
 
 use crate::common::*;
-use crate::export::assert_valid;
 
 const EVENTS: u64 = 200;
 
 /// Run oltp_read_only (prepared with 1 000 rows) with `flags` and return stdout and the result.
 fn read_only(flags: &[&str], name: &str) -> (String, serde_json::Value) {
-    let out = scratch(name).join("r.json");
     let events = format!("--events={EVENTS}");
-    let mut a = vec![
+    let base = [
         "oltp_read_only",
         "run",
         "--table-size=1000",
@@ -20,15 +18,8 @@ fn read_only(flags: &[&str], name: &str) -> (String, serde_json::Value) {
         "--mysql-user=sbtest",
         "--mysql-password=sbtest",
         "--mysql-db=sbtest",
-        "--output",
-        out.to_str().unwrap(),
     ];
-    a.extend_from_slice(flags);
-    let o = dbpress(&a);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let r = json(&out);
-    assert_valid(&r);
-    (stdout(&o), r)
+    run_to_json(&[&base[..], flags].concat(), name)
 }
 
 fn delta(r: &serde_json::Value, counter: &str) -> u64 {

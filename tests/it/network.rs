@@ -2,11 +2,9 @@
 //! /proc/net/dev, and explained by the server's own byte counters.
 
 use crate::common::*;
-use crate::export::assert_valid;
 
 fn run(flags: &[&str], name: &str) -> (String, serde_json::Value) {
-    let out = scratch(name).join("r.json");
-    let mut a = vec![
+    let base = [
         "oltp_read_only",
         "run",
         "--table-size=1000",
@@ -14,15 +12,8 @@ fn run(flags: &[&str], name: &str) -> (String, serde_json::Value) {
         "--mysql-user=sbtest",
         "--mysql-password=sbtest",
         "--mysql-db=sbtest",
-        "--output",
-        out.to_str().unwrap(),
     ];
-    a.extend_from_slice(flags);
-    let o = dbpress(&a);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let r = json(&out);
-    assert_valid(&r);
-    (stdout(&o), r)
+    run_to_json(&[&base[..], flags].concat(), name)
 }
 
 #[test]
