@@ -214,7 +214,7 @@ fn environment_errors_name_cause_and_fix() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).ends_with("): check the user and password in --db (or MYSQL_PWD, ~/.my.cnf)\n"),
+        stderr(&o).contains("): check the user and password in --db (or MYSQL_PWD, ~/.my.cnf) (an account that REQUIREs SSL or X509"),
         "{}",
         stderr(&o)
     );
