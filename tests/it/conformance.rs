@@ -194,6 +194,22 @@ fn half_loaded_and_missing_tables_stop_run_and_fail_check_on_every_engine() {
         );
 
         ok(e, &["oltp_point_select", "prepare"], &size);
+        // A run with more tables than prepare made: prepare would refuse the existing ones, so
+        // the message names the --tables prepare used.
+        let o = dbpress(&e.args(
+            &["oltp_point_select", "run"],
+            &["--tables=3", "--table-size=100"],
+        ));
+        assert_eq!(o.status.code(), Some(2), "{}", e.name);
+        assert_one_clean_line(&o);
+        assert!(
+            stderr(&o).contains(
+                "table 'sbtest3' does not exist, only sbtest1..sbtest2 exist: run with --tables=2 (as prepare did)"
+            ),
+            "{}: {}",
+            e.name,
+            stderr(&o)
+        );
         e.mark_half_loaded("sbtest2");
         let o = dbpress(&e.args(&["oltp_point_select", "prewarm"], &size));
         assert_eq!(o.status.code(), Some(2), "{}: {}", e.name, stderr(&o));

@@ -94,12 +94,7 @@ pub fn check_ready(w: &Oltp, conn: &mut dyn Connection, ctx: &Context<'_>) -> Re
     for t in 1..=w.schema.tables {
         let name = format!("sbtest{t}");
         match tables.iter().find(|l| l.name == name).map(|l| l.comment.as_str()) {
-            None => {
-                return Err(environment(format!(
-                    "table '{name}' does not exist: run `{} prepare` with the same --tables/--table-size first",
-                    ctx.invocation
-                )))
-            }
+            None => return Err(missing_table(w, &tables, &name, ctx)),
             Some(LOADING) => {
                 return Err(environment(format!(
                     "table '{name}' was left half-loaded by an interrupted prepare: run `{inv} cleanup --tables={n}` and `{inv} prepare` again",
@@ -113,6 +108,38 @@ pub fn check_ready(w: &Oltp, conn: &mut dyn Connection, ctx: &Context<'_>) -> Re
     Ok(short_tables_warning(w, conn, &tables)?
         .into_iter()
         .collect())
+}
+
+/// The missing-table message. With none of the tables there, prepare comes first; with some
+/// there (prepare used a smaller --tables), prepare would refuse the existing ones, so the fix is
+/// the --tables prepare used, or cleanup of the existing ones and a new prepare.
+fn missing_table(w: &Oltp, listed: &[ListedTable], name: &str, ctx: &Context<'_>) -> Error {
+    let inv = &ctx.invocation;
+    let n = w.schema.tables;
+    let present: Vec<u32> = (1..=n)
+        .filter(|t| listed.iter().any(|l| l.name == format!("sbtest{t}")))
+        .collect();
+    if present.is_empty() {
+        return environment(format!(
+            "table '{name}' does not exist: run `{inv} prepare` with the same --tables/--table-size first"
+        ));
+    }
+    let fix = format!("`{inv} cleanup --tables={n}` and `{inv} prepare --tables={n}`");
+    let k = present.len() as u32;
+    // Tables prepared by a smaller --tables are sbtest1..sbtestK with no gap.
+    if present.iter().copied().eq(1..=k) {
+        let only = if k == 1 {
+            "only sbtest1 exists".to_string()
+        } else {
+            format!("only sbtest1..sbtest{k} exist")
+        };
+        return environment(format!(
+            "table '{name}' does not exist, {only}: run with --tables={k} (as prepare did), or {fix}"
+        ));
+    }
+    environment(format!(
+        "table '{name}' does not exist, though {k} of the {n} tables do: {fix}"
+    ))
 }
 
 fn largest_id(conn: &mut dyn Connection, table: &str) -> Result<u64> {
