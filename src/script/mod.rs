@@ -31,7 +31,8 @@ dbpress script cleanup [-b tpcb-like] | [-f drop.sql]\n\n\
 Built-in scripts: tpcb-like (default), simple-update (-N), select-only (-S), as pgbench defines them.\n\
 Script lines: SQL ending with ';', `\\set name expression`, `\\sleep n [us|ms|s]`; :name in SQL is a bound\n\
 parameter. Connection: --db, --pgsql-*/--mysql-*/--sqlite-* or -h HOST -p PORT -U USER [DBNAME]\n\
-(PostgreSQL unless --db/--db-driver says otherwise). See docs/GUIDE.md, scripts.\n";
+(PostgreSQL unless --db/--db-driver says otherwise). A pgbench command line also works as pasted\n\
+after `dbpress script`: with -i it prepares, otherwise it runs. See docs/GUIDE.md, scripts.\n";
 
 #[derive(Debug)]
 struct Args {
@@ -61,11 +62,18 @@ fn weighted(v: &str) -> Result<(String, u32)> {
 }
 
 fn parse_args(raw: &[String]) -> Result<Args> {
-    let command =
+    let is_init = |a: &String| a == "-i" || a == "--initialize";
+    // A pgbench command line pasted after `dbpress script` has no command word: as pgbench,
+    // `-i` builds the tables and anything else runs.
+    let (command, first) =
         match raw.first().map(String::as_str) {
-            Some("prepare") => RunCommand::Prepare,
-            Some("run") => RunCommand::Run,
-            Some("cleanup") => RunCommand::Cleanup,
+            Some("prepare") => (RunCommand::Prepare, 1),
+            Some("run") => (RunCommand::Run, 1),
+            Some("cleanup") => (RunCommand::Cleanup, 1),
+            Some(f) if f.starts_with('-') => match raw.iter().any(is_init) {
+                true => (RunCommand::Prepare, 0),
+                false => (RunCommand::Run, 0),
+            },
             _ => return Err(usage(
                 "dbpress script needs a command: prepare, run or cleanup (dbpress script --help)",
             )),
@@ -83,10 +91,14 @@ fn parse_args(raw: &[String]) -> Result<Args> {
     let mut pass: Vec<String> = Vec::new();
     let mut notices: Vec<String> = Vec::new();
     let mut conn: Vec<(&'static str, String)> = Vec::new();
-    let mut i = 1;
+    let mut i = first;
     while i < raw.len() {
         let arg = raw[i].clone();
         i += 1;
+        // pgbench's -i is what prepare does.
+        if command == RunCommand::Prepare && is_init(&arg) {
+            continue;
+        }
         // Short flags take their value attached (-c8) or as the next word (-c 8).
         let (flag, inline) = if arg.starts_with("--") {
             match arg.split_once('=') {

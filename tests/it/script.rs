@@ -425,3 +425,42 @@ fn pgbench_options_are_honoured_noted_or_refused_with_the_alternative() {
         "-- select-only\n\\set aid random(1, 100000 * :scale)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n"
     );
 }
+
+/// pgbench's own command lines pasted after `dbpress script`, without a command word: `-i`
+/// builds the tables (prepare), anything else runs, as pgbench decides.
+#[test]
+fn a_pasted_pgbench_command_line_prepares_with_i_and_runs_without() {
+    let Some((_guard, mut c)) = crate::engines::pg_server("pgbench-pasted") else {
+        return;
+    };
+    let pgbench = |line: &str| {
+        let mut a = vec!["script"];
+        a.extend(line.split(' '));
+        std::process::Command::new(bin())
+            .args(&a)
+            .env("PGPASSWORD", "sbtest")
+            .output()
+            .unwrap()
+    };
+    let conn = "-h /var/run/postgresql -U sbtest sbtest";
+    pgbench(&format!("cleanup {conn}"));
+    let o = pgbench(&format!("-i -s 1 {conn}"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        crate::engines::pg_scalar(&mut c, "SELECT COUNT(*) FROM pgbench_accounts").as_deref(),
+        Some("100000")
+    );
+    let o = pgbench(&format!("-c 2 -j 2 -t 50 -S -M prepared {conn}"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("transaction type: <builtin: select only>")
+            && out.contains("number of transactions actually processed: 100"),
+        "{out}"
+    );
+    // `-i` with the command word is the same prepare (the tables exist now, so it refuses).
+    let o = pgbench(&format!("prepare -i -s 1 {conn}"));
+    assert_fails_with(&o, 2, "table 'pgbench_");
+    let o = pgbench(&format!("cleanup {conn}"));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
