@@ -31,6 +31,9 @@ pub struct SweepResult {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Step {
     pub threads: u32,
+    /// `dbpress slap --engine`: the MySQL storage engine this step's tables were created with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
     /// None when the level could not run.
     pub result: Option<RunResult>,
     /// Why the level did not start, or the server error that stopped it.
@@ -41,6 +44,9 @@ pub struct Step {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Row {
     pub threads: u32,
+    /// The step's storage engine (`dbpress slap --engine`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
     pub tps: Option<f64>,
     pub qps: Option<f64>,
     pub p95_ms: Option<f64>,
@@ -124,6 +130,7 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
     let Some(r) = &step.result else {
         return Row {
             threads,
+            engine: step.engine.clone(),
             tps: None,
             qps: None,
             p95_ms: None,
@@ -171,6 +178,7 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
     };
     Row {
         threads,
+        engine: step.engine.clone(),
         tps: Some(s.tps),
         qps: Some(s.qps),
         p95_ms: Some(s.latency.p95_ms),
@@ -212,14 +220,15 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
 
 /// One row per step (a level that ran or failed to start), then one per level the sweep never
 /// reached (`stopped_by` says why it stopped).
-pub fn table(steps: &[Step], not_reached: &[u32], stopped_by: &str) -> Vec<Row> {
+pub fn table(steps: &[Step], not_reached: &[(Option<String>, u32)], stopped_by: &str) -> Vec<Row> {
     let mut rows: Vec<Row> = steps.iter().map(|s| row(s.threads, s)).collect();
-    rows.extend(not_reached.iter().map(|&threads| Row {
+    rows.extend(not_reached.iter().map(|(engine, threads)| Row {
         note: Some(format!("not run: {stopped_by}")),
         ..row(
-            threads,
+            *threads,
             &Step {
-                threads,
+                threads: *threads,
+                engine: engine.clone(),
                 result: None,
                 error: None,
             },
@@ -270,10 +279,30 @@ pub fn render_table(s: &SweepResult) -> String {
     } else {
         String::new()
     };
+    // `dbpress slap --engine`: a first column names each row's storage engine.
+    let engine_width = s
+        .table
+        .iter()
+        .filter_map(|r| r.engine.as_ref().map(String::len))
+        .max()
+        .map(|w| w.max("engine".len()));
+    let engine_cell = |e: Option<&str>| match engine_width {
+        Some(w) => format!("{:<w$} ", e.unwrap_or("-")),
+        None => String::new(),
+    };
+    let levels = match engine_width {
+        Some(_) => {
+            let mut engines: Vec<&str> =
+                s.table.iter().filter_map(|r| r.engine.as_deref()).collect();
+            engines.dedup();
+            format!("{} engines x {} levels", engines.len(), s.levels.len())
+        }
+        None => format!("{} levels", s.levels.len()),
+    };
     let mut out = format!(
-        "\nThread sweep, {} ({} levels):\n    {:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}{cpu_head}{disk_head}{}\n",
+        "\nThread sweep, {} ({levels}):\n    {}{:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}{cpu_head}{disk_head}{}\n",
         s.workload,
-        s.levels.len(),
+        engine_cell(Some("engine")),
         "threads",
         "TPS",
         "QPS",
@@ -290,8 +319,15 @@ pub fn render_table(s: &SweepResult) -> String {
             .map(|c| if c.is_empty() { "-".into() } else { c })
             .collect();
         out.push_str(&format!(
-            "    {:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}",
-            f[0], f[1], f[2], f[3], f[4], f[5], f[6]
+            "    {}{:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}",
+            engine_cell(r.engine.as_deref()),
+            f[0],
+            f[1],
+            f[2],
+            f[3],
+            f[4],
+            f[5],
+            f[6]
         ));
         if with_cpu {
             let c = r.cpu.as_ref();
@@ -474,6 +510,7 @@ pub fn run(
             let mut steps = steps.clone();
             steps.push(Step {
                 threads: level,
+                engine: None,
                 result: Some(m.result),
                 error: None,
             });
@@ -502,6 +539,7 @@ pub fn run(
                 });
                 steps.push(Step {
                     threads: level,
+                    engine: None,
                     result: Some(m.result),
                     error,
                 });
@@ -516,6 +554,7 @@ pub fn run(
                 let _ = writeln!(out, "dbpress: level {level} did not run: {}\n", e.message());
                 steps.push(Step {
                     threads: level,
+                    engine: None,
                     result: None,
                     error: Some(e.message().to_string()),
                 });
@@ -556,11 +595,11 @@ fn conclude(
     failed: bool,
 ) -> Result<u8> {
     let stopped_by = stopped_by(interrupted);
-    let table = table(
-        &steps,
-        &levels[steps.len().min(levels.len())..],
-        &stopped_by,
-    );
+    let not_reached: Vec<(Option<String>, u32)> = levels[steps.len().min(levels.len())..]
+        .iter()
+        .map(|&t| (None, t))
+        .collect();
+    let table = table(&steps, &not_reached, &stopped_by);
     let sweep = SweepResult {
         schema_version: SCHEMA_VERSION,
         kind: "sweep".into(),
@@ -651,6 +690,7 @@ mod tests {
         r.throughput = crate::stats::stability::of(&intervals);
         let step = Step {
             threads: 4,
+            engine: None,
             result: Some(r),
             error: None,
         };

@@ -101,7 +101,9 @@ pub fn main(args: &[String]) -> Result<u8> {
         let (label, list) = group_of(arg)?;
         let mut docs = Vec::new();
         for f in list {
-            docs.push((f.to_string(), read_document(f)?));
+            let doc = read_document(f)?;
+            one_engine(f, &doc)?;
+            docs.push((f.to_string(), doc));
         }
         groups.push(model::Group { label, docs });
     }
@@ -126,6 +128,28 @@ pub fn main(args: &[String]) -> Result<u8> {
         Format::Html => print!("{}", html()),
     }
     Ok(0)
+}
+
+/// Rows are matched by thread count, so a `dbpress slap --engine=a,b` result, which holds each
+/// level once per engine, would compare its first engine only; its own table compares them.
+fn one_engine(file: &str, doc: &crate::export::json::Document) -> Result<()> {
+    let crate::export::json::Document::Sweep(s) = doc else {
+        return Ok(());
+    };
+    let mut engines: Vec<&str> = s
+        .steps
+        .iter()
+        .filter_map(|st| st.engine.as_deref())
+        .collect();
+    engines.dedup();
+    if engines.len() > 1 {
+        return Err(usage(format!(
+            "{file} holds {} storage engines ({}) from `dbpress slap --engine`; compare matches levels by thread count, one engine per result: its own table compares the engines (dbpress report {file}), or run slap once per engine",
+            engines.len(),
+            engines.join(", ")
+        )));
+    }
+    Ok(())
 }
 
 /// `NAME=a.json,b.json`: repeated runs under one name; anything else is one file. (A file

@@ -286,6 +286,7 @@ fn steps_of(doc: &Document) -> Vec<Step> {
     match doc {
         Document::Run(r) => vec![Step {
             threads: r.run.threads,
+            engine: None,
             result: Some((**r).clone()),
             error: None,
         }],

@@ -120,6 +120,8 @@ pub fn sweep(s: &SweepResult) -> String {
         "cache_miss_pct",
         "note",
         "error",
+        // Last, so that the columns before keep their places: `dbpress slap --engine`.
+        "engine",
     ]);
     for r in &s.table {
         let cpu = r.cpu.as_ref();
@@ -139,6 +141,7 @@ pub fn sweep(s: &SweepResult) -> String {
             num(r.cache_miss_pct, 2),
             r.note.clone().unwrap_or_default(),
             r.error.clone().unwrap_or_default(),
+            r.engine.clone().unwrap_or_default(),
         ]);
         t.row(cells);
     }

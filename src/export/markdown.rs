@@ -267,9 +267,15 @@ pub fn sweep(s: &SweepResult) -> String {
     let with_cpu = s.table.iter().any(|r| r.cpu.is_some());
     let with_disk = s.table.iter().any(|r| r.disk.is_some());
     let with_wait = s.table.iter().any(|r| r.top_wait.is_some());
-    let mut head = vec![
+    // `dbpress slap --engine`: each row's storage engine first.
+    let with_engine = s.table.iter().any(|r| r.engine.is_some());
+    let mut head = vec![];
+    if with_engine {
+        head.push("engine");
+    }
+    head.extend([
         "threads", "TPS", "QPS", "p95 ms", "p99 ms", "err/s", "vs best",
-    ];
+    ]);
     if with_cpu {
         head.extend(["CPUs busy", "server CPUs", "dbpress CPUs"]);
     }
@@ -281,14 +287,20 @@ pub fn sweep(s: &SweepResult) -> String {
     }
     head.push("note");
     let last = head.len() - 1;
+    // Threads right-aligned; the engine names before them read from the left.
+    let threads_at = usize::from(with_engine);
     let mut t = Table::new(&head)
-        .align(0, Align::Right)
+        .align(threads_at, Align::Right)
         .align(last, Align::Left);
     if with_wait {
         t = t.align(last - 1, Align::Left);
     }
     for r in &s.table {
-        let mut cells = r.figure_cells();
+        let mut cells = Vec::new();
+        if with_engine {
+            cells.push(r.engine.clone().unwrap_or_default());
+        }
+        cells.extend(r.figure_cells());
         if with_cpu {
             let c = r.cpu.as_ref();
             cells.push(num(c.map(|c| c.busy), 2));

@@ -33,18 +33,63 @@ pub struct SlapArgs {
     /// mysqlslap's `--csv[=FILE]`: its one-line-per-level CSV, appended to FILE, or printed
     /// on stdout in place of the report when empty.
     pub csv: Option<String>,
+    /// mysqlslap's `-e/--engine=innodb,memory:OPTION`: each round set is run once per engine,
+    /// the CREATE TABLEs given `ENGINE = name [OPTION]`; empty without it.
+    pub engines: Vec<Engine>,
     /// dbpress's options: connection flags translated for the engine, plus everything passed
     /// through (`--db`, `--output`, `--mysql-ignore-errors`, `--percentile`, …).
     pub opts: OptionValues,
     pub driver: Driver,
 }
 
+/// One item of `--engine`: a storage engine and the table options mysqlslap appends after it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Engine {
+    pub name: String,
+    pub option: Option<String>,
+}
+
+impl Engine {
+    /// What a CREATE TABLE gets appended, as mysqlslap does: ` ENGINE = name [option]`.
+    pub fn clause(&self) -> String {
+        match &self.option {
+            Some(o) => format!(" ENGINE = {} {o}", self.name),
+            None => format!(" ENGINE = {}", self.name),
+        }
+    }
+}
+
+/// `--engine=innodb,memory:ROW_FORMAT=DYNAMIC`; names are identifiers (they reach the SQL).
+fn engines(list: &str) -> Result<Vec<Engine>> {
+    let mut out = Vec::new();
+    for item in list.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+        let (name, option) = match item.split_once(':') {
+            Some((n, o)) => (
+                n.trim(),
+                Some(o.trim().to_string()).filter(|o| !o.is_empty()),
+            ),
+            None => (item, None),
+        };
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            return Err(usage(format!(
+                "invalid storage engine '{name}' in --engine={list}: use engine names such as innodb,myisam (SHOW ENGINES lists the server's)"
+            )));
+        }
+        out.push(Engine {
+            name: name.to_string(),
+            option,
+        });
+    }
+    if out.is_empty() {
+        return Err(usage(
+            "--engine lists no storage engine: use e.g. --engine=innodb,myisam",
+        ));
+    }
+    Ok(out)
+}
+
 /// mysqlslap flags dbpress does not offer, with what to use instead.
 const UNSUPPORTED: &[(&str, &str)] = &[
-    (
-        "engine",
-        "create the tables with the engine you want in --create",
-    ),
     ("commit", "put COMMIT in the --query list"),
     ("detach", "use a workload with --reconnect"),
 ];
@@ -137,6 +182,7 @@ pub fn parse(args: &[String]) -> Result<SlapArgs> {
                 | "only-print"
                 | "silent"
                 | "csv"
+                | "engine"
                 | "compress"
                 | "compression-algorithms"
                 | "number-char-cols"
@@ -215,6 +261,11 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
             if !opts.is_set("db-driver") && !opts.is_set("db") {
                 opts.set("db-driver", "mysql");
             }
+        }
+        Driver::Pgsql | Driver::Sqlite if get("engine").is_some() => {
+            return Err(usage(
+                "-e/--engine chooses a MySQL storage engine; PostgreSQL and SQLite have one each: drop it",
+            ));
         }
         Driver::Pgsql | Driver::Sqlite
             if get("compress").is_some_and(|v| cli::parse_bool(&v) == Some(true)) =>
@@ -330,6 +381,13 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
             "dbpress slap needs statements: --query='SQL;SQL' or --query=FILE (and --create for tables), or --auto-generate-sql",
         ));
     }
+    let engines = get("engine").map_or(Ok(Vec::new()), |l| engines(&l))?;
+    let no_drop = get("no-drop").is_some_and(|v| cli::parse_bool(&v) == Some(true));
+    if no_drop && engines.len() > 1 {
+        return Err(usage(
+            "--no-drop keeps the tables between rounds, but each --engine needs its own tables: drop --no-drop, or run once per engine",
+        ));
+    }
     Ok(SlapArgs {
         concurrency,
         iterations,
@@ -341,10 +399,11 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
         post_query: get("post-query"),
         delimiter: get("delimiter"),
         schema: get("create-schema"),
-        no_drop: get("no-drop").is_some_and(|v| cli::parse_bool(&v) == Some(true)),
+        no_drop,
         only_print,
         silent: get("silent").is_some_and(|v| cli::parse_bool(&v) == Some(true)),
         csv: get("csv"),
+        engines,
         opts,
         driver,
     })
@@ -462,6 +521,32 @@ mod tests {
         assert_eq!(slap_queries(a.query.as_deref().unwrap(), None).unwrap(), 1);
         assert_eq!(slap_queries("a;b;c", Some(";")).unwrap(), 3);
         assert_eq!(q[1], "update seckill set num=num-1 where id=1 and num>1");
+    }
+
+    #[test]
+    fn storage_engines_are_listed_with_their_table_options() {
+        let a = parse(&args(&[
+            "-S",
+            "/run/mysqld/mysqld.sock",
+            "-e",
+            "innodb, memory:MAX_ROWS=10 ,myisam:",
+            "-q",
+            "SELECT 1",
+        ]))
+        .unwrap();
+        let clauses: Vec<String> = a.engines.iter().map(Engine::clause).collect();
+        assert_eq!(
+            clauses,
+            [
+                " ENGINE = innodb",
+                " ENGINE = memory MAX_ROWS=10",
+                " ENGINE = myisam"
+            ]
+        );
+        for bad in ["inno;db", ",", "x`y"] {
+            let e = parse(&args(&["-S", "/s", "--engine", bad, "-q", "SELECT 1"])).unwrap_err();
+            assert!(e.message().contains("--engine"), "{bad}: {}", e.message());
+        }
     }
 
     #[test]

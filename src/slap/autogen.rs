@@ -339,6 +339,8 @@ pub struct AutoWorkload {
     clients: u64,
     /// Events claimed so far in the round, across clients.
     claimed: Arc<AtomicU64>,
+    /// `--engine`: the header's line naming the storage engine of t1.
+    pub engine_line: Option<String>,
 }
 
 impl AutoWorkload {
@@ -348,6 +350,7 @@ impl AutoWorkload {
             keys: keys.into(),
             clients: u64::from(clients.max(1)),
             claimed: Arc::new(AtomicU64::new(0)),
+            engine_line: None,
         }
     }
 }
@@ -366,10 +369,12 @@ impl Workload for AutoWorkload {
     }
 
     fn describe(&self) -> Vec<String> {
-        vec![format!(
+        let mut lines = vec![format!(
             "Auto-generated SQL: {} queries in the list, one per event, sent as text",
             self.queries.len()
-        )]
+        )];
+        lines.extend(self.engine_line.clone());
+        lines
     }
 
     fn prepare(&self, _ctx: &Context<'_>) -> Result<()> {

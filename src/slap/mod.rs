@@ -20,7 +20,7 @@ use crate::runner::signals::{self, Signals};
 use crate::sweep::{self, Step, SweepResult};
 use crate::workload::Context;
 use crate::{make_driver, redact_args, run, VERSION};
-use args::{created_tables, slap_queries, statements_of, SlapArgs};
+use args::{created_tables, slap_queries, statements_of, Engine, SlapArgs};
 use std::io::Write;
 
 /// Statements of every phase, split on the delimiter.
@@ -37,6 +37,21 @@ struct Plan {
 }
 
 impl Plan {
+    /// The --create statements (or -a's table) for one `--engine`: as mysqlslap, each CREATE
+    /// TABLE gets ` ENGINE = name [option]` appended.
+    fn create_for(&self, engine: Option<&Engine>) -> Vec<String> {
+        let Some(e) = engine else {
+            return self.create.clone();
+        };
+        self.create
+            .iter()
+            .map(|st| match creates_table(st) {
+                true => format!("{}{}", st.trim_end(), e.clause()),
+                false => st.clone(),
+            })
+            .collect()
+    }
+
     fn new(a: &SlapArgs) -> Result<Plan> {
         let split = |v: &Option<String>| -> Result<Vec<String>> {
             v.as_deref()
@@ -79,6 +94,58 @@ impl Plan {
         }
         Ok(plan)
     }
+}
+
+/// A statement that begins CREATE [TEMPORARY] TABLE.
+fn creates_table(statement: &str) -> bool {
+    let words: Vec<String> = statement
+        .split_whitespace()
+        .take(3)
+        .map(str::to_ascii_lowercase)
+        .collect();
+    matches!(
+        words.iter().map(String::as_str).collect::<Vec<_>>()[..],
+        ["create", "table", ..] | ["create", "temporary", "table"]
+    )
+}
+
+/// `--engine`: the server may substitute its default engine for one it lacks (without
+/// NO_ENGINE_SUBSTITUTION in sql_mode), and a table kept from before has whatever engine it
+/// had; either would measure another engine than the one printed, so each table is checked.
+fn check_engines(
+    conn: &mut dyn Connection,
+    tables: &[String],
+    engine: &Engine,
+    kept: bool,
+) -> Result<()> {
+    for t in tables {
+        let rows = conn
+            .query_rows(&format!(
+                "SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '{}'",
+                t.replace('\'', "''")
+            ))
+            .map_err(|e| failed(format!("reading the engine of {t} failed: {}", e.message)))?;
+        let got = rows
+            .into_iter()
+            .next()
+            .and_then(|r| r.into_iter().next().flatten())
+            .unwrap_or_default();
+        if got.eq_ignore_ascii_case(&engine.name) {
+            continue;
+        }
+        let why = match kept {
+            true => format!("{t} was there before this round: drop it, or run without --engine"),
+            false => format!(
+                "the server has no {0} engine or has it disabled, and substituted its default (SHOW ENGINES lists what it has; sql_mode NO_ENGINE_SUBSTITUTION makes this an error)",
+                engine.name
+            ),
+        };
+        return Err(crate::error::environment(format!(
+            "table {t} uses the {got} engine, not {}: {why}",
+            engine.name
+        )));
+    }
+    Ok(())
 }
 
 /// Events (passes over --query) in one round: mysqlslap's --number-of-queries counts its queries
@@ -135,7 +202,7 @@ Usage:
   dbpress slap [-u USER] [-pPASSWORD] [-h HOST] [-P PORT] [-S SOCKET] [--create-schema=DB]
                [--create=SQL|FILE] -q SQL|FILE [-c 8,32,64] [-i N] [--number-of-queries=N]
                [-F DELIM] [--pre-query=SQL] [--post-query=SQL] [--no-drop] [--only-print] [-s]
-               [--csv[=FILE]]
+               [--csv[=FILE]] [-e innodb,myisam[:TABLE OPTIONS]]
   dbpress slap ... -a [--auto-generate-sql-load-type=mixed|read|write|key|update] [-x N] [-y N]
                [--auto-generate-sql-add-autoincrement | --auto-generate-sql-guid-primary]
                [--auto-generate-sql-secondary-indexes=N] [--auto-generate-sql-write-number=N]
@@ -147,7 +214,8 @@ query and one event; dbpress times each of its statements. Tables made by --crea
 each round unless --no-drop; a schema is never created or dropped. -a generates mysqlslap's table t1
 (in the given schema, never over an existing t1), its rows and its queries, one query per event.
 --csv=FILE appends mysqlslap's CSV line per concurrency level to FILE; --csv alone prints only those
-lines. See docs/GUIDE.md section 9.
+lines. -e/--engine runs every level once per MySQL storage engine, appending ENGINE = NAME to each
+CREATE TABLE and checking the server used it. See docs/GUIDE.md section 9.
 "#;
 
 pub fn main(raw: &[String]) -> Result<u8> {
@@ -162,10 +230,20 @@ pub fn main(raw: &[String]) -> Result<u8> {
         .chain(raw.iter().cloned())
         .collect();
     let plan = Plan::new(&a)?;
+    // mysqlslap runs every concurrency level once per --engine.
+    let engines: Vec<Option<&Engine>> = match a.engines.is_empty() {
+        true => vec![None],
+        false => a.engines.iter().map(Some).collect(),
+    };
     if a.only_print {
         // mysqlslap --only-print: what would run, nothing connects.
-        for s in plan.create.iter().chain(&plan.pre) {
-            println!("{s};");
+        for &e in &engines {
+            if let Some(e) = e {
+                println!("-- engine {}", e.name);
+            }
+            for s in plan.create_for(e).iter().chain(&plan.pre) {
+                println!("{s};");
+            }
         }
         for &c in &a.concurrency {
             println!(
@@ -207,7 +285,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
         (false, _) => &mut stderr,
     };
     let _ = writeln!(out, "dbpress {VERSION} slap (mysqlslap-compatible)\n");
-    let listed = plan
+    let mut listed = plan
         .auto
         .is_none()
         .then(|| workload::SlapWorkload::new(&plan.queries));
@@ -218,155 +296,204 @@ pub fn main(raw: &[String]) -> Result<u8> {
     let mut csv = String::new();
     let mut failed_run = false;
     let mut interrupted = None;
-    'levels: for &clients in &a.concurrency {
-        let mut seconds = Vec::new();
-        let mut slap_queries_run = 0u64;
-        for round in 1..=a.iterations {
-            let mut o = a.opts.clone();
-            o.set("threads", clients.to_string());
-            o.set("time", "0");
-            o.set("events", events(&a, &plan, clients).to_string());
-            // mysqlslap sends text; the header then says so.
-            o.set("db-ps-mode", "disable");
-            let mut cfg = RunConfig::from_options("slap", Command::Run, &o)?;
-            // One seed for every round and level (the options keep what the user gave).
-            cfg.seed = first.seed;
-            cfg.output_file = None;
-            let driver = make_driver(&cfg)?;
-            let ctx = Context {
-                driver: driver.as_ref(),
-                threads: clients,
-                dist: &cfg.dist,
-                invocation: "dbpress slap".into(),
-            };
-            let mut setup = ctx.connect(0)?;
-            let before = table_names(setup.as_mut(), &ctx)?;
-            let created = created_tables(&plan.create);
-            let all_there = !created.is_empty() && created.iter().all(|t| before.contains(t));
-            if plan.auto.is_some() && all_there && !made_t1 {
-                // Never fill or drop a table this run did not make.
-                return Err(crate::error::environment(format!(
+    'engines: for &engine in &engines {
+        let create = plan.create_for(engine);
+        // The header says which engine the tables were created with (and checked to have).
+        let engine_line = engine.map(|e| {
+            format!(
+                "Storage engine: {} (--engine: `{}` appended to each CREATE TABLE)",
+                e.name,
+                e.clause().trim_start()
+            )
+        });
+        if let Some(l) = &mut listed {
+            l.engine_line = engine_line.clone();
+        }
+        'levels: for &clients in &a.concurrency {
+            let mut seconds = Vec::new();
+            let mut slap_queries_run = 0u64;
+            for round in 1..=a.iterations {
+                let mut o = a.opts.clone();
+                o.set("threads", clients.to_string());
+                o.set("time", "0");
+                o.set("events", events(&a, &plan, clients).to_string());
+                // mysqlslap sends text; the header then says so.
+                o.set("db-ps-mode", "disable");
+                let mut cfg = RunConfig::from_options("slap", Command::Run, &o)?;
+                // One seed for every round and level (the options keep what the user gave).
+                cfg.seed = first.seed;
+                cfg.output_file = None;
+                let driver = make_driver(&cfg)?;
+                let ctx = Context {
+                    driver: driver.as_ref(),
+                    threads: clients,
+                    dist: &cfg.dist,
+                    invocation: "dbpress slap".into(),
+                };
+                let mut setup = ctx.connect(0)?;
+                let before = table_names(setup.as_mut(), &ctx)?;
+                let created = created_tables(&create);
+                let all_there = !created.is_empty() && created.iter().all(|t| before.contains(t));
+                if plan.auto.is_some() && all_there && !made_t1 {
+                    // Never fill or drop a table this run did not make.
+                    return Err(crate::error::environment(format!(
                     "a table named {0} already exists: --auto-generate-sql creates and drops its own {0}; drop or rename yours, or use another --create-schema",
                     autogen::TABLE
                 )));
-            }
-            made_t1 = plan.auto.is_some();
-            if all_there && plan.auto.is_some() {
-                let _ = writeln!(
-                    out,
-                    "Table t1 kept by --no-drop from the last round: using it as it is."
-                );
-            } else if all_there {
-                let _ = writeln!(
-                    out,
-                    "Tables of --create already exist ({}): using them as they are.",
-                    created.join(", ")
-                );
-            } else {
-                run_all(setup.as_mut(), &plan.create, "--create")?;
-            }
-            run_all(setup.as_mut(), &plan.pre, "--pre-query")?;
-            let generated;
-            let w: &dyn crate::workload::Workload = match (&plan.auto, &listed) {
-                (Some(sql), _) => {
-                    let keys = if sql.needs_keys() {
-                        autogen::fetch_keys(setup.as_mut()).map_err(|e| {
-                            failed(format!("reading the keys of t1 failed: {}", e.message))
-                        })?
-                    } else {
-                        Vec::new()
-                    };
-                    generated = autogen::AutoWorkload::new(sql, keys, clients);
-                    &generated
                 }
-                (None, Some(listed)) => listed,
-                (None, None) => unreachable!("a plan has --query or -a"),
-            };
-            let _ = writeln!(
-                out,
-                "=== {clients} clients, round {round} of {} ===\n",
-                a.iterations
-            );
-            // The setup session would sit idle through the run: one more session in the
-            // server's view of the run's sessions (its wait events) and of its connection limit.
-            // Closed for the run, opened again after it.
-            drop(setup);
-            // mysqlslap has no --forced-shutdown, so a slap run is never forced to end.
-            let measured = run::measure(&cfg, w, &ctx, &argv, out, &signals, &|m| {
-                run::exit_forced(&cfg, &m, driver.hints(), w)
-            });
-            let mut setup = ctx.connect(0)?;
-            run_all(setup.as_mut(), &plan.post, "--post-query")?;
-            if !a.no_drop {
-                // Only what this round's --create made: never a table that was there before.
-                for t in created.iter().filter(|t| !before.contains(t)) {
-                    let _ = setup.query(&format!("DROP TABLE {t}"));
-                }
-                made_t1 = false;
-            }
-            let m = match measured {
-                Ok(m) => m,
-                Err(e) => {
+                made_t1 = plan.auto.is_some();
+                if all_there && plan.auto.is_some() {
                     let _ = writeln!(
                         out,
-                        "dbpress: {clients} clients did not run: {}\n",
-                        e.message()
+                        "Table t1 kept by --no-drop from the last round: using it as it is."
                     );
-                    steps.push(Step {
-                        threads: clients,
-                        result: None,
-                        error: Some(e.message().to_string()),
-                    });
-                    continue 'levels;
+                } else if all_there {
+                    let _ = writeln!(
+                        out,
+                        "Tables of --create already exist ({}): using them as they are.",
+                        created.join(", ")
+                    );
                 }
-            };
-            if first.output_format == OutputFormat::Text {
-                let _ = write!(
+                let made = match all_there {
+                    true => Ok(()),
+                    false => run_all(setup.as_mut(), &create, "--create"),
+                };
+                let made = made.and_then(|()| match engine {
+                    Some(e) => check_engines(setup.as_mut(), &created, e, all_there),
+                    None => Ok(()),
+                });
+                match (made, engine) {
+                    (Ok(()), _) => {}
+                    (Err(e), None) => return Err(e),
+                    // An engine the server lacks (or substituted) cannot run any level: its
+                    // levels go in the table with the reason, and the next engine runs.
+                    (Err(err), Some(e)) => {
+                        for t in created.iter().filter(|t| !before.contains(t)) {
+                            let _ = setup.query(&format!("DROP TABLE IF EXISTS {t}"));
+                        }
+                        made_t1 = false;
+                        eprintln!("dbpress: engine {} did not run: {}", e.name, err.message());
+                        for &c in a.concurrency.iter().skip_while(|&&c| c != clients) {
+                            steps.push(Step {
+                                threads: c,
+                                engine: Some(e.name.clone()),
+                                result: None,
+                                error: Some(err.message().to_string()),
+                            });
+                        }
+                        continue 'engines;
+                    }
+                }
+                run_all(setup.as_mut(), &plan.pre, "--pre-query")?;
+                let generated;
+                let w: &dyn crate::workload::Workload = match (&plan.auto, &listed) {
+                    (Some(sql), _) => {
+                        let keys = if sql.needs_keys() {
+                            autogen::fetch_keys(setup.as_mut()).map_err(|e| {
+                                failed(format!("reading the keys of t1 failed: {}", e.message))
+                            })?
+                        } else {
+                            Vec::new()
+                        };
+                        let mut g = autogen::AutoWorkload::new(sql, keys, clients);
+                        g.engine_line = engine_line.clone();
+                        generated = g;
+                        &generated
+                    }
+                    (None, Some(listed)) => listed,
+                    (None, None) => unreachable!("a plan has --query or -a"),
+                };
+                let on = engine.map_or(String::new(), |e| format!(", engine {}", e.name));
+                let _ = writeln!(
                     out,
-                    "{}",
-                    crate::export::text::summary(&m.result, cfg.histogram)
+                    "=== {clients} clients{on}, round {round} of {} ===\n",
+                    a.iterations
                 );
+                // The setup session would sit idle through the run: one more session in the
+                // server's view of the run's sessions (its wait events) and of its connection limit.
+                // Closed for the run, opened again after it.
+                drop(setup);
+                // mysqlslap has no --forced-shutdown, so a slap run is never forced to end.
+                let measured = run::measure(&cfg, w, &ctx, &argv, out, &signals, &|m| {
+                    run::exit_forced(&cfg, &m, driver.hints(), w)
+                });
+                let mut setup = ctx.connect(0)?;
+                run_all(setup.as_mut(), &plan.post, "--post-query")?;
+                if !a.no_drop {
+                    // Only what this round's --create made: never a table that was there before.
+                    for t in created.iter().filter(|t| !before.contains(t)) {
+                        let _ = setup.query(&format!("DROP TABLE {t}"));
+                    }
+                    made_t1 = false;
+                }
+                let m = match measured {
+                    Ok(m) => m,
+                    Err(e) => {
+                        let _ = writeln!(
+                            out,
+                            "dbpress: {clients} clients did not run: {}\n",
+                            e.message()
+                        );
+                        steps.push(Step {
+                            threads: clients,
+                            engine: engine.map(|e| e.name.clone()),
+                            result: None,
+                            error: Some(e.message().to_string()),
+                        });
+                        continue 'levels;
+                    }
+                };
+                if first.output_format == OutputFormat::Text {
+                    let _ = write!(
+                        out,
+                        "{}",
+                        crate::export::text::summary(&m.result, cfg.histogram)
+                    );
+                }
+                let s = &m.result.summary;
+                seconds.push(s.total_time_s);
+                slap_queries_run += s.events * plan.slap_queries;
+                let error = m.fatal.as_ref().map(|e| {
+                    failed_run = true;
+                    let message = crate::runner::fatal_message(e, driver.hints(), w)
+                        .message()
+                        .to_string();
+                    // The cause and its fix on stderr, where a script looks for them.
+                    eprintln!("dbpress: {clients} clients: {message}");
+                    message
+                });
+                steps.push(Step {
+                    threads: clients,
+                    engine: engine.map(|e| e.name.clone()),
+                    result: Some(m.result),
+                    error,
+                });
+                if m.interrupted_by.is_some() || signals.caught().is_some() {
+                    interrupted = m.interrupted_by.or(signals.caught());
+                    break 'engines;
+                }
             }
-            let s = &m.result.summary;
-            seconds.push(s.total_time_s);
-            slap_queries_run += s.events * plan.slap_queries;
-            let error = m.fatal.as_ref().map(|e| {
-                failed_run = true;
-                let message = crate::runner::fatal_message(e, driver.hints(), w)
-                    .message()
-                    .to_string();
-                // The cause and its fix on stderr, where a script looks for them.
-                eprintln!("dbpress: {clients} clients: {message}");
-                message
-            });
-            steps.push(Step {
-                threads: clients,
-                result: Some(m.result),
-                error,
-            });
-            if m.interrupted_by.is_some() || signals.caught().is_some() {
-                interrupted = m.interrupted_by.or(signals.caught());
-                break 'levels;
+            if !seconds.is_empty() {
+                if !csv_on_stdout {
+                    let _ = write!(
+                        out,
+                        "{}",
+                        benchmark_block(engine, &seconds, clients, slap_queries_run)
+                    );
+                }
+                let mode = a.auto.as_ref().map_or("mixed", |g| g.load.name());
+                csv.push_str(&csv_line(engine, mode, &seconds, clients, slap_queries_run));
             }
-        }
-        if !seconds.is_empty() {
-            if !csv_on_stdout {
-                let _ = write!(
-                    out,
-                    "{}",
-                    benchmark_block(&seconds, clients, slap_queries_run)
-                );
-            }
-            let mode = a.auto.as_ref().map_or("mixed", |g| g.load.name());
-            csv.push_str(&csv_line(mode, &seconds, clients, slap_queries_run));
         }
     }
     // Levels without a single round: the run was interrupted (or forced to stop) before them.
-    let not_reached: Vec<u32> = a
-        .concurrency
+    let not_reached: Vec<(Option<String>, u32)> = engines
         .iter()
-        .copied()
-        .filter(|c| !steps.iter().any(|s| s.threads == *c))
+        .flat_map(|e| {
+            let name = e.map(|e| e.name.clone());
+            a.concurrency.iter().map(move |&c| (name.clone(), c))
+        })
+        .filter(|(e, c)| !steps.iter().any(|s| s.threads == *c && s.engine == *e))
         .collect();
     let table = sweep::table(&steps, &not_reached, &sweep::stopped_by(interrupted));
     let doc = SweepResult {
@@ -413,12 +540,18 @@ pub fn main(raw: &[String]) -> Result<u8> {
     Ok(u8::from(failed_run))
 }
 
-/// mysqlslap's `--csv` line for one concurrency level: engine (none: dbpress takes the
-/// tables' engine from --create), mode, average, minimum and maximum seconds of the rounds,
-/// clients, queries per client per round.
-pub fn csv_line(mode: &str, seconds: &[f64], clients: u32, queries: u64) -> String {
+/// mysqlslap's `--csv` line for one concurrency level: engine (empty without --engine), mode,
+/// average, minimum and maximum seconds of the rounds, clients, queries per client per round.
+pub fn csv_line(
+    engine: Option<&Engine>,
+    mode: &str,
+    seconds: &[f64],
+    clients: u32,
+    queries: u64,
+) -> String {
     let (avg, min, max, per_client) = rounds(seconds, clients, queries);
-    format!(",{mode},{avg:.3},{min:.3},{max:.3},{clients},{per_client}\n")
+    let engine = engine.map_or("", |e| e.name.as_str());
+    format!("{engine},{mode},{avg:.3},{min:.3},{max:.3},{clients},{per_client}\n")
 }
 
 /// mysqlslap's `--csv=FILE` appends, so that runs accumulate in one file.
@@ -448,10 +581,18 @@ fn rounds(seconds: &[f64], clients: u32, queries: u64) -> (f64, f64, f64, u64) {
 
 /// mysqlslap's result block, byte for byte: wall seconds of the rounds (average, minimum,
 /// maximum, three decimals), clients, and its queries per client per round.
-pub fn benchmark_block(seconds: &[f64], clients: u32, queries: u64) -> String {
+pub fn benchmark_block(
+    engine: Option<&Engine>,
+    seconds: &[f64],
+    clients: u32,
+    queries: u64,
+) -> String {
     let (avg, min, max, per_client) = rounds(seconds, clients, queries);
+    let engine = engine.map_or(String::new(), |e| {
+        format!("\tRunning for engine {}\n", e.name)
+    });
     format!(
-        "Benchmark\n\tAverage number of seconds to run all queries: {avg:.3} seconds\n\
+        "Benchmark\n{engine}\tAverage number of seconds to run all queries: {avg:.3} seconds\n\
          \tMinimum number of seconds to run all queries: {min:.3} seconds\n\
          \tMaximum number of seconds to run all queries: {max:.3} seconds\n\
          \tNumber of clients running queries: {clients}\n\
@@ -468,19 +609,54 @@ mod tests {
         // mariadb-slap --csv: ",mixed,0.117,0.111,0.122,2,50" for 3 rounds of 100 queries
         // by 2 clients (no --engine, so the first column is empty).
         assert_eq!(
-            csv_line("mixed", &[0.1112, 0.1184, 0.1217], 2, 300),
+            csv_line(None, "mixed", &[0.1112, 0.1184, 0.1217], 2, 300),
             ",mixed,0.117,0.111,0.122,2,50\n"
         );
         assert_eq!(
-            csv_line("key", &[2.0], 4, 100),
+            csv_line(None, "key", &[2.0], 4, 100),
             ",key,2.000,2.000,2.000,4,25\n"
         );
     }
 
     #[test]
+    fn only_create_table_statements_get_the_engine() {
+        let plan = Plan {
+            create: vec![
+                "CREATE TABLE t (a int)  ".into(),
+                "create temporary table u (a int)".into(),
+                "INSERT INTO t VALUES (1)".into(),
+                "CREATE INDEX i ON t (a)".into(),
+            ],
+            pre: Vec::new(),
+            queries: Vec::new(),
+            post: Vec::new(),
+            slap_queries: 1,
+            auto: None,
+        };
+        let e = Engine {
+            name: "memory".into(),
+            option: None,
+        };
+        assert_eq!(
+            plan.create_for(Some(&e)),
+            [
+                "CREATE TABLE t (a int) ENGINE = memory",
+                "create temporary table u (a int) ENGINE = memory",
+                "INSERT INTO t VALUES (1)",
+                "CREATE INDEX i ON t (a)",
+            ]
+        );
+        assert_eq!(plan.create_for(None), plan.create);
+        // mariadb-slap --engine=memory: "Running for engine memory" after "Benchmark".
+        assert!(benchmark_block(Some(&e), &[1.0], 1, 1)
+            .starts_with("Benchmark\n\tRunning for engine memory\n\tAverage number"));
+        assert!(csv_line(Some(&e), "mixed", &[1.0], 1, 1).starts_with("memory,mixed,1.000,"));
+    }
+
+    #[test]
     fn benchmark_block_is_mysqlslaps() {
         assert_eq!(
-            benchmark_block(&[1.3221, 1.3239], 2, 200),
+            benchmark_block(None, &[1.3221, 1.3239], 2, 200),
             "Benchmark\n\tAverage number of seconds to run all queries: 1.323 seconds\n\
              \tMinimum number of seconds to run all queries: 1.322 seconds\n\
              \tMaximum number of seconds to run all queries: 1.324 seconds\n\

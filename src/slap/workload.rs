@@ -11,6 +11,8 @@ pub struct SlapWorkload {
     /// "1: UPDATE seckill SET …": names for the per-statement report, made once per run.
     kinds: &'static [&'static str],
     transactional: bool,
+    /// `--engine`: the header's line naming the storage engine of this round's tables.
+    pub engine_line: Option<String>,
 }
 
 impl SlapWorkload {
@@ -37,6 +39,7 @@ impl SlapWorkload {
             statements: statements.to_vec(),
             kinds: Box::leak(kinds.into_boxed_slice()),
             transactional,
+            engine_line: None,
         }
     }
 }
@@ -55,10 +58,12 @@ impl Workload for SlapWorkload {
     }
 
     fn describe(&self) -> Vec<String> {
-        vec![format!(
+        let mut lines = vec![format!(
             "Statements per event: {} (one pass over --query, sent as text)",
             self.statements.len()
-        )]
+        )];
+        lines.extend(self.engine_line.clone());
+        lines
     }
 
     fn prepare(&self, _ctx: &Context<'_>) -> Result<()> {

@@ -109,6 +109,17 @@ impl Server {
         use mysql::prelude::Queryable;
         self.conn.query("SHOW TABLES LIKE 'sbtest%'").unwrap()
     }
+
+    /// The tables of the sbtest database whose names match the LIKE `pattern`, sorted.
+    pub fn tables_like(&mut self, pattern: &str) -> Vec<String> {
+        use mysql::prelude::Queryable;
+        let mut t: Vec<String> = self
+            .conn
+            .query(format!("SHOW TABLES LIKE '{pattern}'"))
+            .unwrap();
+        t.sort();
+        t
+    }
 }
 
 /// Run SQL as the server's root over the socket (the `mariadb` client, unix_socket auth).

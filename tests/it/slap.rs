@@ -535,3 +535,142 @@ fn csv_lines_are_mysqlslaps_appended_or_on_stdout() {
     let o = dbpress(&["slap", &db, "--query=SELECT 1", "--csv=/proc/no/x.csv"]);
     assert_fails_with(&o, 2, "cannot write the CSV file /proc/no/x.csv");
 }
+
+/// mysqlslap's `--engine=a,b`: every level once per engine, the tables created with
+/// `ENGINE = name` (as the server itself records, read back from a --pre-query), an engine the
+/// server lacks reported in the table while the others run, and a table that was already there
+/// with another engine refused rather than measured under the wrong name.
+#[test]
+fn an_engine_list_runs_every_level_per_engine_on_tables_of_that_engine() {
+    let Some(mut srv) = server("slap-engine") else {
+        return;
+    };
+    use mysql::prelude::Queryable;
+    srv.conn
+        .query_drop("DROP TABLE IF EXISTS slap_eng, slap_eng_log")
+        .unwrap();
+    srv.conn
+        .query_drop("CREATE TABLE slap_eng_log (engine varchar(64))")
+        .unwrap();
+    let dir = scratch("slap-engine");
+    let out = dir.join("slap.json");
+    let create = "--create=create table slap_eng (id int primary key, v int); insert into slap_eng values (1, 0)";
+    let o = dbpress(&[
+        &["slap"][..],
+        &TO_MARIADB,
+        &[
+            create,
+            "--pre-query=insert into slap_eng_log select engine from information_schema.tables where table_schema = database() and table_name = 'slap_eng'",
+            "--query=update slap_eng set v = v + 1 where id = 1",
+            "--concurrency=2,3",
+            "--number-of-queries=60",
+            "--engine=innodb,memory:MAX_ROWS=1000,no_such_engine",
+            "--output",
+            out.to_str().unwrap(),
+        ],
+    ]
+    .concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    for e in ["innodb", "memory"] {
+        assert_eq!(
+            text.matches(&format!("Benchmark\n\tRunning for engine {e}\n"))
+                .count(),
+            2,
+            "{text}"
+        );
+        assert!(text.contains(&format!("Storage engine: {e} (--engine: `ENGINE = {e}")));
+    }
+    assert!(
+        text.contains("Storage engine: memory (--engine: `ENGINE = memory MAX_ROWS=1000` appended"),
+        "{text}"
+    );
+    assert!(
+        stderr(&o).contains("dbpress: engine no_such_engine did not run: --create statement failed: server error 1286"),
+        "{}",
+        stderr(&o)
+    );
+    // The server's own record of each round's table: two levels per engine, in order.
+    let used: Vec<String> = srv.conn.query("SELECT engine FROM slap_eng_log").unwrap();
+    assert_eq!(used, ["InnoDB", "InnoDB", "MEMORY", "MEMORY"]);
+    let r = json(&out);
+    let steps: Vec<(u64, String, bool)> = r["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["threads"].as_u64().unwrap(),
+                s["engine"].as_str().unwrap().to_string(),
+                s["result"].is_object(),
+            )
+        })
+        .collect();
+    let want: Vec<(u64, String, bool)> = [
+        (2, "innodb", true),
+        (3, "innodb", true),
+        (2, "memory", true),
+        (3, "memory", true),
+        (2, "no_such_engine", false),
+        (3, "no_such_engine", false),
+    ]
+    .iter()
+    .map(|(t, e, ran)| (*t, e.to_string(), *ran))
+    .collect();
+    assert_eq!(steps, want);
+    assert_eq!(r["table"][4]["engine"], "no_such_engine");
+    assert!(r["table"][4]["error"]
+        .as_str()
+        .unwrap()
+        .contains("Unknown storage engine 'no_such_engine'"));
+    assert_matches_schema(include_str!("../../docs/sweep.schema.json"), &r);
+    // Each round dropped its table; the log (not made by --create) is kept.
+    assert_eq!(srv.tables_like("slap_eng%"), ["slap_eng_log"]);
+    // `compare` matches rows by thread count: a file of several engines is refused.
+    let o = dbpress(&["compare", out.to_str().unwrap(), out.to_str().unwrap()]);
+    assert_fails_with(
+        &o,
+        2,
+        "holds 3 storage engines (innodb, memory, no_such_engine)",
+    );
+
+    // A table of --create already there, with another engine: not measured as `memory`.
+    srv.conn
+        .query_drop("CREATE TABLE slap_eng (id int primary key, v int) ENGINE = InnoDB")
+        .unwrap();
+    let o = dbpress(
+        &[
+            &["slap"][..],
+            &TO_MARIADB,
+            &[create, "--query=select v from slap_eng", "--engine=memory"],
+        ]
+        .concat(),
+    );
+    assert_fails_with(
+        &o,
+        2,
+        "table slap_eng uses the InnoDB engine, not memory: slap_eng was there before this round",
+    );
+    assert_eq!(srv.tables_like("slap_eng%"), ["slap_eng", "slap_eng_log"]);
+    srv.conn
+        .query_drop("DROP TABLE slap_eng, slap_eng_log")
+        .unwrap();
+
+    for (args, want) in [
+        (
+            &["-S", SOCKET, "--engine=innodb,myisam", "--no-drop"][..],
+            "--no-drop keeps the tables between rounds, but each --engine needs its own tables",
+        ),
+        (
+            &["-S", SOCKET, "--engine=inno db"][..],
+            "invalid storage engine 'inno db'",
+        ),
+        (
+            &["--engine=innodb", "--db-driver=pgsql"][..],
+            "-e/--engine chooses a MySQL storage engine; PostgreSQL and SQLite have one each",
+        ),
+    ] {
+        let o = dbpress(&[&["slap", "--query=select 1"][..], args].concat());
+        assert_fails_with(&o, 2, want);
+    }
+}

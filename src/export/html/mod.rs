@@ -235,7 +235,14 @@ pub fn sweep_page(s: &SweepResult) -> String {
     if let Some(r) = s.steps.iter().find_map(|st| st.result.as_ref()) {
         about(&mut o, r);
     }
-    let names: Vec<String> = s.table.iter().map(|r| r.threads.to_string()).collect();
+    let names: Vec<String> = s
+        .table
+        .iter()
+        .map(|r| match &r.engine {
+            Some(e) => format!("{e} {}", r.threads),
+            None => r.threads.to_string(),
+        })
+        .collect();
     let pts = |f: fn(&crate::sweep::Row) -> Option<f64>| -> Vec<(f64, Option<f64>)> {
         s.table
             .iter()
@@ -329,24 +336,23 @@ pub fn sweep_page(s: &SweepResult) -> String {
         true,
     );
     for st in &s.steps {
+        let level = match &st.engine {
+            Some(e) => format!("{} threads, engine {}", st.threads, esc(e)),
+            None => format!("{} threads", st.threads),
+        };
         match (&st.result, &st.error) {
             (Some(r), _) => {
-                let _ = writeln!(o, "<h2>{} threads over time</h2>", st.threads);
+                let _ = writeln!(o, "<h2>{level} over time</h2>");
                 interval_charts(&mut o, r);
                 text_block(
                     &mut o,
-                    &format!("{} threads: the text report", st.threads),
+                    &format!("{level}: the text report"),
                     &full_text(r),
                     s.steps.len() == 1,
                 );
             }
             (None, Some(e)) => {
-                let _ = writeln!(
-                    o,
-                    "<p class=\"note\">{} threads did not run: {}</p>",
-                    st.threads,
-                    esc(e)
-                );
+                let _ = writeln!(o, "<p class=\"note\">{level} did not run: {}</p>", esc(e));
             }
             (None, None) => {}
         }
