@@ -24,6 +24,13 @@ pub fn notices() -> bool {
     LEVEL.load(Ordering::Relaxed) >= 3
 }
 
+/// `dbpress: warning: …` on stderr, at warning level.
+pub fn warn(text: &str) {
+    if warnings() {
+        eprintln!("dbpress: warning: {text}");
+    }
+}
+
 /// sysbench's INFO lines (level 4).
 pub fn info() -> bool {
     LEVEL.load(Ordering::Relaxed) >= 4

@@ -10,6 +10,7 @@ pub mod flag_hints;
 pub mod mysql;
 pub mod mysql_target;
 mod mysql_wire;
+pub mod option_file;
 pub mod pgsql;
 pub mod pgsql_target;
 mod pgsql_wire;

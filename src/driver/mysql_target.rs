@@ -242,40 +242,11 @@ pub fn redact_url(url: &str) -> String {
     }
 }
 
-/// `password=` from the `[client]` (or `[mysql]`/`[client-server]`) section of an option file.
+/// `password=` from the `[client]` (or `[client-server]`/`[client-mariadb]`) group of an
+/// option file.
 pub fn password_from_my_cnf(path: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let mut in_client = false;
-    let mut found = None;
-    for line in text.lines() {
-        let line = line.trim();
-        if line.starts_with('#') || line.starts_with(';') || line.is_empty() {
-            continue;
-        }
-        if let Some(section) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
-            in_client = matches!(
-                section.trim(),
-                "client" | "client-server" | "client-mariadb"
-            );
-            continue;
-        }
-        if !in_client {
-            continue;
-        }
-        let (k, v) = match line.split_once('=') {
-            Some((k, v)) => (k.trim(), v.trim()),
-            None => continue,
-        };
-        if k == "password" {
-            let unquoted = v
-                .strip_prefix('"')
-                .and_then(|x| x.strip_suffix('"'))
-                .or_else(|| v.strip_prefix('\'').and_then(|x| x.strip_suffix('\'')))
-                .unwrap_or(v);
-            found = Some(unquoted.to_string());
-        }
-    }
-    found
+    let pairs = super::option_file::read(path, super::option_file::CLIENT_GROUPS)?;
+    super::option_file::last(&pairs, "password").map(str::to_string)
 }
 
 fn parse_ssl(raw: &str) -> Result<SslMode> {

@@ -23,6 +23,10 @@ pub struct SlapArgs {
     pub create: Option<String>,
     pub pre_query: Option<String>,
     pub post_query: Option<String>,
+    /// mysqlslap's `--pre-system`/`--post-system`: shell commands run before and after each
+    /// round (after --pre-query, before --post-query's tables are dropped).
+    pub pre_system: Option<String>,
+    pub post_system: Option<String>,
     /// mysqlslap's -F; None = its default, a newline: each line of --query is one query (and
     /// dbpress still times the `;`-separated statements inside a line one by one).
     pub delimiter: Option<String>,
@@ -40,6 +44,91 @@ pub struct SlapArgs {
     /// through (`--db`, `--output`, `--mysql-ignore-errors`, `--percentile`, …).
     pub opts: OptionValues,
     pub driver: Driver,
+}
+
+/// The connection options of mysqlslap's option files: `--defaults-file=F` (F alone),
+/// `--defaults-extra-file=F` (F besides ~/.my.cnf, which dbpress reads for a password only),
+/// `--no-defaults` (none).
+struct OptionFiles {
+    pairs: Vec<(String, String)>,
+    /// ~/.my.cnf is not to be read.
+    exclusive: bool,
+    /// One of the three options was given.
+    named: bool,
+}
+
+impl OptionFiles {
+    fn get(&self, key: &str) -> Option<String> {
+        crate::driver::option_file::last(&self.pairs, key).map(str::to_string)
+    }
+}
+
+fn option_files(get: &dyn Fn(&str) -> Option<String>) -> Result<OptionFiles> {
+    use crate::driver::option_file;
+    let groups = [option_file::CLIENT_GROUPS, &["mysqlslap"]].concat();
+    let read = |option: &str, path: &str| {
+        option_file::read(std::path::Path::new(path), &groups).ok_or_else(|| {
+            usage(format!(
+                "cannot read --{option} {path}: give a readable MySQL option file"
+            ))
+        })
+    };
+    let no_defaults = get("no-defaults").is_some_and(|v| cli::parse_bool(&v) != Some(false));
+    Ok(match (get("defaults-file"), get("defaults-extra-file")) {
+        (Some(f), _) => OptionFiles {
+            pairs: read("defaults-file", &f)?,
+            exclusive: true,
+            named: true,
+        },
+        (None, Some(f)) => OptionFiles {
+            pairs: read("defaults-extra-file", &f)?,
+            exclusive: no_defaults,
+            named: true,
+        },
+        (None, None) => OptionFiles {
+            pairs: Vec::new(),
+            exclusive: no_defaults,
+            named: no_defaults,
+        },
+    })
+}
+
+/// mysqlslap's TLS flags (MySQL's client options).
+const SSL_FLAGS: &[&str] = &[
+    "ssl",
+    "skip-ssl",
+    "ssl-mode",
+    "ssl-ca",
+    "ssl-cert",
+    "ssl-key",
+    "ssl-verify-server-cert",
+];
+
+/// The `--mysql-ssl` mode mysqlslap's TLS flags ask for, as the MySQL and MariaDB clients read
+/// them: `--ssl-mode` says it outright; `--ssl-verify-server-cert` checks the certificate and
+/// the host name; `--ssl`, or a CA, certificate or key (each implies `--ssl`), requires TLS;
+/// `--skip-ssl` or `--ssl=0` turns it off.
+fn ssl_mode(get: &dyn Fn(&str) -> Option<String>) -> Result<Option<String>> {
+    let on = |n: &str| get(n).map(|v| cli::parse_bool(&v) != Some(false));
+    if let Some(mode) = get("ssl-mode") {
+        let m = mode.to_ascii_lowercase();
+        return match m.as_str() {
+            "disabled" | "preferred" | "required" | "verify_ca" | "verify_identity" => Ok(Some(m)),
+            _ => Err(usage(format!(
+                "invalid value '{mode}' for --ssl-mode: use DISABLED, PREFERRED, REQUIRED, VERIFY_CA or VERIFY_IDENTITY"
+            ))),
+        };
+    }
+    if on("skip-ssl") == Some(true) || on("ssl") == Some(false) {
+        return Ok(Some("disabled".into()));
+    }
+    if on("ssl-verify-server-cert") == Some(true) {
+        return Ok(Some("verify_identity".into()));
+    }
+    let implied = ["ssl-ca", "ssl-cert", "ssl-key"]
+        .iter()
+        .any(|n| get(n).is_some());
+    Ok((on("ssl") == Some(true) || implied).then(|| "required".into()))
 }
 
 /// One item of `--engine`: a storage engine and the table options mysqlslap appends after it.
@@ -92,6 +181,34 @@ fn engines(list: &str) -> Result<Vec<Engine>> {
 const UNSUPPORTED: &[(&str, &str)] = &[
     ("commit", "put COMMIT in the --query list"),
     ("detach", "use a workload with --reconnect"),
+    (
+        "login-path",
+        "give -u/-p/-h/-P/-S, or a --defaults-file holding them",
+    ),
+    (
+        "defaults-group-suffix",
+        "put the options in [client] or [mysqlslap] of a --defaults-file",
+    ),
+    (
+        "print-defaults",
+        "dbpress slap --only-print shows what would run; the option file is read as it is",
+    ),
+    (
+        "ssl-capath",
+        "give the CA file itself with --ssl-ca=FILE",
+    ),
+    (
+        "ssl-crl",
+        "dbpress checks no revocation lists; drop it, or test without TLS",
+    ),
+    (
+        "ssl-cipher",
+        "dbpress's TLS (rustls) negotiates its own modern ciphers; drop it",
+    ),
+    (
+        "tls-version",
+        "dbpress's TLS (rustls) speaks TLS 1.2 and 1.3 and picks the newest the server has; drop it",
+    ),
 ];
 
 /// Short flags and the long option each stands for.
@@ -112,6 +229,7 @@ fn short(flag: char) -> Option<&'static str> {
         'y' => "number-int-cols",
         'e' => "engine",
         'C' => "compress",
+        'v' => "verbose",
         _ => return None,
     })
 }
@@ -120,6 +238,11 @@ fn is_flag(name: &str) -> bool {
     matches!(
         name,
         "no-drop"
+            | "ssl"
+            | "skip-ssl"
+            | "ssl-verify-server-cert"
+            | "no-defaults"
+            | "verbose"
             | "compress"
             | "only-print"
             | "silent"
@@ -183,6 +306,19 @@ pub fn parse(args: &[String]) -> Result<SlapArgs> {
                 | "silent"
                 | "csv"
                 | "engine"
+                | "pre-system"
+                | "post-system"
+                | "ssl"
+                | "skip-ssl"
+                | "ssl-mode"
+                | "ssl-ca"
+                | "ssl-cert"
+                | "ssl-key"
+                | "ssl-verify-server-cert"
+                | "defaults-file"
+                | "defaults-extra-file"
+                | "no-defaults"
+                | "verbose"
                 | "compress"
                 | "compression-algorithms"
                 | "number-char-cols"
@@ -232,11 +368,19 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
             .find(|(k, _)| k == n)
             .map(|(_, v)| v.clone())
     };
+    let files = option_files(&get)?;
+    // The command line first, then the option file, as in mysqlslap.
+    let conn = |n: &str| get(n).or_else(|| files.get(n));
     let conn_given = ["user", "password", "host", "port", "socket"]
         .iter()
-        .any(|n| get(n).is_some());
+        .any(|n| conn(n).is_some());
     let driver = match resolve_driver(&opts)? {
-        (Driver::Sqlite, true) if conn_given => Driver::Mysql,
+        // MySQL's client flags (a connection, an option file, TLS) say the target is MySQL.
+        (Driver::Sqlite, true)
+            if conn_given || files.named || SSL_FLAGS.iter().any(|f| get(f).is_some()) =>
+        {
+            Driver::Mysql
+        }
         (d, _) => d,
     };
     let set = |opts: &mut OptionValues, name: &'static str, v: Option<String>| {
@@ -246,13 +390,25 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
     };
     match driver {
         Driver::Mysql => {
-            set(&mut opts, "mysql-user", get("user"));
-            set(&mut opts, "mysql-password", get("password"));
-            set(&mut opts, "mysql-host", get("host"));
-            set(&mut opts, "mysql-port", get("port"));
-            set(&mut opts, "mysql-socket", get("socket"));
+            set(&mut opts, "mysql-user", conn("user"));
+            set(&mut opts, "mysql-password", conn("password"));
+            set(&mut opts, "mysql-host", conn("host"));
+            set(&mut opts, "mysql-port", conn("port"));
+            set(&mut opts, "mysql-socket", conn("socket"));
+            // --defaults-file and --no-defaults replace ~/.my.cnf, where dbpress would look
+            // for a password none of the above gave (MYSQL_PWD still counts, as in mysqlslap).
+            if files.exclusive
+                && !opts.is_set("mysql-password")
+                && std::env::var_os("MYSQL_PWD").is_none()
+            {
+                opts.set("mysql-password", "");
+            }
             set(&mut opts, "mysql-db", get("create-schema"));
             set(&mut opts, "mysql-compression", get("compress"));
+            set(&mut opts, "mysql-ssl", ssl_mode(&get)?);
+            set(&mut opts, "mysql-ssl-ca", get("ssl-ca"));
+            set(&mut opts, "mysql-ssl-cert", get("ssl-cert"));
+            set(&mut opts, "mysql-ssl-key", get("ssl-key"));
             set(
                 &mut opts,
                 "mysql-compression-algorithms",
@@ -261,6 +417,16 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
             if !opts.is_set("db-driver") && !opts.is_set("db") {
                 opts.set("db-driver", "mysql");
             }
+        }
+        Driver::Pgsql | Driver::Sqlite if files.named => {
+            return Err(usage(
+                "--defaults-file, --defaults-extra-file and --no-defaults read MySQL option files: drop them (PostgreSQL takes -u/-p/-h/-P/-S, the PG* variables or ~/.pgpass)",
+            ));
+        }
+        Driver::Pgsql | Driver::Sqlite if SSL_FLAGS.iter().any(|f| get(f).is_some()) => {
+            return Err(usage(
+                "--ssl, --ssl-mode, --ssl-ca, --ssl-cert and --ssl-key are mysqlslap's MySQL TLS flags: on PostgreSQL use --pgsql-sslmode, --pgsql-sslrootcert, --pgsql-sslcert and --pgsql-sslkey",
+            ));
         }
         Driver::Pgsql | Driver::Sqlite if get("engine").is_some() => {
             return Err(usage(
@@ -381,6 +547,11 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
             "dbpress slap needs statements: --query='SQL;SQL' or --query=FILE (and --create for tables), or --auto-generate-sql",
         ));
     }
+    if get("verbose").is_some() {
+        opts.notices.push(
+            "mysqlslap's -v/--verbose changes nothing: dbpress's report already shows every statement's latency and the server's counters (--verbosity=5 adds the end of the run)".into(),
+        );
+    }
     let engines = get("engine").map_or(Ok(Vec::new()), |l| engines(&l))?;
     let no_drop = get("no-drop").is_some_and(|v| cli::parse_bool(&v) == Some(true));
     if no_drop && engines.len() > 1 {
@@ -397,6 +568,8 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
         create: get("create"),
         pre_query: get("pre-query"),
         post_query: get("post-query"),
+        pre_system: get("pre-system").filter(|c| !c.trim().is_empty()),
+        post_system: get("post-system").filter(|c| !c.trim().is_empty()),
         delimiter: get("delimiter"),
         schema: get("create-schema"),
         no_drop,
@@ -521,6 +694,34 @@ mod tests {
         assert_eq!(slap_queries(a.query.as_deref().unwrap(), None).unwrap(), 1);
         assert_eq!(slap_queries("a;b;c", Some(";")).unwrap(), 3);
         assert_eq!(q[1], "update seckill set num=num-1 where id=1 and num>1");
+    }
+
+    #[test]
+    fn mysql_tls_flags_map_onto_the_ssl_modes() {
+        let mode = |flags: &[&str]| {
+            let mut a = vec!["-S", "/s", "-q", "SELECT 1"];
+            a.extend_from_slice(flags);
+            let p = parse(&args(&a)).unwrap();
+            p.opts
+                .is_set("mysql-ssl")
+                .then(|| p.opts.get("mysql-ssl").to_string())
+        };
+        assert_eq!(mode(&[]), None);
+        assert_eq!(mode(&["--ssl"]).as_deref(), Some("required"));
+        assert_eq!(mode(&["--ssl-ca=/ca.pem"]).as_deref(), Some("required"));
+        assert_eq!(mode(&["--ssl=0"]).as_deref(), Some("disabled"));
+        assert_eq!(mode(&["--skip-ssl"]).as_deref(), Some("disabled"));
+        assert_eq!(
+            mode(&["--ssl", "--ssl-verify-server-cert"]).as_deref(),
+            Some("verify_identity")
+        );
+        assert_eq!(
+            mode(&["--ssl-mode=VERIFY_CA", "--skip-ssl"]).as_deref(),
+            Some("verify_ca")
+        );
+        // TLS flags alone say the target is MySQL, not the SQLite default.
+        let p = parse(&args(&["--ssl", "-q", "SELECT 1"])).unwrap();
+        assert_eq!(p.driver, Driver::Mysql);
     }
 
     #[test]

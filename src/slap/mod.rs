@@ -180,6 +180,29 @@ fn run_all(conn: &mut dyn Connection, list: &[String], phase: &str) -> Result<()
     Ok(())
 }
 
+/// mysqlslap's `--pre-system`/`--post-system`: `sh -c CMD`, its output on stderr (stdout keeps
+/// the report, or `--csv` alone); a failure is a warning and the rounds go on, as in mysqlslap.
+fn shell(option: &str, cmd: &str) {
+    use std::os::fd::AsFd;
+    let mut c = std::process::Command::new("sh");
+    c.arg("-c").arg(cmd);
+    if let Ok(fd) = std::io::stderr().as_fd().try_clone_to_owned() {
+        c.stdout(fd);
+    }
+    let _ = std::io::stdout().flush();
+    match c.status() {
+        Ok(s) if s.success() => {}
+        Ok(s) => crate::verbosity::warn(&format!(
+            "{option} command `{cmd}` exited with {}; the rounds go on",
+            s.code()
+                .map_or("a signal".to_string(), |c| format!("status {c}"))
+        )),
+        Err(e) => crate::verbosity::warn(&format!(
+            "{option} command `{cmd}` could not start: {e}; the rounds go on"
+        )),
+    }
+}
+
 fn table_names(conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>> {
     let d = ctx.driver.dialect();
     let rows = conn
@@ -202,7 +225,9 @@ Usage:
   dbpress slap [-u USER] [-pPASSWORD] [-h HOST] [-P PORT] [-S SOCKET] [--create-schema=DB]
                [--create=SQL|FILE] -q SQL|FILE [-c 8,32,64] [-i N] [--number-of-queries=N]
                [-F DELIM] [--pre-query=SQL] [--post-query=SQL] [--no-drop] [--only-print] [-s]
-               [--csv[=FILE]] [-e innodb,myisam[:TABLE OPTIONS]]
+               [--csv[=FILE]] [-e innodb,myisam[:TABLE OPTIONS]] [--pre-system=CMD]
+               [--post-system=CMD] [--ssl | --ssl-mode=MODE] [--ssl-ca|--ssl-cert|--ssl-key=FILE]
+               [--defaults-file=FILE | --defaults-extra-file=FILE | --no-defaults]
   dbpress slap ... -a [--auto-generate-sql-load-type=mixed|read|write|key|update] [-x N] [-y N]
                [--auto-generate-sql-add-autoincrement | --auto-generate-sql-guid-primary]
                [--auto-generate-sql-secondary-indexes=N] [--auto-generate-sql-write-number=N]
@@ -224,6 +249,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
         return Ok(0);
     }
     let a = args::parse(raw)?;
+    crate::print_notices(&a.opts);
     // The command as the result records it: `slap` and its arguments, as a run records its
     // workload and command.
     let argv: Vec<String> = std::iter::once("slap".to_string())
@@ -413,12 +439,18 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 // server's view of the run's sessions (its wait events) and of its connection limit.
                 // Closed for the run, opened again after it.
                 drop(setup);
+                if let Some(cmd) = &a.pre_system {
+                    shell("--pre-system", cmd);
+                }
                 // mysqlslap has no --forced-shutdown, so a slap run is never forced to end.
                 let measured = run::measure(&cfg, w, &ctx, &argv, out, &signals, &|m| {
                     run::exit_forced(&cfg, &m, driver.hints(), w)
                 });
                 let mut setup = ctx.connect(0)?;
                 run_all(setup.as_mut(), &plan.post, "--post-query")?;
+                if let Some(cmd) = &a.post_system {
+                    shell("--post-system", cmd);
+                }
                 if !a.no_drop {
                     // Only what this round's --create made: never a table that was there before.
                     for t in created.iter().filter(|t| !before.contains(t)) {

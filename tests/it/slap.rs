@@ -674,3 +674,129 @@ fn an_engine_list_runs_every_level_per_engine_on_tables_of_that_engine() {
         assert_fails_with(&o, 2, want);
     }
 }
+
+/// mysqlslap's client flags as pasted: `--pre-system`/`--post-system` around each round,
+/// `--defaults-file` for the connection, `--no-defaults` without ~/.my.cnf, MySQL's TLS flags
+/// onto --mysql-ssl's modes, and `-v` with a notice.
+#[test]
+fn mysqlslap_client_flags_run_as_mysqlslap_reads_them() {
+    let Some(_srv) = server("slap-client-flags") else {
+        return;
+    };
+    let dir = scratch("slap-client-flags");
+    let log = dir.join("system.log");
+    let cnf = dir.join("slap.cnf");
+    std::fs::write(
+        &cnf,
+        format!("[client]\nuser = sbtest\npassword = \"sbtest\"\n[mysqlslap]\nsocket={SOCKET}\n"),
+    )
+    .unwrap();
+    let defaults = format!("--defaults-file={}", cnf.display());
+    let pre = format!("--pre-system=echo pre >> {}", log.display());
+    let post = format!("--post-system=echo post >> {}; exit 3", log.display());
+    let o = dbpress(&[
+        "slap",
+        &defaults,
+        "--create-schema=sbtest",
+        "--query=select 1",
+        "-c",
+        "1,2",
+        "-i",
+        "2",
+        &pre,
+        &post,
+        "-v",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("as 'sbtest' db 'sbtest'"),
+        "{}",
+        stdout(&o)
+    );
+    // Before and after each of the 2 x 2 rounds; a failing command warns and the rounds go on.
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap(),
+        "pre\npost\n".repeat(4)
+    );
+    let err = stderr(&o);
+    assert_eq!(
+        err.matches("exited with status 3; the rounds go on")
+            .count(),
+        4,
+        "{err}"
+    );
+    assert!(err.starts_with("dbpress: notice: mysqlslap's -v/--verbose changes nothing"));
+
+    // --no-defaults: no option file at all, so no password (MYSQL_PWD unset).
+    let o = std::process::Command::new(bin())
+        .args([
+            "slap",
+            "--no-defaults",
+            "-usbtest",
+            "-S",
+            SOCKET,
+            "--create-schema=sbtest",
+            "--query=select 1",
+        ])
+        .env_remove("MYSQL_PWD")
+        .output()
+        .unwrap();
+    assert_fails_with(
+        &o,
+        2,
+        "Access denied for user 'sbtest'@'localhost' (using password: NO)",
+    );
+
+    // TLS over TCP, asked the way the MySQL client asks (they map onto --mysql-ssl, whose
+    // sessions the TLS tests check on the server); the header names the negotiated protocol.
+    let cipher = "--query=select 1";
+    for (flags, tls) in [
+        (&["--ssl"][..], true),
+        (&["--ssl-mode=REQUIRED"][..], true),
+        (
+            &[
+                "--ssl-verify-server-cert",
+                "--ssl-ca=/etc/mysql/dbpress-tls/ca.pem",
+            ][..],
+            true,
+        ),
+        (&["--skip-ssl"][..], false),
+    ] {
+        let o = dbpress(
+            &[
+                &[
+                    "slap",
+                    "-h",
+                    "127.0.0.1",
+                    "-P",
+                    "3306",
+                    "-usbtest",
+                    "-psbtest",
+                    "--create-schema=sbtest",
+                    cipher,
+                ][..],
+                flags,
+            ]
+            .concat(),
+        );
+        assert!(o.status.success(), "{flags:?}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert_eq!(
+            out.contains(", encrypted with TLS"),
+            tls,
+            "{flags:?}: {out}"
+        );
+    }
+    let o = dbpress(&[
+        "slap",
+        "-S",
+        SOCKET,
+        "--ssl-cipher=AES128",
+        "--query=select 1",
+    ]);
+    assert_fails_with(
+        &o,
+        2,
+        "mysqlslap's --ssl-cipher is not supported by dbpress slap",
+    );
+}
