@@ -108,6 +108,22 @@ fn workload_from_test(value: &str) -> String {
 
 /// Options only (no workload or command words), for commands with their own grammar such as
 /// `slap`, which translates its flags into dbpress's long options first.
+/// `parse_options` for a command with flags of its own (`slap`, `script`): an unknown option
+/// points at that command's help, not at a workload's.
+pub fn parse_options_of(args: &[String], command: &str) -> Result<OptionValues> {
+    parse_options(args).map_err(|e| {
+        match e.message().strip_suffix(UNKNOWN_OPTION_HINT) {
+            Some(head) => usage(format!(
+                "{head}`dbpress {command} --help` lists the flags it takes, `dbpress help oltp_read_write` dbpress's own options"
+            )),
+            None => e,
+        }
+    })
+}
+
+/// The end of the message for an option no command knows.
+const UNKNOWN_OPTION_HINT: &str = "`dbpress help <workload>` lists the options";
+
 pub fn parse_options(args: &[String]) -> Result<OptionValues> {
     match scan(args)? {
         Scanned::Options(opts, words, _) if words.is_empty() => Ok(opts),
@@ -436,9 +452,7 @@ fn unknown_option(raw: &str) -> crate::error::Error {
         .min_by_key(|candidate| edit_distance(candidate, &name));
     match close {
         Some(c) => usage(format!("unknown option --{raw}: did you mean --{c}?")),
-        None => usage(format!(
-            "unknown option --{raw}: `dbpress help <workload>` lists the options"
-        )),
+        None => usage(format!("unknown option --{raw}: {UNKNOWN_OPTION_HINT}")),
     }
 }
 

@@ -143,8 +143,11 @@ fn parse_args(raw: &[String]) -> Result<Args> {
                 | "-R"
                 | "-L"
                 | "-h"
+                | "--host"
                 | "-p"
+                | "--port"
                 | "-U"
+                | "--username"
         );
         let mut value = || -> Result<String> {
             if let Some(v) = inline.clone() {
@@ -165,10 +168,11 @@ fn parse_args(raw: &[String]) -> Result<Args> {
         };
         if !takes_value {
             match flag.as_str() {
-                "-S" => a.builtins.push(("select-only".into(), 1)),
-                "-N" => a.builtins.push(("simple-update".into(), 1)),
+                "-S" | "--select-only" => a.builtins.push(("select-only".into(), 1)),
+                "-N" | "--skip-some-updates" => a.builtins.push(("simple-update".into(), 1)),
                 "-n" | "--no-vacuum" => pass.push("--no-vacuum".into()),
-                "-r" | "--report-per-command" => {} // always reported
+                // Always reported (--report-latencies is -r's name before PostgreSQL 13).
+                "-r" | "--report-per-command" | "--report-latencies" => {}
                 f if f.starts_with('-') => {
                     pass.push(arg.clone());
                     let name = f.trim_start_matches('-').replace('_', "-");
@@ -218,13 +222,13 @@ fn parse_args(raw: &[String]) -> Result<Args> {
             "-P" | "--progress" => pass.push(format!("--report-interval={v}")),
             "-R" => pass.push(format!("--rate={v}")),
             "-L" => pass.push(format!("--latency-limit={v}")),
-            "-h" => conn.push(("host", v)),
-            "-p" => conn.push(("port", v)),
-            "-U" => conn.push(("user", v)),
+            "-h" | "--host" => conn.push(("host", v)),
+            "-p" | "--port" => conn.push(("port", v)),
+            "-U" | "--username" => conn.push(("user", v)),
             _ => unreachable!("every value flag is matched"),
         }
     }
-    let mut opts = cli::parse_options(&pass)?;
+    let mut opts = cli::parse_options_of(&pass, "script")?;
     opts.notices.extend(notices);
     a.pgbench_connection = !conn.is_empty();
     if !conn.is_empty() {

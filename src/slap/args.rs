@@ -361,7 +361,7 @@ pub fn parse(args: &[String]) -> Result<SlapArgs> {
 }
 
 fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
-    let mut opts = cli::parse_options(pass)?;
+    let mut opts = cli::parse_options_of(pass, "slap")?;
     let get = |n: &str| {
         slap.iter()
             .rev()

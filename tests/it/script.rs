@@ -458,6 +458,16 @@ fn a_pasted_pgbench_command_line_prepares_with_i_and_runs_without() {
             && out.contains("number of transactions actually processed: 100"),
         "{out}"
     );
+    // pgbench's long spellings.
+    let o = pgbench(
+        "--client=2 --jobs=2 --transactions=30 --select-only --protocol=prepared --report-latencies --host=/var/run/postgresql --port=5432 --username=sbtest sbtest",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("number of transactions actually processed: 60"),
+        "{}",
+        stdout(&o)
+    );
     // `-i` with the command word is the same prepare (the tables exist now, so it refuses).
     let o = pgbench(&format!("prepare -i -s 1 {conn}"));
     assert_fails_with(&o, 2, "table 'pgbench_");
