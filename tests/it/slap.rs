@@ -787,6 +787,13 @@ fn mysqlslap_client_flags_run_as_mysqlslap_reads_them() {
             "{flags:?}: {out}"
         );
     }
+    // An option neither mysqlslap's nor dbpress's points at slap's own help.
+    let o = dbpress(&["slap", "-S", SOCKET, "--frobnicate", "--query=select 1"]);
+    assert_fails_with(
+        &o,
+        2,
+        "unknown option --frobnicate: `dbpress slap --help` lists the flags it takes",
+    );
     let o = dbpress(&[
         "slap",
         "-S",
