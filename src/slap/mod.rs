@@ -300,10 +300,15 @@ pub fn main(raw: &[String]) -> Result<u8> {
     let mut sink = std::io::sink();
     let mut stderr = std::io::stderr();
     // `--csv` without a file: stdout carries mysqlslap's CSV alone, as with mysqlslap. A file
-    // is opened now, as mysqlslap does, so a wrong path fails before the run, not after it.
+    // is opened now, as mysqlslap does, so a wrong path fails before the run, not after it;
+    // one this check creates is removed again, so a run that fails leaves no empty file.
     let csv_on_stdout = a.csv.as_deref() == Some("");
     if let Some(path) = a.csv.as_deref().filter(|p| !p.is_empty()) {
+        let existed = std::path::Path::new(path).exists();
         append_csv(path, "")?;
+        if !existed {
+            let _ = std::fs::remove_file(path);
+        }
     }
     let out: &mut dyn Write = match (a.silent, first.output_format) {
         (true, _) => &mut sink,

@@ -534,6 +534,21 @@ fn csv_lines_are_mysqlslaps_appended_or_on_stdout() {
 
     let o = dbpress(&["slap", &db, "--query=SELECT 1", "--csv=/proc/no/x.csv"]);
     assert_fails_with(&o, 2, "cannot write the CSV file /proc/no/x.csv");
+    // A run that cannot connect leaves no empty CSV file behind.
+    let fresh = dir.join("never.csv");
+    let o = dbpress(&[
+        "slap",
+        "-S",
+        "/nonexistent.sock",
+        "--query=SELECT 1",
+        &format!("--csv={}", fresh.display()),
+    ]);
+    assert_fails_with(
+        &o,
+        2,
+        "cannot connect to the server over Unix socket /nonexistent.sock",
+    );
+    assert!(!fresh.exists());
 }
 
 /// mysqlslap's `--engine=a,b`: every level once per engine, the tables created with
