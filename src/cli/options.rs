@@ -112,6 +112,7 @@ pub static SPECS: &[Spec] = &[
     o("mysql-ssl-ca", Str, "", Mysql, "CA certificate file for verify_ca / verify_identity"),
     o("mysql-ssl-cert", Str, "", Mysql, "client certificate (PEM) presented over TLS, for accounts that REQUIRE X509"),
     o("mysql-ssl-key", Str, "", Mysql, "private key (PEM) of --mysql-ssl-cert"),
+    o("mysql-ssl-cipher", Str, "", Mysql, "TLS cipher suites to offer, ':'-separated, OpenSSL's names (ECDHE-RSA-AES128-GCM-SHA256, TLS_CHACHA20_POLY1305_SHA256, ...); empty = rustls's defaults"),
     o("mysql-compression", Bool, "off", Mysql, "compressed client/server protocol (zlib), as over a slow or metered network"),
     o("mysql-compression-algorithms", List, "zlib", Mysql, "compression algorithms the client may use; dbpress speaks zlib"),
     o("mysql-ignore-errors", List, "1213,1020,1205", Mysql, "list of errors to ignore, or \"all\"; empty = none"),

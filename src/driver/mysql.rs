@@ -111,6 +111,7 @@ impl MysqlDriver {
                     target.ssl_ca.as_deref(),
                     "--mysql-ssl-ca",
                     target.client_cert.as_ref(),
+                    &super::tls::cipher_suites(&target.ssl_cipher, "--mysql-ssl-cipher")?,
                 )?,
                 required: target.ssl != SslMode::Preferred,
             }),
@@ -185,6 +186,18 @@ impl MysqlDriver {
     /// A session through the `mysql` crate (TLS, or auth methods the wire client lacks).
     fn connect_with_crate(&self, index: usize) -> DbResult<Box<dyn Connection>> {
         let transport = self.transport_of(index).clone();
+        // The crate's TLS offers its own suites: a session there would not be what
+        // --mysql-ssl-cipher asked for.
+        if !self.target.ssl_cipher.is_empty()
+            && self.target.ssl != SslMode::Disabled
+            && matches!(transport, Transport::Tcp { .. })
+        {
+            return Err(DbError::new(
+                DbErrorKind::Setup,
+                "2026",
+                format!("--mysql-ssl-cipher cannot be honoured with {transport}: the account's authentication method needs the mysql crate's client, whose TLS chooses its own cipher suites; drop --mysql-ssl-cipher or use an account with mysql_native_password"),
+            ));
+        }
         let mut opts = self.opts(index, self.target.ssl != SslMode::Disabled);
         let conn = match mysql::Conn::new(opts.clone()) {
             Ok(c) => c,

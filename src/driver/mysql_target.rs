@@ -70,6 +70,8 @@ pub struct MysqlTarget {
     pub ssl_ca: Option<PathBuf>,
     /// --mysql-ssl-cert and --mysql-ssl-key: presented when the server asks for a certificate.
     pub client_cert: Option<ClientCert>,
+    /// --mysql-ssl-cipher: the only cipher suites offered (empty: rustls's defaults).
+    pub ssl_cipher: String,
     /// --mysql-compression: every session speaks the compressed protocol (zlib).
     pub compress: bool,
 }
@@ -428,9 +430,17 @@ impl MysqlTarget {
                 "--mysql-ssl-cert is presented over TLS, which is off: add --mysql-ssl=required (or verify_ca, verify_identity)",
             ));
         }
+        let ssl_cipher = opts.get("mysql-ssl-cipher").trim().to_string();
+        super::tls::cipher_suites(&ssl_cipher, "--mysql-ssl-cipher").map_err(usage)?;
+        if !ssl_cipher.is_empty() && ssl == SslMode::Disabled {
+            return Err(usage(
+                "--mysql-ssl-cipher chooses TLS cipher suites, but TLS is off: add --mysql-ssl=required (or verify_ca, verify_identity)",
+            ));
+        }
         let compress = compression(opts)?;
         Ok(MysqlTarget {
             client_cert,
+            ssl_cipher,
             compress,
             transports,
             user,
@@ -462,6 +472,11 @@ impl MysqlTarget {
                 format!(", client certificate {}", c.cert.display())
             }
             _ => String::new(),
+        };
+        let cert = match self.ssl_cipher.as_str() {
+            "" => cert,
+            _ if all_sockets || self.ssl == SslMode::Disabled => cert,
+            list => format!("{cert}, ciphers {list}"),
         };
         let compression = if self.compress {
             ", compressed protocol (zlib)"

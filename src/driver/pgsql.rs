@@ -66,6 +66,7 @@ impl PgDriver {
                 target.ssl_root_cert.as_deref(),
                 "--pgsql-sslrootcert",
                 target.client_cert.as_ref(),
+                &[],
             )?),
             None => None,
         };

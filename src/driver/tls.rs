@@ -214,18 +214,107 @@ impl ClientCert {
     }
 }
 
+/// The cipher suites dbpress's TLS offers, by OpenSSL's name (what MySQL's `--ssl-cipher` and
+/// sysbench's `--mysql-ssl-cipher` take) and by the IANA name rustls gives them.
+const CIPHER_NAMES: &[(&str, rustls::CipherSuite)] = {
+    use rustls::CipherSuite as S;
+    &[
+        ("TLS_AES_128_GCM_SHA256", S::TLS13_AES_128_GCM_SHA256),
+        ("TLS_AES_256_GCM_SHA384", S::TLS13_AES_256_GCM_SHA384),
+        (
+            "TLS_CHACHA20_POLY1305_SHA256",
+            S::TLS13_CHACHA20_POLY1305_SHA256,
+        ),
+        (
+            "ECDHE-RSA-AES128-GCM-SHA256",
+            S::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+        ),
+        (
+            "ECDHE-RSA-AES256-GCM-SHA384",
+            S::TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384,
+        ),
+        (
+            "ECDHE-RSA-CHACHA20-POLY1305",
+            S::TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256,
+        ),
+        (
+            "ECDHE-ECDSA-AES128-GCM-SHA256",
+            S::TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,
+        ),
+        (
+            "ECDHE-ECDSA-AES256-GCM-SHA384",
+            S::TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384,
+        ),
+        (
+            "ECDHE-ECDSA-CHACHA20-POLY1305",
+            S::TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256,
+        ),
+    ]
+};
+
+/// The suites a `--mysql-ssl-cipher` list names (`:` or `,` between names, OpenSSL's or IANA's
+/// spelling, any case), in its order; an empty list means rustls's defaults. A name dbpress
+/// cannot offer (CBC, DHE, RSA key exchange: suites rustls leaves out) is refused with the
+/// names it can.
+pub fn cipher_suites(list: &str, option: &str) -> Result<Vec<rustls::CipherSuite>, String> {
+    let mut out = Vec::new();
+    for name in list
+        .split([':', ','])
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+    {
+        let found = CIPHER_NAMES.iter().find(|(openssl, suite)| {
+            openssl.eq_ignore_ascii_case(name)
+                || suite
+                    .as_str()
+                    .is_some_and(|iana| iana.eq_ignore_ascii_case(name))
+        });
+        match found {
+            Some((_, suite)) => out.push(*suite),
+            None => {
+                let names: Vec<&str> = CIPHER_NAMES.iter().map(|(n, _)| *n).collect();
+                return Err(format!(
+                    "{option}: dbpress's TLS (rustls) cannot offer '{name}' (no CBC, DHE or plain-RSA suites): use one or more of {}",
+                    names.join(":")
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The rustls client configuration for `check`, with the CA file the checks need (given by
 /// the option named `ca_option`; the drivers refuse a checking mode without one), presenting
-/// `client` when the server asks for a certificate.
+/// `client` when the server asks for a certificate, offering only `ciphers` when some are
+/// given (and only the TLS versions they belong to).
 pub fn client_config(
     check: CertCheck,
     ca: Option<&Path>,
     ca_option: &str,
     client: Option<&ClientCert>,
+    ciphers: &[rustls::CipherSuite],
 ) -> Result<Arc<ClientConfig>, String> {
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut provider = rustls::crypto::ring::default_provider();
+    if !ciphers.is_empty() {
+        provider.cipher_suites = ciphers
+            .iter()
+            .filter_map(|c| {
+                provider
+                    .cipher_suites
+                    .iter()
+                    .find(|s| s.suite() == *c)
+                    .copied()
+            })
+            .collect();
+    }
+    let versions: Vec<&'static rustls::SupportedProtocolVersion> =
+        [&rustls::version::TLS13, &rustls::version::TLS12]
+            .into_iter()
+            .filter(|v| provider.cipher_suites.iter().any(|s| s.version() == *v))
+            .collect();
+    let provider = Arc::new(provider);
     let builder = ClientConfig::builder_with_provider(Arc::clone(&provider))
-        .with_safe_default_protocol_versions()
+        .with_protocol_versions(&versions)
         .map_err(|e| e.to_string())?;
     let builder = match (check, ca) {
         (CertCheck::Full, Some(file)) => builder.with_root_certificates(roots(file, ca_option)?),
@@ -260,4 +349,49 @@ pub fn client_config(
         }
     };
     Ok(Arc::new(config))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rustls::CipherSuite as S;
+
+    #[test]
+    fn cipher_lists_take_openssl_and_iana_names_and_refuse_the_rest() {
+        assert_eq!(cipher_suites("", "--x").unwrap(), []);
+        assert_eq!(
+            cipher_suites(
+                "ecdhe-rsa-aes128-gcm-sha256: TLS_AES_256_GCM_SHA384,TLS13_CHACHA20_POLY1305_SHA256",
+                "--x"
+            )
+            .unwrap(),
+            [
+                S::TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,
+                S::TLS13_AES_256_GCM_SHA384,
+                S::TLS13_CHACHA20_POLY1305_SHA256
+            ]
+        );
+        let e = cipher_suites("AES256-SHA", "--mysql-ssl-cipher").unwrap_err();
+        assert!(
+            e.starts_with("--mysql-ssl-cipher: dbpress's TLS (rustls) cannot offer 'AES256-SHA'")
+        );
+        // Every listed name is one the ring provider has.
+        let provider = rustls::crypto::ring::default_provider();
+        for (name, suite) in CIPHER_NAMES {
+            assert!(
+                provider.cipher_suites.iter().any(|s| s.suite() == *suite),
+                "{name}"
+            );
+        }
+        // Only the suites asked for are in the configuration's provider.
+        let only12 = cipher_suites("ECDHE-RSA-AES128-GCM-SHA256", "--x").unwrap();
+        let c = client_config(CertCheck::None, None, "--x", None, &only12).unwrap();
+        let offered: Vec<S> = c
+            .crypto_provider()
+            .cipher_suites
+            .iter()
+            .map(|s| s.suite())
+            .collect();
+        assert_eq!(offered, only12);
+    }
 }

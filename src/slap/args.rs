@@ -101,6 +101,7 @@ const SSL_FLAGS: &[&str] = &[
     "ssl-ca",
     "ssl-cert",
     "ssl-key",
+    "ssl-cipher",
     "ssl-verify-server-cert",
 ];
 
@@ -125,7 +126,7 @@ fn ssl_mode(get: &dyn Fn(&str) -> Option<String>) -> Result<Option<String>> {
     if on("ssl-verify-server-cert") == Some(true) {
         return Ok(Some("verify_identity".into()));
     }
-    let implied = ["ssl-ca", "ssl-cert", "ssl-key"]
+    let implied = ["ssl-ca", "ssl-cert", "ssl-key", "ssl-cipher"]
         .iter()
         .any(|n| get(n).is_some());
     Ok((on("ssl") == Some(true) || implied).then(|| "required".into()))
@@ -200,10 +201,6 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     (
         "ssl-crl",
         "dbpress checks no revocation lists; drop it, or test without TLS",
-    ),
-    (
-        "ssl-cipher",
-        "dbpress's TLS (rustls) negotiates its own modern ciphers; drop it",
     ),
     (
         "tls-version",
@@ -314,6 +311,7 @@ pub fn parse(args: &[String]) -> Result<SlapArgs> {
                 | "ssl-ca"
                 | "ssl-cert"
                 | "ssl-key"
+                | "ssl-cipher"
                 | "ssl-verify-server-cert"
                 | "defaults-file"
                 | "defaults-extra-file"
@@ -409,6 +407,7 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
             set(&mut opts, "mysql-ssl-ca", get("ssl-ca"));
             set(&mut opts, "mysql-ssl-cert", get("ssl-cert"));
             set(&mut opts, "mysql-ssl-key", get("ssl-key"));
+            set(&mut opts, "mysql-ssl-cipher", get("ssl-cipher"));
             set(
                 &mut opts,
                 "mysql-compression-algorithms",
@@ -425,7 +424,7 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
         }
         Driver::Pgsql | Driver::Sqlite if SSL_FLAGS.iter().any(|f| get(f).is_some()) => {
             return Err(usage(
-                "--ssl, --ssl-mode, --ssl-ca, --ssl-cert and --ssl-key are mysqlslap's MySQL TLS flags: on PostgreSQL use --pgsql-sslmode, --pgsql-sslrootcert, --pgsql-sslcert and --pgsql-sslkey",
+                "--ssl, --ssl-mode, --ssl-ca, --ssl-cert, --ssl-key and --ssl-cipher are mysqlslap's MySQL TLS flags: on PostgreSQL use --pgsql-sslmode, --pgsql-sslrootcert, --pgsql-sslcert and --pgsql-sslkey",
             ));
         }
         Driver::Pgsql | Driver::Sqlite if get("engine").is_some() => {

@@ -813,12 +813,124 @@ fn mysqlslap_client_flags_run_as_mysqlslap_reads_them() {
         "slap",
         "-S",
         SOCKET,
-        "--ssl-cipher=AES128",
+        "--ssl-cipher=DHE-RSA-AES256-SHA",
         "--query=select 1",
     ]);
     assert_fails_with(
         &o,
         2,
-        "mysqlslap's --ssl-cipher is not supported by dbpress slap",
+        "--mysql-ssl-cipher: dbpress's TLS (rustls) cannot offer 'DHE-RSA-AES256-SHA'",
     );
+}
+
+/// `--ssl-cipher` (slap) and `--mysql-ssl-cipher`: each session offers only the suites named,
+/// and the server's own session status (Ssl_cipher, Ssl_version), written by the sessions
+/// themselves into a table, shows the suite it agreed to.
+#[test]
+fn the_cipher_suites_asked_for_are_the_ones_the_server_negotiates() {
+    let Some(mut srv) = server("ssl-cipher") else {
+        return;
+    };
+    use mysql::prelude::Queryable;
+    srv.conn
+        .query_drop("CREATE OR REPLACE TABLE tls_seen (cipher varchar(64), version varchar(16))")
+        .unwrap();
+    let record = "--query=insert into tls_seen select (select variable_value from information_schema.session_status where variable_name = 'Ssl_cipher'), (select variable_value from information_schema.session_status where variable_name = 'Ssl_version')";
+    let tcp = [
+        "slap",
+        "-h",
+        "127.0.0.1",
+        "-P",
+        "3306",
+        "-usbtest",
+        "-psbtest",
+        "--create-schema=sbtest",
+        record,
+        "-c",
+        "2",
+    ];
+    for (cipher, server_name, version) in [
+        (
+            "ECDHE-RSA-AES128-GCM-SHA256",
+            "ECDHE-RSA-AES128-GCM-SHA256",
+            "TLSv1.2",
+        ),
+        (
+            "TLS_CHACHA20_POLY1305_SHA256",
+            "TLS_CHACHA20_POLY1305_SHA256",
+            "TLSv1.3",
+        ),
+        // IANA's spelling, and a list whose first suite the server takes.
+        (
+            "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384:TLS_AES_128_GCM_SHA256",
+            "TLS_AES_128_GCM_SHA256",
+            "TLSv1.3",
+        ),
+    ] {
+        srv.conn.query_drop("DELETE FROM tls_seen").unwrap();
+        let flag = format!("--ssl-cipher={cipher}");
+        let o = dbpress(&[&tcp[..], &[&flag]].concat());
+        assert!(o.status.success(), "{cipher}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains(&format!(", ciphers {cipher}, encrypted with {version}")),
+            "{}",
+            stdout(&o)
+        );
+        let seen: Vec<(String, String)> = srv
+            .conn
+            .query("SELECT cipher, version FROM tls_seen")
+            .unwrap();
+        assert_eq!(
+            seen,
+            vec![(server_name.to_string(), version.to_string()); 2],
+            "{cipher}"
+        );
+    }
+    // The same through sysbench's option on a workload's run.
+    let o = dbpress(
+        &[
+            &["oltp_point_select", "prepare", "--table-size=100"][..],
+            CONN,
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--time=0",
+        "--events=100",
+        "--mysql-host=127.0.0.1",
+        "--mysql-user=sbtest",
+        "--mysql-password=sbtest",
+        "--mysql-ssl=required",
+        "--mysql-ssl-cipher=ECDHE-RSA-CHACHA20-POLY1305",
+        "--table-size=100",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("ciphers ECDHE-RSA-CHACHA20-POLY1305, encrypted with TLSv1.2 ECDHE-RSA-CHACHA20-POLY1305"),
+        "{}",
+        stdout(&o)
+    );
+    dbpress(&[&["oltp_point_select", "cleanup"][..], CONN].concat());
+    // A suite the server cannot use with its RSA certificate: its refusal, explained.
+    let o = dbpress(&[&tcp[..], &["--ssl-cipher=ECDHE-ECDSA-AES128-GCM-SHA256"]].concat());
+    assert_fails_with(
+        &o,
+        2,
+        "the server accepts none of the cipher suites or TLS versions offered: check --mysql-ssl-cipher",
+    );
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-host=127.0.0.1",
+        "--mysql-ssl-cipher=TLS_AES_128_GCM_SHA256",
+    ]);
+    assert_fails_with(
+        &o,
+        2,
+        "--mysql-ssl-cipher chooses TLS cipher suites, but TLS is off",
+    );
+    srv.conn.query_drop("DROP TABLE tls_seen").unwrap();
 }

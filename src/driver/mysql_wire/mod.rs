@@ -133,10 +133,17 @@ fn err_packet(p: &[u8]) -> DbError {
 }
 
 fn tls_failed(transport: &Transport, why: &str) -> DbError {
+    // The server's handshake_failure alert: it found nothing it accepts among what was
+    // offered, which a certificate check cannot cause.
+    let fix = if why.contains("HandshakeFailure") {
+        "the server accepts none of the cipher suites or TLS versions offered: check --mysql-ssl-cipher (an ECDSA suite needs an ECDSA server certificate) and the server's ssl_cipher and tls_version"
+    } else {
+        "check --mysql-ssl-ca (or use --mysql-ssl=required to skip verification)"
+    };
     DbError::new(
         DbErrorKind::Setup,
         "2026",
-        format!("TLS handshake with {transport} failed: {why}: check --mysql-ssl-ca (or use --mysql-ssl=required to skip verification)"),
+        format!("TLS handshake with {transport} failed: {why}: {fix}"),
     )
 }
 
