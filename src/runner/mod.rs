@@ -489,7 +489,7 @@ fn conclude(
     let mut per_thread_tail = per_thread;
     let mut tail = Totals::new(0);
     collect(cells, &mut per_thread_tail, &mut totals.stmts, &mut tail);
-    if tail.counts.events + tail.counts.errors + tail.counts.queries() > 0 {
+    if tail.counts.any() {
         let mut interval = interval_of(
             cfg,
             &tail,

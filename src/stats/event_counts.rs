@@ -48,6 +48,13 @@ impl EventCounts {
         lat_max_ns: 0,
     };
 
+    /// Whether anything was counted that a figure of the run adds up: events, errors,
+    /// statements, or events skipped under --latency-limit (a stretch of only those is still
+    /// part of the run's skipped total).
+    pub fn any(&self) -> bool {
+        self.events + self.errors + self.queries() + self.skipped > 0
+    }
+
     /// One more finished event that took `ns`.
     #[inline]
     pub fn record_finished(&mut self, ns: u64) {
@@ -138,6 +145,24 @@ impl StmtCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The closing interval of a run is kept only when its counts hold something; one whose
+    /// last stretch only skipped events (--rate with --latency-limit on a starved worker) lost
+    /// them from the intervals while the summary counted them.
+    #[test]
+    fn issue_5_skipped_events_alone_are_something_to_report() {
+        assert!(!EventCounts::EMPTY.any());
+        let skipped = EventCounts {
+            skipped: 3,
+            ..EventCounts::EMPTY
+        };
+        assert!(skipped.any());
+        let errors = EventCounts {
+            errors: 1,
+            ..EventCounts::EMPTY
+        };
+        assert!(errors.any());
+    }
 
     #[test]
     fn adding_keeps_sums_and_extremes_and_empty_is_neutral() {
