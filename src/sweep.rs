@@ -68,6 +68,10 @@ pub struct Row {
     /// curve flattens because the disk, not the CPUs, ran out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disk: Option<RowDisk>,
+    /// KiB per event through the sessions' network interface, both ways together
+    /// (`host_usage.network` of its result): what a protocol option or a version sends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub net_kib_per_event: Option<f64>,
     /// The server's most frequent wait event over the level (`server_waits` of its result):
     /// where a curve bends because sessions queue for a lock rather than for a CPU.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -141,6 +145,7 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
             note: None,
             cpu: None,
             disk: None,
+            net_kib_per_event: None,
             top_wait: None,
             cache_miss_pct: None,
         };
@@ -205,6 +210,10 @@ pub(crate) fn row(threads: u32, step: &Step) -> Row {
                 kib_per_event: per_event(io.write_mib_s) * 1024.0,
                 flushes_per_event: io.flushes_s.map(per_event),
             })
+        }),
+        net_kib_per_event: r.host_usage.as_ref().and_then(|h| {
+            let n = h.network.as_ref()?;
+            Some(h.per_item(n.both_ways_mib_s() * 1024.0, s.events))
         }),
         top_wait: r
             .server_waits

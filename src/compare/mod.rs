@@ -23,7 +23,8 @@ can be read against the runs' own spread.
 Options:
   --metrics=LIST          tables to print, from tps, qps, p95, p99, err, cpu (server
                           CPU per event), written (KiB written to the disk per event),
-                          flushes (disk cache flushes per event), miss (% of page
+                          flushes (disk cache flushes per event), net (KiB through
+                          the sessions' network interface per event), miss (% of page
                           requests the server's cache missed), wait (the most frequent
                           server wait event) [qps,p95]
   --output-format=FORMAT  text, json, csv (one row per thread count and result, for a

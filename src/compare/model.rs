@@ -87,6 +87,9 @@ pub struct Cell {
     pub disk_kib_per_event: Option<f64>,
     #[serde(default)]
     pub disk_flushes_per_event: Option<f64>,
+    /// KiB through the sessions' network interface per event, both ways (where measured).
+    #[serde(default)]
+    pub net_kib_per_event: Option<f64>,
     /// Share of the server cache's page requests it missed, percent (where its counters were
     /// read).
     #[serde(default)]
@@ -127,6 +130,8 @@ pub struct Ranges {
     #[serde(default)]
     pub disk_flushes_per_event: Option<[f64; 2]>,
     #[serde(default)]
+    pub net_kib_per_event: Option<[f64; 2]>,
+    #[serde(default)]
     pub cache_miss_pct: Option<[f64; 2]>,
 }
 
@@ -142,6 +147,8 @@ pub struct Ratios {
     pub disk_kib_per_event: Option<f64>,
     #[serde(default)]
     pub disk_flushes_per_event: Option<f64>,
+    #[serde(default)]
+    pub net_kib_per_event: Option<f64>,
 }
 
 /// Options that say how a run was reported or where it was written, not what it measured; and
@@ -327,7 +334,7 @@ fn cell(rows: &[Row], base: Option<&[Row]>) -> Cell {
         (Some(v), Some(b)) if b > 0.0 => Some(v / b),
         _ => None,
     };
-    let fields: [fn(&Row) -> Option<f64>; 9] = [
+    let fields: [fn(&Row) -> Option<f64>; 10] = [
         |r| r.tps,
         |r| r.qps,
         |r| r.p95_ms,
@@ -337,8 +344,9 @@ fn cell(rows: &[Row], base: Option<&[Row]>) -> Cell {
         |r| Some(r.disk.as_ref()?.kib_per_event),
         |r| r.disk.as_ref()?.flushes_per_event,
         |r| r.cache_miss_pct,
+        |r| r.net_kib_per_event,
     ];
-    let [tps, qps, p95, p99, err, cpu, kib, flushes, miss] = fields.map(|f| figure(rows, f));
+    let [tps, qps, p95, p99, err, cpu, kib, flushes, miss, net] = fields.map(|f| figure(rows, f));
     let b = base.map(|b| fields.map(|f| figure(b, f).0));
     let vs_baseline = b.map_or_else(Ratios::default, |b| Ratios {
         tps: ratio(tps.0, b[0]),
@@ -348,6 +356,7 @@ fn cell(rows: &[Row], base: Option<&[Row]>) -> Cell {
         server_cpu_us: ratio(cpu.0, b[5]),
         disk_kib_per_event: ratio(kib.0, b[6]),
         disk_flushes_per_event: ratio(flushes.0, b[7]),
+        net_kib_per_event: ratio(net.0, b[9]),
     });
     let notes: Vec<String> = rows
         .iter()
@@ -366,6 +375,7 @@ fn cell(rows: &[Row], base: Option<&[Row]>) -> Cell {
         server_cpu_us: cpu.0,
         disk_kib_per_event: kib.0,
         disk_flushes_per_event: flushes.0,
+        net_kib_per_event: net.0,
         cache_miss_pct: miss.0,
         top_wait: rows.iter().find_map(|r| r.top_wait.clone()),
         note: (!notes.is_empty()).then(|| notes.join("; ")),
@@ -379,6 +389,7 @@ fn cell(rows: &[Row], base: Option<&[Row]>) -> Cell {
             server_cpu_us: cpu.1,
             disk_kib_per_event: kib.1,
             disk_flushes_per_event: flushes.1,
+            net_kib_per_event: net.1,
             cache_miss_pct: miss.1,
         }),
         vs_baseline,

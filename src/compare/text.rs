@@ -15,12 +15,13 @@ pub enum Metric {
     Cpu,
     Written,
     Flushes,
+    Net,
     Miss,
     Wait,
 }
 
 /// The metric names --metrics takes, for messages.
-pub const METRIC_NAMES: &str = "tps, qps, p95, p99, err, cpu, written, flushes, miss or wait";
+pub const METRIC_NAMES: &str = "tps, qps, p95, p99, err, cpu, written, flushes, net, miss or wait";
 
 impl Metric {
     pub fn parse(s: &str) -> Option<Metric> {
@@ -33,6 +34,7 @@ impl Metric {
             "cpu" => Metric::Cpu,
             "written" => Metric::Written,
             "flushes" => Metric::Flushes,
+            "net" => Metric::Net,
             "miss" => Metric::Miss,
             "wait" => Metric::Wait,
             _ => return None,
@@ -49,6 +51,7 @@ impl Metric {
             Metric::Cpu => "server CPU per event, us (lower is better)",
             Metric::Written => "KiB written to the disk under the data per event",
             Metric::Flushes => "disk cache flushes per event",
+            Metric::Net => "KiB through the sessions' network interface per event, both ways",
             Metric::Miss => "server cache misses, % of page requests (lower is better)",
             Metric::Wait => "most frequent server wait event of the run's sessions",
         }
@@ -67,6 +70,7 @@ impl Metric {
             Metric::Cpu => (c.server_cpu_us, r.server_cpu_us),
             Metric::Written => (c.disk_kib_per_event, r.disk_kib_per_event),
             Metric::Flushes => (c.disk_flushes_per_event, r.disk_flushes_per_event),
+            Metric::Net => (c.net_kib_per_event, r.net_kib_per_event),
             // A share near 0 in the baseline: its ratio would say nothing.
             Metric::Miss => (c.cache_miss_pct, None),
             // Not a figure: the table shows the event (see `metric_table`).
@@ -91,6 +95,7 @@ impl Metric {
             Metric::Cpu => r.server_cpu_us,
             Metric::Written => r.disk_kib_per_event,
             Metric::Flushes => r.disk_flushes_per_event,
+            Metric::Net => r.net_kib_per_event,
             Metric::Miss => r.cache_miss_pct,
             Metric::Wait => None,
         }
@@ -99,7 +104,7 @@ impl Metric {
     fn precision(self) -> usize {
         match self {
             Metric::P95 | Metric::P99 => 3,
-            Metric::Cpu | Metric::Written => 1,
+            Metric::Cpu | Metric::Written | Metric::Net => 1,
             Metric::Flushes => 3,
             _ => 2,
         }

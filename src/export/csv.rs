@@ -120,8 +120,10 @@ pub fn sweep(s: &SweepResult) -> String {
         "cache_miss_pct",
         "note",
         "error",
-        // Last, so that the columns before keep their places: `dbpress slap --engine`.
+        // Last, so that the columns before keep their places: `dbpress slap --engine`, the
+        // network per event.
         "engine",
+        "net_kib_per_event",
     ]);
     for r in &s.table {
         let cpu = r.cpu.as_ref();
@@ -142,6 +144,7 @@ pub fn sweep(s: &SweepResult) -> String {
             r.note.clone().unwrap_or_default(),
             r.error.clone().unwrap_or_default(),
             r.engine.clone().unwrap_or_default(),
+            num(r.net_kib_per_event, 2),
         ]);
         t.row(cells);
     }
@@ -183,6 +186,9 @@ pub fn comparison(c: &Comparison) -> String {
         "top_wait",
         "top_wait_pct",
         "note",
+        // Last, so that the columns before keep their places.
+        "net_kib_per_event",
+        "net_kib_vs_baseline",
     ]);
     for row in &c.rows {
         for (i, (cell, run)) in row.cells.iter().zip(&c.runs).enumerate() {
@@ -225,6 +231,8 @@ pub fn comparison(c: &Comparison) -> String {
                     .map_or(String::new(), |w| w.event.clone()),
                 num(x.top_wait.as_ref().map(|w| w.share * 100.0), 1),
                 x.note.clone().unwrap_or_default(),
+                num(x.net_kib_per_event, 2),
+                num(v.net_kib_per_event, 4),
             ]);
         }
     }

@@ -241,6 +241,17 @@ pub struct NetUsage {
     pub io: NetIo,
 }
 
+impl NetUsage {
+    /// MiB/s crossing the interface both ways together: on the loopback every byte is counted
+    /// once as sent and once as received, so the received side alone is the traffic.
+    pub fn both_ways_mib_s(&self) -> f64 {
+        match self.loopback {
+            true => self.io.rx_mib_s,
+            false => self.io.rx_mib_s + self.io.tx_mib_s,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

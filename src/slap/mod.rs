@@ -130,7 +130,9 @@ fn check_engines(
             .next()
             .and_then(|r| r.into_iter().next().flatten())
             .unwrap_or_default();
-        if got.eq_ignore_ascii_case(&engine.name) {
+        // Not in the session's database (a --create that names another one): nothing the
+        // session can read back.
+        if got.is_empty() || got.eq_ignore_ascii_case(&engine.name) {
             continue;
         }
         let why = match kept {

@@ -85,3 +85,63 @@ fn the_loopback_carries_at_least_the_bytes_the_server_counted_and_a_socket_uses_
     cleanup.extend_from_slice(CONN);
     assert!(dbpress(&cleanup).status.success());
 }
+
+/// `dbpress compare --metrics=net`: the network per event of each result, from its own
+/// measurement, and the ratio that says what the compressed protocol saved.
+#[test]
+fn compare_sets_the_network_per_event_of_results_side_by_side() {
+    let Some(_srv) = server("network-compare") else {
+        return;
+    };
+    let mut prepare = vec!["oltp_read_only", "prepare", "--table-size=1000"];
+    prepare.extend_from_slice(CONN);
+    assert!(dbpress(&prepare).status.success());
+    let tcp = ["--mysql-host=127.0.0.1", "--mysql-port=3306"];
+    let dir = scratch("network-compare");
+    let mut files = Vec::new();
+    let mut own = Vec::new();
+    for (name, extra) in [("plain", None), ("zlib", Some("--mysql-compression=on"))] {
+        let (_, r) = run(&[&tcp[..], extra.as_slice()].concat(), name);
+        let h = &r["host_usage"];
+        let per_event = h["network"]["io"]["rx_mib_s"].as_f64().unwrap()
+            * h["seconds"].as_f64().unwrap()
+            * 1024.0
+            / r["summary"]["events"].as_f64().unwrap();
+        own.push(per_event);
+        let f = dir.join(format!("{name}.json"));
+        std::fs::write(&f, serde_json::to_string(&r).unwrap()).unwrap();
+        files.push(f.to_str().unwrap().to_string());
+    }
+    let o = dbpress(&[
+        "compare",
+        &files[0],
+        &files[1],
+        "--metrics=net",
+        "--output-format=json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let c: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_matches_schema(include_str!("../../docs/compare.schema.json"), &c);
+    let cells = &c["rows"][0]["cells"];
+    for (k, want) in own.iter().enumerate() {
+        let got = cells[k]["net_kib_per_event"].as_f64().unwrap();
+        assert!((got - want).abs() < 1e-6 * want, "{got} vs {want}");
+    }
+    // oltp_read_only's result sets are text that zlib halves.
+    let ratio = cells[1]["vs_baseline"]["net_kib_per_event"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        (ratio - own[1] / own[0]).abs() < 1e-6 && ratio < 0.8,
+        "{ratio}"
+    );
+    let o = dbpress(&["compare", &files[0], &files[1], "--metrics=net"]);
+    assert!(
+        stdout(&o).contains("KiB through the sessions' network interface per event, both ways"),
+        "{}",
+        stdout(&o)
+    );
+    let mut cleanup = vec!["oltp_read_only", "cleanup"];
+    cleanup.extend_from_slice(CONN);
+    assert!(dbpress(&cleanup).status.success());
+}

@@ -384,6 +384,7 @@ pub fn compare_page(c: &Comparison, text: &str) -> String {
         ("server CPU per event, us", "us", Metric::Cpu),
         ("KiB written to the disk per event", "KiB", Metric::Written),
         ("disk cache flushes per event", "flushes", Metric::Flushes),
+        ("network KiB per event, both ways", "KiB", Metric::Net),
     ] {
         if c.rows
             .iter()
