@@ -37,6 +37,8 @@ pub struct SlapArgs {
     /// mysqlslap's `--csv[=FILE]`: its one-line-per-level CSV, appended to FILE, or printed
     /// on stdout in place of the report when empty.
     pub csv: Option<String>,
+    /// mysqlslap's `--commit=N`: autocommit off and COMMIT after every N queries (0: off).
+    pub commit: u64,
     /// mysqlslap's `-e/--engine=innodb,memory:OPTION`: each round set is run once per engine,
     /// the CREATE TABLEs given `ENGINE = name [OPTION]`; empty without it.
     pub engines: Vec<Engine>,
@@ -180,7 +182,6 @@ fn engines(list: &str) -> Result<Vec<Engine>> {
 
 /// mysqlslap flags dbpress does not offer, with what to use instead.
 const UNSUPPORTED: &[(&str, &str)] = &[
-    ("commit", "put COMMIT in the --query list"),
     ("detach", "use a workload with --reconnect"),
     (
         "login-path",
@@ -303,6 +304,7 @@ pub fn parse(args: &[String]) -> Result<SlapArgs> {
                 | "silent"
                 | "csv"
                 | "engine"
+                | "commit"
                 | "pre-system"
                 | "post-system"
                 | "ssl"
@@ -576,6 +578,7 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
         silent: get("silent").is_some_and(|v| cli::parse_bool(&v) == Some(true)),
         csv: get("csv"),
         engines,
+        commit: number("commit", u64::MAX)?.unwrap_or(0),
         opts,
         driver,
     })

@@ -38,6 +38,14 @@ pub const TABLE: &str = "t1";
 
 /// Statement kinds, as the per-statement report names them.
 const KINDS: &[&str] = &["INSERT", "SELECT", "SELECT by key", "UPDATE"];
+/// KINDS and `--commit`'s COMMIT, the statement kind after them.
+const KINDS_WITH_COMMIT: &[&str] = &[
+    "INSERT",
+    "SELECT",
+    "SELECT by key",
+    "UPDATE",
+    super::workload::COMMIT_KIND,
+];
 const INSERT: u8 = 0;
 const SELECT: u8 = 1;
 const SELECT_KEY: u8 = 2;
@@ -341,6 +349,8 @@ pub struct AutoWorkload {
     claimed: Arc<AtomicU64>,
     /// `--engine`: the header's line naming the storage engine of t1.
     pub engine_line: Option<String>,
+    /// mysqlslap's `--commit=N` (0: autocommit): a COMMIT after every N queries.
+    pub commit_every: u64,
 }
 
 impl AutoWorkload {
@@ -351,6 +361,7 @@ impl AutoWorkload {
             clients: u64::from(clients.max(1)),
             claimed: Arc::new(AtomicU64::new(0)),
             engine_line: None,
+            commit_every: 0,
         }
     }
 }
@@ -361,7 +372,10 @@ impl Workload for AutoWorkload {
     }
 
     fn statement_kinds(&self) -> &'static [&'static str] {
-        KINDS
+        match self.commit_every {
+            0 => KINDS,
+            _ => KINDS_WITH_COMMIT,
+        }
     }
 
     fn transactional(&self) -> bool {
@@ -373,6 +387,12 @@ impl Workload for AutoWorkload {
             "Auto-generated SQL: {} queries in the list, one per event, sent as text",
             self.queries.len()
         )];
+        if self.commit_every > 0 {
+            lines.push(format!(
+                "Commits: autocommit off, COMMIT after every {} queries and once at the end (--commit, as mysqlslap)",
+                self.commit_every
+            ));
+        }
         lines.extend(self.engine_line.clone());
         lines
     }
@@ -406,8 +426,18 @@ impl Workload for AutoWorkload {
             .iter()
             .map(|q| Ok((q.kind, q.keyed, conn.prepare_text(&q.sql)?)))
             .collect::<DbResult<Vec<(u8, bool, StmtHandle)>>>()?;
+        let commit = match self.commit_every {
+            0 => None,
+            every => Some(super::workload::Commits::start(
+                conn,
+                KINDS.len() as u8,
+                every,
+                1,
+            )?),
+        };
         Ok(Box::new(AutoEvents {
             stmts,
+            commit,
             keys: Arc::clone(&self.keys),
             clients: self.clients,
             claimed: Arc::clone(&self.claimed),
@@ -418,6 +448,7 @@ impl Workload for AutoWorkload {
 
 struct AutoEvents {
     stmts: Vec<(u8, bool, StmtHandle)>,
+    commit: Option<super::workload::Commits>,
     /// Shared by the clients: the table's keys can be many (--auto-generate-sql-write-number).
     keys: Arc<[String]>,
     clients: u64,
@@ -436,12 +467,24 @@ impl EventGen for AutoEvents {
                 0 => "0",
                 n => &self.keys[self.rng.uniform(0, n as u32 - 1) as usize],
             };
-            exec.run(kind, stmt, &[Value::Str(key.as_bytes())])
+            exec.run(kind, stmt, &[Value::Str(key.as_bytes())])?;
         } else {
-            exec.run(kind, stmt, &[])
+            exec.run(kind, stmt, &[])?;
+        }
+        match &mut self.commit {
+            Some(c) => c.after_event(exec),
+            None => Ok(()),
         }
     }
 
+    fn finish(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
+        match &self.commit {
+            Some(c) => c.finish(exec),
+            None => Ok(()),
+        }
+    }
+
+    /// An event is its one query, unless --commit adds a COMMIT to some.
     fn statements_bound_event(&self) -> bool {
         true
     }

@@ -229,7 +229,7 @@ Usage:
                [-F DELIM] [--pre-query=SQL] [--post-query=SQL] [--no-drop] [--only-print] [-s]
                [--csv[=FILE]] [-e innodb,myisam[:TABLE OPTIONS]] [--pre-system=CMD]
                [--post-system=CMD] [--ssl | --ssl-mode=MODE] [--ssl-ca|--ssl-cert|--ssl-key=FILE]
-               [--defaults-file=FILE | --defaults-extra-file=FILE | --no-defaults]
+               [--defaults-file=FILE | --defaults-extra-file=FILE | --no-defaults] [--commit=N]
   dbpress slap ... -a [--auto-generate-sql-load-type=mixed|read|write|key|update] [-x N] [-y N]
                [--auto-generate-sql-add-autoincrement | --auto-generate-sql-guid-primary]
                [--auto-generate-sql-secondary-indexes=N] [--auto-generate-sql-write-number=N]
@@ -318,10 +318,10 @@ pub fn main(raw: &[String]) -> Result<u8> {
         (false, _) => &mut stderr,
     };
     let _ = writeln!(out, "dbpress {VERSION} slap (mysqlslap-compatible)\n");
-    let mut listed = plan
-        .auto
-        .is_none()
-        .then(|| workload::SlapWorkload::new(&plan.queries));
+    let mut listed = plan.auto.is_none().then(|| match a.commit {
+        0 => workload::SlapWorkload::new(&plan.queries),
+        every => workload::SlapWorkload::new(&plan.queries).with_commit(every, plan.slap_queries),
+    });
     // -a's t1 once this run has made it (kept between rounds by --no-drop).
     let mut made_t1 = false;
     let mut steps = Vec::new();
@@ -430,6 +430,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
                         };
                         let mut g = autogen::AutoWorkload::new(sql, keys, clients);
                         g.engine_line = engine_line.clone();
+                        g.commit_every = a.commit;
                         generated = g;
                         &generated
                     }

@@ -13,6 +13,9 @@ pub struct SlapWorkload {
     transactional: bool,
     /// `--engine`: the header's line naming the storage engine of this round's tables.
     pub engine_line: Option<String>,
+    /// mysqlslap's `--commit=N`: (N, mysqlslap queries in one pass over the list). Sessions
+    /// run with autocommit off and send COMMIT after every N queries and once at the end.
+    commit: Option<(u64, u64)>,
 }
 
 impl SlapWorkload {
@@ -40,9 +43,23 @@ impl SlapWorkload {
             kinds: Box::leak(kinds.into_boxed_slice()),
             transactional,
             engine_line: None,
+            commit: None,
         }
     }
+
+    /// mysqlslap's `--commit=every`, with `per_pass` of its queries in one pass over the list:
+    /// COMMIT becomes one more statement kind, timed like the others.
+    pub fn with_commit(mut self, every: u64, per_pass: u64) -> SlapWorkload {
+        let mut kinds = self.kinds.to_vec();
+        kinds.push(COMMIT_KIND);
+        self.kinds = Box::leak(kinds.into_boxed_slice());
+        self.commit = Some((every.max(1), per_pass.max(1)));
+        self
+    }
 }
+
+/// The statement kind of `--commit`'s COMMITs in the per-statement report.
+pub(super) const COMMIT_KIND: &str = "COMMIT (--commit)";
 
 impl Workload for SlapWorkload {
     fn name(&self) -> &'static str {
@@ -62,6 +79,11 @@ impl Workload for SlapWorkload {
             "Statements per event: {} (one pass over --query, sent as text)",
             self.statements.len()
         )];
+        if let Some((every, _)) = self.commit {
+            lines.push(format!(
+                "Commits: autocommit off, COMMIT after every {every} queries and once at the end (--commit, as mysqlslap)"
+            ));
+        }
         lines.extend(self.engine_line.clone());
         lines
     }
@@ -95,12 +117,67 @@ impl Workload for SlapWorkload {
             .iter()
             .map(|s| conn.prepare_text(s))
             .collect::<DbResult<Vec<StmtHandle>>>()?;
-        Ok(Box::new(SlapEvents { stmts }))
+        let commit = match self.commit {
+            Some((every, per_pass)) => Some(Commits::start(
+                conn,
+                self.statements.len() as u8,
+                every,
+                per_pass,
+            )?),
+            None => None,
+        };
+        Ok(Box::new(SlapEvents { stmts, commit }))
+    }
+}
+
+/// mysqlslap's `--commit`: each session without autocommit, a COMMIT (timed as statement
+/// `kind`) after every `every` of mysqlslap's queries and one when the client is done.
+pub(super) struct Commits {
+    stmt: StmtHandle,
+    kind: u8,
+    every: u64,
+    /// mysqlslap's queries in one event.
+    per_event: u64,
+    since: u64,
+}
+
+impl Commits {
+    /// Turn autocommit off on `conn` and prepare the COMMIT.
+    pub(super) fn start(
+        conn: &mut dyn Connection,
+        kind: u8,
+        every: u64,
+        per_event: u64,
+    ) -> DbResult<Commits> {
+        conn.query("SET autocommit=0")?;
+        Ok(Commits {
+            stmt: conn.prepare_text("COMMIT")?,
+            kind,
+            every: every.max(1),
+            per_event: per_event.max(1),
+            since: 0,
+        })
+    }
+
+    /// After an event: the COMMITs its queries make due.
+    pub(super) fn after_event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
+        self.since += self.per_event;
+        while self.since >= self.every {
+            exec.run(self.kind, self.stmt, &[])?;
+            self.since -= self.every;
+        }
+        Ok(())
+    }
+
+    /// mysqlslap's last COMMIT, sent by every client when it is done.
+    pub(super) fn finish(&self, exec: &mut Exec<'_>) -> DbResult<()> {
+        exec.run(self.kind, self.stmt, &[])
     }
 }
 
 struct SlapEvents {
     stmts: Vec<StmtHandle>,
+    commit: Option<Commits>,
 }
 
 impl EventGen for SlapEvents {
@@ -108,6 +185,16 @@ impl EventGen for SlapEvents {
         for (i, &s) in self.stmts.iter().enumerate() {
             exec.run(i as u8, s, &[])?;
         }
-        Ok(())
+        match &mut self.commit {
+            Some(c) => c.after_event(exec),
+            None => Ok(()),
+        }
+    }
+
+    fn finish(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
+        match &self.commit {
+            Some(c) => c.finish(exec),
+            None => Ok(()),
+        }
     }
 }

@@ -934,3 +934,76 @@ fn the_cipher_suites_asked_for_are_the_ones_the_server_negotiates() {
     );
     srv.conn.query_drop("DROP TABLE tls_seen").unwrap();
 }
+
+/// mysqlslap's `--commit=N`: sessions without autocommit, a COMMIT after every N queries and
+/// one when each client is done (as mariadb-slap's general log shows it), so the server counts
+/// those COMMITs and every inserted row is kept; -a takes it too.
+#[test]
+fn commit_every_n_queries_is_what_the_server_counts_and_keeps_every_row() {
+    let Some(mut srv) = server("slap-commit") else {
+        return;
+    };
+    use mysql::prelude::Queryable;
+    srv.conn.query_drop("DROP TABLE IF EXISTS slap_c").unwrap();
+    let before = srv.com();
+    // 10 inserts, COMMIT after the 3rd, 6th and 9th and at the end. (One client: with more,
+    // a --query list's passes are shared out as the clients ask, so each client's own count,
+    // which its COMMITs follow, is not fixed in advance.)
+    let o = dbpress(
+        &[
+            &["slap"][..],
+            &TO_MARIADB,
+            &[
+                "--create=create table slap_c (id int primary key auto_increment, v int)",
+                "--query=insert into slap_c (v) values (1)",
+                "--commit=3",
+                "--number-of-queries=10",
+                "--no-drop",
+            ],
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let after = srv.com();
+    let d = |k: &str| after[k] - before[k];
+    assert_eq!((d("Com_commit"), d("Com_insert")), (4, 10));
+    let rows: u64 = srv
+        .conn
+        .query_first("SELECT COUNT(*) FROM slap_c")
+        .unwrap()
+        .unwrap();
+    assert_eq!(rows, 10, "the last inserts were committed too");
+    let out = stdout(&o);
+    assert!(
+        out.contains("Commits: autocommit off, COMMIT after every 3 queries and once at the end"),
+        "{out}"
+    );
+    assert!(out.contains("other:  dbpress 4, server 4"), "{out}");
+    srv.conn.query_drop("DROP TABLE slap_c").unwrap();
+
+    // -a: 100 queries on 4 clients, COMMIT after each client's every 7th and at its end. The
+    // clients share the queries as they ask for them, so each client's count, and with it the
+    // COMMITs, varies from run to run: 4 x 25 gives 16, an uneven share up to 18; whatever the
+    // share, dbpress's count is the server's.
+    let before = srv.com();
+    let o = dbpress(
+        &[
+            &["slap"][..],
+            &TO_MARIADB,
+            &["-a", "--commit=7", "--number-of-queries=100", "-c", "4"],
+        ]
+        .concat(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let after = srv.com();
+    let commits = after["Com_commit"] - before["Com_commit"];
+    assert!((15..=18).contains(&commits), "{commits}");
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!(
+            "other:  dbpress {commits}, server {commits} (Com_commit): equal"
+        )),
+        "{out}"
+    );
+    assert!(out.contains("COMMIT (--commit)"), "{out}");
+}
