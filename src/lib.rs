@@ -171,6 +171,21 @@ pub fn redact_args(args: &[String]) -> Vec<String> {
             out.push("--password=***".to_string());
             continue;
         }
+        // mysqlslap's shell commands (dbpress slap) are where a `mysql -pSECRET` would be:
+        // kept out whole.
+        if let Some(option) = ["--pre-system", "--post-system"].into_iter().find(|o| {
+            a.strip_prefix(o)
+                .is_some_and(|r| r.is_empty() || r.starts_with('='))
+        }) {
+            match a.contains('=') {
+                true => out.push(format!("{option}=***")),
+                false => {
+                    out.push(a.clone());
+                    hide_next = true;
+                }
+            }
+            continue;
+        }
         let norm = a.replace('_', "-");
         let secret = cli::options::SPECS.iter().filter(|s| s.secret).find(|s| {
             norm.strip_prefix("--")

@@ -194,13 +194,14 @@ fn shell(option: &str, cmd: &str) {
     let _ = std::io::stdout().flush();
     match c.status() {
         Ok(s) if s.success() => {}
+        // The command itself is not repeated: it may hold a password (`mysql -pSECRET`).
         Ok(s) => crate::verbosity::warn(&format!(
-            "{option} command `{cmd}` exited with {}; the rounds go on",
+            "the {option} command exited with {}; the rounds go on",
             s.code()
                 .map_or("a signal".to_string(), |c| format!("status {c}"))
         )),
         Err(e) => crate::verbosity::warn(&format!(
-            "{option} command `{cmd}` could not start: {e}; the rounds go on"
+            "the {option} command could not start: {e}; the rounds go on"
         )),
     }
 }

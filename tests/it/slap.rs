@@ -708,7 +708,12 @@ fn mysqlslap_client_flags_run_as_mysqlslap_reads_them() {
     .unwrap();
     let defaults = format!("--defaults-file={}", cnf.display());
     let pre = format!("--pre-system=echo pre >> {}", log.display());
-    let post = format!("--post-system=echo post >> {}; exit 3", log.display());
+    // A shell command is where a password would be (mysql -pSECRET): never shown or saved.
+    let post = format!(
+        "--post-system=echo post >> {}; exit 3 # -pTopSecret9",
+        log.display()
+    );
+    let saved = dir.join("r.json");
     let o = dbpress(&[
         "slap",
         &defaults,
@@ -721,8 +726,21 @@ fn mysqlslap_client_flags_run_as_mysqlslap_reads_them() {
         &pre,
         &post,
         "-v",
+        "--output",
+        saved.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    for text in [
+        stdout(&o),
+        stderr(&o),
+        std::fs::read_to_string(&saved).unwrap(),
+    ] {
+        assert!(!text.contains("TopSecret9"), "{text}");
+    }
+    assert!(json(&saved)["command_line"]
+        .as_array()
+        .unwrap()
+        .contains(&serde_json::json!("--post-system=***")));
     assert!(
         stdout(&o).contains("as 'sbtest' db 'sbtest'"),
         "{}",
@@ -735,7 +753,7 @@ fn mysqlslap_client_flags_run_as_mysqlslap_reads_them() {
     );
     let err = stderr(&o);
     assert_eq!(
-        err.matches("exited with status 3; the rounds go on")
+        err.matches("the --post-system command exited with status 3; the rounds go on")
             .count(),
         4,
         "{err}"
