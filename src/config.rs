@@ -85,6 +85,10 @@ pub struct RunConfig {
     pub time: u64,
     /// 0 = no limit.
     pub events: u64,
+    /// Events each thread runs at most (0 = no share): `dbpress slap`'s clients each run
+    /// their share of --number-of-queries, as mysqlslap's do, instead of taking events from
+    /// the common --events as they are free.
+    pub events_per_thread: u64,
     pub warmup: u64,
     /// Events per second; None = closed loop.
     pub rate: Option<f64>,
@@ -423,6 +427,7 @@ impl RunConfig {
             threads,
             time,
             events,
+            events_per_thread: 0,
             warmup,
             rate: (rate > 0.0).then_some(rate),
             latency_limit_ns: (latency_limit_ms > 0.0).then_some((latency_limit_ms * 1e6) as u64),

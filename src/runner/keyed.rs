@@ -23,6 +23,7 @@ impl Worker<'_> {
             l => l,
         };
         self.cell.set_statement_events_kind(k.kind);
+        let mut mine = 0u64;
         loop {
             if shared.stop.load(Ordering::Relaxed) {
                 return None;
@@ -34,10 +35,15 @@ impl Worker<'_> {
                 }
                 continue;
             }
-            if shared.events_limit > 0
-                && shared.events_claimed.fetch_add(1, Ordering::Relaxed) >= shared.events_limit
-            {
-                return None;
+            if shared.events_limit > 0 {
+                // As in the general loop: the worker's own share first, then the common count.
+                if shared.events_per_thread > 0 && mine >= shared.events_per_thread {
+                    return None;
+                }
+                if shared.events_claimed.fetch_add(1, Ordering::Relaxed) >= shared.events_limit {
+                    return None;
+                }
+                mine += 1;
             }
             let (t0, t1, r) = self.attempt(&mut k);
             match r {

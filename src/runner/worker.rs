@@ -67,16 +67,24 @@ impl Worker<'_> {
         // A closed-loop event of such a workload is timed by its statements' own clock reads:
         // from the first send to the last reply (see `EventGen::statements_bound_event`).
         let bound = self.schedule.is_none() && self.events.statements_bound_event();
+        // This worker's measured events, against its own share (slap's clients).
+        let mut mine = 0u64;
         loop {
             if shared.stop.load(Ordering::Relaxed) {
                 return None;
             }
             let measuring = shared.measuring.load(Ordering::Relaxed);
             if measuring && shared.events_limit > 0 {
+                // Its own share first: a worker past it must not take one of the common
+                // count that another worker's share still needs.
+                if shared.events_per_thread > 0 && mine >= shared.events_per_thread {
+                    return None;
+                }
                 // Claimed before the event, like sysbench, so exactly `--events` events run.
                 if shared.events_claimed.fetch_add(1, Ordering::Relaxed) >= shared.events_limit {
                     return None;
                 }
+                mine += 1;
             }
             // (intended start, actual start); 0 = not known yet.
             let (intended, mut started) = match self.schedule {

@@ -436,11 +436,12 @@ fn run_scripts(
             "scripts hold more than 250 SQL statements in all; dbpress takes at most 250",
         ));
     }
-    // pgbench's -t counts per client.
+    // pgbench's -t counts per client: each runs exactly its own t, however fast the others go.
     let per_client = |cfg: &mut RunConfig| {
         cfg.pgbench_connection = a.pgbench_connection;
         if let Some(t) = a.per_client {
             cfg.events = t * u64::from(cfg.threads);
+            cfg.events_per_thread = t;
             cfg.time = 0;
         }
     };

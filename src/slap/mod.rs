@@ -150,24 +150,22 @@ fn check_engines(
     Ok(())
 }
 
-/// Events (passes over --query) in one round: mysqlslap's --number-of-queries counts its queries
-/// (lines by default, or pieces between -F delimiters) across all clients; without it each
-/// client makes one pass.
-fn events(a: &SlapArgs, plan: &Plan, clients: u32) -> u64 {
-    if let (Some(sql), Some(g)) = (&plan.auto, &a.auto) {
-        // -a: one query per event, and as mysqlslap an even share per client (31 queries on 3
-        // clients run 30); at least one each, since 0 events would mean no limit.
-        let per_client = match a.number_of_queries {
+/// Events in one round, in all and for each client: as in mysqlslap, every client runs its own
+/// share of --number-of-queries (its queries: lines by default, or pieces between -F
+/// delimiters; 31 on 3 clients run 30), here as whole passes over --query, or one -a query per
+/// event; without it each client makes one pass (or -a's own count).
+fn events(a: &SlapArgs, plan: &Plan, clients: u32) -> (u64, u64) {
+    let per_client = match (&plan.auto, &a.auto) {
+        (Some(sql), Some(g)) => match a.number_of_queries {
             0 => sql.per_client(g),
             n => n / u64::from(clients),
-        };
-        return per_client.max(1) * u64::from(clients);
-    }
-    if a.number_of_queries == 0 {
-        u64::from(clients)
-    } else {
-        a.number_of_queries.div_ceil(plan.slap_queries.max(1))
-    }
+        },
+        _ if a.number_of_queries == 0 => 1,
+        _ => (a.number_of_queries / u64::from(clients)).div_ceil(plan.slap_queries.max(1)),
+    };
+    // At least one each: 0 events would mean no limit.
+    let per_client = per_client.max(1);
+    (per_client * u64::from(clients), per_client)
 }
 
 fn run_all(conn: &mut dyn Connection, list: &[String], phase: &str) -> Result<()> {
@@ -277,7 +275,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
         for &c in &a.concurrency {
             println!(
                 "-- {c} clients, {} list iteration(s) in all, {} round(s):",
-                events(&a, &plan, c),
+                events(&a, &plan, c).0,
                 a.iterations
             );
             for s in &plan.queries {
@@ -350,13 +348,15 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 let mut o = a.opts.clone();
                 o.set("threads", clients.to_string());
                 o.set("time", "0");
-                o.set("events", events(&a, &plan, clients).to_string());
+                let (total, per_client) = events(&a, &plan, clients);
+                o.set("events", total.to_string());
                 // mysqlslap sends text; the header then says so.
                 o.set("db-ps-mode", "disable");
                 let mut cfg = RunConfig::from_options("slap", Command::Run, &o)?;
                 // One seed for every round and level (the options keep what the user gave).
                 cfg.seed = first.seed;
                 cfg.output_file = None;
+                cfg.events_per_thread = per_client;
                 let driver = make_driver(&cfg)?;
                 let ctx = Context {
                     driver: driver.as_ref(),

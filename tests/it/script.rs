@@ -320,6 +320,12 @@ fn a_client_list_sweeps_the_script_with_t_per_client() {
         })
         .collect();
     assert_eq!(steps, vec![(1, 50), (3, 150)]);
+    // -t is each client's own count, as in pgbench: 50 each, not 150 taken as they come.
+    let f = &doc["steps"][1]["result"]["summary"]["fairness"];
+    assert_eq!(
+        (f["events_avg"].as_f64(), f["events_stddev"].as_f64()),
+        (Some(50.0), Some(0.0))
+    );
 }
 
 #[test]

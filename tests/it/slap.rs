@@ -79,8 +79,16 @@ fn hot_row_commits_and_decrements_are_what_the_server_counts() {
         .map(|s| s["result"]["summary"]["writes"].as_u64().unwrap())
         .sum();
     // mysqlslap's default delimiter is a newline: the one-line list is one of its queries, so
-    // --number-of-queries=3000 is 3000 passes (transactions) per level, as in mysqlslap.
-    assert_eq!(events, 6000);
+    // --number-of-queries=3000 is each client's share of 3000 passes (transactions), as in
+    // mysqlslap: 375 for each of 8 clients, 187 for each of 16 (2992 in all).
+    assert_eq!(events, 3000 + 2992);
+    for (step, share) in steps.iter().zip([375.0, 187.0]) {
+        let f = &step["result"]["summary"]["fairness"];
+        assert_eq!(
+            (f["events_avg"].as_f64(), f["events_stddev"].as_f64()),
+            (Some(share), Some(0.0))
+        );
+    }
     // The server's view of each level's sessions: exactly its clients at every sample, neither
     // slap's setup session nor this test's own (same user, same database) among them.
     for (step, clients) in steps.iter().zip([8.0, 16.0]) {
@@ -964,9 +972,7 @@ fn commit_every_n_queries_is_what_the_server_counts_and_keeps_every_row() {
     use mysql::prelude::Queryable;
     srv.conn.query_drop("DROP TABLE IF EXISTS slap_c").unwrap();
     let before = srv.com();
-    // 10 inserts, COMMIT after the 3rd, 6th and 9th and at the end. (One client: with more,
-    // a --query list's passes are shared out as the clients ask, so each client's own count,
-    // which its COMMITs follow, is not fixed in advance.)
+    // 2 clients x 5 inserts, COMMIT after each one's 3rd and at its end: 2 each.
     let o = dbpress(
         &[
             &["slap"][..],
@@ -976,6 +982,8 @@ fn commit_every_n_queries_is_what_the_server_counts_and_keeps_every_row() {
                 "--query=insert into slap_c (v) values (1)",
                 "--commit=3",
                 "--number-of-queries=10",
+                "-c",
+                "2",
                 "--no-drop",
             ],
         ]
@@ -999,10 +1007,7 @@ fn commit_every_n_queries_is_what_the_server_counts_and_keeps_every_row() {
     assert!(out.contains("other:  dbpress 4, server 4"), "{out}");
     srv.conn.query_drop("DROP TABLE slap_c").unwrap();
 
-    // -a: 100 queries on 4 clients, COMMIT after each client's every 7th and at its end. The
-    // clients share the queries as they ask for them, so each client's count, and with it the
-    // COMMITs, varies from run to run: 4 x 25 gives 16, an uneven share up to 18; whatever the
-    // share, dbpress's count is the server's.
+    // -a: 4 clients x 25 queries, COMMIT after each one's 7th, 14th and 21st and at its end.
     let before = srv.com();
     let o = dbpress(
         &[
@@ -1015,7 +1020,7 @@ fn commit_every_n_queries_is_what_the_server_counts_and_keeps_every_row() {
     assert!(o.status.success(), "{}", stderr(&o));
     let after = srv.com();
     let commits = after["Com_commit"] - before["Com_commit"];
-    assert!((15..=18).contains(&commits), "{commits}");
+    assert_eq!(commits, 16);
     let out = stdout(&o);
     assert!(
         out.contains(&format!(
