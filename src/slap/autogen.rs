@@ -471,17 +471,11 @@ impl EventGen for AutoEvents {
         } else {
             exec.run(kind, stmt, &[])?;
         }
-        match &mut self.commit {
-            Some(c) => c.after_event(exec),
-            None => Ok(()),
-        }
+        super::workload::Commits::after_event(&mut self.commit, exec)
     }
 
     fn finish(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
-        match &self.commit {
-            Some(c) => c.finish(exec),
-            None => Ok(()),
-        }
+        super::workload::Commits::finish(&self.commit, exec)
     }
 
     /// An event is its one query, unless --commit adds a COMMIT to some.

@@ -159,19 +159,23 @@ impl Commits {
         })
     }
 
-    /// After an event: the COMMITs its queries make due.
-    pub(super) fn after_event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
-        self.since += self.per_event;
-        while self.since >= self.every {
-            exec.run(self.kind, self.stmt, &[])?;
-            self.since -= self.every;
+    /// After an event: the COMMITs its queries make due (none without --commit).
+    pub(super) fn after_event(c: &mut Option<Commits>, exec: &mut Exec<'_>) -> DbResult<()> {
+        let Some(c) = c else { return Ok(()) };
+        c.since += c.per_event;
+        while c.since >= c.every {
+            exec.run(c.kind, c.stmt, &[])?;
+            c.since -= c.every;
         }
         Ok(())
     }
 
-    /// mysqlslap's last COMMIT, sent by every client when it is done.
-    pub(super) fn finish(&self, exec: &mut Exec<'_>) -> DbResult<()> {
-        exec.run(self.kind, self.stmt, &[])
+    /// mysqlslap's last COMMIT, sent by every client when it is done (none without --commit).
+    pub(super) fn finish(c: &Option<Commits>, exec: &mut Exec<'_>) -> DbResult<()> {
+        match c {
+            Some(c) => exec.run(c.kind, c.stmt, &[]),
+            None => Ok(()),
+        }
     }
 }
 
@@ -185,16 +189,10 @@ impl EventGen for SlapEvents {
         for (i, &s) in self.stmts.iter().enumerate() {
             exec.run(i as u8, s, &[])?;
         }
-        match &mut self.commit {
-            Some(c) => c.after_event(exec),
-            None => Ok(()),
-        }
+        Commits::after_event(&mut self.commit, exec)
     }
 
     fn finish(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
-        match &self.commit {
-            Some(c) => c.finish(exec),
-            None => Ok(()),
-        }
+        Commits::finish(&self.commit, exec)
     }
 }
