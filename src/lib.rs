@@ -173,10 +173,12 @@ pub fn redact_args(args: &[String]) -> Vec<String> {
         }
         // mysqlslap's shell commands (dbpress slap) are where a `mysql -pSECRET` would be:
         // kept out whole.
-        if let Some(option) = ["--pre-system", "--post-system"].into_iter().find(|o| {
-            a.strip_prefix(o)
-                .is_some_and(|r| r.is_empty() || r.starts_with('='))
-        }) {
+        // (Names compare with `_` as `-`, as slap reads them: `--pre_system=` too.)
+        let name = a.split('=').next().unwrap_or_default().replace('_', "-");
+        if let Some(option) = ["--pre-system", "--post-system"]
+            .into_iter()
+            .find(|o| name == *o)
+        {
             match a.contains('=') {
                 true => out.push(format!("{option}=***")),
                 false => {
@@ -330,4 +332,35 @@ fn options_help(groups: &[cli::options::Group]) -> String {
         s.push('\n');
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redact_args;
+
+    #[test]
+    fn slap_shell_commands_are_kept_out_in_every_spelling() {
+        let args: Vec<String> = [
+            "slap",
+            "--pre-system=mysql -pS1 -e 'flush tables'",
+            "--post_system=mysql -pS2",
+            "--pre-system",
+            "mysql -pS3",
+            "--pre-systemx=kept",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(
+            redact_args(&args),
+            [
+                "slap",
+                "--pre-system=***",
+                "--post-system=***",
+                "--pre-system",
+                "***",
+                "--pre-systemx=kept"
+            ]
+        );
+    }
 }
