@@ -110,19 +110,23 @@ pub fn measure(
         info.tls_note()
     );
     let _ = writeln!(out, "Stop condition: {}", stop_condition(cfg));
-    let _ = writeln!(
-        out,
-        "Random ids: {}; statements: {}",
-        cfg.dist.kind,
-        match (w.sends_text_as(), cfg.ps_mode, driver.dialect().name) {
-            (Some(script), ..) => format!("text SQL, as {script}"),
-            // An embedded engine has no server side: its statements are compiled once per
-            // connection and re-run.
-            (None, config::PsMode::Auto, "sqlite") => "prepared".into(),
-            (None, config::PsMode::Auto, _) => "server-side prepared".into(),
-            (None, config::PsMode::Disable, _) => "text (--db-ps-mode=disable)".into(),
-        }
-    );
+    let statements = match (w.sends_text_as(), cfg.ps_mode, driver.dialect().name) {
+        (Some(script), ..) => format!("text SQL, as {script}"),
+        // An embedded engine has no server side: its statements are compiled once per
+        // connection and re-run.
+        (None, config::PsMode::Auto, "sqlite") => "prepared".into(),
+        (None, config::PsMode::Auto, _) => "server-side prepared".into(),
+        (None, config::PsMode::Disable, _) => "text (--db-ps-mode=disable)".into(),
+    };
+    if w.draws_keys_from_rand_type() {
+        let _ = writeln!(
+            out,
+            "Random ids: {}; statements: {statements}",
+            cfg.dist.kind
+        );
+    } else {
+        let _ = writeln!(out, "Statements: {statements}");
+    }
     if let Some(rate) = cfg.rate {
         let _ = writeln!(
             out,

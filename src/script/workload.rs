@@ -95,6 +95,9 @@ impl Workload for ScriptWorkload {
     fn transactional(&self) -> bool {
         self.transactional
     }
+    fn draws_keys_from_rand_type(&self) -> bool {
+        false
+    }
 
     fn describe(&self) -> Vec<String> {
         let list: Vec<String> = self

@@ -73,6 +73,9 @@ impl Workload for SlapWorkload {
     fn transactional(&self) -> bool {
         self.transactional
     }
+    fn draws_keys_from_rand_type(&self) -> bool {
+        false
+    }
 
     fn describe(&self) -> Vec<String> {
         let mut lines = vec![format!(

@@ -46,6 +46,9 @@ impl Workload for BulkInsert {
     fn transactional(&self) -> bool {
         false
     }
+    fn draws_keys_from_rand_type(&self) -> bool {
+        false
+    }
 
     fn describe(&self) -> Vec<String> {
         vec![format!(

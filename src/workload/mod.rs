@@ -42,6 +42,12 @@ pub trait Workload: Send + Sync {
     fn sends_text_as(&self) -> Option<&'static str> {
         None
     }
+    /// Whether its statements' keys are drawn from --rand-type. Workloads with fixed SQL
+    /// (slap), their own random functions (scripts) or sequential values (bulk_insert) say
+    /// false, and the run header then does not name a distribution that drew nothing.
+    fn draws_keys_from_rand_type(&self) -> bool {
+        true
+    }
     fn prepare(&self, ctx: &Context<'_>) -> Result<()>;
     fn cleanup(&self, ctx: &Context<'_>) -> Result<()>;
     /// Verify the prepared data (tables, rows, ids, index) and report each table.

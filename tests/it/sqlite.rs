@@ -45,6 +45,53 @@ fn with_no_target_a_sqlite_file_in_the_current_directory_is_used_and_named() {
     assert_eq!(left, 0);
 }
 
+/// The header names the --rand-type distribution only for workloads that draw keys from it:
+/// a fixed query list, a script's own random functions or bulk_insert's sequential values draw
+/// nothing from it, and a header saying "Random ids: uniform" there would be untrue.
+#[test]
+fn the_header_names_a_key_distribution_only_where_keys_are_drawn_from_it() {
+    let dir = scratch("header-rand-type");
+    let header_of = |args: &[&str]| -> String {
+        let o = in_dir(&dir, args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    let o = in_dir(&dir, &["oltp_point_select", "prepare", "--table-size=100"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let oltp = header_of(&[
+        "oltp_point_select",
+        "run",
+        "--table-size=100",
+        "--events=50",
+        "--rand-type=pareto",
+    ]);
+    assert!(
+        oltp.contains("\nRandom ids: pareto; statements: prepared\n"),
+        "{oltp}"
+    );
+    let slap = header_of(&[
+        "slap",
+        "--query=SELECT c FROM sbtest1 WHERE id=1",
+        "--number-of-queries=20",
+        "--rand-type=pareto",
+    ]);
+    // bulk_insert's table has other columns: a database of its own.
+    let bulk_db = "--sqlite-path=bulk.db";
+    header_of(&["bulk_insert", "prepare", bulk_db]);
+    let bulk = header_of(&[
+        "bulk_insert",
+        "run",
+        bulk_db,
+        "--events=20",
+        "--rand-type=pareto",
+    ]);
+    for out in [&slap, &bulk] {
+        assert!(out.contains("\nStatements: "), "{out}");
+        assert!(!out.contains("Random ids"), "{out}");
+        assert!(!out.contains("pareto"), "{out}");
+    }
+}
+
 #[test]
 fn journal_and_sync_options_reach_the_database_and_the_result() {
     let dir = scratch("sqlite-opts");
