@@ -95,6 +95,7 @@ impl Workload for ScriptWorkload {
     fn transactional(&self) -> bool {
         self.transactional
     }
+
     fn draws_keys_from_rand_type(&self) -> bool {
         false
     }

@@ -381,6 +381,7 @@ impl Workload for AutoWorkload {
     fn transactional(&self) -> bool {
         false
     }
+
     fn draws_keys_from_rand_type(&self) -> bool {
         false
     }

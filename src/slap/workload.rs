@@ -73,6 +73,7 @@ impl Workload for SlapWorkload {
     fn transactional(&self) -> bool {
         self.transactional
     }
+
     fn draws_keys_from_rand_type(&self) -> bool {
         false
     }

@@ -46,6 +46,7 @@ impl Workload for BulkInsert {
     fn transactional(&self) -> bool {
         false
     }
+
     fn draws_keys_from_rand_type(&self) -> bool {
         false
     }
