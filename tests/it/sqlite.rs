@@ -56,8 +56,7 @@ fn the_header_names_a_key_distribution_only_where_keys_are_drawn_from_it() {
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
         stdout(&o)
     };
-    let o = in_dir(&dir, &["oltp_point_select", "prepare", "--table-size=100"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    header_of(&["oltp_point_select", "prepare", "--table-size=100"]);
     let oltp = header_of(&[
         "oltp_point_select",
         "run",
