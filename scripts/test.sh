@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/services.sh
-cargo test --locked
+cargo test --workspace --locked

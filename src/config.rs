@@ -408,7 +408,7 @@ impl RunConfig {
                 sqlite_url_path(url),
                 implicit,
             )?),
-            Driver::Pgsql => Target::Pgsql(PgTarget::from_options(opts)?),
+            Driver::Pgsql => Target::Pgsql(crate::driver::pgsql_target::from_options(opts)?),
         };
         let ignore_option = format!("{}-ignore-errors", driver.name());
         let ignore = ignore_list(opts.get(&ignore_option), &ignore_option)?;

@@ -104,7 +104,7 @@ pub static MYSQL: Dialect = Dialect {
     sync_auto_id: None,
     after_load: None,
     add_primary_key: |t, c| format!("ALTER TABLE {t} ADD PRIMARY KEY ({c})"),
-    escape: crate::driver::mysql::escape_backslash,
+    escape: dbpress_mysql::escape::escape_backslash,
 };
 
 fn pgsql_prewarm(t: u32, _n: u32) -> Vec<String> {

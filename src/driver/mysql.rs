@@ -1,16 +1,18 @@
 //! MySQL-protocol servers (MySQL, MariaDB, Percona, TiDB…): one blocking connection per worker
-//! thread, on dbpress's own protocol client (mysql_wire), TLS by rustls; the `mysql` crate for
+//! thread, on dbpress's own protocol client (the dbpress-mysql crate), TLS by rustls; the `mysql` crate for
 //! servers that want an auth plugin the own client does not speak.
 
 use super::mysql_target::{MysqlTarget, SslMode, Transport};
-use super::mysql_wire::{OpenError, WireConn, WireOpts, WireTls};
-use super::tls::{client_config, CertCheck};
 use super::{
     dialect, render_text, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, Hints,
     QueryKind, ServerInfo, StmtHandle, Value,
 };
 use crate::config::PsMode;
 use crate::counters::CounterSpec;
+use dbpress_mysql::errors::kind_of_code;
+use dbpress_mysql::escape::{escape_ansi, escape_backslash};
+use dbpress_mysql::{Fixes, OpenError, WireConn, WireOpts, WireTls};
+use dbpress_net::tls::{client_config, CertCheck};
 use mysql::prelude::Queryable;
 use std::time::Duration;
 
@@ -21,6 +23,14 @@ pub static MYSQL_HINTS: Hints = Hints {
     ignore: "--mysql-ignore-errors",
     max_connections_fix: "SET GLOBAL max_connections=N, or max_connections in my.cnf",
     files_per_session: 1,
+};
+
+/// The options to change when the handshake refuses the session, in sysbench's spelling.
+static MYSQL_FIXES: Fixes = Fixes {
+    ciphers_refused: "the server accepts none of the cipher suites or TLS versions offered: check --mysql-ssl-cipher (an ECDSA suite needs an ECDSA server certificate) and the server's ssl_cipher and tls_version",
+    certificate_refused: "check --mysql-ssl-ca (or use --mysql-ssl=required to skip verification)",
+    no_compression: "run without --mysql-compression",
+    no_tls: "enable TLS on the server or use --mysql-ssl=off/preferred",
 };
 
 const MYSQL_READS: &[&str] = &["Com_select"];
@@ -111,7 +121,7 @@ impl MysqlDriver {
                     target.ssl_ca.as_deref(),
                     "--mysql-ssl-ca",
                     target.client_cert.as_ref(),
-                    &super::tls::cipher_suites(&target.ssl_cipher, "--mysql-ssl-cipher")?,
+                    &dbpress_net::tls::cipher_suites(&target.ssl_cipher, "--mysql-ssl-cipher")?,
                 )?,
                 required: target.ssl != SslMode::Preferred,
             }),
@@ -252,6 +262,7 @@ impl Driver for MysqlDriver {
             db: self.target.db.clone(),
             tls,
             compress: self.target.compress,
+            fixes: &MYSQL_FIXES,
         };
         match WireConn::open(&wire, self.ps_mode == PsMode::Disable) {
             Ok(c) => return Ok(Box::new(c)),
@@ -504,32 +515,6 @@ fn query_error(e: mysql::Error) -> DbError {
     }
 }
 
-/// The normalised kind of a MySQL/MariaDB server error number.
-pub(crate) fn kind_of_code(code: u16) -> DbErrorKind {
-    match code {
-        1213 => DbErrorKind::Deadlock,
-        1205 => DbErrorKind::LockTimeout,
-        1062 => DbErrorKind::DuplicateKey,
-        1040 => DbErrorKind::TooManyConnections,
-        1044 | 1045 | 1698 => DbErrorKind::Auth,
-        1049 => DbErrorKind::UnknownDatabase,
-        1146 => DbErrorKind::NoSuchTable,
-        // Parse error, syntax error, unknown column, no such function, wrong operand or
-        // column counts.
-        1064 | 1149 | 1054 | 1305 | 1630 | 1241 | 1222 | 1136 => DbErrorKind::BadStatement,
-        // Table, column or global privilege missing.
-        1142 | 1143 | 1227 => DbErrorKind::PermissionDenied,
-        1050 => DbErrorKind::TableExists,
-        1461 => DbErrorKind::TooManyPreparedStatements,
-        1295 => DbErrorKind::UnsupportedPrepare,
-        // LOAD DATA LOCAL INFILE refused: dbpress's client does not offer to send local files.
-        1148 | 3948 | 4166 => DbErrorKind::Unsupported,
-        // Server shutdown, connection killed, aborted, or idle-timeout disconnects.
-        1053 | 1077 | 1152 | 1184 | 1927 | 4031 => DbErrorKind::ConnectionLost,
-        _ => DbErrorKind::Other,
-    }
-}
-
 enum Prepared {
     Server { stmt: mysql::Statement, sql: String },
     Text { sql: String },
@@ -543,46 +528,6 @@ pub struct MysqlConnection {
     stmts: Vec<Prepared>,
     text_buf: Vec<u8>,
     backslash_escapes: bool,
-}
-
-/// Bytes that need escaping inside a single-quoted literal: `'`, `\` and NUL by default;
-/// only `'` under sql_mode NO_BACKSLASH_ESCAPES.
-const fn special_bytes(backslash: bool) -> [bool; 256] {
-    let mut t = [false; 256];
-    t[b'\'' as usize] = true;
-    if backslash {
-        t[b'\\' as usize] = true;
-        t[0] = true;
-    }
-    t
-}
-static SPECIAL_DEFAULT: [bool; 256] = special_bytes(true);
-static SPECIAL_ANSI: [bool; 256] = special_bytes(false);
-
-/// Escape for a single-quoted MySQL string literal (default sql_mode). Runs without special
-/// characters are copied whole: generated values are digits and dashes, so usually one copy.
-pub(crate) fn escape_backslash(s: &[u8], out: &mut Vec<u8>) {
-    escape_with(s, out, &SPECIAL_DEFAULT)
-}
-
-/// Under sql_mode NO_BACKSLASH_ESCAPES a backslash is an ordinary character.
-pub(crate) fn escape_ansi(s: &[u8], out: &mut Vec<u8>) {
-    escape_with(s, out, &SPECIAL_ANSI)
-}
-
-#[inline(always)]
-fn escape_with(s: &[u8], out: &mut Vec<u8>, special: &[bool; 256]) {
-    let mut rest = s;
-    while let Some(i) = rest.iter().position(|&b| special[usize::from(b)]) {
-        out.extend_from_slice(&rest[..i]);
-        out.extend_from_slice(match rest[i] {
-            b'\'' => b"''",
-            b'\\' => b"\\\\",
-            _ => b"\\0",
-        });
-        rest = &rest[i + 1..];
-    }
-    out.extend_from_slice(rest);
 }
 
 fn to_mysql(v: &Value<'_>) -> mysql::Value {
@@ -720,23 +665,5 @@ impl Connection for MysqlConnection {
         }
         self.stmts = fresh;
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod escape_tests {
-    use super::*;
-
-    #[test]
-    fn escaping_by_sql_mode() {
-        let mut out = Vec::new();
-        escape_backslash(b"a'b\\c\0d", &mut out);
-        assert_eq!(out, b"a''b\\\\c\\0d");
-        out.clear();
-        escape_ansi(b"a'b\\c", &mut out);
-        assert_eq!(out, b"a''b\\c");
-        out.clear();
-        escape_backslash(b"12345-678", &mut out);
-        assert_eq!(out, b"12345-678");
     }
 }

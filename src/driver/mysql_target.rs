@@ -5,48 +5,12 @@
 //! The password comes from --mysql-password, the URL, `MYSQL_PWD`, or `[client]` in ~/.my.cnf,
 //! in that order, and is kept in a `Secret` whose Debug/Display never show it.
 
-use super::tls::ClientCert;
 use crate::cli::OptionValues;
 use crate::error::{environment, usage, Result};
-use std::fmt;
+pub use dbpress_mysql::Transport;
+pub use dbpress_net::tls::ClientCert;
+pub use dbpress_session::Secret;
 use std::path::{Path, PathBuf};
-
-/// A password. Formatting it prints `***`; only the driver reads it.
-#[derive(Clone, Default, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(s: String) -> Secret {
-        Secret(s)
-    }
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("***")
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Transport {
-    Tcp { host: String, port: u16 },
-    Socket(PathBuf),
-}
-
-impl fmt::Display for Transport {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Transport::Tcp { host, port } => write!(f, "TCP {host}:{port}"),
-            Transport::Socket(p) => write!(f, "Unix socket {}", p.display()),
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SslMode {
@@ -431,7 +395,7 @@ impl MysqlTarget {
             ));
         }
         let ssl_cipher = opts.get("mysql-ssl-cipher").trim().to_string();
-        super::tls::cipher_suites(&ssl_cipher, "--mysql-ssl-cipher").map_err(usage)?;
+        dbpress_net::tls::cipher_suites(&ssl_cipher, "--mysql-ssl-cipher").map_err(usage)?;
         if !ssl_cipher.is_empty() && ssl == SslMode::Disabled {
             return Err(usage(
                 "--mysql-ssl-cipher chooses TLS cipher suites, but TLS is off: add --mysql-ssl=required (or verify_ca, verify_identity)",
@@ -444,7 +408,7 @@ impl MysqlTarget {
             compress,
             transports,
             user,
-            password: Secret(password),
+            password: Secret::new(password),
             password_source,
             db,
             ssl,

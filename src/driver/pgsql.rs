@@ -1,4 +1,4 @@
-//! PostgreSQL through dbpress's own protocol client (pgsql_wire), plain or with TLS.
+//! PostgreSQL through dbpress's own protocol client (the dbpress-pg crate), plain or with TLS.
 //!
 //! Statements keep sysbench's `?` placeholders in the workloads; this driver numbers them
 //! (`$1..$n`) as sysbench's pgsql driver does. Parameters adapt to the types the server inferred
@@ -6,10 +6,10 @@
 //! SQLSTATE as their code, which is what --pgsql-ignore-errors lists.
 
 use super::pgsql_target::{PgSslMode, PgTarget};
-use super::tls::{client_config, CertCheck};
-use super::{dialect, Connection, DbErrorKind, DbResult, Dialect, Driver, Hints, ServerInfo};
+use super::{dialect, Connection, DbResult, Dialect, Driver, Hints, ServerInfo};
 use crate::config::PsMode;
 use crate::counters::CounterSpec;
+use dbpress_net::tls::{client_config, CertCheck};
 use rustls::ClientConfig;
 use std::sync::Arc;
 
@@ -86,7 +86,7 @@ impl PgDriver {
 
 impl Driver for PgDriver {
     fn connect(&self, _index: usize) -> DbResult<Box<dyn Connection>> {
-        Ok(Box::new(super::pgsql_wire::PgWire::open(
+        Ok(Box::new(dbpress_pg::PgWire::open(
             &self.target,
             self.tls.clone(),
             self.ps_mode == PsMode::Disable,
@@ -261,69 +261,5 @@ impl Driver for PgDriver {
             info.session_tls = Some(super::tls_description(&field(0), &field(1)));
         }
         info
-    }
-}
-
-/// `?` placeholders (outside quoted text) numbered `$1..$n`.
-pub fn numbered_placeholders(sql: &str) -> String {
-    let mut out = String::with_capacity(sql.len() + 16);
-    let mut n = 0;
-    let mut quote: Option<char> = None;
-    for c in sql.chars() {
-        match (quote, c) {
-            (None, '?') => {
-                n += 1;
-                out.push('$');
-                out.push_str(&n.to_string());
-                continue;
-            }
-            (None, '\'' | '"') => quote = Some(c),
-            (Some(q), c) if c == q => quote = None,
-            _ => {}
-        }
-        out.push(c);
-    }
-    out
-}
-
-pub(super) fn kind_of_sqlstate(code: &str) -> DbErrorKind {
-    match code {
-        "40P01" | "40001" => DbErrorKind::Deadlock,
-        "55P03" | "57014" => DbErrorKind::LockTimeout,
-        "23505" => DbErrorKind::DuplicateKey,
-        "42P01" => DbErrorKind::NoSuchTable,
-        // Syntax error, undefined column or function, type mismatch, ambiguous column.
-        "42601" | "42703" | "42883" | "42804" | "42702" | "42P18" => DbErrorKind::BadStatement,
-        "42501" => DbErrorKind::PermissionDenied,
-        "42P07" => DbErrorKind::TableExists,
-        "3D000" => DbErrorKind::UnknownDatabase,
-        "28P01" | "28000" => DbErrorKind::Auth,
-        "53300" => DbErrorKind::TooManyConnections,
-        "0A000" => DbErrorKind::Unsupported,
-        c if c.starts_with("08") || c.starts_with("57P") => DbErrorKind::ConnectionLost,
-        _ => DbErrorKind::Other,
-    }
-}
-
-/// The crate's error as a `DbError`: SQLSTATE as the code; a closed session is 08006
-/// (connection_failure), so `--pgsql-ignore-errors=08006` reconnects like sysbench's 2013.
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn placeholders_are_numbered_outside_quotes() {
-        assert_eq!(
-            numbered_placeholders("SELECT c FROM t WHERE id BETWEEN ? AND ? AND x = '?'"),
-            "SELECT c FROM t WHERE id BETWEEN $1 AND $2 AND x = '?'"
-        );
-    }
-
-    #[test]
-    fn sqlstates_map_to_kinds() {
-        assert_eq!(kind_of_sqlstate("40P01"), DbErrorKind::Deadlock);
-        assert_eq!(kind_of_sqlstate("42P01"), DbErrorKind::NoSuchTable);
-        assert_eq!(kind_of_sqlstate("57P01"), DbErrorKind::ConnectionLost);
-        assert_eq!(kind_of_sqlstate("53300"), DbErrorKind::TooManyConnections);
     }
 }

@@ -3,65 +3,11 @@
 //! ~/.pgpass, in libpq's order of precedence (an option beats the environment beats a default).
 
 use super::mysql_target::{parse_url, Secret};
-use super::tls::ClientCert;
 use crate::cli::OptionValues;
 use crate::error::{usage, Result};
+use dbpress_net::tls::ClientCert;
+pub use dbpress_pg::{Fixes, PgSslMode, PgTarget};
 use std::path::{Path, PathBuf};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PgSslMode {
-    Disable,
-    /// TLS when the server offers it, certificate not checked (libpq's default).
-    Prefer,
-    /// TLS required, certificate not checked.
-    Require,
-    /// TLS, certificate signed by --pgsql-sslrootcert's CA; host name not checked.
-    VerifyCa,
-    /// TLS, CA-signed certificate issued for the host.
-    VerifyFull,
-}
-
-impl PgSslMode {
-    pub const NAMES: &'static str = "disable, allow, prefer, require, verify-ca, verify-full";
-
-    fn parse(s: &str) -> Option<PgSslMode> {
-        match s.to_ascii_lowercase().replace('_', "-").as_str() {
-            "disable" => Some(PgSslMode::Disable),
-            // libpq's allow tries plain first; the server decides either way.
-            "allow" | "prefer" => Some(PgSslMode::Prefer),
-            "require" => Some(PgSslMode::Require),
-            "verify-ca" => Some(PgSslMode::VerifyCa),
-            "verify-full" => Some(PgSslMode::VerifyFull),
-            _ => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            PgSslMode::Disable => "disable",
-            PgSslMode::Prefer => "prefer",
-            PgSslMode::Require => "require",
-            PgSslMode::VerifyCa => "verify-ca",
-            PgSslMode::VerifyFull => "verify-full",
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-pub struct PgTarget {
-    /// A host name or address (TCP), or a directory holding the server's socket (starts with /).
-    pub host: String,
-    pub port: u16,
-    pub user: String,
-    pub password: Secret,
-    pub db: String,
-    pub ssl: PgSslMode,
-    pub ssl_root_cert: Option<PathBuf>,
-    /// Presented when the server asks for a certificate (`cert` in pg_hba.conf).
-    pub client_cert: Option<ClientCert>,
-    /// Schema the session works in (search_path), when not the server's default.
-    pub schema: Option<String>,
-}
 
 /// An option if given, else the URL's part, else the environment variable, else the default.
 fn pick(opts: &OptionValues, name: &str, url: Option<&String>, env: &str) -> String {
@@ -105,108 +51,82 @@ fn client_cert(opts: &OptionValues, ssl: PgSslMode) -> Result<Option<ClientCert>
     }))
 }
 
-impl PgTarget {
-    pub fn from_options(opts: &OptionValues) -> Result<PgTarget> {
-        let url = match opts.get("db") {
-            "" => Default::default(),
-            u => parse_url(u)?,
-        };
-        let url_host = url.socket.clone().or(url.host.clone());
-        let host = pick(opts, "pgsql-host", url_host.as_ref(), "PGHOST");
-        if host.is_empty() {
-            return Err(usage(
+/// The options to change when TLS is refused, in sysbench's spelling.
+static PGSQL_FIXES: Fixes = Fixes {
+    tls_failed: "check --pgsql-sslmode and --pgsql-sslrootcert, or connect by the name the certificate was issued for",
+    ssl_mode_option: "--pgsql-sslmode",
+};
+
+/// The target the `--pgsql-*` options, a URL, libpq's environment and ~/.pgpass describe.
+pub fn from_options(opts: &OptionValues) -> Result<PgTarget> {
+    let url = match opts.get("db") {
+        "" => Default::default(),
+        u => parse_url(u)?,
+    };
+    let url_host = url.socket.clone().or(url.host.clone());
+    let host = pick(opts, "pgsql-host", url_host.as_ref(), "PGHOST");
+    if host.is_empty() {
+        return Err(usage(
                 "--pgsql-host is empty: give a host name, or a socket directory such as /var/run/postgresql",
             ));
-        }
-        let port_text = pick(
-            opts,
-            "pgsql-port",
-            url.port.map(|p| p.to_string()).as_ref(),
-            "PGPORT",
-        );
-        let port = port_text
-            .trim()
-            .parse::<u16>()
-            .ok()
-            .filter(|p| *p > 0)
-            .ok_or_else(|| {
-                usage(format!(
-                    "invalid value '{port_text}' for --pgsql-port (or PGPORT): expected 1-65535"
-                ))
-            })?;
-        let user = pick(opts, "pgsql-user", url.user.as_ref(), "PGUSER");
-        let db = pick(opts, "pgsql-db", url.db.as_ref(), "PGDATABASE");
-        let ssl_text = pick(opts, "pgsql-sslmode", url.ssl_mode.as_ref(), "PGSSLMODE");
-        let ssl = PgSslMode::parse(&ssl_text).ok_or_else(|| {
+    }
+    let port_text = pick(
+        opts,
+        "pgsql-port",
+        url.port.map(|p| p.to_string()).as_ref(),
+        "PGPORT",
+    );
+    let port = port_text
+        .trim()
+        .parse::<u16>()
+        .ok()
+        .filter(|p| *p > 0)
+        .ok_or_else(|| {
             usage(format!(
-                "invalid value '{ssl_text}' for --pgsql-sslmode (or PGSSLMODE): use one of {}",
-                PgSslMode::NAMES
+                "invalid value '{port_text}' for --pgsql-port (or PGPORT): expected 1-65535"
             ))
         })?;
-        let root = pick(opts, "pgsql-sslrootcert", None, "PGSSLROOTCERT");
-        let ssl_root_cert = (!root.is_empty()).then(|| PathBuf::from(root));
-        if matches!(ssl, PgSslMode::VerifyCa | PgSslMode::VerifyFull) && ssl_root_cert.is_none() {
-            return Err(usage(format!(
+    let user = pick(opts, "pgsql-user", url.user.as_ref(), "PGUSER");
+    let db = pick(opts, "pgsql-db", url.db.as_ref(), "PGDATABASE");
+    let ssl_text = pick(opts, "pgsql-sslmode", url.ssl_mode.as_ref(), "PGSSLMODE");
+    let ssl = PgSslMode::parse(&ssl_text).ok_or_else(|| {
+        usage(format!(
+            "invalid value '{ssl_text}' for --pgsql-sslmode (or PGSSLMODE): use one of {}",
+            PgSslMode::NAMES
+        ))
+    })?;
+    let root = pick(opts, "pgsql-sslrootcert", None, "PGSSLROOTCERT");
+    let ssl_root_cert = (!root.is_empty()).then(|| PathBuf::from(root));
+    if matches!(ssl, PgSslMode::VerifyCa | PgSslMode::VerifyFull) && ssl_root_cert.is_none() {
+        return Err(usage(format!(
                 "--pgsql-sslmode={} checks the server's certificate: give its CA with --pgsql-sslrootcert=FILE",
                 ssl.name()
             )));
-        }
-        let client_cert = client_cert(opts, ssl)?;
-        let password = if opts.is_set("pgsql-password") {
-            opts.get("pgsql-password").to_string()
-        } else if let Some(p) = url.password.clone() {
-            p
-        } else if let Some(p) = std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty()) {
-            p
-        } else {
-            pgpass_file()
-                .and_then(|f| password_from_pgpass(&f, &host, port, &db, &user))
-                .unwrap_or_default()
-        };
-        Ok(PgTarget {
-            host,
-            port,
-            user,
-            password: Secret::new(password),
-            db,
-            ssl,
-            ssl_root_cert,
-            client_cert,
-            schema: Some(opts.get("pgsql-schema").to_string()).filter(|s| !s.is_empty()),
-        })
     }
-
-    pub fn is_socket(&self) -> bool {
-        self.host.starts_with('/')
-    }
-
-    pub fn describe(&self) -> String {
-        let place = if self.is_socket() {
-            format!(
-                "Unix socket {}/.s.PGSQL.{}",
-                self.host.trim_end_matches('/'),
-                self.port
-            )
-        } else {
-            format!("TCP {}:{}", self.host, self.port)
-        };
-        let tls = match (self.is_socket(), self.ssl) {
-            (true, _) | (_, PgSslMode::Disable) => String::new(),
-            (false, m) => format!(", sslmode={}", m.name()),
-        };
-        let cert = match &self.client_cert {
-            Some(c) if !tls.is_empty() => format!(", client certificate {}", c.cert.display()),
-            _ => String::new(),
-        };
-        let schema = self
-            .schema
-            .as_ref()
-            .map_or(String::new(), |s| format!(", schema {s}"));
-        format!(
-            "PostgreSQL over {place}, user {}, database {}{schema}{tls}{cert}",
-            self.user, self.db
-        )
-    }
+    let client_cert = client_cert(opts, ssl)?;
+    let password = if opts.is_set("pgsql-password") {
+        opts.get("pgsql-password").to_string()
+    } else if let Some(p) = url.password.clone() {
+        p
+    } else if let Some(p) = std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty()) {
+        p
+    } else {
+        pgpass_file()
+            .and_then(|f| password_from_pgpass(&f, &host, port, &db, &user))
+            .unwrap_or_default()
+    };
+    Ok(PgTarget {
+        host,
+        port,
+        user,
+        password: Secret::new(password),
+        db,
+        ssl,
+        ssl_root_cert,
+        client_cert,
+        schema: Some(opts.get("pgsql-schema").to_string()).filter(|s| !s.is_empty()),
+        fixes: &PGSQL_FIXES,
+    })
 }
 
 /// ~/.pgpass, or the file PGPASSFILE names.

@@ -15,8 +15,8 @@
 //! same bytes. Loading 250 000 sysbench rows: 0.67–0.74 s of server CPU instead of 0.77–0.82 s.
 
 use super::{io_lost, protocol, send_text, WireConn};
-use crate::driver::rows::{load_as_text, multi_row_insert, RowBatch};
-use crate::driver::{Connection, DbResult, Value};
+use dbpress_session::rows::{load_as_text, multi_row_insert};
+use dbpress_session::{Connection, DbResult, RowBatch, Value};
 
 /// Rows per INSERT statement. Server CPU per row falls until ~1 000 rows per statement and is
 /// flat beyond (measured 1.07 s at 100, 0.86 s at 1 000, 0.83 s at 5 000 for 250 000 rows).

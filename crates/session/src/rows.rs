@@ -93,7 +93,7 @@ impl RowBatch {
     pub fn write_tsv(&self, out: &mut Vec<u8>) {
         for (i, v) in self.values().enumerate() {
             match v {
-                Value::Int(n) => super::push_int(out, n),
+                Value::Int(n) => crate::text::push_int(out, n),
                 Value::Str(s) => {
                     let mut rest = s;
                     while let Some(at) = rest

@@ -9,17 +9,17 @@
 //! and full auth over TLS or the socket), COM_QUERY, COM_STMT_PREPARE/EXECUTE — and skips rows in
 //! place. Servers that want another auth plugin get the `mysql` crate (see `driver::mysql`).
 
-mod auth;
 mod bulk;
-pub(crate) mod compress;
-mod packet;
 
-use super::mysql_target::Transport;
-use super::rows::RowBatch;
-use super::{
-    render_text, Connection, DbError, DbErrorKind, DbResult, QueryKind, StmtHandle, Value,
+use crate::auth;
+use crate::errors::kind_of_code;
+use crate::escape::{escape_ansi, escape_backslash};
+use crate::packet::{lenenc, put_lenenc, PacketIo, Stream};
+use crate::{Fixes, Transport};
+use dbpress_session::text::render_text;
+use dbpress_session::{
+    Connection, DbError, DbErrorKind, DbResult, QueryKind, RowBatch, Secret, StmtHandle, Value,
 };
-use packet::{lenenc, put_lenenc, PacketIo, Stream};
 use rustls::ClientConfig;
 use std::os::unix::net::UnixStream;
 use std::sync::Arc;
@@ -52,12 +52,14 @@ const CHARSET_UTF8MB4: u8 = 45;
 pub struct WireOpts {
     pub transport: Transport,
     pub user: String,
-    pub password: super::mysql_target::Secret,
+    pub password: Secret,
     pub db: String,
-    /// TLS over TCP, when --mysql-ssl asks for it.
+    /// TLS over TCP, when the user asks for it.
     pub tls: Option<WireTls>,
-    /// The compressed protocol (zlib), when --mysql-compression asks for it.
+    /// The compressed protocol (zlib), when the user asks for it.
     pub compress: bool,
+    /// What the messages tell the user to change, in the caller's option names.
+    pub fixes: &'static Fixes,
 }
 
 #[derive(Clone, Debug)]
@@ -129,16 +131,16 @@ fn err_packet(p: &[u8]) -> DbError {
         .unwrap_or(0);
     let msg_start = if p.get(3) == Some(&b'#') { 9 } else { 3 };
     let message = String::from_utf8_lossy(p.get(msg_start..).unwrap_or(&[])).into_owned();
-    DbError::new(super::mysql::kind_of_code(code), code.to_string(), message)
+    DbError::new(kind_of_code(code), code.to_string(), message)
 }
 
-fn tls_failed(transport: &Transport, why: &str) -> DbError {
+fn tls_failed(transport: &Transport, why: &str, fixes: &Fixes) -> DbError {
     // The server's handshake_failure alert: it found nothing it accepts among what was
     // offered, which a certificate check cannot cause.
     let fix = if why.contains("HandshakeFailure") {
-        "the server accepts none of the cipher suites or TLS versions offered: check --mysql-ssl-cipher (an ECDSA suite needs an ECDSA server certificate) and the server's ssl_cipher and tls_version"
+        fixes.ciphers_refused
     } else {
-        "check --mysql-ssl-ca (or use --mysql-ssl=required to skip verification)"
+        fixes.certificate_refused
     };
     DbError::new(
         DbErrorKind::Setup,
@@ -164,7 +166,7 @@ fn connect_stream(t: &Transport) -> Result<Stream, DbError> {
         Transport::Socket(p) => UnixStream::connect(p)
             .map(Stream::Unix)
             .map_err(|e| unreachable(e.to_string())),
-        Transport::Tcp { host, port } => super::stream::tcp_connect(host, *port)
+        Transport::Tcp { host, port } => dbpress_net::tcp_connect(host, *port)
             .map(Stream::Tcp)
             .map_err(unreachable),
     }
@@ -281,8 +283,8 @@ impl WireConn {
                     DbErrorKind::Setup,
                     "2026",
                     format!(
-                        "the server at {} does not offer protocol compression: run without --mysql-compression",
-                        opts.transport
+                        "the server at {} does not offer protocol compression: {}",
+                        opts.transport, opts.fixes.no_compression
                     ),
                 )));
             }
@@ -296,17 +298,17 @@ impl WireConn {
                 // encrypted.
                 put_response_header(io.begin(), caps, ext_caps);
                 io.send().map_err(|e| OpenError::Db(io_lost(e)))?;
-                io = io
-                    .start_tls(Arc::clone(&tls.config), host)
-                    .map_err(|e| OpenError::Db(tls_failed(&opts.transport, &e.to_string())))?;
+                io = io.start_tls(Arc::clone(&tls.config), host).map_err(|e| {
+                    OpenError::Db(tls_failed(&opts.transport, &e.to_string(), opts.fixes))
+                })?;
                 encrypted = true;
             } else if tls.required {
                 return Err(OpenError::Db(DbError::new(
                     DbErrorKind::Setup,
                     "2026",
                     format!(
-                        "the server at {} does not offer TLS: enable TLS on the server or use --mysql-ssl=off/preferred",
-                        opts.transport
+                        "the server at {} does not offer TLS: {}",
+                        opts.transport, opts.fixes.no_tls
                     ),
                 )));
             }
@@ -530,9 +532,9 @@ fn send_text(
     params: &[Value<'_>],
 ) -> DbResult<()> {
     let escape = if backslash_escapes {
-        super::mysql::escape_backslash
+        escape_backslash
     } else {
-        super::mysql::escape_ansi
+        escape_ansi
     };
     render_text(template, params, escape, buf);
     let out = io.begin_command();

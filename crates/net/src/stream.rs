@@ -16,7 +16,7 @@ pub enum Stream {
     /// TLS over TCP through rustls: records are read and written on the same `Tcp`.
     Tls(Box<StreamOwned<ClientConnection, Tcp>>),
     /// MySQL's compressed protocol over one of the others.
-    Zlib(Box<crate::driver::mysql_wire::compress::Zlib>),
+    Zlib(Box<crate::zlib::Zlib>),
 }
 
 impl Stream {

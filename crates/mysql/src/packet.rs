@@ -1,8 +1,8 @@
 //! MySQL packet framing over a blocking stream, with one reusable read buffer so that rows are
 //! skipped in place: reading a result costs a header parse per row, no allocation.
 
-pub use crate::driver::stream::Stream;
-use crate::driver::stream::{tls_handshake, Buffered};
+pub use dbpress_net::Stream;
+use dbpress_net::{tls_handshake, Buffered};
 use rustls::ClientConfig;
 use std::io::{self, Write};
 #[cfg(test)]
@@ -81,7 +81,7 @@ impl PacketIo {
     /// From here on, every byte in both directions travels in compressed packets. Bytes already
     /// read stay where they are, under the new layer.
     pub fn start_compression(self) -> PacketIo {
-        let zlib = super::compress::Zlib::new(self.r);
+        let zlib = dbpress_net::zlib::Zlib::new(self.r);
         PacketIo {
             r: Buffered::new(Stream::Zlib(Box::new(zlib))),
             joined: self.joined,

@@ -1,4 +1,4 @@
-//! MySQL's compressed protocol (CLIENT_COMPRESS, zlib), as a byte stream under the packet layer.
+//! MySQL's compressed protocol (CLIENT_COMPRESS, zlib), as a byte stream under a packet layer.
 //!
 //! Once the server has accepted the login, every byte in either direction travels inside
 //! compressed packets: a 7-byte header (payload length, a sequence number of its own, the length
@@ -6,7 +6,7 @@
 //! joined, are the ordinary packets, which may straddle compressed packets or share one; so this
 //! layer hands the packet layer a plain byte stream and the framing above stays as it is.
 
-use crate::driver::stream::{Buffered, Stream};
+use crate::stream::{Buffered, Stream};
 use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
 use std::io::{self, Read, Write};
 

@@ -4,14 +4,14 @@
 //! dbpress used for TLS sessions before, runs a tokio runtime per client and decodes every row,
 //! for several times the instructions per statement (bench/RESULTS.md).
 
-mod auth;
-
-use super::pgsql::kind_of_sqlstate;
-use super::pgsql_target::PgSslMode;
-use super::pgsql_target::PgTarget;
-use super::stream::{tcp_connect, tls_handshake, Buffered, Stream};
-use super::{
-    render_text, Connection, DbError, DbErrorKind, DbResult, QueryKind, RowBatch, StmtHandle, Value,
+use crate::auth;
+use crate::errors::kind_of_sqlstate;
+use crate::placeholders::numbered_placeholders;
+use crate::target::{PgSslMode, PgTarget};
+use dbpress_net::{tcp_connect, tls_handshake, Buffered, Stream};
+use dbpress_session::text::{escape_standard, push_int, render_text};
+use dbpress_session::{
+    Connection, DbError, DbErrorKind, DbResult, QueryKind, RowBatch, StmtHandle, Value,
 };
 use rustls::ClientConfig;
 use std::io::{self, Read, Write};
@@ -177,7 +177,7 @@ impl PgWire {
 
     fn parse(&mut self, index: usize) -> DbResult<()> {
         let name = format!("d{index}");
-        let sql = super::pgsql::numbered_placeholders(&self.stmts[index].sql);
+        let sql = numbered_placeholders(&self.stmts[index].sql);
         let io = &mut self.io;
         let at = io.begin(b'P');
         io.cstr(name.as_bytes());
@@ -346,8 +346,8 @@ fn start_tls(mut io: Io, t: &PgTarget, config: &Arc<ClientConfig>) -> DbResult<I
             DbErrorKind::Setup,
             "08001",
             format!(
-                "TLS with the PostgreSQL server failed ({why}): check --pgsql-sslmode and \
-                 --pgsql-sslrootcert, or connect by the name the certificate was issued for"
+                "TLS with the PostgreSQL server failed ({why}): {}",
+                t.fixes.tls_failed
             ),
         )
     };
@@ -363,7 +363,8 @@ fn start_tls(mut io: Io, t: &PgTarget, config: &Arc<ClientConfig>) -> DbResult<I
         b'N' if t.ssl == PgSslMode::Prefer => return Ok(io),
         b'N' => {
             return Err(failed(format!(
-                "the server does not accept TLS connections, and --pgsql-sslmode={} requires TLS",
+                "the server does not accept TLS connections, and {}={} requires TLS",
+                t.fixes.ssl_mode_option,
                 t.ssl.name()
             )))
         }
@@ -533,7 +534,7 @@ impl Connection for PgWire {
         let p = &self.stmts[stmt.0 as usize];
         let Some(name) = &p.name else {
             let mut buf = std::mem::take(&mut self.text_buf);
-            render_text(&p.sql, params, super::dialect::escape_standard, &mut buf);
+            render_text(&p.sql, params, escape_standard, &mut buf);
             let r = self.simple(&buf, None);
             self.text_buf = buf;
             return r;
@@ -579,7 +580,7 @@ impl Connection for PgWire {
                     _ => {
                         let len_at = io.out.len();
                         io.out.extend_from_slice(&[0; 4]);
-                        super::push_int(&mut io.out, n);
+                        push_int(&mut io.out, n);
                         let len = (io.out.len() - len_at - 4) as i32;
                         io.out[len_at..len_at + 4].copy_from_slice(&len.to_be_bytes());
                     }
