@@ -3,25 +3,12 @@
 //! what the server says it executed (MySQL's `SHOW GLOBAL STATUS` Com_* counters, PostgreSQL's
 //! `pg_stat_database`).
 
-use crate::driver::{Connection, DbResult, Driver};
 use crate::result::Summary;
+use dbpress_driver::{Connection, DbResult, Driver};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// What an engine's counters are and how they line up with dbpress's own counts.
-pub struct CounterSpec {
-    /// Where the numbers come from, for the report's heading.
-    pub source: &'static str,
-    /// dbpress's reads/writes/other, each set against the sum of these counters.
-    pub checks: &'static [(&'static str, &'static [&'static str])],
-    /// What the deltas include besides the run's own statements.
-    pub notes: &'static [&'static str],
-    /// Values read with the counters that name one lifetime of them, in seconds since the epoch
-    /// (when the server started, when its statistics were last reset), each with what a change
-    /// means. They are not counters: a change between the two readings means the counters may
-    /// have started again from zero, and the deltas would be meaningless.
-    pub lifetime: &'static [(&'static str, &'static str)],
-}
+pub use dbpress_driver::CounterSpec;
 
 /// How far (seconds) two readings of a lifetime value may differ and still name the same
 /// lifetime: MySQL's start time is derived from Uptime, which counts whole seconds.

@@ -7,7 +7,7 @@ pub mod cli;
 pub mod compare;
 pub mod config;
 pub mod counters;
-pub mod driver;
+
 pub mod environment;
 pub mod error;
 pub mod export;
@@ -26,15 +26,14 @@ pub mod waits;
 pub mod workload;
 
 use cli::{Command, Invocation, OptionValues};
-use config::{OutputFormat, RunConfig, Target};
-use driver::{
-    dry_run::DryRunDriver, mysql::MysqlDriver, pgsql::PgDriver, sqlite::SqliteDriver, Driver,
-};
+use config::to_driver::make_driver;
+use config::{OutputFormat, RunConfig};
+use dbpress_driver::Driver;
 use error::Result;
 use std::io::Write;
 use workload::{Context, Workload};
 
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+pub use result::VERSION;
 
 /// Run dbpress with `args` (without the program name); returns the exit code.
 pub fn main_with_args(args: &[String]) -> u8 {
@@ -92,7 +91,7 @@ fn dispatch(args: &[String]) -> Result<u8> {
             opts,
         } => {
             verbosity::set(config::int(&opts, "verbosity", 0, 5)? as u8);
-            print_notices(&opts);
+            cli::print_notices(&opts);
             // An unknown name is reported before any option problem it would otherwise hide.
             workload::known(&workload)?;
             if let Some(levels) = sweep::levels(&opts)? {
@@ -112,101 +111,6 @@ fn dispatch(args: &[String]) -> Result<u8> {
             run_command(&cfg, w.as_ref(), args)
         }
     }
-}
-
-pub(crate) fn print_notices(opts: &OptionValues) {
-    if !verbosity::warnings() {
-        return;
-    }
-    for n in &opts.notices {
-        eprintln!("dbpress: notice: {n}");
-    }
-}
-
-pub(crate) fn make_driver(cfg: &RunConfig) -> Result<Box<dyn Driver>> {
-    // Errors name what the user typed: mysqlslap's flags for `dbpress slap`, pgbench's for
-    // `dbpress script`, a --db URL's parts.
-    let slap = cfg.workload == "slap";
-    let url = cfg.echo.get("db").is_some_and(|u| !u.is_empty());
-    Ok(match &cfg.target {
-        Target::Mysql(t) => {
-            let d = MysqlDriver::new(t.clone(), cfg.ps_mode).map_err(error::environment)?;
-            Box::new(match (slap, url, cfg.pgbench_connection) {
-                (true, _, _) => d.with_hints(&driver::flag_hints::MYSQL_SLAP_HINTS),
-                (false, _, true) => d.with_hints(&driver::flag_hints::MYSQL_PGBENCH_HINTS),
-                (false, true, false) => d.with_hints(&driver::flag_hints::MYSQL_URL_HINTS),
-                (false, false, false) => d,
-            })
-        }
-        Target::Sqlite(t) => Box::new(SqliteDriver::new(t.clone(), cfg.ps_mode)),
-        Target::Pgsql(t) => {
-            let d = PgDriver::new(t.clone(), cfg.ps_mode).map_err(error::environment)?;
-            Box::new(match (slap, url, cfg.pgbench_connection) {
-                (true, _, _) => d.with_hints(&driver::flag_hints::PGSQL_SLAP_HINTS),
-                (false, _, true) => d.with_hints(&driver::flag_hints::PGSQL_PGBENCH_HINTS),
-                (false, true, false) => d.with_hints(&driver::flag_hints::PGSQL_URL_HINTS),
-                (false, false, false) => d,
-            })
-        }
-        Target::DryRun => Box::new(DryRunDriver),
-    })
-}
-
-/// argv with passwords replaced, for the result file.
-pub fn redact_args(args: &[String]) -> Vec<String> {
-    let mut out = Vec::with_capacity(args.len());
-    let mut hide_next = false;
-    for a in args {
-        if hide_next {
-            out.push("***".to_string());
-            hide_next = false;
-            continue;
-        }
-        // mysqlslap's spellings (dbpress slap): -pSECRET and --password=SECRET.
-        if a.len() > 2 && a.starts_with("-p") && !a.starts_with("--") {
-            out.push("-p***".to_string());
-            continue;
-        }
-        if a.starts_with("--password=") {
-            out.push("--password=***".to_string());
-            continue;
-        }
-        // mysqlslap's shell commands (dbpress slap) are where a `mysql -pSECRET` would be:
-        // kept out whole.
-        // (Names compare with `_` as `-`, as slap reads them: `--pre_system=` too.)
-        let name = a.split('=').next().unwrap_or_default().replace('_', "-");
-        if let Some(option) = ["--pre-system", "--post-system"]
-            .into_iter()
-            .find(|o| name == *o)
-        {
-            match a.contains('=') {
-                true => out.push(format!("{option}=***")),
-                false => {
-                    out.push(a.clone());
-                    hide_next = true;
-                }
-            }
-            continue;
-        }
-        let norm = a.replace('_', "-");
-        let secret = cli::options::SPECS.iter().filter(|s| s.secret).find(|s| {
-            norm.strip_prefix("--")
-                .is_some_and(|n| n.split('=').next() == Some(s.name))
-        });
-        if let Some(spec) = secret {
-            if norm.contains('=') {
-                out.push(format!("--{}=***", spec.name));
-            } else {
-                out.push(a.clone());
-                hide_next = true;
-            }
-        } else if a.contains("://") {
-            out.push(driver::mysql_target::redact_url(a));
-        } else {
-            out.push(a.clone());
-        }
-    }
-    out
 }
 
 fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8> {
@@ -332,35 +236,4 @@ fn options_help(groups: &[cli::options::Group]) -> String {
         s.push('\n');
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::redact_args;
-
-    #[test]
-    fn slap_shell_commands_are_kept_out_in_every_spelling() {
-        let args: Vec<String> = [
-            "slap",
-            "--pre-system=mysql -pS1 -e 'flush tables'",
-            "--post_system=mysql -pS2",
-            "--pre-system",
-            "mysql -pS3",
-            "--pre-systemx=kept",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        assert_eq!(
-            redact_args(&args),
-            [
-                "slap",
-                "--pre-system=***",
-                "--post-system=***",
-                "--pre-system",
-                "***",
-                "--pre-systemx=kept"
-            ]
-        );
-    }
 }

@@ -15,7 +15,7 @@ enum Format {
 }
 
 pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
-    crate::print_notices(opts);
+    crate::cli::print_notices(opts);
     let names = format!("{}, html", OutputFormat::NAMES);
     let format = config::choice(opts, "output-format", &names, |s| match s {
         "html" => Some(Format::Html),

@@ -3,14 +3,17 @@
 //! Schema: docs/results.schema.json (bump `SCHEMA_VERSION` on incompatible change).
 
 use crate::counters::ServerCounters;
-use crate::driver::ServerInfo;
 pub use crate::host::disk::{DiskIo, DiskUsage};
 pub use crate::host::{HostCpu, HostUsage};
 pub use crate::stats::stability::Throughput;
+use dbpress_driver::ServerInfo;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 pub const SCHEMA_VERSION: u32 = 1;
+
+/// This dbpress's version, as results and headers name it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct RunResult {

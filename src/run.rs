@@ -1,13 +1,15 @@
 //! One measured run: the header sysbench prints, the workers, and the `RunResult` assembled from
 //! what they measured. A single `run` and each step of a thread sweep go through here.
 
+use crate::config::redact::redact_args;
 use crate::config::{self, RunConfig};
-use crate::driver::{self, DbError, Driver, ServerInfo};
 use crate::error::Result;
+use crate::result::VERSION;
 use crate::result::{self, Histograms, RunInfo, RunResult, StatementSummary, Tool};
 use crate::runner::{self, signals::Signals};
 use crate::workload::{Context, Workload};
-use crate::{environment, redact_args, stats, VERSION};
+use crate::{environment, stats};
+use dbpress_driver::{DbError, Driver, ServerInfo};
 use std::convert::Infallible;
 use std::io::Write;
 
@@ -45,7 +47,7 @@ pub fn measure(
     let mut probe = runner::probe(driver)?;
     let info = driver.server_info(probe.as_mut());
     let warnings = w.check_ready(probe.as_mut(), ctx)?;
-    let server_process = driver.server_process(probe.as_ref());
+    let server_process = crate::host::server_process_of(driver, probe.as_ref());
     let data =
         crate::host::disk::data_device(driver.data_location(probe.as_mut()), &server_process);
     let network = crate::host::network::link_of(probe.socket_fd());
@@ -228,7 +230,7 @@ fn assemble(
     environment.server = info.clone();
     let mut config_echo = cfg.echo.clone();
     if let Some(db) = config_echo.get_mut("db") {
-        *db = driver::mysql_target::redact_url(db);
+        *db = crate::config::mysql_target::redact_url(db);
     }
     let server_counters = match (driver.counters(), output.counters) {
         (Some(spec), Some((before, after))) => Some(crate::counters::compare(
@@ -299,7 +301,7 @@ fn assemble(
 pub fn finish(
     cfg: &RunConfig,
     m: &Measured,
-    hints: &driver::Hints,
+    hints: &dbpress_driver::Hints,
     w: &dyn crate::workload::Workload,
 ) -> Result<u8> {
     if let Some(path) = &cfg.output_file {
@@ -345,7 +347,7 @@ pub fn forced_message(f: &result::ForcedShutdown, threads: u32) -> String {
 pub fn exit_forced(
     cfg: &RunConfig,
     m: &Measured,
-    hints: &driver::Hints,
+    hints: &dbpress_driver::Hints,
     w: &dyn crate::workload::Workload,
 ) -> Infallible {
     let code = finish(cfg, m, hints, w).unwrap_or_else(|e| {

@@ -4,12 +4,15 @@
 //! max_connections, say) is reported in the table with its reason and the sweep goes on.
 
 use crate::cli::{Command, OptionValues};
+use crate::config::redact::redact_args;
+use crate::config::to_driver::make_driver;
 use crate::config::{OutputFormat, RunConfig};
 use crate::error::{environment, usage, Result};
+use crate::result::VERSION;
 use crate::result::{RunResult, Tool, SCHEMA_VERSION};
+use crate::run;
 use crate::runner::signals::{self, Signals};
 use crate::workload::{Context, Workload};
-use crate::{make_driver, redact_args, run, VERSION};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 
@@ -419,7 +422,7 @@ fn preflight(level: &Level) -> Result<()> {
 struct Level {
     cfg: RunConfig,
     workload: Box<dyn Workload>,
-    driver: Box<dyn crate::driver::Driver>,
+    driver: Box<dyn dbpress_driver::Driver>,
     workload_name: String,
 }
 

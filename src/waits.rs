@@ -11,8 +11,8 @@
 //! A driver says where it looks (`Driver::wait_source`) and takes one sample
 //! (`Driver::sample_waits`): what each session of the run is doing, in the server's words.
 
-use crate::driver::{DbErrorKind, Driver};
 use crate::runner::Shared;
+use dbpress_driver::{DbErrorKind, Driver};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::atomic::Ordering;

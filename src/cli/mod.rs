@@ -470,5 +470,15 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// The notices parsing left (deprecated spellings, values adjusted), on stderr.
+pub fn print_notices(opts: &OptionValues) {
+    if !crate::verbosity::warnings() {
+        return;
+    }
+    for n in &opts.notices {
+        eprintln!("dbpress: notice: {n}");
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -267,7 +267,7 @@ pub fn compare(groups: &[Group]) -> Comparison {
         kind: "comparison".into(),
         tool: Tool {
             name: "dbpress".into(),
-            version: crate::VERSION.into(),
+            version: crate::result::VERSION.into(),
         },
         runs,
         differences,

@@ -157,17 +157,7 @@ impl Device {
 /// Where a run's data lives, or why its disk is not shown.
 pub type DataDevice = Result<Device, String>;
 
-/// Where an engine keeps the data a run reads and writes.
-pub enum DataLocation {
-    /// In the server's data directory, on the server's machine; `reported` is the directory
-    /// the server names (`datadir`, `data_directory`), used when its process's directory
-    /// cannot be seen.
-    Server { reported: Option<String> },
-    /// In a file dbpress opens itself (SQLite).
-    File(PathBuf),
-    /// Nowhere: a dry run.
-    Nowhere,
-}
+pub use dbpress_driver::DataLocation;
 
 /// The device under a run's data; None where there is no data (a dry run).
 pub fn data_device(location: DataLocation, server: &super::ServerProcess) -> Option<DataDevice> {

@@ -146,6 +146,14 @@ impl HostUsage {
 /// another user's, an engine inside dbpress).
 pub type ServerProcess = Result<u32, String>;
 
+/// The server's process behind `conn`, found through the socket its driver names.
+pub fn server_process_of(
+    driver: &dyn dbpress_driver::Driver,
+    conn: &dyn dbpress_driver::Connection,
+) -> ServerProcess {
+    driver.server_socket(conn).and_then(server_process::locate)
+}
+
 /// The machine's and dbpress's CPU, the data's disk and the sessions' interface, at one moment.
 struct Reading {
     at: Instant,
@@ -267,10 +275,10 @@ impl Sampler {
     /// A sampler for the server behind `conn`, the disk under its data and the interface to
     /// it, started now: for a load, which has no warm-up to leave out.
     pub fn started_for(
-        driver: &dyn crate::driver::Driver,
-        conn: &mut dyn crate::driver::Connection,
+        driver: &dyn dbpress_driver::Driver,
+        conn: &mut dyn dbpress_driver::Connection,
     ) -> Sampler {
-        let server = driver.server_process(conn);
+        let server = server_process_of(driver, conn);
         let data = disk::data_device(driver.data_location(conn), &server);
         let mut s = Sampler::new(server, data).with_network(network::link_of(conn.socket_fd()));
         s.before_start();

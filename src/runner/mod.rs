@@ -13,7 +13,6 @@ mod worker;
 
 use crate::config::RunConfig;
 use crate::counters::{self, Snapshot};
-use crate::driver::{Connection, DbError, DbErrorKind, Driver, Hints, ServerInfo};
 use crate::error::{environment, failed, Error, Result};
 use crate::export::text;
 use crate::rand::{Distribution, Rng};
@@ -22,6 +21,7 @@ use crate::stats::snapshot::{collect, Totals};
 use crate::stats::summary::{latency, mean_stddev, percentile_ms};
 use crate::stats::{StmtStats, ThreadCell};
 use crate::workload::Workload;
+use dbpress_driver::{Connection, DbError, DbErrorKind, Driver, Hints, ServerInfo};
 use pacing::Schedule;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -913,7 +913,7 @@ mod tests {
             "2002",
             "cannot connect to the server over Unix socket /run/mysqld/mysqld.sock: Too many open files (os error 24)",
         );
-        let m = connect_error_message(&e, &crate::driver::mysql::MYSQL_HINTS);
+        let m = connect_error_message(&e, &dbpress_driver::mysql::MYSQL_HINTS);
         let m = m.message();
         assert!(m.contains("no file descriptors left"), "{m}");
         assert!(m.contains("raise ulimit -n"), "{m}");
@@ -923,7 +923,7 @@ mod tests {
             "2002",
             "Connection refused (os error 111)",
         );
-        let m = connect_error_message(&refused, &crate::driver::mysql::MYSQL_HINTS);
+        let m = connect_error_message(&refused, &dbpress_driver::mysql::MYSQL_HINTS);
         assert!(m.message().contains("is the server running"));
     }
 
@@ -936,7 +936,7 @@ mod tests {
             "1064",
             "You have an error in your SQL syntax",
         );
-        let m = fatal_message(&e, &crate::driver::mysql::MYSQL_HINTS, w);
+        let m = fatal_message(&e, &dbpress_driver::mysql::MYSQL_HINTS, w);
         assert_eq!(m.exit_code(), 1);
         assert!(
             m.message().contains("retrying cannot help: fix it"),
@@ -950,7 +950,7 @@ mod tests {
         );
         let located = fatal_message(
             &e.at("typo.sql:3".into()),
-            &crate::driver::mysql::MYSQL_HINTS,
+            &dbpress_driver::mysql::MYSQL_HINTS,
             w,
         );
         assert!(
@@ -981,7 +981,7 @@ mod tests {
             1,
             &cfg,
             &ServerInfo::default(),
-            &crate::driver::mysql::MYSQL_HINTS,
+            &dbpress_driver::mysql::MYSQL_HINTS,
             w.as_ref(),
         );
         assert_eq!(m.exit_code(), 2);
@@ -996,7 +996,7 @@ mod tests {
             "{}",
             m.message()
         );
-        let m = fatal_message(&e, &crate::driver::mysql::MYSQL_HINTS, w.as_ref());
+        let m = fatal_message(&e, &dbpress_driver::mysql::MYSQL_HINTS, w.as_ref());
         assert!(
             !m.message().contains("--mysql-ignore-errors"),
             "{}",

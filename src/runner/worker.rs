@@ -4,11 +4,11 @@
 use super::pacing::Schedule;
 use super::Shared;
 use crate::config::IgnoreList;
-use crate::driver::{Connection, DbError, DbErrorKind};
 use crate::rand::Rng;
 use crate::stats::now_ns;
 use crate::stats::{EventRecord, StmtStats, ThreadCell};
 use crate::workload::{EventGen, Exec};
+use dbpress_driver::{Connection, DbError, DbErrorKind};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 

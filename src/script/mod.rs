@@ -13,12 +13,15 @@ mod pgbench_flags;
 mod workload;
 
 use crate::cli::{self, Command as RunCommand, OptionValues};
+use crate::config::to_driver::make_driver;
+use crate::config::ConnectionFlags;
 use crate::config::{resolve_driver, Driver, OutputFormat, RunConfig};
-use crate::driver::{Connection, RowBatch};
 use crate::error::{environment, failed, usage, Result};
+use crate::result::VERSION;
+use crate::run;
 use crate::runner::signals::Signals;
 use crate::workload::Context;
-use crate::{make_driver, run, VERSION};
+use dbpress_driver::{Connection, RowBatch};
 use expr::Num;
 use parse::{Command, Script};
 use std::collections::HashMap;
@@ -333,7 +336,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
         return Ok(0);
     }
     let a = parse_args(raw)?;
-    crate::print_notices(&a.opts);
+    crate::cli::print_notices(&a.opts);
     let scripts = load_scripts(&a)?;
     // `-c 1,2,4` is a sweep; everything before the run uses its first level.
     let levels = crate::sweep::levels(&a.opts)?;
@@ -342,7 +345,9 @@ pub fn main(raw: &[String]) -> Result<u8> {
         base.set("threads", l[0].to_string());
     }
     let mut cfg = RunConfig::from_options("script", RunCommand::Run, &base)?;
-    cfg.pgbench_connection = a.pgbench_connection;
+    if a.pgbench_connection {
+        cfg.connection_flags = ConnectionFlags::Pgbench;
+    }
     let mut globals: HashMap<String, Num> = a
         .defines
         .iter()
@@ -438,7 +443,9 @@ fn run_scripts(
     }
     // pgbench's -t counts per client: each runs exactly its own t, however fast the others go.
     let per_client = |cfg: &mut RunConfig| {
-        cfg.pgbench_connection = a.pgbench_connection;
+        if a.pgbench_connection {
+            cfg.connection_flags = ConnectionFlags::Pgbench;
+        }
         if let Some(t) = a.per_client {
             cfg.events = t * u64::from(cfg.threads);
             cfg.events_per_thread = t;
@@ -534,12 +541,12 @@ fn run_once(
                         _ => String::new(),
                     })
                     .collect();
-                let values: Vec<crate::driver::Value<'_>> = params
+                let values: Vec<dbpress_driver::Value<'_>> = params
                     .iter()
                     .zip(&texts)
                     .map(|(p, t)| match vars.get(p) {
-                        Some(Num::Int(i)) => crate::driver::Value::Int(*i),
-                        _ => crate::driver::Value::Str(t.as_bytes()),
+                        Some(Num::Int(i)) => dbpress_driver::Value::Int(*i),
+                        _ => dbpress_driver::Value::Str(t.as_bytes()),
                     })
                     .collect();
                 let stmt = conn.prepare(text).map_err(|e| {
@@ -580,7 +587,7 @@ fn prepare_builtin(ctx: &Context<'_>, scale: u64, no_vacuum: bool) -> Result<u8>
             t.0
         )));
     }
-    let setup = |what: &str, e: crate::driver::DbError| {
+    let setup = |what: &str, e: dbpress_driver::DbError| {
         failed(format!(
             "{what} failed: server error {}: {}",
             e.code, e.message

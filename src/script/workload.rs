@@ -4,10 +4,10 @@
 
 use super::expr::{self, Env, Num};
 use super::parse::{Command, Script, Sleep};
-use crate::driver::{Connection, DbError, DbErrorKind, DbResult, Dialect, StmtHandle, Value};
 use crate::error::Result;
 use crate::rand::{Distribution, Rng};
 use crate::workload::{Context, EventGen, Exec, Workload};
+use dbpress_driver::{Connection, DbError, DbErrorKind, DbResult, Dialect, StmtHandle, Value};
 use std::collections::HashMap;
 
 pub struct ScriptWorkload {

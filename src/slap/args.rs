@@ -61,12 +61,12 @@ struct OptionFiles {
 
 impl OptionFiles {
     fn get(&self, key: &str) -> Option<String> {
-        crate::driver::option_file::last(&self.pairs, key).map(str::to_string)
+        crate::config::option_file::last(&self.pairs, key).map(str::to_string)
     }
 }
 
 fn option_files(get: &dyn Fn(&str) -> Option<String>) -> Result<OptionFiles> {
-    use crate::driver::option_file;
+    use crate::config::option_file;
     let groups = [option_file::CLIENT_GROUPS, &["mysqlslap"]].concat();
     let read = |option: &str, path: &str| {
         option_file::read(std::path::Path::new(path), &groups).ok_or_else(|| {

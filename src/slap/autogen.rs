@@ -26,10 +26,10 @@
 //! spelling of an auto-increment key, a UUID, INT and a unique column.
 
 use crate::config::Driver;
-use crate::driver::{Connection, DbResult, Dialect, StmtHandle, Value};
 use crate::error::{usage, Result};
 use crate::rand::{Distribution, Rng};
 use crate::workload::{Context, EventGen, Exec, Workload};
+use dbpress_driver::{Connection, DbResult, Dialect, StmtHandle, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 

@@ -12,15 +12,19 @@ mod autogen;
 mod workload;
 
 use crate::cli::Command;
+use crate::config::redact::redact_args;
+use crate::config::to_driver::make_driver;
+use crate::config::ConnectionFlags;
 use crate::config::{OutputFormat, RunConfig};
-use crate::driver::Connection;
 use crate::error::{failed, Result};
+use crate::result::VERSION;
 use crate::result::{Tool, SCHEMA_VERSION};
+use crate::run;
 use crate::runner::signals::{self, Signals};
 use crate::sweep::{self, Step, SweepResult};
 use crate::workload::Context;
-use crate::{make_driver, redact_args, run, VERSION};
 use args::{created_tables, slap_queries, statements_of, Engine, SlapArgs};
+use dbpress_driver::Connection;
 use std::io::Write;
 
 /// Statements of every phase, split on the delimiter.
@@ -250,7 +254,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
         return Ok(0);
     }
     let a = args::parse(raw)?;
-    crate::print_notices(&a.opts);
+    crate::cli::print_notices(&a.opts);
     // The command as the result records it: `slap` and its arguments, as a run records its
     // workload and command.
     let argv: Vec<String> = std::iter::once("slap".to_string())
@@ -295,7 +299,9 @@ pub fn main(raw: &[String]) -> Result<u8> {
     let first = {
         let mut o = a.opts.clone();
         o.set("threads", a.concurrency[0].to_string());
-        RunConfig::from_options("slap", Command::Run, &o)?
+        let mut cfg = RunConfig::from_options("slap", Command::Run, &o)?;
+        cfg.connection_flags = ConnectionFlags::Mysqlslap;
+        cfg
     };
     let mut stdout = std::io::stdout();
     let mut sink = std::io::sink();
@@ -353,6 +359,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 // mysqlslap sends text; the header then says so.
                 o.set("db-ps-mode", "disable");
                 let mut cfg = RunConfig::from_options("slap", Command::Run, &o)?;
+                cfg.connection_flags = ConnectionFlags::Mysqlslap;
                 // One seed for every round and level (the options keep what the user gave).
                 cfg.seed = first.seed;
                 cfg.output_file = None;

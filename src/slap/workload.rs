@@ -1,10 +1,10 @@
 //! The `--query` list as a workload: one event is one pass over the list, each statement sent as
 //! text (as mysqlslap sends it) and timed as its own statement kind.
 
-use crate::driver::{Connection, DbResult, Dialect, StmtHandle};
 use crate::error::Result;
 use crate::rand::{Distribution, Rng};
 use crate::workload::{Context, EventGen, Exec, Workload};
+use dbpress_driver::{Connection, DbResult, Dialect, StmtHandle};
 
 pub struct SlapWorkload {
     statements: Vec<String>,

@@ -18,8 +18,8 @@ pub mod snapshot;
 pub mod stability;
 pub mod summary;
 
-use crate::driver::QueryKind;
 use counts::{Buckets, LatencyCounts};
+use dbpress_driver::QueryKind;
 use event_counts::{EventCounts, StmtCounts};
 use hdrhistogram::Histogram;
 use parking_lot::Mutex;

@@ -201,7 +201,7 @@ mod tests {
         let cells = [ThreadCell::new(3)];
         cells[0].set_statement_events_kind(2);
         for us in [5u64, 70, 900] {
-            cells[0].record_statement_event(crate::driver::QueryKind::Write, us * 1000 + 1);
+            cells[0].record_statement_event(dbpress_driver::QueryKind::Write, us * 1000 + 1);
         }
         let mut per_thread = [(0, 0)];
         let mut run = Totals::new(3);

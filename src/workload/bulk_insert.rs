@@ -5,10 +5,10 @@
 use super::{Context, EventGen, Exec, Workload};
 use crate::cli::OptionValues;
 use crate::config::int;
-use crate::driver::{Connection, DbResult, Dialect};
 use crate::error::{environment, Result};
 use crate::rand::{Distribution, Rng};
 use crate::workload::oltp::prepare::setup_error;
+use dbpress_driver::{Connection, DbResult, Dialect};
 
 pub const NAME: &str = "bulk_insert";
 pub const DESCRIPTION: &str = "multi-row INSERTs of (n, n) into one table per thread; an event is a row (sysbench bulk_insert)";

@@ -5,10 +5,10 @@ pub mod bulk_insert;
 pub mod oltp;
 
 use crate::cli::OptionValues;
-use crate::driver::{Connection, DbResult, Dialect, Driver, QueryKind, StmtHandle, Value};
 use crate::error::{usage, Result};
 use crate::rand::{DistKind, DistParams, Distribution, Rng};
 use crate::stats::{now_ns, StmtStats};
+use dbpress_driver::{Connection, DbResult, Dialect, Driver, QueryKind, StmtHandle, Value};
 
 /// Everything a workload's lifecycle commands need besides the driver.
 pub struct Context<'a> {

@@ -1056,7 +1056,7 @@ fn prepared_results_skip_unchanged_metadata() {
     let Some(_srv) = server("metadata") else {
         return;
     };
-    use dbpress::driver::Value;
+    use dbpress_driver::Value;
     let mut c = socket_session();
     c.query("DROP TABLE IF EXISTS dbpress_metadata_probe")
         .unwrap();
@@ -1067,17 +1067,17 @@ fn prepared_results_skip_unchanged_metadata() {
     let stmt = c
         .prepare("SELECT * FROM dbpress_metadata_probe WHERE id = ?")
         .unwrap();
-    let bytes_sent = |c: &mut Box<dyn dbpress::driver::Connection>| -> i64 {
+    let bytes_sent = |c: &mut Box<dyn dbpress_driver::Connection>| -> i64 {
         let rows = c
             .query_rows("SHOW SESSION STATUS LIKE 'Bytes_sent'")
             .unwrap();
         rows[0][1].clone().unwrap().parse().unwrap()
     };
     // Bytes the server sent for one execute (plus one SHOW STATUS, the same in every window).
-    let one_execute = |c: &mut Box<dyn dbpress::driver::Connection>| -> i64 {
+    let one_execute = |c: &mut Box<dyn dbpress_driver::Connection>| -> i64 {
         let before = bytes_sent(c);
         let kind = c.execute(stmt, &[Value::Int(1)]).unwrap();
-        assert_eq!(kind, dbpress::driver::QueryKind::Read);
+        assert_eq!(kind, dbpress_driver::QueryKind::Read);
         bytes_sent(c) - before
     };
     one_execute(&mut c);
@@ -1111,9 +1111,9 @@ fn bulk_load_pipelines_batches_and_fails_cleanly() {
     let Some(_srv) = server("bulk_load") else {
         return;
     };
-    use dbpress::driver::RowBatch;
+    use dbpress_driver::RowBatch;
     let mut c = socket_session();
-    let status = |c: &mut Box<dyn dbpress::driver::Connection>, name: &str| -> i64 {
+    let status = |c: &mut Box<dyn dbpress_driver::Connection>, name: &str| -> i64 {
         let rows = c
             .query_rows(&format!("SHOW SESSION STATUS LIKE '{name}'"))
             .unwrap();
@@ -1124,7 +1124,7 @@ fn bulk_load_pipelines_batches_and_fails_cleanly() {
         .unwrap();
     let odd = b"tab\there\\ 'quote' \"dq\" nl\ncr\r".to_vec();
     // 4 500 rows: two full batches of 2 000 and a short one of 500.
-    let load = |c: &mut Box<dyn dbpress::driver::Connection>| {
+    let load = |c: &mut Box<dyn dbpress_driver::Connection>| {
         let mut next = 1i64;
         let mut fill = |b: &mut RowBatch| -> bool {
             while !b.is_full() && next <= 4500 {
@@ -1160,7 +1160,7 @@ fn bulk_load_pipelines_batches_and_fails_cleanly() {
     c.query("DELETE FROM dbpress_bulk_probe WHERE id <> 10")
         .unwrap();
     let e = load(&mut c).unwrap_err();
-    assert_eq!(e.kind, dbpress::driver::DbErrorKind::DuplicateKey, "{e}");
+    assert_eq!(e.kind, dbpress_driver::DbErrorKind::DuplicateKey, "{e}");
     let rows = c
         .query_rows("SELECT COUNT(*) FROM dbpress_bulk_probe")
         .unwrap();
@@ -1221,9 +1221,9 @@ fn bulk_load_stores_strings_as_characters_in_any_charset() {
     let Some(_srv) = server("bulk_load_charsets") else {
         return;
     };
-    use dbpress::driver::RowBatch;
+    use dbpress_driver::RowBatch;
     let mut c = socket_session();
-    let load = |c: &mut Box<dyn dbpress::driver::Connection>, table: &str, s: &str| {
+    let load = |c: &mut Box<dyn dbpress_driver::Connection>, table: &str, s: &str| {
         let mut done = false;
         let mut fill = |b: &mut RowBatch| -> bool {
             for id in 1..=3 {
@@ -1265,12 +1265,12 @@ fn bulk_load_stores_strings_as_characters_in_any_charset() {
 }
 
 /// A plain session of dbpress's own MySQL client over the test server's socket.
-fn socket_session() -> Box<dyn dbpress::driver::Connection> {
+fn socket_session() -> Box<dyn dbpress_driver::Connection> {
     session(&["--mysql-socket", SOCKET]).unwrap()
 }
 
 /// A session as dbpress opens it for a run with these connection options (user sbtest).
-fn session(flags: &[&str]) -> Result<Box<dyn dbpress::driver::Connection>, String> {
+fn session(flags: &[&str]) -> Result<Box<dyn dbpress_driver::Connection>, String> {
     session_in_mode(flags, dbpress::config::PsMode::Auto)
 }
 
@@ -1278,8 +1278,8 @@ fn session(flags: &[&str]) -> Result<Box<dyn dbpress::driver::Connection>, Strin
 fn session_in_mode(
     flags: &[&str],
     ps_mode: dbpress::config::PsMode,
-) -> Result<Box<dyn dbpress::driver::Connection>, String> {
-    use dbpress::driver::{mysql::MysqlDriver, Driver};
+) -> Result<Box<dyn dbpress_driver::Connection>, String> {
+    use dbpress_driver::{mysql::MysqlDriver, Driver};
     let mut argv: Vec<String> = [
         "oltp_point_select",
         "run",
@@ -1294,8 +1294,7 @@ fn session_in_mode(
     else {
         panic!()
     };
-    let target = dbpress::driver::mysql_target::MysqlTarget::from_options(&opts)
-        .map_err(|e| e.to_string())?;
+    let target = dbpress::config::mysql_target::from_options(&opts).map_err(|e| e.to_string())?;
     MysqlDriver::new(target, ps_mode)?
         .connect(0)
         .map_err(|e| e.to_string())
@@ -1338,7 +1337,7 @@ fn prepared_integers_switch_width_without_losing_values() {
     let Some(_srv) = server("integer_width") else {
         return;
     };
-    use dbpress::driver::Value;
+    use dbpress_driver::Value;
     let mut c = socket_session();
     c.query("DROP TABLE IF EXISTS dbpress_width_probe").unwrap();
     c.query("CREATE TABLE dbpress_width_probe (n INT PRIMARY KEY AUTO_INCREMENT, v BIGINT)")

@@ -6,9 +6,9 @@ use super::sql::{
     insert_without_id, random_points, random_ranges, statement, C_TEMPLATE, PAD_TEMPLATE,
 };
 use super::{kind, Mix, Oltp, RandomSelect, ReinsertId};
-use crate::driver::{Connection, DbResult, Dialect, StmtHandle, Value};
 use crate::rand::{Distribution, Rng, Template, UniqueSequence};
 use crate::workload::{EventGen, Exec, KeyedStatement};
+use dbpress_driver::{Connection, DbResult, Dialect, StmtHandle, Value};
 use std::sync::Arc;
 
 const NO_STMT: StmtHandle = StmtHandle(u32::MAX);

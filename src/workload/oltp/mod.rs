@@ -9,9 +9,9 @@ pub mod sql;
 use super::{Context, EventGen, Workload};
 use crate::cli::OptionValues;
 use crate::config::{boolean, choice, int};
-use crate::driver::{Connection, DbResult, Dialect};
 use crate::error::{usage, Result};
 use crate::rand::{Distribution, Rng, UniqueSequence};
+use dbpress_driver::{Connection, DbResult, Dialect};
 use std::sync::Arc;
 
 /// A named OLTP variant and how it shapes the options into a statement mix.

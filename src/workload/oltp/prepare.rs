@@ -8,12 +8,12 @@
 use super::blocks::{Block, BlockQueue};
 use super::sql::{create_index, create_table, drop_table, C_TEMPLATE, PAD_TEMPLATE};
 use super::Oltp;
-use crate::driver::{Connection, DbError, DbResult, RowBatch};
 use crate::error::{environment, failed, Error, Result};
 use crate::host::Sampler;
 use crate::rand::{Distribution, Rng, Template};
 use crate::runner::signals::{self, Signals};
 use crate::workload::Context;
+use dbpress_driver::{Connection, DbError, DbResult, RowBatch};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};

@@ -2,7 +2,7 @@
 //! statement counts and lock patterns on the server match sysbench's.
 
 use super::{kind, Schema};
-use crate::driver::Dialect;
+use dbpress_driver::Dialect;
 
 /// Statement text of `kind` for table number `t`; `legacy` gives sysbench 0.5's spellings.
 pub fn statement(k: u8, t: u32, legacy: bool) -> String {
@@ -113,7 +113,7 @@ pub const PAD_TEMPLATE: &[u8; 59] = b"###########-###########-###########-######
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::driver::dialect::MYSQL;
+    use dbpress_driver::dialect::MYSQL;
 
     #[test]
     fn ddl_matches_sysbench() {
@@ -138,7 +138,7 @@ mod tests {
         assert_eq!(create_index(3), "CREATE INDEX k_3 ON sbtest3(k)");
         // sysbench's pgsql DDL: SERIAL id, no ENGINE clause.
         assert_eq!(
-            create_table(&s, &crate::driver::dialect::PGSQL, 1),
+            create_table(&s, &dbpress_driver::dialect::PGSQL, 1),
             "CREATE TABLE sbtest1(\n  id SERIAL,\n  k INTEGER DEFAULT '0' NOT NULL,\n  c CHAR(120) DEFAULT '' NOT NULL,\n  pad CHAR(60) DEFAULT '' NOT NULL,\n  PRIMARY KEY (id)\n) "
         );
         let secondary = Schema {
@@ -147,7 +147,7 @@ mod tests {
         };
         assert!(create_table(&secondary, &MYSQL, 1).contains("  KEY xid (id)\n)"));
         // Elsewhere no inline KEY: the id index is created after the load.
-        assert!(!create_table(&secondary, &crate::driver::dialect::SQLITE, 1).contains("KEY"));
+        assert!(!create_table(&secondary, &dbpress_driver::dialect::SQLITE, 1).contains("KEY"));
         assert_eq!(
             statement(kind::INSERT, 2, false),
             "INSERT INTO sbtest2 (id, k, c, pad) VALUES (?, ?, ?, ?)"

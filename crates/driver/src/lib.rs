@@ -1,19 +1,23 @@
-//! How dbpress reaches a database: object-safe `Driver`/`Connection` traits, a normalised error
-//! kind that keeps the server's own code, and one module per backend.
+//! How dbpress reaches a database: the `Driver` trait (sessions, dialect, server facts, where
+//! its counters, waits, process and data are), one module per engine, and the plain values a
+//! driver is made from. Sessions are `dbpress_session::Connection`s: the protocol crates' own
+//! for MySQL and PostgreSQL, rusqlite's for SQLite. Drivers never see what the user typed:
+//! the configuration layer hands them typed targets (`MysqlTarget`, `PgTarget`, `SqliteTarget`).
 //!
-//! Workloads see only these traits. A `Connection` owns its prepared statements and hands out
-//! `StmtHandle`s; after a reconnect it re-prepares them itself, so handles stay valid.
+//! - `mysql/`: the MySQL-protocol driver (dbpress-mysql for every session, the `mysql` crate
+//!   for auth plugins it lacks), its target (`mysql/target.rs`), counters and waits
+//! - `pgsql/`: the PostgreSQL driver on dbpress-pg
+//! - `sqlite/`: embedded SQLite, with the process-wide write queue (`sqlite/write_queue.rs`)
+//! - `dry_run`: executes nothing, for measuring dbpress itself
+//! - `dialect`: every SQL difference between engines, one value per engine
+//! - `flag_hints`: the option names errors quote, for each grammar a target can come from
 
 pub mod dialect;
 pub mod dry_run;
 pub mod flag_hints;
 pub mod mysql;
-pub mod mysql_target;
-pub mod option_file;
 pub mod pgsql;
-pub mod pgsql_target;
 pub mod sqlite;
-pub mod sqlite_queue;
 
 pub use dbpress_session::text::{push_int, render_text};
 pub use dbpress_session::{
@@ -21,6 +25,44 @@ pub use dbpress_session::{
     StmtHandle, Value,
 };
 pub use dialect::Dialect;
+use std::os::fd::RawFd;
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PsMode {
+    /// Server-side prepared statements (sysbench's `auto`).
+    Auto,
+    /// Text SQL with values escaped client-side.
+    Disable,
+}
+
+/// What an engine's counters are and how they line up with dbpress's own counts.
+pub struct CounterSpec {
+    /// Where the numbers come from, for the report's heading.
+    pub source: &'static str,
+    /// dbpress's reads/writes/other, each set against the sum of these counters.
+    pub checks: &'static [(&'static str, &'static [&'static str])],
+    /// What the deltas include besides the run's own statements.
+    pub notes: &'static [&'static str],
+    /// Values read with the counters that name one lifetime of them, in seconds since the epoch
+    /// (when the server started, when its statistics were last reset), each with what a change
+    /// means. They are not counters: a change between the two readings means the counters may
+    /// have started again from zero, and the deltas would be meaningless.
+    pub lifetime: &'static [(&'static str, &'static str)],
+}
+
+/// Where an engine keeps the data a run reads and writes.
+pub enum DataLocation {
+    /// In the server's data directory, on the server's machine; `reported` is the directory
+    /// the server names (`datadir`, `data_directory`), used when its process's directory
+    /// cannot be seen.
+    Server { reported: Option<String> },
+    /// In a file dbpress opens itself (SQLite).
+    File(PathBuf),
+    /// Nowhere: a dry run.
+    Nowhere,
+}
 
 /// Facts about the server for the result file and the header.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize, PartialEq)]
@@ -68,16 +110,15 @@ pub trait Driver: Send + Sync {
     fn hints(&self) -> &'static Hints;
     /// The server's counters a run's figures can be set against; None where there is no
     /// server to ask (an embedded engine, a dry run) or no single one (several hosts).
-    fn counters(&self) -> Option<&'static crate::counters::CounterSpec> {
+    fn counters(&self) -> Option<&'static CounterSpec> {
         None
     }
-    /// The server's process on this machine, found through `conn`'s socket, or why it cannot
-    /// be (the reason is shown as is, in place of the server's CPU).
-    fn server_process(&self, conn: &dyn Connection) -> crate::host::ServerProcess {
-        conn.socket_fd().map_or_else(
-            || Err("not measured: this kind of session does not expose its socket".to_string()),
-            crate::host::server_process::locate,
-        )
+    /// The socket through which the server's process on this machine can be found (over
+    /// `conn`), or why it cannot be (the reason is shown as is, in place of the server's CPU).
+    fn server_socket(&self, conn: &dyn Connection) -> Result<RawFd, String> {
+        conn.socket_fd().ok_or_else(|| {
+            "not measured: this kind of session does not expose its socket".to_string()
+        })
     }
     /// Where the server shows what each session is doing (`pg_stat_activity`), for the wait
     /// events sampled during a run; None where there is no such view (see `waits`).
@@ -92,8 +133,8 @@ pub trait Driver: Send + Sync {
     }
     /// Where the data lives, to show its disk: by default the server's data directory (found
     /// from its process), with the directory the server names where it tells (over `conn`).
-    fn data_location(&self, _conn: &mut dyn Connection) -> crate::host::disk::DataLocation {
-        crate::host::disk::DataLocation::Server { reported: None }
+    fn data_location(&self, _conn: &mut dyn Connection) -> DataLocation {
+        DataLocation::Server { reported: None }
     }
     /// The current values of those counters, read over `conn`; `settle`: first wait until the
     /// run's other sessions have ended, where the server publishes a session's counts only then.

@@ -2,19 +2,20 @@
 //! thread, on dbpress's own protocol client (the dbpress-mysql crate), TLS by rustls; the `mysql` crate for
 //! servers that want an auth plugin the own client does not speak.
 
-use super::mysql_target::{MysqlTarget, SslMode, Transport};
+pub mod target;
+
 use super::{
     dialect, render_text, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, Hints,
     QueryKind, ServerInfo, StmtHandle, Value,
 };
-use crate::config::PsMode;
-use crate::counters::CounterSpec;
+use super::{CounterSpec, DataLocation, PsMode};
 use dbpress_mysql::errors::kind_of_code;
 use dbpress_mysql::escape::{escape_ansi, escape_backslash};
 use dbpress_mysql::{Fixes, OpenError, WireConn, WireOpts, WireTls};
 use dbpress_net::tls::{client_config, CertCheck};
 use mysql::prelude::Queryable;
 use std::time::Duration;
+use target::{MysqlTarget, SslMode, Transport};
 
 pub static MYSQL_HINTS: Hints = Hints {
     address: "--mysql-host/--mysql-port/--mysql-socket",
@@ -289,16 +290,15 @@ impl Driver for MysqlDriver {
         (self.target.transports.len() == 1).then_some(&MYSQL_COUNTERS)
     }
 
-    fn server_process(&self, conn: &dyn Connection) -> crate::host::ServerProcess {
+    fn server_socket(&self, conn: &dyn Connection) -> Result<std::os::fd::RawFd, String> {
         if self.target.transports.len() > 1 {
             return Err(
                 "not measured: sessions are spread over several servers, so no one process is the server".into(),
             );
         }
-        conn.socket_fd().map_or_else(
-            || Err("not measured: this session goes through the mysql crate, which does not expose its socket".into()),
-            crate::host::server_process::locate,
-        )
+        conn.socket_fd().ok_or_else(|| {
+            "not measured: this session goes through the mysql crate, which does not expose its socket".into()
+        })
     }
 
     fn wait_source(&self) -> Option<&'static str> {
@@ -334,13 +334,13 @@ impl Driver for MysqlDriver {
             .collect())
     }
 
-    fn data_location(&self, conn: &mut dyn Connection) -> crate::host::disk::DataLocation {
+    fn data_location(&self, conn: &mut dyn Connection) -> DataLocation {
         // A SHOW, like the counter reads: a SELECT would count in Com_select beside the run's.
         let reported = conn
             .query_rows("SHOW GLOBAL VARIABLES LIKE 'datadir'")
             .ok()
             .and_then(|rows| rows.into_iter().next()?.into_iter().nth(1)?);
-        crate::host::disk::DataLocation::Server { reported }
+        DataLocation::Server { reported }
     }
 
     fn read_counters(

@@ -4,23 +4,23 @@
 //! never wait for the writer; write transactions begin IMMEDIATE (see the dialect), so writers
 //! queue on the busy timeout instead of failing on a lock upgrade. SQLITE_BUSY/LOCKED that still
 //! surface are ignorable errors, retried and counted in err/s like a MySQL deadlock. Before
-//! SQLite's lock, this process's connections queue for a write turn (`sqlite_queue.rs`), so no
+//! SQLite's lock, this process's connections queue for a write turn (`sqlite/write_queue.rs`), so no
 //! writer starves while SQLite's busy handler sleeps.
 
+mod write_queue;
+
 use super::dialect::escape_standard;
-use super::sqlite_queue::WriteQueue;
+use super::PsMode;
 use super::{
     dialect, render_text, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, Hints,
     QueryKind, RowBatch, ServerInfo, StmtHandle, Value,
 };
-use crate::cli::OptionValues;
-use crate::config::{boolean, choice, int, PsMode};
-use crate::error::{usage, Result};
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{ffi, OpenFlags, TransactionState, DEFAULT_NAME};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
+use write_queue::WriteQueue;
 
 pub static SQLITE_HINTS: Hints = Hints {
     address: "--sqlite-path",
@@ -39,7 +39,7 @@ pub struct SqliteTarget {
     pub journal_mode: String,
     pub synchronous: String,
     pub busy_timeout_ms: u64,
-    /// This process's connections queue for write turns (`sqlite_queue.rs`).
+    /// This process's connections queue for write turns (`sqlite/write_queue.rs`).
     pub write_queue: bool,
     /// Chosen because no target was given (the zero-setup default), said in the header.
     pub implicit: bool,
@@ -49,49 +49,6 @@ pub const JOURNAL_MODES: &str = "wal, delete, truncate, persist, memory, off";
 pub const SYNCHRONOUS: &str = "off, normal, full, extra";
 
 impl SqliteTarget {
-    pub fn from_options(
-        opts: &OptionValues,
-        url_path: Option<&str>,
-        implicit: bool,
-    ) -> Result<SqliteTarget> {
-        let path = match url_path {
-            Some(p) if !opts.is_set("sqlite-path") => p.to_string(),
-            _ => opts.get("sqlite-path").to_string(),
-        };
-        if path.is_empty() {
-            return Err(usage(
-                "--sqlite-path is empty: give a file name such as dbpress.sqlite",
-            ));
-        }
-        // SQLite gives every connection to ':memory:' a database of its own: prepare's tables
-        // would be gone before run, and each thread would see an empty database.
-        if path == ":memory:" || path.starts_with("file::memory:") {
-            return Err(usage(format!(
-                "an in-memory SQLite database ('{path}') belongs to one connection, so prepare, run and the threads cannot share it: give a file, on tmpfs for memory speed (--db sqlite:/dev/shm/dbpress.sqlite)"
-            )));
-        }
-        let journal_mode = choice(opts, "sqlite-journal-mode", JOURNAL_MODES, |s| {
-            JOURNAL_MODES
-                .split(", ")
-                .any(|m| m == s)
-                .then(|| s.to_string())
-        })?;
-        let synchronous = choice(opts, "sqlite-synchronous", SYNCHRONOUS, |s| {
-            SYNCHRONOUS
-                .split(", ")
-                .any(|m| m == s)
-                .then(|| s.to_string())
-        })?;
-        Ok(SqliteTarget {
-            path: PathBuf::from(path),
-            journal_mode,
-            synchronous,
-            busy_timeout_ms: int(opts, "sqlite-busy-timeout", 0, 86_400_000)?,
-            write_queue: boolean(opts, "sqlite-write-queue")?,
-            implicit,
-        })
-    }
-
     pub fn describe(&self) -> String {
         format!(
             "embedded SQLite database {} (journal_mode={}, synchronous={}, busy timeout {} ms, {}){}",
@@ -125,12 +82,12 @@ impl SqliteDriver {
 }
 
 impl Driver for SqliteDriver {
-    fn server_process(&self, _conn: &dyn Connection) -> crate::host::ServerProcess {
+    fn server_socket(&self, _conn: &dyn Connection) -> Result<std::os::fd::RawFd, String> {
         Err("none apart from dbpress: the embedded engine's CPU is in dbpress's".into())
     }
 
-    fn data_location(&self, _conn: &mut dyn Connection) -> crate::host::disk::DataLocation {
-        crate::host::disk::DataLocation::File(self.target.path.clone())
+    fn data_location(&self, _conn: &mut dyn Connection) -> super::DataLocation {
+        super::DataLocation::File(self.target.path.clone())
     }
 
     fn connect(&self, _index: usize) -> DbResult<Box<dyn Connection>> {

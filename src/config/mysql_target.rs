@@ -7,38 +7,10 @@
 
 use crate::cli::OptionValues;
 use crate::error::{environment, usage, Result};
-pub use dbpress_mysql::Transport;
-pub use dbpress_net::tls::ClientCert;
-pub use dbpress_session::Secret;
+use dbpress_driver::mysql::target::{MysqlTarget, SslMode, Transport};
+use dbpress_net::tls::ClientCert;
+use dbpress_session::Secret;
 use std::path::{Path, PathBuf};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SslMode {
-    Disabled,
-    Preferred,
-    Required,
-    VerifyCa,
-    VerifyIdentity,
-}
-
-#[derive(Clone, Debug)]
-pub struct MysqlTarget {
-    /// Connections are spread over these round robin (sysbench's host × port lists).
-    pub transports: Vec<Transport>,
-    pub user: String,
-    pub password: Secret,
-    /// Where the password came from, for messages ("from MYSQL_PWD").
-    pub password_source: &'static str,
-    pub db: String,
-    pub ssl: SslMode,
-    pub ssl_ca: Option<PathBuf>,
-    /// --mysql-ssl-cert and --mysql-ssl-key: presented when the server asks for a certificate.
-    pub client_cert: Option<ClientCert>,
-    /// --mysql-ssl-cipher: the only cipher suites offered (empty: rustls's defaults).
-    pub ssl_cipher: String,
-    /// --mysql-compression: every session speaks the compressed protocol (zlib).
-    pub compress: bool,
-}
 
 /// Places libmysqlclient/libmariadb look for the server socket when none is given.
 const DEFAULT_SOCKETS: &[&str] = &[
@@ -233,7 +205,7 @@ fn parse_ssl(raw: &str) -> Result<SslMode> {
 /// --mysql-compression, checked against --mysql-compression-algorithms: zlib is the algorithm
 /// every MySQL-protocol server speaks (MySQL 8.0.18's zstd is not spoken by dbpress's client).
 fn compression(opts: &OptionValues) -> Result<bool> {
-    let on = crate::config::boolean(opts, "mysql-compression")?;
+    let on = super::boolean(opts, "mysql-compression")?;
     let algorithms: Vec<String> = opts
         .get("mysql-compression-algorithms")
         .split(',')
@@ -257,117 +229,117 @@ fn compression(opts: &OptionValues) -> Result<bool> {
     Ok(on)
 }
 
-impl MysqlTarget {
-    pub fn from_options(opts: &OptionValues) -> Result<MysqlTarget> {
-        let url = match opts.get("db") {
-            "" => UrlParts::default(),
-            u => parse_url(u)?,
-        };
-        let list = |name: &str| -> Vec<String> {
-            opts.get(name)
-                .split(',')
-                .map(|s| s.trim().to_string())
-                .filter(|s| !s.is_empty())
-                .collect()
-        };
+/// The target the `--mysql-*` options, a URL, `MYSQL_PWD` and ~/.my.cnf describe.
+pub fn from_options(opts: &OptionValues) -> Result<MysqlTarget> {
+    let url = match opts.get("db") {
+        "" => UrlParts::default(),
+        u => parse_url(u)?,
+    };
+    let list = |name: &str| -> Vec<String> {
+        opts.get(name)
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect()
+    };
 
-        let sockets: Vec<String> = match (&url.socket, opts.is_set("mysql-socket")) {
-            (_, true) => list("mysql-socket"),
-            (Some(s), false) => vec![s.clone()],
-            (None, false) => vec![],
-        };
-        let hosts: Vec<String> = match (&url.host, opts.is_set("mysql-host")) {
-            (_, true) => list("mysql-host"),
-            (Some(h), false) => vec![h.clone()],
-            (None, false) => list("mysql-host"),
-        };
-        let port_given = opts.is_set("mysql-port") || url.port.is_some();
-        let ports: Vec<u16> = if opts.is_set("mysql-port") {
-            list("mysql-port")
-                .iter()
-                .map(|p| {
-                    p.parse::<u16>().ok().filter(|p| *p > 0).ok_or_else(|| {
-                        usage(format!(
-                            "invalid value '{p}' for --mysql-port: expected 1-65535"
-                        ))
-                    })
+    let sockets: Vec<String> = match (&url.socket, opts.is_set("mysql-socket")) {
+        (_, true) => list("mysql-socket"),
+        (Some(s), false) => vec![s.clone()],
+        (None, false) => vec![],
+    };
+    let hosts: Vec<String> = match (&url.host, opts.is_set("mysql-host")) {
+        (_, true) => list("mysql-host"),
+        (Some(h), false) => vec![h.clone()],
+        (None, false) => list("mysql-host"),
+    };
+    let port_given = opts.is_set("mysql-port") || url.port.is_some();
+    let ports: Vec<u16> = if opts.is_set("mysql-port") {
+        list("mysql-port")
+            .iter()
+            .map(|p| {
+                p.parse::<u16>().ok().filter(|p| *p > 0).ok_or_else(|| {
+                    usage(format!(
+                        "invalid value '{p}' for --mysql-port: expected 1-65535"
+                    ))
                 })
-                .collect::<Result<_>>()?
-        } else {
-            vec![url.port.unwrap_or(3306)]
-        };
-        if hosts.is_empty() && sockets.is_empty() {
-            return Err(usage(
-                "--mysql-host is empty: give a host name, or --mysql-socket=PATH",
-            ));
-        }
+            })
+            .collect::<Result<_>>()?
+    } else {
+        vec![url.port.unwrap_or(3306)]
+    };
+    if hosts.is_empty() && sockets.is_empty() {
+        return Err(usage(
+            "--mysql-host is empty: give a host name, or --mysql-socket=PATH",
+        ));
+    }
 
-        let mut transports = Vec::new();
-        if !sockets.is_empty() {
-            transports.extend(sockets.iter().map(|s| Transport::Socket(PathBuf::from(s))));
-        } else {
-            for host in &hosts {
-                if host == "localhost" && !port_given {
-                    let sock = default_socket().ok_or_else(|| {
+    let mut transports = Vec::new();
+    if !sockets.is_empty() {
+        transports.extend(sockets.iter().map(|s| Transport::Socket(PathBuf::from(s))));
+    } else {
+        for host in &hosts {
+            if host == "localhost" && !port_given {
+                let sock = default_socket().ok_or_else(|| {
                         environment(format!(
                             "--mysql-host=localhost means the local Unix socket, but none was found (looked in {}): \
                              pass --mysql-socket=PATH, or --mysql-host=127.0.0.1 for TCP",
                             DEFAULT_SOCKETS.join(", ")
                         ))
                     })?;
-                    transports.push(Transport::Socket(sock));
-                } else {
-                    for &port in &ports {
-                        transports.push(Transport::Tcp {
-                            host: host.clone(),
-                            port,
-                        });
-                    }
+                transports.push(Transport::Socket(sock));
+            } else {
+                for &port in &ports {
+                    transports.push(Transport::Tcp {
+                        host: host.clone(),
+                        port,
+                    });
                 }
             }
         }
+    }
 
-        let user = if opts.is_set("mysql-user") {
-            opts.get("mysql-user").to_string()
-        } else {
-            url.user
-                .clone()
-                .unwrap_or_else(|| opts.get("mysql-user").to_string())
-        };
-        let (password, password_source) = if opts.is_set("mysql-password") {
-            (opts.get("mysql-password").to_string(), "--mysql-password")
-        } else if let Some(p) = url.password.clone() {
-            (p, "the --db URL")
-        } else if let Ok(p) = std::env::var("MYSQL_PWD") {
-            (p, "MYSQL_PWD")
-        } else if let Some(p) = std::env::var_os("HOME")
-            .map(|h| Path::new(&h).join(".my.cnf"))
-            .and_then(|f| password_from_my_cnf(&f))
-        {
-            (p, "~/.my.cnf")
-        } else {
-            (String::new(), "none")
-        };
-        let db = if opts.is_set("mysql-db") {
-            opts.get("mysql-db").to_string()
-        } else {
-            url.db
-                .clone()
-                .unwrap_or_else(|| opts.get("mysql-db").to_string())
-        };
-        let ssl_raw = if opts.is_set("mysql-ssl") {
-            opts.get("mysql-ssl").to_string()
-        } else {
-            url.ssl_mode
-                .clone()
-                .unwrap_or_else(|| opts.get("mysql-ssl").to_string())
-        };
-        let ssl = parse_ssl(&ssl_raw)?;
-        let ssl_ca = Some(opts.get("mysql-ssl-ca"))
-            .filter(|s| !s.is_empty())
-            .map(PathBuf::from);
-        if ssl == SslMode::VerifyCa || ssl == SslMode::VerifyIdentity {
-            match &ssl_ca {
+    let user = if opts.is_set("mysql-user") {
+        opts.get("mysql-user").to_string()
+    } else {
+        url.user
+            .clone()
+            .unwrap_or_else(|| opts.get("mysql-user").to_string())
+    };
+    let (password, password_source) = if opts.is_set("mysql-password") {
+        (opts.get("mysql-password").to_string(), "--mysql-password")
+    } else if let Some(p) = url.password.clone() {
+        (p, "the --db URL")
+    } else if let Ok(p) = std::env::var("MYSQL_PWD") {
+        (p, "MYSQL_PWD")
+    } else if let Some(p) = std::env::var_os("HOME")
+        .map(|h| Path::new(&h).join(".my.cnf"))
+        .and_then(|f| password_from_my_cnf(&f))
+    {
+        (p, "~/.my.cnf")
+    } else {
+        (String::new(), "none")
+    };
+    let db = if opts.is_set("mysql-db") {
+        opts.get("mysql-db").to_string()
+    } else {
+        url.db
+            .clone()
+            .unwrap_or_else(|| opts.get("mysql-db").to_string())
+    };
+    let ssl_raw = if opts.is_set("mysql-ssl") {
+        opts.get("mysql-ssl").to_string()
+    } else {
+        url.ssl_mode
+            .clone()
+            .unwrap_or_else(|| opts.get("mysql-ssl").to_string())
+    };
+    let ssl = parse_ssl(&ssl_raw)?;
+    let ssl_ca = Some(opts.get("mysql-ssl-ca"))
+        .filter(|s| !s.is_empty())
+        .map(PathBuf::from);
+    if ssl == SslMode::VerifyCa || ssl == SslMode::VerifyIdentity {
+        match &ssl_ca {
                 None => {
                     return Err(usage(
                         "--mysql-ssl=verify_ca/verify_identity needs the CA certificate: add --mysql-ssl-ca=FILE",
@@ -381,79 +353,39 @@ impl MysqlTarget {
                 }
                 _ => {}
             }
-        }
-        let client_cert = ClientCert::from_files(
-            opts.get("mysql-ssl-cert"),
-            opts.get("mysql-ssl-key"),
-            "--mysql-ssl-cert",
-            "--mysql-ssl-key",
-        )
-        .map_err(usage)?;
-        if client_cert.is_some() && ssl == SslMode::Disabled {
-            return Err(usage(
+    }
+    let client_cert = ClientCert::from_files(
+        opts.get("mysql-ssl-cert"),
+        opts.get("mysql-ssl-key"),
+        "--mysql-ssl-cert",
+        "--mysql-ssl-key",
+    )
+    .map_err(usage)?;
+    if client_cert.is_some() && ssl == SslMode::Disabled {
+        return Err(usage(
                 "--mysql-ssl-cert is presented over TLS, which is off: add --mysql-ssl=required (or verify_ca, verify_identity)",
             ));
-        }
-        let ssl_cipher = opts.get("mysql-ssl-cipher").trim().to_string();
-        dbpress_net::tls::cipher_suites(&ssl_cipher, "--mysql-ssl-cipher").map_err(usage)?;
-        if !ssl_cipher.is_empty() && ssl == SslMode::Disabled {
-            return Err(usage(
+    }
+    let ssl_cipher = opts.get("mysql-ssl-cipher").trim().to_string();
+    dbpress_net::tls::cipher_suites(&ssl_cipher, "--mysql-ssl-cipher").map_err(usage)?;
+    if !ssl_cipher.is_empty() && ssl == SslMode::Disabled {
+        return Err(usage(
                 "--mysql-ssl-cipher chooses TLS cipher suites, but TLS is off: add --mysql-ssl=required (or verify_ca, verify_identity)",
             ));
-        }
-        let compress = compression(opts)?;
-        Ok(MysqlTarget {
-            client_cert,
-            ssl_cipher,
-            compress,
-            transports,
-            user,
-            password: Secret::new(password),
-            password_source,
-            db,
-            ssl,
-            ssl_ca,
-        })
     }
-
-    /// One line for the run header: how connections reach the server.
-    pub fn describe(&self) -> String {
-        let list: Vec<String> = self.transports.iter().map(|t| t.to_string()).collect();
-        let all_sockets = self
-            .transports
-            .iter()
-            .all(|t| matches!(t, Transport::Socket(_)));
-        let tls = match self.ssl {
-            SslMode::Disabled => "",
-            _ if all_sockets => ", TLS not used over a Unix socket",
-            SslMode::Preferred => ", TLS preferred",
-            SslMode::Required => ", TLS required",
-            SslMode::VerifyCa => ", TLS verify_ca",
-            SslMode::VerifyIdentity => ", TLS verify_identity",
-        };
-        let cert = match &self.client_cert {
-            Some(c) if !all_sockets && self.ssl != SslMode::Disabled => {
-                format!(", client certificate {}", c.cert.display())
-            }
-            _ => String::new(),
-        };
-        let cert = match self.ssl_cipher.as_str() {
-            "" => cert,
-            _ if all_sockets || self.ssl == SslMode::Disabled => cert,
-            list => format!("{cert}, ciphers {list}"),
-        };
-        let compression = if self.compress {
-            ", compressed protocol (zlib)"
-        } else {
-            ""
-        };
-        format!(
-            "MySQL {} as '{}' db '{}'{compression}{tls}{cert}",
-            list.join(", "),
-            self.user,
-            self.db
-        )
-    }
+    let compress = compression(opts)?;
+    Ok(MysqlTarget {
+        client_cert,
+        ssl_cipher,
+        compress,
+        transports,
+        user,
+        password: Secret::new(password),
+        password_source,
+        db,
+        ssl,
+        ssl_ca,
+    })
 }
 
 #[cfg(test)]
@@ -464,7 +396,7 @@ mod tests {
     fn target(s: &str) -> Result<MysqlTarget> {
         let args: Vec<String> = s.split_whitespace().map(String::from).collect();
         match parse(&args)? {
-            Invocation::Workload { opts, .. } => MysqlTarget::from_options(&opts),
+            Invocation::Workload { opts, .. } => from_options(&opts),
             other => panic!("{other:?}"),
         }
     }

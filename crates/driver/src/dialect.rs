@@ -55,17 +55,7 @@ pub struct Dialect {
     pub escape: fn(&[u8], &mut Vec<u8>),
 }
 
-/// Standard SQL quoting: double the single quote, nothing else (PostgreSQL with
-/// standard_conforming_strings, SQLite).
-pub fn escape_standard(s: &[u8], out: &mut Vec<u8>) {
-    let mut rest = s;
-    while let Some(i) = rest.iter().position(|&b| b == b'\'') {
-        out.extend_from_slice(&rest[..=i]);
-        out.push(b'\'');
-        rest = &rest[i + 1..];
-    }
-    out.extend_from_slice(rest);
-}
+pub use dbpress_session::text::escape_standard;
 
 fn mysql_prewarm(t: u32, n: u32) -> Vec<String> {
     vec![

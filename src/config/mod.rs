@@ -1,12 +1,20 @@
 //! Raw option values → a validated `RunConfig`. Every value is checked here, once; an error names
 //! the flag and what would be accepted.
 
+pub mod mysql_target;
+pub mod option_file;
+pub mod pgsql_target;
+pub mod redact;
+pub mod sqlite_target;
+pub mod to_driver;
+
 use crate::cli::{parse_bool, Command, OptionValues};
-use crate::driver::mysql_target::MysqlTarget;
-use crate::driver::pgsql_target::PgTarget;
-use crate::driver::sqlite::SqliteTarget;
 use crate::error::{usage, Result};
 use crate::rand::{DistKind, DistParams};
+use dbpress_driver::mysql::target::MysqlTarget;
+use dbpress_driver::sqlite::SqliteTarget;
+pub use dbpress_driver::PsMode;
+use dbpress_pg::PgTarget;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -15,15 +23,6 @@ use std::collections::BTreeMap;
 pub enum Arrival {
     Poisson,
     Uniform,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PsMode {
-    /// Server-side prepared statements (sysbench's `auto`).
-    Auto,
-    /// Text SQL with values escaped client-side.
-    Disable,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,9 +118,18 @@ pub struct RunConfig {
     pub output_file: Option<String>,
     /// Every effective option (defaults included) with secrets removed, for the result file.
     pub echo: BTreeMap<String, String>,
-    /// The target was given with pgbench's `-h -p -U DBNAME` (`dbpress script`): connection
-    /// errors name those flags.
-    pub pgbench_connection: bool,
+    /// Whose spelling the target was given in, so connection errors name what the user typed.
+    pub connection_flags: ConnectionFlags,
+}
+
+/// The grammar a target was written in: sysbench's `--mysql-*`/`--pgsql-*` options, a `--db`
+/// URL, mysqlslap's flags (`dbpress slap`) or pgbench's `-h -p -U DBNAME` (`dbpress script`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConnectionFlags {
+    Sysbench,
+    Url,
+    Mysqlslap,
+    Pgbench,
 }
 
 pub fn int(opts: &OptionValues, name: &str, min: u64, max: u64) -> Result<u64> {
@@ -402,13 +410,13 @@ impl RunConfig {
         let url = opts.get("db");
         let target = match driver {
             Driver::Mysql if dry_run => Target::DryRun,
-            Driver::Mysql => Target::Mysql(MysqlTarget::from_options(opts)?),
-            Driver::Sqlite => Target::Sqlite(SqliteTarget::from_options(
+            Driver::Mysql => Target::Mysql(mysql_target::from_options(opts)?),
+            Driver::Sqlite => Target::Sqlite(sqlite_target::from_options(
                 opts,
                 sqlite_url_path(url),
                 implicit,
             )?),
-            Driver::Pgsql => Target::Pgsql(crate::driver::pgsql_target::from_options(opts)?),
+            Driver::Pgsql => Target::Pgsql(pgsql_target::from_options(opts)?),
         };
         let ignore_option = format!("{}-ignore-errors", driver.name());
         let ignore = ignore_list(opts.get(&ignore_option), &ignore_option)?;
@@ -447,8 +455,12 @@ impl RunConfig {
             target,
             output_format,
             output_file,
+            connection_flags: if opts.get("db").is_empty() {
+                ConnectionFlags::Sysbench
+            } else {
+                ConnectionFlags::Url
+            },
             echo,
-            pgbench_connection: false,
         })
     }
 }

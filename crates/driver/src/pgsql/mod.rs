@@ -5,11 +5,10 @@
 //! for them (an id is int4), so workloads bind plain integers and byte strings. Errors carry the
 //! SQLSTATE as their code, which is what --pgsql-ignore-errors lists.
 
-use super::pgsql_target::{PgSslMode, PgTarget};
 use super::{dialect, Connection, DbResult, Dialect, Driver, Hints, ServerInfo};
-use crate::config::PsMode;
-use crate::counters::CounterSpec;
+use super::{CounterSpec, DataLocation, PsMode};
 use dbpress_net::tls::{client_config, CertCheck};
+use dbpress_pg::{PgSslMode, PgTarget};
 use rustls::ClientConfig;
 use std::sync::Arc;
 
@@ -138,14 +137,14 @@ impl Driver for PgDriver {
             .collect())
     }
 
-    fn data_location(&self, conn: &mut dyn Connection) -> crate::host::disk::DataLocation {
+    fn data_location(&self, conn: &mut dyn Connection) -> DataLocation {
         // pg_settings hides data_directory's row from roles that may not read it (neither
         // superuser nor pg_read_all_settings), where SHOW would log an error on the server.
         let reported = conn
             .query_rows("SELECT setting FROM pg_settings WHERE name = 'data_directory'")
             .ok()
             .and_then(|rows| rows.into_iter().next()?.into_iter().next()?);
-        crate::host::disk::DataLocation::Server { reported }
+        DataLocation::Server { reported }
     }
 
     fn read_counters(

@@ -13,12 +13,12 @@ struct DryRunConnection {
 }
 
 impl Driver for DryRunDriver {
-    fn server_process(&self, _conn: &dyn Connection) -> crate::host::ServerProcess {
+    fn server_socket(&self, _conn: &dyn Connection) -> Result<std::os::fd::RawFd, String> {
         Err("none: a dry run sends nothing".into())
     }
 
-    fn data_location(&self, _conn: &mut dyn Connection) -> crate::host::disk::DataLocation {
-        crate::host::disk::DataLocation::Nowhere
+    fn data_location(&self, _conn: &mut dyn Connection) -> super::DataLocation {
+        super::DataLocation::Nowhere
     }
 
     fn connect(&self, _index: usize) -> DbResult<Box<dyn Connection>> {

@@ -2,11 +2,12 @@
 //! then libpq's environment (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE, PGSSLMODE) and
 //! ~/.pgpass, in libpq's order of precedence (an option beats the environment beats a default).
 
-use super::mysql_target::{parse_url, Secret};
+use super::mysql_target::parse_url;
 use crate::cli::OptionValues;
 use crate::error::{usage, Result};
 use dbpress_net::tls::ClientCert;
 pub use dbpress_pg::{Fixes, PgSslMode, PgTarget};
+use dbpress_session::Secret;
 use std::path::{Path, PathBuf};
 
 /// An option if given, else the URL's part, else the environment variable, else the default.
