@@ -281,12 +281,16 @@ impl Buffered {
     }
 
     /// The bytes read but not yet consumed.
+    // Inline (here and in `take`): the protocol clients in other crates call both once per
+    // message, rows included; as calls they cost ~7% of an oltp_read_write event's instructions.
+    #[inline]
     pub fn unread(&self) -> &[u8] {
         &self.buf[self.start..self.end]
     }
 
     /// Consume a header of `skip` bytes and the `len` bytes after it (both filled already),
     /// returning the latter.
+    #[inline]
     pub fn take(&mut self, skip: usize, len: usize) -> &[u8] {
         let at = self.start + skip;
         self.start = at + len;
