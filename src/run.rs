@@ -6,7 +6,8 @@ use crate::config::{self, RunConfig};
 use crate::error::Result;
 use crate::result::VERSION;
 use crate::result::{self, Histograms, RunInfo, RunResult, StatementSummary, Tool};
-use crate::runner::{self, signals::Signals};
+use crate::runner;
+use crate::signals::{self, Signals};
 use crate::workload::{Context, Workload};
 use crate::{environment, stats};
 use dbpress_driver::{DbError, Driver, ServerInfo};
@@ -159,7 +160,8 @@ pub fn measure(
         on_forced: &forced,
     };
     let host = crate::host::Sampler::new(server_process, data).with_network(network);
-    let output = runner::run(cfg, w, driver, &info, &controls, host, out)?;
+    let mut progress = crate::export::text::progress::TextProgress::new(out, cfg.percentile);
+    let output = runner::run(cfg, w, driver, &info, &controls, host, &mut progress)?;
     Ok(assemble(output))
 }
 
@@ -320,7 +322,7 @@ pub fn finish(
     }
     if let Some(sig) = m.interrupted_by {
         eprintln!("dbpress: interrupted by {sig}; the summary covers what ran");
-        return Ok(runner::signals::exit_code(sig));
+        return Ok(signals::exit_code(sig));
     }
     if let Some(f) = &m.result.run.forced_shutdown {
         eprintln!("dbpress: {}", forced_message(f, cfg.threads));

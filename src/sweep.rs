@@ -3,110 +3,20 @@
 //! p99, errors/s and the ratio to the best level. A level that cannot start (the server's
 //! max_connections, say) is reported in the table with its reason and the sweep goes on.
 
-use crate::cli::{Command, OptionValues};
 use crate::config::redact::redact_args;
 use crate::config::to_driver::make_driver;
+use crate::config::Command;
 use crate::config::{OutputFormat, RunConfig};
 use crate::error::{environment, usage, Result};
+use crate::export::sweep_row::table;
+use crate::options::OptionValues;
+use crate::result::sweep::{Step, SweepResult};
 use crate::result::VERSION;
-use crate::result::{RunResult, Tool, SCHEMA_VERSION};
+use crate::result::{Tool, SCHEMA_VERSION};
 use crate::run;
-use crate::runner::signals::{self, Signals};
+use crate::signals::{self, Signals};
 use crate::workload::{Context, Workload};
-use serde::{Deserialize, Serialize};
 use std::io::Write;
-
-/// A sweep's JSON document (docs/sweep.schema.json); each step's `result` is a run result as
-/// docs/results.schema.json describes.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct SweepResult {
-    pub schema_version: u32,
-    /// Always "sweep": tells a sweep file from a single run's.
-    pub kind: String,
-    pub tool: Tool,
-    pub command_line: Vec<String>,
-    pub workload: String,
-    pub levels: Vec<u32>,
-    pub steps: Vec<Step>,
-    pub table: Vec<Row>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Step {
-    pub threads: u32,
-    /// `dbpress slap --engine`: the MySQL storage engine this step's tables were created with.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub engine: Option<String>,
-    /// None when the level could not run.
-    pub result: Option<RunResult>,
-    /// Why the level did not start, or the server error that stopped it.
-    pub error: Option<String>,
-}
-
-/// One line of the closing table; numbers are None for a level that did not run.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Row {
-    pub threads: u32,
-    /// The step's storage engine (`dbpress slap --engine`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub engine: Option<String>,
-    pub tps: Option<f64>,
-    pub qps: Option<f64>,
-    pub p95_ms: Option<f64>,
-    pub p99_ms: Option<f64>,
-    pub errors_per_s: Option<f64>,
-    /// TPS divided by the best level's TPS.
-    pub ratio_to_best: Option<f64>,
-    pub error: Option<String>,
-    /// A level that ran short or not at all: interrupted by a signal, cut by --forced-shutdown,
-    /// or never reached because the sweep stopped before it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
-    /// Average CPUs busy on this machine over the level, and of them the server's process's
-    /// and dbpress's (`host_usage` of its result): where the curve flattens because the
-    /// machine, not the server, ran out.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cpu: Option<RowCpu>,
-    /// The disk under the data over the level (`host_usage.disk` of its result): where the
-    /// curve flattens because the disk, not the CPUs, ran out.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub disk: Option<RowDisk>,
-    /// KiB per event through the sessions' network interface, both ways together
-    /// (`host_usage.network` of its result): what a protocol option or a version sends.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub net_kib_per_event: Option<f64>,
-    /// The server's most frequent wait event over the level (`server_waits` of its result):
-    /// where a curve bends because sessions queue for a lock rather than for a CPU.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub top_wait: Option<crate::waits::WaitShare>,
-    /// Share of the server cache's page requests it missed over the level, percent (its
-    /// `server_counters`): where a curve changes because the data left memory.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cache_miss_pct: Option<f64>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct RowDisk {
-    /// Share of the time with a request in flight, 0..1.
-    pub busy: f64,
-    /// KiB written to the device per event.
-    pub kib_per_event: f64,
-    /// Cache flushes per event (what a commit's fsync costs); absent where the kernel does
-    /// not count them.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub flushes_per_event: Option<f64>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct RowCpu {
-    pub busy: f64,
-    pub server: Option<f64>,
-    pub dbpress: f64,
-    /// The server's CPU time per event, microseconds: what a version or a setting costs per
-    /// transaction, whatever the throughput.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub server_us_per_event: Option<f64>,
-}
 
 /// The levels of `--threads` when it is a list (`1,2,4`); None for a single value.
 pub fn levels(opts: &OptionValues) -> Result<Option<Vec<u32>>> {
@@ -131,281 +41,6 @@ pub fn levels(opts: &OptionValues) -> Result<Option<Vec<u32>>> {
         )));
     }
     Ok(Some(levels))
-}
-
-pub(crate) fn row(threads: u32, step: &Step) -> Row {
-    let Some(r) = &step.result else {
-        return Row {
-            threads,
-            engine: step.engine.clone(),
-            tps: None,
-            qps: None,
-            p95_ms: None,
-            p99_ms: None,
-            errors_per_s: None,
-            ratio_to_best: None,
-            error: step.error.clone(),
-            note: None,
-            cpu: None,
-            disk: None,
-            net_kib_per_event: None,
-            top_wait: None,
-            cache_miss_pct: None,
-        };
-    };
-    let s = &r.summary;
-    let note = match (&r.run.interrupted_by, &r.run.forced_shutdown) {
-        (Some(sig), _) => Some(format!("interrupted by {sig} after {:.2}s", s.total_time_s)),
-        (None, Some(f)) => Some(format!(
-            "forced shutdown: {} transactions unfinished",
-            f.unfinished
-        )),
-        (None, None) => None,
-    };
-    // A level whose throughput fell to nothing for whole intervals is where a curve hides a
-    // collapse (lock convoys, deadlock-detection storms); say so beside its averages.
-    let stalls = r
-        .throughput
-        .as_ref()
-        .filter(|t| t.stalled_intervals > 0)
-        .map(|t| {
-            // What the sessions were held on meanwhile, where the server was sampled.
-            let waits = if t.stall_waits.is_empty() {
-                String::new()
-            } else {
-                format!("; sessions: {}", crate::waits::top(&t.stall_waits, 2))
-            };
-            format!(
-                "stalled {} of {} intervals (no event finished{waits})",
-                t.stalled_intervals, t.intervals
-            )
-        });
-    let note = match (note, stalls) {
-        (Some(n), Some(st)) => Some(format!("{n}; {st}")),
-        (n, st) => n.or(st),
-    };
-    Row {
-        threads,
-        engine: step.engine.clone(),
-        tps: Some(s.tps),
-        qps: Some(s.qps),
-        p95_ms: Some(s.latency.p95_ms),
-        p99_ms: Some(s.latency.p99_ms),
-        errors_per_s: Some(s.errors as f64 / s.total_time_s.max(1e-9)),
-        ratio_to_best: None,
-        error: step.error.clone(),
-        note,
-        cpu: r.host_usage.as_ref().map(|h| RowCpu {
-            busy: h.host.busy(),
-            server: h.server.as_ref().map(|s| s.cpus()),
-            dbpress: h.dbpress.cpus(),
-            server_us_per_event: h
-                .server
-                .as_ref()
-                .filter(|_| s.events > 0)
-                .map(|sv| h.micros_per(sv.cpus(), s.events)),
-        }),
-        disk: r.host_usage.as_ref().and_then(|h| {
-            let io = &h.disk.as_ref()?.io;
-            let per_event = |rate: f64| h.per_item(rate, s.events);
-            Some(RowDisk {
-                busy: io.busy,
-                kib_per_event: per_event(io.write_mib_s) * 1024.0,
-                flushes_per_event: io.flushes_s.map(per_event),
-            })
-        }),
-        net_kib_per_event: r.host_usage.as_ref().and_then(|h| {
-            let n = h.network.as_ref()?;
-            Some(h.per_item(n.both_ways_mib_s() * 1024.0, s.events))
-        }),
-        top_wait: r
-            .server_waits
-            .as_ref()
-            .and_then(|w| w.events.first().cloned()),
-        cache_miss_pct: r
-            .server_counters
-            .as_ref()
-            .and_then(|c| crate::counters::CacheMisses::of(&c.deltas))
-            .map(|c| c.pct()),
-    }
-}
-
-/// One row per step (a level that ran or failed to start), then one per level the sweep never
-/// reached (`stopped_by` says why it stopped).
-pub fn table(steps: &[Step], not_reached: &[(Option<String>, u32)], stopped_by: &str) -> Vec<Row> {
-    let mut rows: Vec<Row> = steps.iter().map(|s| row(s.threads, s)).collect();
-    rows.extend(not_reached.iter().map(|(engine, threads)| Row {
-        note: Some(format!("not run: {stopped_by}")),
-        ..row(
-            *threads,
-            &Step {
-                threads: *threads,
-                engine: engine.clone(),
-                result: None,
-                error: None,
-            },
-        )
-    }));
-    let best = rows.iter().filter_map(|r| r.tps).fold(0.0f64, f64::max);
-    for r in &mut rows {
-        r.ratio_to_best = r.tps.filter(|_| best > 0.0).map(|t| t / best);
-    }
-    rows
-}
-
-impl Row {
-    /// The level's figures as the table writes them: threads, TPS, QPS, p95, p99, errors/s
-    /// and the ratio to the best level; empty where the level has none.
-    pub fn figure_cells(&self) -> Vec<String> {
-        use crate::export::table::num;
-        vec![
-            self.threads.to_string(),
-            num(self.tps, 2),
-            num(self.qps, 2),
-            num(self.p95_ms, 3),
-            num(self.p99_ms, 3),
-            num(self.errors_per_s, 2),
-            num(self.ratio_to_best, 3),
-        ]
-    }
-}
-
-pub fn render_table(s: &SweepResult) -> String {
-    let cell = |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
-    // The CPU columns only when some level has them (not in results of earlier versions).
-    let with_cpu = s.table.iter().any(|r| r.cpu.is_some());
-    let cpu_head = if with_cpu {
-        format!(" {:>10} {:>7} {:>7}", "CPUs busy", "server", "dbpress")
-    } else {
-        String::new()
-    };
-    let with_disk = s.table.iter().any(|r| r.disk.is_some());
-    let disk_head = if with_disk {
-        format!(" {:>9}", "disk busy")
-    } else {
-        String::new()
-    };
-    let with_wait = s.table.iter().any(|r| r.top_wait.is_some());
-    let wait_head = if with_wait {
-        format!("  {:<28}", "top server wait")
-    } else {
-        String::new()
-    };
-    // `dbpress slap --engine`: a first column names each row's storage engine.
-    let engine_width = s
-        .table
-        .iter()
-        .filter_map(|r| r.engine.as_ref().map(String::len))
-        .max()
-        .map(|w| w.max("engine".len()));
-    let engine_cell = |e: Option<&str>| match engine_width {
-        Some(w) => format!("{:<w$} ", e.unwrap_or("-")),
-        None => String::new(),
-    };
-    let levels = match engine_width {
-        Some(_) => {
-            let mut engines: Vec<&str> =
-                s.table.iter().filter_map(|r| r.engine.as_deref()).collect();
-            engines.dedup();
-            format!("{} engines x {} levels", engines.len(), s.levels.len())
-        }
-        None => format!("{} levels", s.levels.len()),
-    };
-    let mut out = format!(
-        "\nThread sweep, {} ({levels}):\n    {}{:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}{cpu_head}{disk_head}{}\n",
-        s.workload,
-        engine_cell(Some("engine")),
-        "threads",
-        "TPS",
-        "QPS",
-        "p95 ms",
-        "p99 ms",
-        "err/s",
-        "vs best",
-        wait_head.trim_end()
-    );
-    for r in &s.table {
-        let f: Vec<String> = r
-            .figure_cells()
-            .into_iter()
-            .map(|c| if c.is_empty() { "-".into() } else { c })
-            .collect();
-        out.push_str(&format!(
-            "    {}{:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}",
-            engine_cell(r.engine.as_deref()),
-            f[0],
-            f[1],
-            f[2],
-            f[3],
-            f[4],
-            f[5],
-            f[6]
-        ));
-        if with_cpu {
-            let c = r.cpu.as_ref();
-            out.push_str(&format!(
-                " {:>10} {:>7} {:>7}",
-                cell(c.map(|c| c.busy), 2),
-                cell(c.and_then(|c| c.server), 2),
-                cell(c.map(|c| c.dbpress), 2),
-            ));
-        }
-        if with_disk {
-            let busy = r.disk.as_ref().map(|d| format!("{:.0}%", d.busy * 100.0));
-            out.push_str(&format!(" {:>9}", busy.as_deref().unwrap_or("-")));
-        }
-        if with_wait {
-            let wait = r
-                .top_wait
-                .as_ref()
-                .map(|w| format!("{:.0}% {}", w.share * 100.0, w.event));
-            out.push_str(&format!("  {:<28}", wait.as_deref().unwrap_or("-")));
-        }
-        for text in [&r.note, &r.error].into_iter().flatten() {
-            out.push_str("  ");
-            out.push_str(text);
-        }
-        // The last column is padded for the notes after it; a row without any ends at its
-        // last figure.
-        out.truncate(out.trim_end_matches(' ').len());
-        out.push('\n');
-    }
-    if let Some(cpus) = s
-        .steps
-        .iter()
-        .find_map(|st| st.result.as_ref()?.host_usage.as_ref())
-        .map(|h| h.cpus)
-    {
-        out.push_str(&format!(
-            "    CPUs: average CPUs busy on this machine (of {cpus}), and of them the server's process's and dbpress's (from /proc)\n"
-        ));
-    }
-    if let Some(w) = s
-        .steps
-        .iter()
-        .find_map(|st| st.result.as_ref()?.server_waits.as_ref())
-        .filter(|_| with_wait)
-    {
-        out.push_str(&format!(
-            "    top server wait: the most frequent of what the server said the level's sessions were doing ({}, sampled every {} ms)\n",
-            w.source, w.every_ms
-        ));
-    }
-    if let Some(d) = s
-        .steps
-        .iter()
-        .find_map(|st| st.result.as_ref()?.host_usage.as_ref()?.disk.as_ref())
-    {
-        out.push_str(&format!(
-            "    disk busy: share of the time {} (holding {}) had a request in flight (from /proc/diskstats)\n",
-            d.device, d.path
-        ));
-    }
-    out
-}
-
-pub fn render_json(s: &SweepResult) -> String {
-    serde_json::to_string_pretty(s).expect("SweepResult always serialises") + "\n"
 }
 
 /// What fails whatever the thread count (the server unreachable, a wrong password, tables not
@@ -629,7 +264,9 @@ fn conclude(
         crate::export::write_sweep(path, &sweep)?;
     }
     match first.output_format {
-        OutputFormat::Text if crate::verbosity::notices() => print!("{}", render_table(&sweep)),
+        OutputFormat::Text if crate::verbosity::notices() => {
+            print!("{}", crate::export::text::sweep::render_table(&sweep))
+        }
         OutputFormat::Text => {}
         other => print!("{}", crate::export::sweep_as(other, &sweep)),
     }
@@ -660,14 +297,11 @@ fn conclude(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::{parse, Invocation};
+    use crate::cli::parse_workload;
 
     fn opts(s: &str) -> OptionValues {
         let args: Vec<String> = s.split_whitespace().map(String::from).collect();
-        match parse(&args).unwrap() {
-            Invocation::Workload { opts, .. } => opts,
-            other => panic!("{other:?}"),
-        }
+        parse_workload(&args).unwrap().2
     }
 
     #[test]
@@ -707,7 +341,7 @@ mod tests {
             error: None,
         };
         assert_eq!(
-            row(4, &step).note.as_deref(),
+            crate::export::sweep_row::row(4, &step).note.as_deref(),
             Some("stalled 1 of 4 intervals (no event finished; sessions: 100% Lock:relation)")
         );
     }

@@ -37,7 +37,6 @@ pub fn info() -> bool {
 }
 
 /// `println!` at notice level: prepare's, cleanup's and check's messages.
-#[macro_export]
 macro_rules! notice {
     ($($arg:tt)*) => {
         if $crate::verbosity::notices() {
@@ -45,3 +44,4 @@ macro_rules! notice {
         }
     };
 }
+pub(crate) use notice;

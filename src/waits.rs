@@ -11,11 +11,9 @@
 //! A driver says where it looks (`Driver::wait_source`) and takes one sample
 //! (`Driver::sample_waits`): what each session of the run is doing, in the server's words.
 
-use crate::runner::Shared;
+pub use crate::result::waits::{ServerWaits, WaitShare};
 use dbpress_driver::{DbErrorKind, Driver};
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 /// How often the sessions are sampled.
@@ -23,31 +21,6 @@ pub const EVERY: Duration = Duration::from_millis(100);
 
 /// At most this many events are listed; the rest are summed in one line.
 const LISTED: usize = 12;
-
-/// The server's wait events over a run, as shares of the sessions sampled.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
-pub struct ServerWaits {
-    /// Where the samples come from (`pg_stat_activity`, `SHOW PROCESSLIST`).
-    pub source: String,
-    /// Samples taken, `every_ms` apart.
-    pub samples: u64,
-    pub every_ms: u64,
-    /// Sessions seen per sample, on average.
-    pub sessions_avg: f64,
-    /// The events, most frequent first: each the share of all session observations.
-    pub events: Vec<WaitShare>,
-    /// Why there are no samples, when there are none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unavailable: Option<String>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct WaitShare {
-    pub event: String,
-    pub observations: u64,
-    /// observations / every observation, 0..1.
-    pub share: f64,
-}
 
 /// When each sample was taken and what it saw, kept until the run's intervals are known and
 /// then tallied into them (`Interval::waits`): the waits of the seconds in which throughput
@@ -134,13 +107,25 @@ pub fn top(events: &[WaitShare], n: usize) -> String {
         .join(", ")
 }
 
+/// What the sampler reads of the run it watches (the runner's shared state).
+pub trait WatchedRun: Sync {
+    /// The run has stopped.
+    fn stopped(&self) -> bool;
+    /// The warm-up is over.
+    fn measuring(&self) -> bool;
+    /// Workers still in the run.
+    fn running(&self) -> usize;
+    /// The server's ids of the run's sessions, sorted.
+    fn sessions(&self) -> Vec<u64>;
+}
+
 /// Samples the run's sessions until the run stops, counting only while it is measured and every
 /// worker is still in it (workers that finished `--events` early leave, and a sample of the
 /// others would say nothing of the load). Runs on a thread of its own with a session of its
 /// own; a failure to connect or to query before the first sample is the result's
 /// `unavailable` (a later one ends the sampling with what it has).
 ///
-/// The run's sessions are `Shared::sessions`: the server's ids, sorted, followed through
+/// The run's sessions are `WatchedRun::sessions`: the server's ids, sorted, followed through
 /// reconnects (empty where the driver does not know them: it then takes what it can tell is the
 /// run's, see `Driver::sample_waits`). A lost sampling session (a restart or a failover the run
 /// rides out) is reconnected and the sampling goes on.
@@ -148,7 +133,7 @@ pub fn sample(
     driver: &dyn Driver,
     source: &str,
     workers: usize,
-    shared: &Shared,
+    run: &dyn WatchedRun,
 ) -> (ServerWaits, Timeline) {
     let mut waits = ServerWaits {
         source: source.to_string(),
@@ -165,7 +150,7 @@ pub fn sample(
     let mut tally: BTreeMap<String, u64> = BTreeMap::new();
     let mut timeline = Timeline::default();
     let mut next = Instant::now();
-    while !shared.stop.load(Ordering::Relaxed) {
+    while !run.stopped() {
         let now = Instant::now();
         if now < next {
             std::thread::sleep((next - now).min(Duration::from_millis(20)));
@@ -176,14 +161,14 @@ pub fn sample(
         if next < now {
             next = now + EVERY;
         }
-        if !shared.measuring.load(Ordering::Relaxed) {
+        if !run.measuring() {
             continue;
         }
-        if shared.running.load(Ordering::Relaxed) < workers {
+        if run.running() < workers {
             break;
         }
         let at = Instant::now();
-        match driver.sample_waits(conn.as_mut(), &shared.sessions()) {
+        match driver.sample_waits(conn.as_mut(), &run.sessions()) {
             Ok(seen) => {
                 waits.samples += 1;
                 let mut sample: BTreeMap<&str, u32> = BTreeMap::new();
@@ -249,6 +234,17 @@ pub fn section(w: &ServerWaits) -> String {
     }
     let _ = writeln!(o);
     o
+}
+
+/// How many wait events a group of intervals keeps: enough to name what dominated.
+const WAITS_KEPT: usize = 5;
+
+/// The server's wait events over these intervals, most frequent first (the first few); empty
+/// where none was sampled.
+pub fn most_of<'a>(intervals: impl Iterator<Item = &'a crate::result::Interval>) -> Vec<WaitShare> {
+    let mut w = shares(intervals.filter_map(|i| i.waits.as_ref()));
+    w.truncate(WAITS_KEPT);
+    w
 }
 
 #[cfg(test)]

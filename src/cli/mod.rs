@@ -5,99 +5,33 @@
 //! deprecated spellings of sysbench 0.4/0.5/1.0 mapped onto current names with a notice.
 //! Validation of values happens in `config`; this module only knows names and shapes.
 
-pub mod options;
-
+pub use crate::config::Command;
 use crate::error::{usage, Result};
-use options::{alias, find, Alias, Kind};
-use std::collections::BTreeMap;
+use crate::options::table::{alias, find, Alias, Kind};
+use crate::options::{parse_bool, OptionValues};
 
-/// What to do.
+/// What a command line in sysbench's grammar says: an answer that ends parsing, or its words
+/// (at most two: a command's name and its argument, or a workload and its command word) and
+/// its options. Which command the words name is the command table's business (`commands`).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Invocation {
     Version,
     Help,
-    List,
-    HelpWorkload(String),
-    Report(String, OptionValues),
-    Workload {
-        workload: String,
-        command: Command,
+    Words {
+        words: Vec<String>,
         opts: OptionValues,
     },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Command {
-    Prepare,
-    Run,
-    Cleanup,
-    Check,
-    Prewarm,
-}
-
-impl Command {
-    fn parse(s: &str) -> Option<Command> {
-        Some(match s {
-            "prepare" => Command::Prepare,
-            "run" => Command::Run,
-            "cleanup" => Command::Cleanup,
-            "check" => Command::Check,
-            // sysbench master renamed prewarm to warmup; both work.
-            "prewarm" | "warmup" => Command::Prewarm,
-            _ => return None,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Command::Prepare => "prepare",
-            Command::Run => "run",
-            Command::Cleanup => "cleanup",
-            Command::Check => "check",
-            Command::Prewarm => "prewarm",
-        }
-    }
-}
-
-/// Option values by canonical name, as typed (validated later), plus deprecation notices.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct OptionValues {
-    values: BTreeMap<&'static str, String>,
-    pub notices: Vec<String>,
-}
-
-impl OptionValues {
-    /// The value given, or the option's default.
-    pub fn get(&self, name: &str) -> &str {
-        match self.values.get(name) {
-            Some(v) => v,
-            None => find(name).map(|s| s.default).unwrap_or_else(|| {
-                panic!("option --{name} is not in the option table (programming error)")
-            }),
-        }
-    }
-
-    pub fn is_set(&self, name: &str) -> bool {
-        self.values.contains_key(name)
-    }
-
-    pub fn set(&mut self, name: &'static str, value: impl Into<String>) {
-        self.values.insert(name, value.into());
-    }
-
-    /// Every option given explicitly, secrets included (callers decide what to show).
-    pub fn explicit(&self) -> impl Iterator<Item = (&'static str, &str)> {
-        self.values.iter().map(|(k, v)| (*k, v.as_str()))
-    }
-}
-
-/// True for sysbench's boolean spellings.
-pub fn parse_bool(v: &str) -> Option<bool> {
-    match v.to_ascii_lowercase().as_str() {
-        "on" | "true" | "1" | "yes" => Some(true),
-        "off" | "false" | "0" | "no" => Some(false),
-        _ => None,
-    }
+/// A workload's words (`oltp_read_write run`) read as sysbench reads them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WorkloadCall {
+    /// `dbpress <workload> help`.
+    Help(String),
+    Run {
+        workload: String,
+        command: Command,
+    },
 }
 
 /// Workload name from sysbench's `--test=`: a name, or a script path whose file name is used.
@@ -215,7 +149,7 @@ fn scan(args: &[String]) -> Result<Scanned> {
             take_value(&name, inline, args, &mut i, Kind::Str)?;
             continue;
         }
-        if let Some((kind, why)) = options::inert(&name) {
+        if let Some((kind, why)) = crate::options::table::inert(&name) {
             let v = take_value(&name, inline, args, &mut i, kind)?;
             let shown = if v.is_empty() {
                 String::new()
@@ -323,19 +257,27 @@ fn words_to_invocation(
     words: Vec<String>,
     test_name: Option<String>,
 ) -> Result<Invocation> {
-    let mut words = words.into_iter();
-    let first = match test_name {
-        Some(t) => Some(t),
-        None => words.next(),
-    };
-    let Some(mut first) = first else {
+    let words: Vec<String> = test_name.into_iter().chain(words).collect();
+    if words.is_empty() {
         return Ok(Invocation::Help);
-    };
+    }
+    if let Some(extra) = words.get(2) {
+        return Err(usage(format!(
+            "unexpected argument '{extra}': the form is `dbpress <workload> prepare|run|cleanup [options]`"
+        )));
+    }
+    Ok(Invocation::Words { words, opts })
+}
+
+/// The words of a workload's command line (`oltp_read_write run`, sysbench's
+/// `/usr/share/sysbench/oltp_read_write.lua run`), or the one line that says what is wrong.
+pub fn workload_call(words: &[String]) -> Result<WorkloadCall> {
+    let mut first = words[0].clone();
     if first.ends_with(".lua") {
         // sysbench takes its packaged scripts by path (`sysbench /usr/share/sysbench/oltp_read_write.lua run`):
         // each is one of dbpress's built-in workloads under the same name.
         let name = workload_from_test(&first);
-        if crate::workload::known(&name).is_err() {
+        if crate::workload::registry::known(&name).is_err() {
             return Err(usage(format!(
                 "'{first}' is a Lua script, which dbpress does not run: use a built-in workload (`dbpress list`) \
                  or put the SQL in a script for `dbpress script run -f FILE`"
@@ -343,29 +285,7 @@ fn words_to_invocation(
         }
         first = name;
     }
-    let second = words.next();
-    if let Some(extra) = words.next() {
-        return Err(usage(format!(
-            "unexpected argument '{extra}': the form is `dbpress <workload> prepare|run|cleanup [options]`"
-        )));
-    }
-    match first.as_str() {
-        "list" => return Ok(Invocation::List),
-        "help" => {
-            return Ok(match second {
-                Some(w) => Invocation::HelpWorkload(w),
-                None => Invocation::Help,
-            });
-        }
-        "version" => return Ok(Invocation::Version),
-        "report" => {
-            let file = second.ok_or_else(|| {
-                usage("`dbpress report` needs a result file: dbpress report results.json")
-            })?;
-            return Ok(Invocation::Report(file, opts));
-        }
-        _ => {}
-    }
+    let second = words.get(1).cloned();
     if Command::parse(&first).is_some() {
         // `dbpress run` or `dbpress run oltp_read_write`: the command word came first.
         let workload = second.unwrap_or_else(|| "<workload>".to_string());
@@ -380,18 +300,29 @@ fn words_to_invocation(
         )));
     };
     if cmd_word == "help" {
-        return Ok(Invocation::HelpWorkload(first));
+        return Ok(WorkloadCall::Help(first));
     }
     let command = Command::parse(&cmd_word).ok_or_else(|| {
         usage(format!(
             "unknown command '{cmd_word}': use prepare, run, cleanup, check, prewarm or help (`dbpress {first} run`)"
         ))
     })?;
-    Ok(Invocation::Workload {
+    Ok(WorkloadCall::Run {
         workload: first,
         command,
-        opts,
     })
+}
+
+/// A workload's command line whole: its name, its command and its options (for tests and
+/// tools that build one).
+pub fn parse_workload(args: &[String]) -> Result<(String, Command, OptionValues)> {
+    match parse(args)? {
+        Invocation::Words { words, opts } => match workload_call(&words)? {
+            WorkloadCall::Run { workload, command } => Ok((workload, command, opts)),
+            WorkloadCall::Help(w) => Err(usage(format!("`{w} help` asks for help, not a run"))),
+        },
+        other => Err(usage(format!("not a workload's command line: {other:?}"))),
+    }
 }
 
 fn take_value(
@@ -445,7 +376,7 @@ fn bad_bool(name: &str, v: &str) -> crate::error::Error {
 
 fn unknown_option(raw: &str) -> crate::error::Error {
     let name = raw.replace('_', "-");
-    let close = options::SPECS
+    let close = crate::options::table::SPECS
         .iter()
         .map(|s| s.name)
         .filter(|candidate| edit_distance(candidate, &name) <= 2)

@@ -5,26 +5,15 @@ fn args(s: &str) -> Vec<String> {
 }
 
 fn opts_of(s: &str) -> OptionValues {
-    match parse(&args(s)).expect("parses") {
-        Invocation::Workload { opts, .. } => opts,
-        other => panic!("expected a workload invocation, got {other:?}"),
-    }
+    parse_workload(&args(s)).expect("parses").2
 }
 
 #[test]
 fn sysbench_word_order_with_options_anywhere() {
-    let inv = parse(&args(
+    let (workload, command, opts) = parse_workload(&args(
         "--threads=4 oltp_read_write --time 5 run --table_size=99",
     ))
     .unwrap();
-    let Invocation::Workload {
-        workload,
-        command,
-        opts,
-    } = inv
-    else {
-        panic!("not a workload")
-    };
     assert_eq!(workload, "oltp_read_write");
     assert_eq!(command, Command::Run);
     assert_eq!(opts.get("threads"), "4");
@@ -146,10 +135,8 @@ fn test_option_names_the_workload_from_a_name_or_a_lua_path() {
         "--test=/usr/share/sysbench/oltp_read_write.lua",
         "--test oltp_read_write.lua",
     ] {
-        let inv = parse(&args(&format!("{t} --num-threads=2 run"))).unwrap();
-        let Invocation::Workload { workload, opts, .. } = inv else {
-            panic!("{t}: not a workload")
-        };
+        let (workload, _, opts) =
+            parse_workload(&args(&format!("{t} --num-threads=2 run"))).unwrap();
         assert_eq!(workload, "oltp_read_write", "{t}");
         assert_eq!(opts.get("threads"), "2");
         assert_eq!(opts.notices.len(), 2);
@@ -163,10 +150,7 @@ fn a_sysbench_script_path_in_place_of_the_workload_names_the_built_in_one() {
         "./oltp_read_write.lua",
         "oltp_read_write.lua",
     ] {
-        let inv = parse(&args(&format!("{w} --threads=2 run"))).unwrap();
-        let Invocation::Workload { workload, opts, .. } = inv else {
-            panic!("{w}: not a workload")
-        };
+        let (workload, _, opts) = parse_workload(&args(&format!("{w} --threads=2 run"))).unwrap();
         assert_eq!(workload, "oltp_read_write", "{w}");
         assert!(
             opts.notices.is_empty(),
@@ -177,7 +161,7 @@ fn a_sysbench_script_path_in_place_of_the_workload_names_the_built_in_one() {
         "/home/me/my_test.lua run",
         "--test=/home/me/my_test.lua run",
     ] {
-        let e = parse(&args(w)).unwrap_err().to_string();
+        let e = parse_workload(&args(w)).unwrap_err().to_string();
         assert!(
             e.contains("'/home/me/my_test.lua' is a Lua script") && e.contains("dbpress script"),
             "{w}: {e}"
@@ -195,24 +179,24 @@ fn password_notice_never_shows_the_password() {
 
 #[test]
 fn top_level_words() {
-    assert_eq!(parse(&args("list")).unwrap(), Invocation::List);
+    let words = |s: &str| match parse(&args(s)).unwrap() {
+        Invocation::Words { words, .. } => words,
+        other => panic!("{s}: {other:?}"),
+    };
+    assert_eq!(words("list"), ["list"]);
     assert_eq!(parse(&args("--version")).unwrap(), Invocation::Version);
     assert_eq!(parse(&args("")).unwrap(), Invocation::Help);
+    assert_eq!(words("help oltp_read_write"), ["help", "oltp_read_write"]);
+    assert_eq!(words("--histogram report r.json"), ["report", "r.json"]);
     assert_eq!(
-        parse(&args("help oltp_read_write")).unwrap(),
-        Invocation::HelpWorkload("oltp_read_write".into())
-    );
-    assert_eq!(
-        parse(&args("oltp_read_write help")).unwrap(),
-        Invocation::HelpWorkload("oltp_read_write".into())
-    );
-    assert!(
-        matches!(parse(&args("report r.json")).unwrap(), Invocation::Report(f, _) if f == "r.json")
+        workload_call(&words("oltp_read_write help")).unwrap(),
+        WorkloadCall::Help("oltp_read_write".into())
     );
 }
 
 #[test]
 fn mistakes_get_one_line_with_the_fix() {
+    let parse = |a: &[String]| parse_workload(a);
     let e = parse(&args("oltp_read_write run --thread=4")).unwrap_err();
     assert_eq!(
         e.message(),

@@ -8,8 +8,9 @@ pub mod redact;
 pub mod sqlite_target;
 pub mod to_driver;
 
-use crate::cli::{parse_bool, Command, OptionValues};
 use crate::error::{usage, Result};
+use crate::options::OptionValues;
+use crate::options::{boolean, choice, float, int};
 use crate::rand::{DistKind, DistParams};
 use dbpress_driver::mysql::target::MysqlTarget;
 use dbpress_driver::sqlite::SqliteTarget;
@@ -124,60 +125,46 @@ pub struct RunConfig {
 
 /// The grammar a target was written in: sysbench's `--mysql-*`/`--pgsql-*` options, a `--db`
 /// URL, mysqlslap's flags (`dbpress slap`) or pgbench's `-h -p -U DBNAME` (`dbpress script`).
+/// What a sysbench-style command line asks of a workload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    Prepare,
+    Run,
+    Cleanup,
+    Check,
+    Prewarm,
+}
+
+impl Command {
+    pub fn parse(s: &str) -> Option<Command> {
+        Some(match s {
+            "prepare" => Command::Prepare,
+            "run" => Command::Run,
+            "cleanup" => Command::Cleanup,
+            "check" => Command::Check,
+            // sysbench master renamed prewarm to warmup; both work.
+            "prewarm" | "warmup" => Command::Prewarm,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Command::Prepare => "prepare",
+            Command::Run => "run",
+            Command::Cleanup => "cleanup",
+            Command::Check => "check",
+            Command::Prewarm => "prewarm",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConnectionFlags {
     Sysbench,
     Url,
     Mysqlslap,
     Pgbench,
-}
-
-pub fn int(opts: &OptionValues, name: &str, min: u64, max: u64) -> Result<u64> {
-    let raw = opts.get(name);
-    let v: u64 = raw.trim().parse().map_err(|_| {
-        usage(format!(
-            "invalid value '{raw}' for --{name}: expected a whole number from {min} to {max}"
-        ))
-    })?;
-    if v < min || v > max {
-        return Err(usage(format!(
-            "invalid value '{raw}' for --{name}: expected a whole number from {min} to {max}"
-        )));
-    }
-    Ok(v)
-}
-
-pub fn float(opts: &OptionValues, name: &str, min: f64, max: f64) -> Result<f64> {
-    let raw = opts.get(name);
-    match raw.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= min && v <= max => Ok(v),
-        _ => Err(usage(format!(
-            "invalid value '{raw}' for --{name}: expected a number from {min} to {max}"
-        ))),
-    }
-}
-
-pub fn boolean(opts: &OptionValues, name: &str) -> Result<bool> {
-    let raw = opts.get(name);
-    parse_bool(raw).ok_or_else(|| {
-        usage(format!(
-            "invalid value '{raw}' for --{name}: use on/off (also true/false, 1/0)"
-        ))
-    })
-}
-
-pub fn choice<T>(
-    opts: &OptionValues,
-    name: &str,
-    known: &str,
-    f: impl Fn(&str) -> Option<T>,
-) -> Result<T> {
-    let raw = opts.get(name);
-    f(&raw.to_ascii_lowercase()).ok_or_else(|| {
-        usage(format!(
-            "invalid value '{raw}' for --{name}: use one of {known}"
-        ))
-    })
 }
 
 /// `--report-checkpoints=10,20`: whole seconds after the start, at most 256 of them as in
@@ -246,7 +233,7 @@ fn ignore_list(raw: &str, option: &str) -> Result<IgnoreList> {
         if !well_formed(part) {
             return Err(usage(format!(
                 "invalid error code '{part}' in --{option}: use codes like {} or \"all\"",
-                crate::cli::options::find(option).map_or("", |s| s.default)
+                crate::options::table::find(option).map_or("", |s| s.default)
             )));
         }
         codes.push(part.to_ascii_uppercase());
@@ -402,7 +389,7 @@ impl RunConfig {
         )?;
         let output_file = Some(opts.get("output").to_string()).filter(|s| !s.is_empty());
         if let Some(path) = &output_file {
-            crate::export::json::check_writable(path)?;
+            crate::result_file::check_writable(path)?;
         }
 
         let (driver, implicit) = resolve_driver(opts)?;
@@ -421,7 +408,7 @@ impl RunConfig {
         let ignore_option = format!("{}-ignore-errors", driver.name());
         let ignore = ignore_list(opts.get(&ignore_option), &ignore_option)?;
 
-        let mut echo: BTreeMap<String, String> = crate::cli::options::SPECS
+        let mut echo: BTreeMap<String, String> = crate::options::table::SPECS
             .iter()
             .filter(|s| !s.secret)
             .map(|s| (s.name.to_string(), opts.get(s.name).to_string()))
@@ -468,18 +455,12 @@ impl RunConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::{parse, Invocation};
+    use crate::cli::parse_workload;
 
     fn config(s: &str) -> Result<RunConfig> {
         let args: Vec<String> = s.split_whitespace().map(String::from).collect();
-        match parse(&args)? {
-            Invocation::Workload {
-                workload,
-                command,
-                opts,
-            } => RunConfig::from_options(&workload, command, &opts),
-            other => panic!("not a workload: {other:?}"),
-        }
+        let (workload, command, opts) = parse_workload(&args)?;
+        RunConfig::from_options(&workload, command, &opts)
     }
 
     #[test]

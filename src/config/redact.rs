@@ -2,8 +2,6 @@
 //! could hold one replaced by `***`, in each grammar dbpress reads (sysbench's options, URLs,
 //! mysqlslap's `-p` and `--pre-system`/`--post-system`).
 
-use crate::cli;
-
 /// argv with passwords replaced, for the result file.
 pub fn redact_args(args: &[String]) -> Vec<String> {
     let mut out = Vec::with_capacity(args.len());
@@ -41,10 +39,13 @@ pub fn redact_args(args: &[String]) -> Vec<String> {
             continue;
         }
         let norm = a.replace('_', "-");
-        let secret = cli::options::SPECS.iter().filter(|s| s.secret).find(|s| {
-            norm.strip_prefix("--")
-                .is_some_and(|n| n.split('=').next() == Some(s.name))
-        });
+        let secret = crate::options::table::SPECS
+            .iter()
+            .filter(|s| s.secret)
+            .find(|s| {
+                norm.strip_prefix("--")
+                    .is_some_and(|n| n.split('=').next() == Some(s.name))
+            });
         if let Some(spec) = secret {
             if norm.contains('=') {
                 out.push(format!("--{}=***", spec.name));

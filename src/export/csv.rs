@@ -4,9 +4,9 @@
 //! where a run has no such figure, so files of different runs stack under one header.
 
 use super::table::{num, Table};
-use crate::compare::model::Comparison;
+use crate::export::compare::model::Comparison;
+use crate::result::sweep::SweepResult;
 use crate::result::RunResult;
-use crate::sweep::SweepResult;
 
 /// Per interval: where it ends, the rates sysbench's interval line gives, dbpress's additions
 /// (p99, max, the --rate schedule) and the machine's CPUs and the data's disk.
@@ -129,7 +129,7 @@ pub fn sweep(s: &SweepResult) -> String {
         let cpu = r.cpu.as_ref();
         let disk = r.disk.as_ref();
         let wait = r.top_wait.as_ref();
-        let mut cells = r.figure_cells();
+        let mut cells = super::sweep_row::sweep_row_cells(r);
         cells.extend([
             num(cpu.map(|c| c.busy), 2),
             num(cpu.and_then(|c| c.server), 2),

@@ -1,6 +1,7 @@
 //! The JSON result file: `RunResult` as pretty JSON (schema in docs/results.schema.json).
 
-use crate::error::{environment, usage, Result};
+use crate::error::{usage, Result};
+use crate::result::sweep::SweepResult;
 use crate::result::{RunResult, SCHEMA_VERSION};
 
 pub fn render(r: &RunResult) -> String {
@@ -11,45 +12,19 @@ pub fn write_file(path: &str, r: &RunResult) -> Result<()> {
     write_text(path, &render(r))
 }
 
-/// Write a rendered result (a run or a sweep) to `path`.
-pub fn write_text(path: &str, text: &str) -> Result<()> {
-    std::fs::write(path, text).map_err(|e| cannot_write(path, &e))
-}
-
-/// Fail before a run, not after it, when its result file cannot be written: the file is opened
-/// for writing without truncating it, and removed again if this made it.
-pub fn check_writable(path: &str) -> Result<()> {
-    let p = std::path::Path::new(path);
-    let existed = p.exists();
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(p)
-        .map_err(|e| cannot_write(path, &e))?;
-    if !existed {
-        let _ = std::fs::remove_file(p);
-    }
-    Ok(())
-}
-
-fn cannot_write(path: &str, e: &std::io::Error) -> crate::error::Error {
-    environment(format!(
-        "cannot write the result file {path}: {e}: choose a writable path with --output"
-    ))
-}
+pub use crate::result_file::{check_writable, write_text};
 
 /// What a dbpress JSON file holds: one run, or a thread sweep.
 pub enum Document {
     Run(Box<RunResult>),
-    Sweep(Box<crate::sweep::SweepResult>),
+    Sweep(Box<crate::result::sweep::SweepResult>),
 }
 
 pub fn read_document(path: &str) -> Result<Document> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| usage(format!("cannot read result file {path}: {e}")))?;
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-        if super::FileFormat::of(path) != super::FileFormat::Json {
+        if super::file_format::FileFormat::of(path) != super::file_format::FileFormat::Json {
             // What --output wrote for reading, by the name's extension.
             return usage(format!(
                 "{path} is for reading, not a JSON result (--output writes CSV, Markdown or HTML by the file's extension): re-render or compare the JSON result, written with --output=FILE.json"
@@ -79,4 +54,9 @@ pub fn read_document(path: &str) -> Result<Document> {
     serde_json::from_value(value)
         .map(|r| Document::Run(Box::new(r)))
         .map_err(|e| usage(format!("{path} is not a valid dbpress result: {e}")))
+}
+
+/// A sweep's JSON document.
+pub fn render_sweep(s: &SweepResult) -> String {
+    serde_json::to_string_pretty(s).expect("SweepResult always serialises") + "\n"
 }

@@ -4,10 +4,10 @@
 //! renderers, so `dbpress report FILE --output-format=markdown` gives the same page later.
 
 use super::table::{num, Align, Table};
-use crate::compare::model::Comparison;
-use crate::compare::text::{metric_table, setting, utc, Metric};
+use crate::export::compare::model::Comparison;
+use crate::export::compare::text::{metric_table, setting, utc, Metric};
+use crate::result::sweep::SweepResult;
 use crate::result::{Latency, RunResult};
-use crate::sweep::SweepResult;
 use std::fmt::Write;
 
 /// A run: what ran, its main figures, latency by statement, errors by code, and where the
@@ -300,7 +300,7 @@ pub fn sweep(s: &SweepResult) -> String {
         if with_engine {
             cells.push(r.engine.clone().unwrap_or_default());
         }
-        cells.extend(r.figure_cells());
+        cells.extend(super::sweep_row::sweep_row_cells(r));
         if with_cpu {
             let c = r.cpu.as_ref();
             cells.push(num(c.map(|c| c.busy), 2));

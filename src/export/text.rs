@@ -386,7 +386,9 @@ pub fn histogram(r: &RunResult) -> String {
 }
 
 pub mod host;
+pub mod progress;
 mod server_counters;
+pub mod sweep;
 #[cfg(test)]
 pub(crate) mod tests;
 mod throughput;

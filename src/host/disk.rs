@@ -6,7 +6,6 @@
 //! figures are the whole device's, whoever caused them (another process writing to the same
 //! disk is in them too).
 
-use serde::{Deserialize, Serialize};
 use std::fs;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -51,90 +50,6 @@ pub fn parse(text: &str, major: u32, minor: u32) -> Option<DiskCounters> {
     })
 }
 
-/// What a device did over a span, per second.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Default)]
-pub struct DiskIo {
-    pub reads_s: f64,
-    pub read_mib_s: f64,
-    pub writes_s: f64,
-    pub write_mib_s: f64,
-    /// Cache flushes per second; absent where the kernel does not count them (before 5.5).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub flushes_s: Option<f64>,
-    /// Share of the time with a request in flight, 0..1 (iostat's %util). A device that serves
-    /// requests in parallel (SSD, NVMe, a virtual disk) can be "busy" all the time and still
-    /// have room.
-    pub busy: f64,
-    /// Average time a write took, queueing included, ms; absent without writes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub write_ms: Option<f64>,
-    /// Average time a cache flush took, ms; absent without flushes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub flush_ms: Option<f64>,
-}
-
-impl DiskIo {
-    /// The device between two readings `ms` milliseconds apart; None for a span too short to
-    /// say anything or counters that went backwards (the device was replaced).
-    pub fn between(a: &DiskCounters, b: &DiskCounters, ms: f64) -> Option<DiskIo> {
-        if ms < 1.0 || b.reads < a.reads || b.writes < a.writes {
-            return None;
-        }
-        let s = ms / 1000.0;
-        let d = |x: u64, y: u64| y.saturating_sub(x) as f64;
-        let writes = d(a.writes, b.writes);
-        let average = |total_ms: f64, n: f64| (n > 0.0).then(|| total_ms / n);
-        let flushes = a
-            .flushes
-            .zip(b.flushes)
-            .map(|((n0, ms0), (n1, ms1))| (d(n0, n1), d(ms0, ms1)));
-        Some(DiskIo {
-            reads_s: d(a.reads, b.reads) / s,
-            read_mib_s: d(a.read_sectors, b.read_sectors) * SECTOR / MIB / s,
-            writes_s: writes / s,
-            write_mib_s: d(a.write_sectors, b.write_sectors) * SECTOR / MIB / s,
-            flushes_s: flushes.map(|(n, _)| n / s),
-            busy: (d(a.io_ms, b.io_ms) / ms).min(1.0),
-            write_ms: average(d(a.write_ms, b.write_ms), writes),
-            flush_ms: flushes.and_then(|(n, t)| average(t, n)),
-        })
-    }
-
-    /// The average of several spans of equal length (the stalled intervals of a run).
-    pub fn mean<'a>(spans: impl Iterator<Item = &'a DiskIo>) -> Option<DiskIo> {
-        let spans: Vec<&DiskIo> = spans.collect();
-        let n = spans.len() as f64;
-        let avg = |f: fn(&DiskIo) -> f64| spans.iter().map(|s| f(s)).sum::<f64>() / n;
-        let avg_some = |f: fn(&DiskIo) -> Option<f64>| {
-            let v: Vec<f64> = spans.iter().filter_map(|s| f(s)).collect();
-            (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
-        };
-        (!spans.is_empty()).then(|| DiskIo {
-            reads_s: avg(|s| s.reads_s),
-            read_mib_s: avg(|s| s.read_mib_s),
-            writes_s: avg(|s| s.writes_s),
-            write_mib_s: avg(|s| s.write_mib_s),
-            flushes_s: spans
-                .iter()
-                .all(|s| s.flushes_s.is_some())
-                .then(|| avg(|s| s.flushes_s.unwrap_or(0.0))),
-            busy: avg(|s| s.busy),
-            write_ms: avg_some(|s| s.write_ms),
-            flush_ms: avg_some(|s| s.flush_ms),
-        })
-    }
-}
-
-/// The device's figures over a run's measured time.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct DiskUsage {
-    /// The device's name in /proc/diskstats (vda, sda2, nvme0n1p1, dm-0).
-    pub device: String,
-    /// The directory or file it was found from: the server's data directory, the SQLite file.
-    pub path: String,
-    pub io: DiskIo,
-}
-
 /// A block device found for a path.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Device {
@@ -157,10 +72,14 @@ impl Device {
 /// Where a run's data lives, or why its disk is not shown.
 pub type DataDevice = Result<Device, String>;
 
+pub use crate::result::host::{DiskIo, DiskUsage};
 pub use dbpress_driver::DataLocation;
 
 /// The device under a run's data; None where there is no data (a dry run).
-pub fn data_device(location: DataLocation, server: &super::ServerProcess) -> Option<DataDevice> {
+pub fn data_device(
+    location: DataLocation,
+    server: &super::server_process::ServerProcess,
+) -> Option<DataDevice> {
     match location {
         DataLocation::Nowhere => None,
         DataLocation::File(file) => Some(locate(&file)),
@@ -339,6 +258,32 @@ fn option<'a>(options: &'a str, name: &str) -> Option<&'a str> {
         .find_map(|o| o.strip_prefix(name)?.strip_prefix('='))
 }
 
+/// The device between two readings `ms` milliseconds apart; None for a span too short to
+/// say anything or counters that went backwards (the device was replaced).
+pub fn io_between(a: &DiskCounters, b: &DiskCounters, ms: f64) -> Option<DiskIo> {
+    if ms < 1.0 || b.reads < a.reads || b.writes < a.writes {
+        return None;
+    }
+    let s = ms / 1000.0;
+    let d = |x: u64, y: u64| y.saturating_sub(x) as f64;
+    let writes = d(a.writes, b.writes);
+    let average = |total_ms: f64, n: f64| (n > 0.0).then(|| total_ms / n);
+    let flushes = a
+        .flushes
+        .zip(b.flushes)
+        .map(|((n0, ms0), (n1, ms1))| (d(n0, n1), d(ms0, ms1)));
+    Some(DiskIo {
+        reads_s: d(a.reads, b.reads) / s,
+        read_mib_s: d(a.read_sectors, b.read_sectors) * SECTOR / MIB / s,
+        writes_s: writes / s,
+        write_mib_s: d(a.write_sectors, b.write_sectors) * SECTOR / MIB / s,
+        flushes_s: flushes.map(|(n, _)| n / s),
+        busy: (d(a.io_ms, b.io_ms) / ms).min(1.0),
+        write_ms: average(d(a.write_ms, b.write_ms), writes),
+        flush_ms: flushes.and_then(|(n, t)| average(t, n)),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -390,7 +335,7 @@ mod tests {
             io_ms: 6500,
             flushes: Some((150, 400)),
         };
-        let io = DiskIo::between(&a, &b, 2000.0).unwrap();
+        let io = io_between(&a, &b, 2000.0).unwrap();
         assert_eq!(io.writes_s, 200.0);
         assert!((io.write_mib_s - 400.0 * 4096.0 / MIB / 2.0).abs() < 1e-12);
         assert_eq!((io.reads_s, io.read_mib_s), (0.0, 0.0));
@@ -398,9 +343,9 @@ mod tests {
         assert_eq!(io.busy, 0.75);
         assert_eq!((io.write_ms, io.flush_ms), (Some(1.0), Some(2.0)));
         // Nothing happened: no averages to give; counters going back: no figures.
-        let idle = DiskIo::between(&b, &b, 1000.0).unwrap();
+        let idle = io_between(&b, &b, 1000.0).unwrap();
         assert_eq!((idle.write_ms, idle.flush_ms, idle.busy), (None, None, 0.0));
-        assert!(DiskIo::between(&b, &a, 1000.0).is_none());
+        assert!(io_between(&b, &a, 1000.0).is_none());
         let m = DiskIo::mean([io, idle].iter()).unwrap();
         assert_eq!((m.writes_s, m.busy, m.write_ms), (100.0, 0.375, Some(1.0)));
         assert_eq!(m.flushes_s, Some(25.0));

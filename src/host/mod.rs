@@ -16,135 +16,13 @@ pub mod network;
 pub mod procfs;
 pub mod server_process;
 
+pub use crate::result::host::{HostCpu, HostUsage, ProcessCpu};
 use disk::{DataDevice, DiskCounters, DiskIo, DiskUsage};
-use network::{NetCounters, NetIo, NetUsage, NetworkLink};
+use network::{NetCounters, NetUsage, NetworkLink};
 use procfs::{HostTicks, ProcessTicks};
-use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
-/// The machine's CPUs over a span, as average CPUs in each state; they add up to `cpus`.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Default)]
-pub struct HostCpu {
-    /// user + nice.
-    pub user: f64,
-    /// system + irq + softirq.
-    pub system: f64,
-    pub iowait: f64,
-    pub steal: f64,
-    pub idle: f64,
-}
-
-impl HostCpu {
-    /// CPUs running something (user + system).
-    pub fn busy(&self) -> f64 {
-        self.user + self.system
-    }
-
-    fn between(a: &HostTicks, b: &HostTicks) -> Option<HostCpu> {
-        let total = b.total().checked_sub(a.total()).filter(|t| *t > 0)? as f64;
-        let cpus = b.cpus as f64;
-        let share = |x: u64, y: u64| y.saturating_sub(x) as f64 / total * cpus;
-        Some(HostCpu {
-            user: share(a.user, b.user),
-            system: share(a.system, b.system),
-            iowait: share(a.iowait, b.iowait),
-            steal: share(a.steal, b.steal),
-            idle: share(a.idle, b.idle),
-        })
-    }
-
-    /// The average of several spans of equal weight (the stalled intervals of a run).
-    pub fn mean<'a>(spans: impl Iterator<Item = &'a HostCpu>) -> Option<HostCpu> {
-        let mut sum = HostCpu::default();
-        let mut n = 0.0;
-        for s in spans {
-            sum.user += s.user;
-            sum.system += s.system;
-            sum.iowait += s.iowait;
-            sum.steal += s.steal;
-            sum.idle += s.idle;
-            n += 1.0;
-        }
-        (n > 0.0).then(|| HostCpu {
-            user: sum.user / n,
-            system: sum.system / n,
-            iowait: sum.iowait / n,
-            steal: sum.steal / n,
-            idle: sum.idle / n,
-        })
-    }
-}
-
-/// One process's (or a process and its children's) CPU over the run, in average CPUs.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
-pub struct ProcessCpu {
-    pub pid: u32,
-    pub name: String,
-    /// Processes counted: 1, or a PostgreSQL postmaster with its backends and helpers.
-    pub processes: u32,
-    pub user: f64,
-    pub system: f64,
-}
-
-impl ProcessCpu {
-    pub fn cpus(&self) -> f64 {
-        self.user + self.system
-    }
-}
-
-/// CPU over the measured time of a run (after any warm-up).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct HostUsage {
-    /// Wall time between the two readings, s.
-    pub seconds: f64,
-    /// The machine's CPUs.
-    pub cpus: u32,
-    pub host: HostCpu,
-    pub dbpress: ProcessCpu,
-    /// The server's process, when it runs on this machine and could be read.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub server: Option<ProcessCpu>,
-    /// Why the server's CPU is not there: on another machine, another user's process, inside
-    /// dbpress (embedded SQLite). Absent when `server` is given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub server_unavailable: Option<String>,
-    /// The span the server's figure averages over, s: from when every session was connected
-    /// (before any warm-up) to when the last had ended.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub server_seconds: Option<f64>,
-    /// The disk under the data (the server's data directory, the SQLite file) over the same
-    /// span as the machine's CPUs.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub disk: Option<DiskUsage>,
-    /// Why the disk is not there: the server on another machine, data in memory, a file
-    /// system /proc/diskstats does not show as one device.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub disk_unavailable: Option<String>,
-    /// The network interface the sessions went through, over the same span.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub network: Option<NetUsage>,
-    /// Why the interface is not there: a Unix socket, an address no interface holds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub network_unavailable: Option<String>,
-}
-
-impl HostUsage {
-    /// Microseconds of CPU per item (event, query) over the measured time, for a process
-    /// that kept `cpus` CPUs busy on average.
-    pub fn micros_per(&self, cpus: f64, items: u64) -> f64 {
-        self.per_item(cpus, items) * 1e6
-    }
-
-    /// A rate over the measured time (per second) as an amount per item: disk writes per
-    /// event, CPU seconds per query.
-    pub fn per_item(&self, rate: f64, items: u64) -> f64 {
-        rate * self.seconds / items.max(1) as f64
-    }
-}
-
-/// The server's process on this machine, or why its CPU cannot be read (on another machine,
-/// another user's, an engine inside dbpress).
-pub type ServerProcess = Result<u32, String>;
+pub use server_process::ServerProcess;
 
 /// The server's process behind `conn`, found through the socket its driver names.
 pub fn server_process_of(
@@ -309,10 +187,10 @@ impl Sampler {
         };
         let ms = at.saturating_duration_since(then).as_secs_f64() * 1000.0;
         (
-            HostCpu::between(&last_host, &host),
+            cpu_between(&last_host, &host),
             last_disk
                 .zip(disk)
-                .and_then(|(a, b)| DiskIo::between(&a, &b, ms)),
+                .and_then(|(a, b)| disk::io_between(&a, &b, ms)),
         )
     }
 
@@ -371,7 +249,7 @@ impl Sampler {
             Some(Err(why)) => (None, Some(why.clone())),
             Some(Ok(d)) => match a.disk.zip(b.disk) {
                 Some((x, y)) => (
-                    DiskIo::between(&x, &y, seconds * 1000.0).map(|io| DiskUsage {
+                    disk::io_between(&x, &y, seconds * 1000.0).map(|io| DiskUsage {
                         device: d.name.clone(),
                         path: d.path.clone(),
                         io,
@@ -392,7 +270,7 @@ impl Sampler {
             Some(Err(why)) => (None, Some(why.clone())),
             Some(Ok(n)) => match a.net.zip(b.net) {
                 Some((x, y)) => (
-                    NetIo::between(&x, &y, seconds).map(|io| NetUsage {
+                    network::io_between(&x, &y, seconds).map(|io| NetUsage {
                         interface: n.name.clone(),
                         address: n.address.clone(),
                         loopback: n.loopback,
@@ -415,7 +293,7 @@ impl Sampler {
             network,
             network_unavailable,
             cpus: b.host.cpus,
-            host: HostCpu::between(&a.host, &b.host)?,
+            host: cpu_between(&a.host, &b.host)?,
             dbpress,
             server,
             server_unavailable,
@@ -424,6 +302,20 @@ impl Sampler {
             disk_unavailable,
         })
     }
+}
+
+/// The machine's CPUs between two readings of /proc/stat.
+fn cpu_between(a: &HostTicks, b: &HostTicks) -> Option<HostCpu> {
+    let total = b.total().checked_sub(a.total()).filter(|t| *t > 0)? as f64;
+    let cpus = b.cpus as f64;
+    let share = |x: u64, y: u64| y.saturating_sub(x) as f64 / total * cpus;
+    Some(HostCpu {
+        user: share(a.user, b.user),
+        system: share(a.system, b.system),
+        iowait: share(a.iowait, b.iowait),
+        steal: share(a.steal, b.steal),
+        idle: share(a.idle, b.idle),
+    })
 }
 
 #[cfg(test)]
@@ -449,11 +341,11 @@ mod tests {
             steal: 0,
             cpus: 2,
         };
-        let c = HostCpu::between(&a, &b).unwrap();
+        let c = cpu_between(&a, &b).unwrap();
         assert!((c.user - 1.0).abs() < 1e-9 && (c.system - 0.6).abs() < 1e-9);
         assert!((c.iowait - 0.3).abs() < 1e-9 && (c.idle - 0.1).abs() < 1e-9);
         assert!((c.busy() + c.iowait + c.steal + c.idle - 2.0).abs() < 1e-9);
-        assert!(HostCpu::between(&b, &b).is_none());
+        assert!(cpu_between(&b, &b).is_none());
         let m = HostCpu::mean([c, HostCpu::default()].iter()).unwrap();
         assert!((m.user - 0.5).abs() < 1e-9);
     }

@@ -7,7 +7,7 @@
 //! of queries a second fill a gigabit link long before the server runs out of CPU. The figures
 //! are the whole interface's, whoever caused them.
 
-use serde::{Deserialize, Serialize};
+pub use crate::result::host::{NetIo, NetUsage};
 use std::ffi::CStr;
 use std::net::IpAddr;
 use std::os::fd::RawFd;
@@ -195,61 +195,19 @@ fn interfaces() -> Result<Vec<(String, IpAddr, bool)>, String> {
     Ok(found)
 }
 
-/// What an interface carried over a span, per second.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Default)]
-pub struct NetIo {
-    pub rx_mib_s: f64,
-    pub tx_mib_s: f64,
-    pub rx_packets_s: f64,
-    pub tx_packets_s: f64,
-}
-
-impl NetIo {
-    /// Between two readings `seconds` apart; None for counters that went backwards.
-    pub fn between(a: &NetCounters, b: &NetCounters, seconds: f64) -> Option<NetIo> {
-        if seconds <= 0.0 || b.rx_bytes < a.rx_bytes || b.tx_bytes < a.tx_bytes {
-            return None;
-        }
-        let d = |x: u64, y: u64| y.saturating_sub(x) as f64 / seconds;
-        const MIB: f64 = 1024.0 * 1024.0;
-        Some(NetIo {
-            rx_mib_s: d(a.rx_bytes, b.rx_bytes) / MIB,
-            tx_mib_s: d(a.tx_bytes, b.tx_bytes) / MIB,
-            rx_packets_s: d(a.rx_packets, b.rx_packets),
-            tx_packets_s: d(a.tx_packets, b.tx_packets),
-        })
+/// Between two readings `seconds` apart; None for counters that went backwards.
+pub fn io_between(a: &NetCounters, b: &NetCounters, seconds: f64) -> Option<NetIo> {
+    if seconds <= 0.0 || b.rx_bytes < a.rx_bytes || b.tx_bytes < a.tx_bytes {
+        return None;
     }
-
-    /// The busier direction's share of a link of `mbit` Mb/s, 0..1 and over.
-    pub fn link_share(&self, mbit: u64) -> f64 {
-        let mib_s = self.rx_mib_s.max(self.tx_mib_s);
-        mib_s * 1024.0 * 1024.0 * 8.0 / (mbit as f64 * 1e6)
-    }
-}
-
-/// The interface's figures over a run's measured time.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct NetUsage {
-    /// The interface's name (eth0, ens5, lo).
-    pub interface: String,
-    /// The sessions' local address on it.
-    pub address: String,
-    /// The loopback: client and server on one machine, no link between them.
-    pub loopback: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub speed_mbit: Option<u64>,
-    pub io: NetIo,
-}
-
-impl NetUsage {
-    /// MiB/s crossing the interface both ways together: on the loopback every byte is counted
-    /// once as sent and once as received, so the received side alone is the traffic.
-    pub fn both_ways_mib_s(&self) -> f64 {
-        match self.loopback {
-            true => self.io.rx_mib_s,
-            false => self.io.rx_mib_s + self.io.tx_mib_s,
-        }
-    }
+    let d = |x: u64, y: u64| y.saturating_sub(x) as f64 / seconds;
+    const MIB: f64 = 1024.0 * 1024.0;
+    Some(NetIo {
+        rx_mib_s: d(a.rx_bytes, b.rx_bytes) / MIB,
+        tx_mib_s: d(a.tx_bytes, b.tx_bytes) / MIB,
+        rx_packets_s: d(a.rx_packets, b.rx_packets),
+        tx_packets_s: d(a.tx_packets, b.tx_packets),
+    })
 }
 
 #[cfg(test)]
@@ -276,11 +234,11 @@ mod tests {
         );
         assert_eq!(parse(DEV, "lo").unwrap().tx_bytes, 5_242_880);
         assert!(parse(DEV, "eth1").is_none());
-        let io = NetIo::between(&NetCounters::default(), &eth, 2.0).unwrap();
+        let io = io_between(&NetCounters::default(), &eth, 2.0).unwrap();
         assert!((io.rx_mib_s - 50.0).abs() < 1e-9 && (io.tx_packets_s - 15_000.0).abs() < 1e-9);
         // 50 MiB/s received is 419 Mb/s: 42% of a gigabit link.
         assert!((io.link_share(1000) - 0.4194).abs() < 1e-3);
-        assert!(NetIo::between(&eth, &NetCounters::default(), 1.0).is_none());
+        assert!(io_between(&eth, &NetCounters::default(), 1.0).is_none());
     }
 
     #[test]

@@ -10,6 +10,10 @@ use std::fs;
 use std::net::{IpAddr, SocketAddr};
 use std::os::fd::RawFd;
 
+/// The server's process on this machine, or why its CPU cannot be read (on another machine,
+/// another user's, an engine inside dbpress).
+pub type ServerProcess = Result<u32, String>;
+
 /// The process of the server, or why it cannot be read.
 pub fn locate(fd: RawFd) -> Result<u32, String> {
     session_process(fd).map(server_root)

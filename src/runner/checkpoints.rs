@@ -4,7 +4,7 @@
 //! every `--report-interval` seconds when that is longer, so a checkpoint between two ticks is
 //! taken at the next one.
 
-use super::summarize;
+use super::summary::summarize;
 use crate::config::RunConfig;
 use crate::result::{Checkpoint, Checkpoints, Summary};
 use crate::stats::snapshot::Totals;

@@ -7,86 +7,30 @@ pub mod init_watchdog;
 mod keyed;
 mod limits;
 mod pacing;
+pub mod progress;
+mod shared;
 mod shutdown;
-pub mod signals;
+mod summary;
 mod worker;
 
 use crate::config::RunConfig;
 use crate::counters::{self, Snapshot};
 use crate::error::{environment, failed, Error, Result};
-use crate::export::text;
 use crate::rand::{Distribution, Rng};
-use crate::result::{Fairness, Interval, Summary};
+use crate::result::{Interval, Summary};
 use crate::stats::snapshot::{collect, Totals};
-use crate::stats::summary::{latency, mean_stddev, percentile_ms};
+use crate::stats::summary::percentile_ms;
 use crate::stats::{StmtStats, ThreadCell};
 use crate::workload::Workload;
 use dbpress_driver::{Connection, DbError, DbErrorKind, Driver, Hints, ServerInfo};
 use pacing::Schedule;
-use std::io::Write;
+use progress::{Phase, Progress};
+pub use shared::Shared;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+use summary::summarize;
 use worker::Worker;
-
-/// State every worker reads; written by the reporter (this thread) and by signal handlers.
-pub struct Shared {
-    pub stop: AtomicBool,
-    pub measuring: AtomicBool,
-    pub events_limit: u64,
-    /// Each worker's own limit (`RunConfig::events_per_thread`; 0 = none).
-    pub events_per_thread: u64,
-    pub events_claimed: AtomicU64,
-    pub in_flight: AtomicU64,
-    pub running: AtomicUsize,
-    /// When the last worker left its event loop (ns on the `now_ns` clock): the end of the
-    /// measured time, independent of how soon the reporter notices.
-    pub last_finish_ns: AtomicU64,
-    pub epoch: Instant,
-    /// `epoch` on the `now_ns` clock.
-    pub epoch_ns: u64,
-    /// ns since `epoch` after which scheduled events are not issued (end of --time); 0 = none.
-    pub deadline_ns: AtomicU64,
-    /// `--latency-limit`, ns; 0 = off.
-    pub latency_limit_ns: u64,
-    /// The server's ids of the run's sessions, sorted (empty where the driver does not know
-    /// them): set once every worker is connected, and changed by a worker that reconnects, so
-    /// the wait sampler follows the sessions the run has now.
-    pub session_ids: std::sync::Mutex<Vec<u64>>,
-}
-
-impl Shared {
-    /// Whether `now_ns` (on the `now_ns` clock) is past the end of a `--time` run. Each worker
-    /// checks its own clock after every event, as sysbench's do, so a reporter the scheduler
-    /// starves (hundreds of busy threads on two cores) cannot stretch a 2 s run to 14 s.
-    #[inline(always)]
-    pub fn past_deadline(&self, now_ns: u64) -> bool {
-        let d = self.deadline_ns.load(Ordering::Relaxed);
-        d > 0 && now_ns >= self.epoch_ns + d
-    }
-
-    /// A worker's session was replaced by a new one (a reconnect): follow it. A session the
-    /// list does not hold (ids unknown) changes nothing.
-    pub fn session_replaced(&self, old: Option<u64>, new: Option<u64>) {
-        let (Some(old), Some(new)) = (old, new) else {
-            return;
-        };
-        let mut ids = self.session_ids.lock().unwrap_or_else(|p| p.into_inner());
-        if let Ok(at) = ids.binary_search(&old) {
-            ids.remove(at);
-            let to = ids.binary_search(&new).unwrap_or_else(|i| i);
-            ids.insert(to, new);
-        }
-    }
-
-    /// The run's sessions now.
-    pub fn sessions(&self) -> Vec<u64> {
-        self.session_ids
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-    }
-}
 
 /// What a run produced, for the caller to turn into a `RunResult`.
 pub struct RunOutput {
@@ -116,49 +60,10 @@ pub type OnForced<'a> = &'a dyn Fn(RunOutput) -> std::convert::Infallible;
 
 /// What steers a run from outside its workers.
 pub struct Controls<'a> {
-    pub signals: &'a signals::Signals,
+    pub signals: &'a crate::signals::Signals,
     /// Watches the set-up; disarmed once every worker is ready.
     pub init: &'a init_watchdog::InitWatchdog,
     pub on_forced: OnForced<'a>,
-}
-
-/// The one-line message for a failure to open a session.
-pub fn connect_error_message(e: &DbError, h: &Hints) -> Error {
-    match e.kind {
-        // The driver's message already says what to fix (an embedded database's path).
-        DbErrorKind::Setup => environment(e.message.clone()),
-        // EMFILE: the client, not the server, is out of room.
-        DbErrorKind::Unreachable if e.message.contains("(os error 24)") => environment(format!(
-            "cannot open another session: this process has no file descriptors left ({}): use fewer --threads or raise ulimit -n",
-            e.message
-        )),
-        DbErrorKind::Unreachable => environment(format!(
-            "{} (error {}): is the server running? Start it (scripts/services.sh) or fix {}",
-            e.message, e.code, h.address
-        )),
-        DbErrorKind::Auth if e.code == "1044" => environment(format!(
-            "the server denied access to the database ({}; server error {}): it may not exist or the user lacks privileges; \
-             create it and grant access (CREATE DATABASE ...; GRANT ALL ON db.* TO user) or choose another with {}",
-            e.message, e.code, h.database
-        )),
-        DbErrorKind::Auth => environment(format!(
-            "authentication failed (server error {}: {}): check {}{}",
-            e.code,
-            e.message,
-            h.credentials,
-            // MySQL says no more when an account's REQUIRE SSL/X509 is what failed.
-            if e.code == "1045" {
-                " (an account that REQUIREs SSL or X509 is refused this way too when the session has no TLS or no client certificate)"
-            } else {
-                ""
-            }
-        )),
-        DbErrorKind::UnknownDatabase => environment(format!(
-            "{} (server error {}): create it (CREATE DATABASE ...) or choose another with {}",
-            e.message, e.code, h.database
-        )),
-        _ => environment(format!("cannot open a session: server error {}: {}", e.code, e.message)),
-    }
 }
 
 /// `alike`: how many sessions failed the way `e` did (threads set up at once, so which ones
@@ -211,12 +116,13 @@ fn worker_setup_error(
             e.code,
             e.message
         )),
-        _ => connect_error_message(e, h),
+        _ => crate::error::connect_failed(e, h),
     };
     error.located(e.origin.as_deref())
 }
 
-/// Run the benchmark. Interval lines go to `out` as they happen when `cfg.report_interval > 0`.
+/// Run the benchmark. Phases, intervals (when `cfg.report_interval > 0`) and checkpoints go to
+/// `progress` as they happen.
 pub fn run(
     cfg: &RunConfig,
     workload: &dyn Workload,
@@ -224,7 +130,7 @@ pub fn run(
     info: &ServerInfo,
     controls: &Controls<'_>,
     mut host: crate::host::Sampler,
-    out: &mut dyn Write,
+    progress: &mut dyn Progress,
 ) -> Result<RunOutput> {
     let Controls {
         signals,
@@ -259,8 +165,7 @@ pub fn run(
     };
     let transactional = workload.transactional();
 
-    let _ = writeln!(out, "Initializing worker threads...\n");
-    let _ = out.flush();
+    progress.phase(Phase::Initializing);
     let outcome = std::thread::scope(|s| -> Result<RunOutput> {
         let mut handles = Vec::with_capacity(threads);
         for tid in 0..threads as u32 {
@@ -402,8 +307,7 @@ pub fn run(
                 workload,
             ));
         }
-        let _ = writeln!(out, "Threads started!\n");
-        let _ = out.flush();
+        progress.phase(Phase::Started);
         // The server's view of the sessions, sampled on a thread and a session of its own.
         let shared_ref = &shared;
         let waits = driver
@@ -421,17 +325,13 @@ pub fn run(
             signals,
             started,
             &mut host,
-            out,
+            progress,
         );
         shared.stop.store(true, Ordering::Relaxed);
         if let shutdown::Ending::Forced { unfinished } = shutdown::wait_for_workers(cfg, &shared) {
             // sysbench's words, where its report goes, then the report of what finished. The
             // workers still waiting on the server are left to the process's exit.
-            let _ = writeln!(
-                out,
-                "FATAL: The --max-time limit has expired, forcing shutdown..."
-            );
-            let _ = out.flush();
+            progress.phase(Phase::ForcedShutdown);
             let mut output = conclude(cfg, &cells, &shared, result, &mut host, true);
             output.forced_unfinished = Some(unfinished);
             match on_forced(output) {}
@@ -442,9 +342,7 @@ pub fn run(
                 fatal.get_or_insert(e);
             }
         }
-        if crate::verbosity::info() {
-            let _ = writeln!(out, "Done.\n");
-        }
+        progress.phase(Phase::Done);
         // The sampler's session too is closed before the counters are read again (PostgreSQL's
         // reading waits until no dbpress session is left) and the server's CPU is read.
         let waits = waits.and_then(|h| h.join().ok());
@@ -621,10 +519,10 @@ fn report_loop(
     cells: &[ThreadCell],
     kinds: usize,
     schedule: Option<&Schedule>,
-    signals: &signals::Signals,
+    signals: &crate::signals::Signals,
     started: Instant,
     host: &mut crate::host::Sampler,
-    out: &mut dyn Write,
+    progress: &mut dyn Progress,
 ) -> LoopOutput {
     // Measurement starts when the workers were released, not when this thread next ran:
     // with hundreds of workers just woken it can wait a good part of a second for a CPU, and
@@ -633,8 +531,9 @@ fn report_loop(
     let mut per_thread = vec![(0u64, 0u64); cells.len()];
     let mut measure_start = start;
     if cfg.warmup > 0 {
-        let _ = writeln!(out, "Warming up for {} seconds...\n", cfg.warmup);
-        let _ = out.flush();
+        progress.phase(Phase::WarmingUp {
+            seconds: cfg.warmup,
+        });
         let warm_end = start + Duration::from_secs(cfg.warmup);
         while Instant::now() < warm_end
             && !shared.stop.load(Ordering::Relaxed)
@@ -701,9 +600,8 @@ fn report_loop(
         if finished {
             shared.stop.store(true, Ordering::Relaxed);
         }
-        if timed_out && crate::verbosity::info() {
-            // sysbench's INFO line, which its workers log on seeing the time limit.
-            let _ = writeln!(out, "Time limit exceeded, exiting...");
+        if timed_out {
+            progress.phase(Phase::TimeLimitExceeded);
         }
         if now >= next || !finished {
             let full_tick = now >= next;
@@ -743,15 +641,11 @@ fn report_loop(
             // falling on the tick that ends the run is the final report itself.
             if full_tick && !finished {
                 if let Some(c) = checkpoints.take(cfg, time_s, &per_thread) {
-                    let _ = write!(out, "{}", text::checkpoint_report(c, cfg.percentile));
+                    progress.checkpoint(c);
                 }
             }
             if cfg.report_interval > 0 && full_tick {
-                let _ = writeln!(out, "{}", text::interval_line(&interval, cfg.percentile));
-                if let Some(extra) = text::rate_lines(&interval) {
-                    let _ = writeln!(out, "{extra}");
-                }
-                let _ = out.flush();
+                progress.interval(&interval);
             }
             totals.add(&iv);
             intervals.push(interval);
@@ -780,52 +674,11 @@ fn report_loop(
     }
 }
 
-pub(super) fn summarize(
-    cfg: &RunConfig,
-    t: &Totals,
-    total_time: f64,
-    per_thread: &[(u64, u64)],
-) -> Summary {
-    let secs = total_time.max(1e-9);
-    let events: Vec<f64> = per_thread.iter().map(|p| p.0 as f64).collect();
-    let times: Vec<f64> = per_thread.iter().map(|p| p.1 as f64 / 1e9).collect();
-    let (events_avg, events_stddev) = mean_stddev(&events);
-    let (time_avg_s, time_stddev_s) = mean_stddev(&times);
-    let exact = t.counts.exact_latency();
-    Summary {
-        total_time_s: total_time,
-        events: t.counts.events,
-        reads: t.counts.reads,
-        writes: t.counts.writes,
-        other: t.counts.other,
-        errors: t.counts.errors,
-        reconnects: t.counts.reconnects,
-        tps: t.counts.events as f64 / secs,
-        qps: t.counts.queries() as f64 / secs,
-        latency: latency(&t.response, exact, cfg.percentile),
-        service_time: cfg.rate.map(|_| latency(&t.service, None, cfg.percentile)),
-        late_events: t.counts.late,
-        max_lag_ms: t.counts.max_lag_ns as f64 / 1e6,
-        latency_limit: cfg.latency_limit_ns.map(|l| crate::result::LatencyLimit {
-            limit_ms: l as f64 / 1e6,
-            above: t.counts.over_limit,
-            skipped: t.counts.skipped,
-        }),
-        fairness: Fairness {
-            events_avg,
-            events_stddev,
-            time_avg_s,
-            time_stddev_s,
-            events_per_thread: per_thread.iter().map(|p| p.0).collect(),
-        },
-    }
-}
-
 /// Open the probe session used for metadata and readiness checks.
 pub fn probe(driver: &dyn Driver) -> Result<Box<dyn Connection>> {
     driver
         .connect(0)
-        .map_err(|e| connect_error_message(&e, driver.hints()))
+        .map_err(|e| crate::error::connect_failed(&e, driver.hints()))
 }
 
 /// A statement named a table that is not there: the server's words and the workload's fix.
@@ -913,7 +766,7 @@ mod tests {
             "2002",
             "cannot connect to the server over Unix socket /run/mysqld/mysqld.sock: Too many open files (os error 24)",
         );
-        let m = connect_error_message(&e, &dbpress_driver::mysql::MYSQL_HINTS);
+        let m = crate::error::connect_failed(&e, &dbpress_driver::mysql::MYSQL_HINTS);
         let m = m.message();
         assert!(m.contains("no file descriptors left"), "{m}");
         assert!(m.contains("raise ulimit -n"), "{m}");
@@ -923,13 +776,14 @@ mod tests {
             "2002",
             "Connection refused (os error 111)",
         );
-        let m = connect_error_message(&refused, &dbpress_driver::mysql::MYSQL_HINTS);
+        let m = crate::error::connect_failed(&refused, &dbpress_driver::mysql::MYSQL_HINTS);
         assert!(m.message().contains("is the server running"));
     }
 
     #[test]
     fn a_statement_that_can_never_run_is_not_offered_the_ignore_list() {
-        let w = crate::workload::build("oltp_point_select", &Default::default(), 1).unwrap();
+        let w =
+            crate::workload::registry::build("oltp_point_select", &Default::default(), 1).unwrap();
         let w = w.as_ref();
         let e = DbError::new(
             DbErrorKind::BadStatement,
@@ -964,7 +818,8 @@ mod tests {
 
     #[test]
     fn a_missing_privilege_names_the_grant_not_the_session() {
-        let w = crate::workload::build("oltp_read_write", &Default::default(), 1).unwrap();
+        let w =
+            crate::workload::registry::build("oltp_read_write", &Default::default(), 1).unwrap();
         let e = DbError::new(
             DbErrorKind::PermissionDenied,
             "1142",

@@ -6,7 +6,7 @@
 //! ends with the events that finished, and says how many were left unfinished. Without it,
 //! dbpress keeps waiting but says once, on stderr, what it is waiting for.
 
-use super::Shared;
+use super::shared::Shared;
 use crate::config::RunConfig;
 use crate::stats::now_ns;
 use std::sync::atomic::Ordering;

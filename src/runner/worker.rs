@@ -2,7 +2,7 @@
 //! independent parameters — stop condition, pacing, latency origin — and no per-workload code.
 
 use super::pacing::Schedule;
-use super::Shared;
+use super::shared::Shared;
 use crate::config::IgnoreList;
 use crate::rand::Rng;
 use crate::stats::now_ns;

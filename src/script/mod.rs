@@ -12,14 +12,16 @@ mod pgbench_block;
 mod pgbench_flags;
 mod workload;
 
-use crate::cli::{self, Command as RunCommand, OptionValues};
+use crate::cli;
 use crate::config::to_driver::make_driver;
+use crate::config::Command as RunCommand;
 use crate::config::ConnectionFlags;
 use crate::config::{resolve_driver, Driver, OutputFormat, RunConfig};
 use crate::error::{environment, failed, usage, Result};
+use crate::options::OptionValues;
 use crate::result::VERSION;
 use crate::run;
-use crate::runner::signals::Signals;
+use crate::signals::Signals;
 use crate::workload::Context;
 use dbpress_driver::{Connection, RowBatch};
 use expr::Num;
@@ -180,8 +182,8 @@ fn parse_args(raw: &[String]) -> Result<Args> {
                     pass.push(arg.clone());
                     let name = f.trim_start_matches('-').replace('_', "-");
                     if inline.is_none()
-                        && cli::options::find(&name)
-                            .is_some_and(|s| s.kind != cli::options::Kind::Bool)
+                        && crate::options::table::find(&name)
+                            .is_some_and(|s| s.kind != crate::options::table::Kind::Bool)
                         && i < raw.len()
                     {
                         pass.push(raw[i].clone());
@@ -384,7 +386,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
             a.scale.unwrap_or(1),
             cfg.echo
                 .get("no-vacuum")
-                .is_some_and(|v| cli::parse_bool(v) == Some(true)),
+                .is_some_and(|v| crate::options::parse_bool(v) == Some(true)),
         ),
         RunCommand::Cleanup if uses_builtin_tables(&a) => {
             let mut conn = ctx.connect(0)?;
@@ -672,6 +674,8 @@ fn prepare_builtin(ctx: &Context<'_>, scale: u64, no_vacuum: bool) -> Result<u8>
         (builtin::ACCOUNTS + builtin::TELLERS + builtin::BRANCHES) * scale,
         started.elapsed().as_secs_f64()
     );
-    crate::export::text::host::report_prepare(host);
+    if let Some(usage) = host.finish_now() {
+        crate::export::text::host::report_prepare(&usage);
+    }
     Ok(0)
 }

@@ -5,6 +5,7 @@
 use super::expr::{self, Env, Num};
 use super::parse::{Command, Script, Sleep};
 use crate::error::Result;
+use crate::host::HostUsage;
 use crate::rand::{Distribution, Rng};
 use crate::workload::{Context, EventGen, Exec, Workload};
 use dbpress_driver::{Connection, DbError, DbErrorKind, DbResult, Dialect, StmtHandle, Value};
@@ -112,8 +113,8 @@ impl Workload for ScriptWorkload {
         )]
     }
 
-    fn prepare(&self, _ctx: &Context<'_>) -> Result<()> {
-        Ok(())
+    fn prepare(&self, _ctx: &Context<'_>) -> Result<Option<HostUsage>> {
+        Ok(None)
     }
 
     fn cleanup(&self, _ctx: &Context<'_>) -> Result<()> {

@@ -27,6 +27,7 @@
 
 use crate::config::Driver;
 use crate::error::{usage, Result};
+use crate::host::HostUsage;
 use crate::rand::{Distribution, Rng};
 use crate::workload::{Context, EventGen, Exec, Workload};
 use dbpress_driver::{Connection, DbResult, Dialect, StmtHandle, Value};
@@ -401,8 +402,8 @@ impl Workload for AutoWorkload {
         lines
     }
 
-    fn prepare(&self, _ctx: &Context<'_>) -> Result<()> {
-        Ok(())
+    fn prepare(&self, _ctx: &Context<'_>) -> Result<Option<HostUsage>> {
+        Ok(None)
     }
 
     fn cleanup(&self, _ctx: &Context<'_>) -> Result<()> {

@@ -17,11 +17,12 @@ use crate::config::to_driver::make_driver;
 use crate::config::ConnectionFlags;
 use crate::config::{OutputFormat, RunConfig};
 use crate::error::{failed, Result};
+use crate::result::sweep::{Step, SweepResult};
 use crate::result::VERSION;
 use crate::result::{Tool, SCHEMA_VERSION};
 use crate::run;
-use crate::runner::signals::{self, Signals};
-use crate::sweep::{self, Step, SweepResult};
+use crate::signals::{self, Signals};
+use crate::sweep::stopped_by;
 use crate::workload::Context;
 use args::{created_tables, slap_queries, statements_of, Engine, SlapArgs};
 use dbpress_driver::Connection;
@@ -218,10 +219,6 @@ fn table_names(conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<Strin
         .filter_map(|r| r.get(d.table_comments_columns.0).cloned().flatten())
         .collect())
 }
-
-/// What to do when a statement names a table that is not there.
-const MISSING_TABLE_FIX: &str =
-    "create it with --create, or point --create-schema at the database that holds it";
 
 // A raw string: a `\` line continuation would strip the usage lines' indentation.
 pub const HELP: &str = r#"dbpress slap: your own SQL, mysqlslap's command line, on every engine
@@ -543,7 +540,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
         })
         .filter(|(e, c)| !steps.iter().any(|s| s.threads == *c && s.engine == *e))
         .collect();
-    let table = sweep::table(&steps, &not_reached, &sweep::stopped_by(interrupted));
+    let table = crate::export::sweep_row::table(&steps, &not_reached, &stopped_by(interrupted));
     let doc = SweepResult {
         schema_version: SCHEMA_VERSION,
         kind: "sweep".into(),
@@ -568,7 +565,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
     if !a.silent && !csv_on_stdout {
         match first.output_format {
             OutputFormat::Text if a.concurrency.len() > 1 => {
-                print!("{}", sweep::render_table(&doc))
+                print!("{}", crate::export::text::sweep::render_table(&doc))
             }
             OutputFormat::Text => {}
             other => print!("{}", crate::export::sweep_as(other, &doc)),

@@ -2,9 +2,14 @@
 //! text (as mysqlslap sends it) and timed as its own statement kind.
 
 use crate::error::Result;
+use crate::host::HostUsage;
 use crate::rand::{Distribution, Rng};
 use crate::workload::{Context, EventGen, Exec, Workload};
 use dbpress_driver::{Connection, DbResult, Dialect, StmtHandle};
+
+/// What to do when a statement names a table that is not there.
+const MISSING_TABLE_FIX: &str =
+    "create it with --create, or point --create-schema at the database that holds it";
 
 pub struct SlapWorkload {
     statements: Vec<String>,
@@ -92,8 +97,8 @@ impl Workload for SlapWorkload {
         lines
     }
 
-    fn prepare(&self, _ctx: &Context<'_>) -> Result<()> {
-        Ok(())
+    fn prepare(&self, _ctx: &Context<'_>) -> Result<Option<HostUsage>> {
+        Ok(None)
     }
 
     fn cleanup(&self, _ctx: &Context<'_>) -> Result<()> {
@@ -105,7 +110,7 @@ impl Workload for SlapWorkload {
     }
 
     fn missing_table_fix(&self) -> String {
-        super::MISSING_TABLE_FIX.into()
+        MISSING_TABLE_FIX.into()
     }
 
     fn worker(

@@ -8,6 +8,9 @@
 
 use hdrhistogram::Histogram;
 
+/// Largest latency kept exactly: one hour, in µs. Longer values are clamped to it.
+pub const MAX_TRACKED_US: u64 = 3_600_000_000;
+
 /// log2 of half the sub-bucket count for 3 significant digits (2048 sub-buckets).
 const HALF_MAGNITUDE: u32 = 10;
 const HALF_COUNT: usize = 1 << HALF_MAGNITUDE;
@@ -71,7 +74,7 @@ impl Buckets {
     /// Count `us`; returns its index when its counter was zero before.
     #[inline]
     fn record_first(&mut self, us: u64) -> Option<u32> {
-        let i = index_of(us.min(super::MAX_TRACKED_US));
+        let i = index_of(us.min(MAX_TRACKED_US));
         if i >= self.counts.len() {
             self.grow(i);
         }

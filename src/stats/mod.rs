@@ -24,8 +24,7 @@ use event_counts::{EventCounts, StmtCounts};
 use hdrhistogram::Histogram;
 use parking_lot::Mutex;
 
-/// Largest latency kept exactly: one hour, in µs. Longer values are clamped to it.
-pub const MAX_TRACKED_US: u64 = 3_600_000_000;
+pub use counts::MAX_TRACKED_US;
 
 pub fn aggregate_histogram() -> Histogram<u64> {
     let mut h = Histogram::new_with_bounds(1, 4096, 3).expect("valid histogram bounds");

@@ -9,9 +9,8 @@
 
 use crate::host::disk::DiskIo;
 use crate::host::HostCpu;
+pub use crate::result::throughput::SlowIntervals;
 use crate::result::Interval;
-use crate::waits::WaitShare;
-use serde::{Deserialize, Serialize};
 
 /// Fewer full intervals than this make quarters of one interval: noise.
 const MIN_INTERVALS: usize = 8;
@@ -19,37 +18,6 @@ const MIN_INTERVALS: usize = 8;
 /// The slow quarter is worth a word when its median rate is at most this share of the
 /// others': a steady run's slowest quarter differs from the rest by a few percent.
 const DIP: f64 = 0.8;
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct SlowIntervals {
-    /// The slowest quarter of the full intervals (by events per second), and the rest.
-    pub intervals: u64,
-    pub others: u64,
-    /// Median events per second of each.
-    pub median_eps: f64,
-    pub others_median_eps: f64,
-    /// Runs of consecutive slow intervals, and the median seconds between the starts of
-    /// consecutive runs when there are three or more: the period of a periodic dip (a
-    /// checkpoint every N seconds).
-    pub stretches: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub every_s: Option<f64>,
-    /// The data's disk and the machine's CPUs, averaged over each; absent where not measured.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub disk: Option<DiskIo>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub others_disk: Option<DiskIo>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub host_cpu: Option<HostCpu>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub others_host_cpu: Option<HostCpu>,
-    /// The server's wait events of the run's sessions in each, most frequent first (the
-    /// first few); empty where not sampled.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub waits: Vec<WaitShare>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub others_waits: Vec<WaitShare>,
-}
 
 /// The slowest quarter of `full` (the run's full intervals) against the rest, when it dipped
 /// below `DIP` of the others' median rate; None for a steady run or too few intervals.
@@ -99,8 +67,8 @@ pub fn of(full: &[&Interval]) -> Option<SlowIntervals> {
         others_disk: DiskIo::mean(others.iter().filter_map(|i| i.disk.as_ref())),
         host_cpu: HostCpu::mean(slow.iter().filter_map(|i| i.host_cpu.as_ref())),
         others_host_cpu: HostCpu::mean(others.iter().filter_map(|i| i.host_cpu.as_ref())),
-        waits: super::stability::waits_of(slow.iter().copied()),
-        others_waits: super::stability::waits_of(others.iter().copied()),
+        waits: crate::waits::most_of(slow.iter().copied()),
+        others_waits: crate::waits::most_of(others.iter().copied()),
     })
 }
 

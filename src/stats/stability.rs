@@ -10,58 +10,14 @@
 
 use crate::host::disk::DiskIo;
 use crate::host::HostCpu;
+pub use crate::result::throughput::{Stall, Throughput};
 use crate::result::Interval;
-use crate::waits::WaitShare;
-use serde::{Deserialize, Serialize};
 
 /// Fewer full intervals than this say nothing about steadiness.
 const MIN_INTERVALS: usize = 3;
 
 /// At most this many stall stretches are kept; the count says how many there were.
 const MAX_LISTED: usize = 20;
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Throughput {
-    /// Length of one interval, s (the report interval, or 1 s without one).
-    pub interval_s: f64,
-    /// Full intervals the figures cover.
-    pub intervals: u64,
-    /// Events per second over the intervals: lowest, 5th percentile, median, highest.
-    pub min_eps: f64,
-    pub p5_eps: f64,
-    pub median_eps: f64,
-    pub max_eps: f64,
-    /// Standard deviation over mean of the per-interval rate, in percent.
-    pub cv_percent: f64,
-    /// Intervals in which no event finished.
-    pub stalled_intervals: u64,
-    /// Stretches of consecutive stalled intervals (the first `MAX_LISTED`).
-    pub stalls: Vec<Stall>,
-    pub stall_count: u64,
-    /// Median seconds between the starts of consecutive stalls, when there were at least three.
-    pub stall_every_s: Option<f64>,
-    /// The machine's CPUs over the stalled intervals, on average: waiting on I/O (a flush),
-    /// idle (a lock), busy (something else had the CPUs). Absent without stalls or /proc.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stall_host_cpu: Option<HostCpu>,
-    /// The data's disk over the stalled intervals: busy writing (a flush) or quiet.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stall_disk: Option<DiskIo>,
-    /// The server's wait events of the run's sessions in the stalled intervals, most frequent
-    /// first (the first few): what the sessions waited on while nothing finished.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub stall_waits: Vec<WaitShare>,
-    /// The slowest quarter of the intervals beside the others, when throughput dipped.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub slowest: Option<super::slow_intervals::SlowIntervals>,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Stall {
-    /// Seconds from the start of measurement.
-    pub from_s: f64,
-    pub to_s: f64,
-}
 
 /// The figures for these intervals, or None when there are too few full ones to judge.
 pub fn of(intervals: &[Interval]) -> Option<Throughput> {
@@ -130,20 +86,9 @@ pub fn of(intervals: &[Interval]) -> Option<Throughput> {
                 .filter(|i| i.events == 0)
                 .filter_map(|i| i.disk.as_ref()),
         ),
-        stall_waits: waits_of(full.iter().filter(|i| i.events == 0).copied()),
+        stall_waits: crate::waits::most_of(full.iter().filter(|i| i.events == 0).copied()),
         slowest: super::slow_intervals::of(&full),
     })
-}
-
-/// How many wait events a group of intervals keeps: enough to name what dominated.
-const WAITS_KEPT: usize = 5;
-
-/// The server's wait events over these intervals, most frequent first (the first few); empty
-/// where none was sampled.
-pub fn waits_of<'a>(intervals: impl Iterator<Item = &'a Interval>) -> Vec<WaitShare> {
-    let mut w = crate::waits::shares(intervals.filter_map(|i| i.waits.as_ref()));
-    w.truncate(WAITS_KEPT);
-    w
 }
 
 /// Index of the nearest-rank percentile `q` (0..1) in a sorted list of `n` values.

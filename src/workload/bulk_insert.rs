@@ -3,9 +3,10 @@
 //! nothing and the event that fills the buffer carries the INSERT.
 
 use super::{Context, EventGen, Exec, Workload};
-use crate::cli::OptionValues;
-use crate::config::int;
 use crate::error::{environment, Result};
+use crate::host::HostUsage;
+use crate::options::int;
+use crate::options::OptionValues;
 use crate::rand::{Distribution, Rng};
 use crate::workload::oltp::prepare::setup_error;
 use dbpress_driver::{Connection, DbResult, Dialect};
@@ -62,7 +63,7 @@ impl Workload for BulkInsert {
         Some("sysbench's bulk_insert")
     }
 
-    fn prepare(&self, ctx: &Context<'_>) -> Result<()> {
+    fn prepare(&self, ctx: &Context<'_>) -> Result<Option<HostUsage>> {
         let mut conn = ctx.connect(0)?;
         let existing = super::oltp::prepare::existing_tables(conn.as_mut(), ctx)?;
         for t in 1..=self.threads {
@@ -71,14 +72,16 @@ impl Workload for BulkInsert {
                 // As sysbench (CREATE TABLE IF NOT EXISTS), a bulk_insert table is kept; runs
                 // append after its largest id. Another workload's table is not written into.
                 ensure_bulk_shape(conn.as_mut(), ctx, &name)?;
-                crate::notice!("Table '{name}' exists: kept, runs append after its largest id");
+                crate::verbosity::notice!(
+                    "Table '{name}' exists: kept, runs append after its largest id"
+                );
                 continue;
             }
-            crate::notice!("Creating table '{name}'...");
+            crate::verbosity::notice!("Creating table '{name}'...");
             conn.query(&create_table(t))
                 .map_err(|e| setup_error(e, &format!("creating {name}")))?;
         }
-        Ok(())
+        Ok(None)
     }
 
     fn cleanup(&self, ctx: &Context<'_>) -> Result<()> {

@@ -3,8 +3,8 @@
 
 pub mod bulk_insert;
 pub mod oltp;
+pub mod registry;
 
-use crate::cli::OptionValues;
 use crate::error::{usage, Result};
 use crate::rand::{DistKind, DistParams, Distribution, Rng};
 use crate::stats::{now_ns, StmtStats};
@@ -24,7 +24,7 @@ impl Context<'_> {
     pub fn connect(&self, index: usize) -> Result<Box<dyn Connection>> {
         self.driver
             .connect(index)
-            .map_err(|e| crate::runner::connect_error_message(&e, self.driver.hints()))
+            .map_err(|e| crate::error::connect_failed(&e, self.driver.hints()))
     }
 }
 
@@ -48,7 +48,9 @@ pub trait Workload: Send + Sync {
     fn draws_keys_from_rand_type(&self) -> bool {
         true
     }
-    fn prepare(&self, ctx: &Context<'_>) -> Result<()>;
+    /// Create and load the tables; what the machine did meanwhile, where the workload measured
+    /// it (a load bounded by the server's CPU looks nothing like one bounded by its disk).
+    fn prepare(&self, ctx: &Context<'_>) -> Result<Option<crate::host::HostUsage>>;
     fn cleanup(&self, ctx: &Context<'_>) -> Result<()>;
     /// Verify the prepared data (tables, rows, ids, index) and report each table.
     fn check(&self, _ctx: &Context<'_>) -> Result<()> {
@@ -241,41 +243,4 @@ impl<'a> Exec<'a> {
             }
         }
     }
-}
-
-/// (name, one-line description) of every workload, for `dbpress list`.
-pub fn list() -> Vec<(&'static str, &'static str)> {
-    let mut all: Vec<_> = oltp::VARIANTS
-        .iter()
-        .map(|v| (v.name, v.description))
-        .collect();
-    all.push((bulk_insert::NAME, bulk_insert::DESCRIPTION));
-    all
-}
-
-/// The workload `name` configured from `opts`; `seed` is the run's seed (for sequences shared
-/// by all threads, such as oltp_insert's unique ids).
-pub fn build(name: &str, opts: &OptionValues, seed: u64) -> Result<Box<dyn Workload>> {
-    known(name)?;
-    if name == bulk_insert::NAME {
-        return Ok(Box::new(bulk_insert::BulkInsert::new(opts)?));
-    }
-    let v = oltp::VARIANTS
-        .iter()
-        .find(|v| v.name == name)
-        .expect("known() accepted the name");
-    Ok(Box::new(oltp::Oltp::new(v, opts, seed)?))
-}
-
-/// Ok for a known workload name, else the one-line error listing them.
-pub fn known(name: &str) -> Result<()> {
-    let all = list();
-    if all.iter().any(|(n, _)| *n == name) {
-        return Ok(());
-    }
-    let names: Vec<&str> = all.iter().map(|(n, _)| *n).collect();
-    Err(usage(format!(
-        "unknown workload '{name}': available are {} (`dbpress list`)",
-        names.join(", ")
-    )))
 }

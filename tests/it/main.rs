@@ -23,6 +23,8 @@ mod engines;
 mod export;
 /// Runs whose events the server stops answering: --forced-shutdown, and the wait without it.
 mod forced_shutdown;
+/// The code's own imports: no circles, layers one way (no server).
+mod layers;
 /// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.
 mod mariadb;
 /// The network interface under the sessions, against the server's byte counters.

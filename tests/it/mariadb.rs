@@ -1290,10 +1290,7 @@ fn session_in_mode(
     .map(|s| s.to_string())
     .collect();
     argv.extend(flags.iter().map(|s| s.to_string()));
-    let dbpress::cli::Invocation::Workload { opts, .. } = dbpress::cli::parse(&argv).unwrap()
-    else {
-        panic!()
-    };
+    let (_, _, opts) = dbpress::cli::parse_workload(&argv).unwrap();
     let target = dbpress::config::mysql_target::from_options(&opts).map_err(|e| e.to_string())?;
     MysqlDriver::new(target, ps_mode)?
         .connect(0)

@@ -1,6 +1,7 @@
 //! A blocking byte stream to a server, over TCP (plain or TLS) or a Unix socket, for dbpress's
 //! own protocol clients.
 
+use crate::zlib::{PacketSource, Zlib};
 use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ClientConnection, StreamOwned};
 use std::io::{self, Read, Write};
@@ -16,7 +17,7 @@ pub enum Stream {
     /// TLS over TCP through rustls: records are read and written on the same `Tcp`.
     Tls(Box<StreamOwned<ClientConnection, Tcp>>),
     /// MySQL's compressed protocol over one of the others.
-    Zlib(Box<crate::zlib::Zlib>),
+    Zlib(Box<Zlib<Buffered>>),
 }
 
 impl Stream {
@@ -26,7 +27,7 @@ impl Stream {
             Stream::Tcp(t) => t.0.as_raw_fd(),
             Stream::Unix(s) => s.as_raw_fd(),
             Stream::Tls(t) => t.sock.0.as_raw_fd(),
-            Stream::Zlib(z) => z.stream().raw_fd(),
+            Stream::Zlib(z) => z.inner().stream.raw_fd(),
         }
     }
 }
@@ -295,5 +296,23 @@ impl Buffered {
         let at = self.start + skip;
         self.start = at + len;
         &self.buf[at..at + len]
+    }
+}
+
+impl PacketSource for Buffered {
+    fn fill(&mut self, n: usize) -> io::Result<()> {
+        Buffered::fill(self, n)
+    }
+    fn unread(&self) -> &[u8] {
+        Buffered::unread(self)
+    }
+    fn take(&mut self, skip: usize, len: usize) -> &[u8] {
+        Buffered::take(self, skip, len)
+    }
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()> {
+        self.stream.write_all(bytes)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.stream.flush()
     }
 }

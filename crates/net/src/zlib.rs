@@ -6,7 +6,6 @@
 //! joined, are the ordinary packets, which may straddle compressed packets or share one; so this
 //! layer hands the packet layer a plain byte stream and the framing above stays as it is.
 
-use crate::stream::{Buffered, Stream};
 use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
 use std::io::{self, Read, Write};
 
@@ -17,8 +16,21 @@ const MAX_PAYLOAD: usize = 0xFF_FFFF;
 /// own header and checksum would outweigh what it saves.
 const MIN_COMPRESS_LENGTH: usize = 50;
 
-pub struct Zlib {
-    inner: Buffered,
+/// What compressed packets are read from and written to: a buffered stream that hands out
+/// what it read in place (`stream::Buffered`). A trait, so this layer names no stream type and
+/// the stream can hold a `Zlib` of itself.
+pub trait PacketSource {
+    /// Make at least `n` unread bytes available.
+    fn fill(&mut self, n: usize) -> io::Result<()>;
+    fn unread(&self) -> &[u8];
+    /// Consume a header of `skip` bytes and the `len` bytes after it, returning the latter.
+    fn take(&mut self, skip: usize, len: usize) -> &[u8];
+    fn write_all(&mut self, bytes: &[u8]) -> io::Result<()>;
+    fn flush(&mut self) -> io::Result<()>;
+}
+
+pub struct Zlib<S> {
+    inner: S,
     /// Decompressed bytes not yet handed up, from `pos`.
     inflated: Vec<u8>,
     pos: usize,
@@ -29,8 +41,8 @@ pub struct Zlib {
     out: Vec<u8>,
 }
 
-impl Zlib {
-    pub fn new(inner: Buffered) -> Zlib {
+impl<S: PacketSource> Zlib<S> {
+    pub fn new(inner: S) -> Zlib<S> {
         Zlib {
             inner,
             inflated: Vec::with_capacity(16 * 1024),
@@ -43,8 +55,9 @@ impl Zlib {
         }
     }
 
-    pub fn stream(&self) -> &Stream {
-        &self.inner.stream
+    /// The stream the compressed packets travel on.
+    pub fn inner(&self) -> &S {
+        &self.inner
     }
 
     /// Read the next compressed packet into `inflated`.
@@ -90,7 +103,7 @@ fn bad_data(msg: String) -> io::Error {
     io::Error::new(io::ErrorKind::InvalidData, msg)
 }
 
-impl Read for Zlib {
+impl<S: PacketSource> Read for Zlib<S> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         while self.pos == self.inflated.len() {
             self.read_packet()?;
@@ -102,7 +115,7 @@ impl Read for Zlib {
     }
 }
 
-impl Write for Zlib {
+impl<S: PacketSource> Write for Zlib<S> {
     /// One compressed packet per call, of at most 16 MiB of `buf`.
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let n = buf.len().min(MAX_PAYLOAD);
@@ -134,21 +147,22 @@ impl Write for Zlib {
         self.out[3] = self.seq;
         put_u24(&mut self.out[4..7], original);
         self.seq = self.seq.wrapping_add(1);
-        self.inner.stream.write_all(&self.out)?;
+        self.inner.write_all(&self.out)?;
         Ok(n)
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.inner.stream.flush()
+        self.inner.flush()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stream::{Buffered, Stream};
     use std::os::unix::net::UnixStream;
 
-    fn pair() -> (Zlib, Zlib) {
+    fn pair() -> (Zlib<Buffered>, Zlib<Buffered>) {
         let (a, b) = UnixStream::pair().unwrap();
         (
             Zlib::new(Buffered::new(Stream::Unix(a))),

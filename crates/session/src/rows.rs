@@ -3,7 +3,7 @@
 //! server loads fastest (MySQL: prepared multi-row INSERTs with binary values; PostgreSQL: COPY
 //! text; SQLite: one prepared INSERT per row) without parsing text back into values.
 
-use super::{Connection, DbResult, StmtHandle, Value};
+use crate::value::Value;
 
 #[derive(Clone, Copy)]
 enum Cell {
@@ -122,54 +122,6 @@ impl RowBatch {
     }
 }
 
-/// Rows per text INSERT of the fallback path, and its string bytes at most: ~300 KB statements
-/// fit the smallest max_allowed_packet still in use (1 MiB, MySQL 5.5), and the server's cost per
-/// row stops falling at about 1 000 rows per statement.
-const TEXT_ROWS: usize = 1_000;
-const TEXT_BYTES: usize = 256 << 10;
-
-/// The bulk load every connection can do: multi-row INSERTs as text, values substituted by the
-/// connection's own escaping (`prepare_text`). Returns the name of the path, for messages.
-pub fn load_as_text<C: Connection + ?Sized>(
-    conn: &mut C,
-    table: &str,
-    columns: &str,
-    fill: &mut dyn FnMut(&mut RowBatch) -> bool,
-) -> DbResult<&'static str> {
-    let cols = columns.split(',').count();
-    let mut batch = RowBatch::new(cols, TEXT_ROWS, TEXT_BYTES);
-    let mut templates: Vec<(usize, StmtHandle)> = Vec::new();
-    loop {
-        batch.clear();
-        let more = fill(&mut batch);
-        if !batch.is_empty() {
-            let rows = batch.rows();
-            let stmt = match templates.iter().find(|(n, _)| *n == rows) {
-                Some(&(_, s)) => s,
-                None => {
-                    let s = conn.prepare_text(&multi_row_insert(table, columns, cols, rows))?;
-                    templates.push((rows, s));
-                    s
-                }
-            };
-            let params: Vec<Value<'_>> = batch.values().collect();
-            conn.execute(stmt, &params)?;
-        }
-        if !more {
-            return Ok("multi-row INSERTs");
-        }
-    }
-}
-
-/// `INSERT INTO table (columns) VALUES (?,…),…` for `rows` rows of `cols` placeholders.
-pub fn multi_row_insert(table: &str, columns: &str, cols: usize, rows: usize) -> String {
-    let row = format!("({})", vec!["?"; cols].join(","));
-    format!(
-        "INSERT INTO {table} ({columns}) VALUES {}",
-        vec![row.as_str(); rows].join(",")
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,14 +153,6 @@ mod tests {
         assert!(b.is_empty() && !b.is_full());
         b.str(b"123456789");
         assert!(b.is_full(), "past eight bytes of strings");
-    }
-
-    #[test]
-    fn multi_row_insert_has_a_placeholder_per_value() {
-        assert_eq!(
-            multi_row_insert("t", "a, b", 2, 3),
-            "INSERT INTO t (a, b) VALUES (?,?),(?,?),(?,?)"
-        );
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Statements as text: `?` placeholders replaced by literal values (text mode,
 //! `--db-ps-mode=disable`), standard SQL quoting, and integers as decimal text.
 
-use crate::Value;
+use crate::value::Value;
 
 /// Substitute `?` placeholders with literal values, quoting strings with `escape`.
 /// Used by text mode (`--db-ps-mode=disable`); `out` is reused across calls.
@@ -77,6 +77,15 @@ pub fn escape_standard(s: &[u8], out: &mut Vec<u8>) {
     out.extend_from_slice(rest);
 }
 
+/// `INSERT INTO table (columns) VALUES (?,…),…` for `rows` rows of `cols` placeholders.
+pub fn multi_row_insert(table: &str, columns: &str, cols: usize, rows: usize) -> String {
+    let row = format!("({})", vec!["?"; cols].join(","));
+    format!(
+        "INSERT INTO {table} ({columns}) VALUES {}",
+        vec![row.as_str(); rows].join(",")
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,6 +121,14 @@ mod tests {
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "UPDATE t SET c='it''s a \\\\ test' WHERE id=-42 AND x='?'"
+        );
+    }
+
+    #[test]
+    fn multi_row_insert_has_a_placeholder_per_value() {
+        assert_eq!(
+            multi_row_insert("t", "a, b", 2, 3),
+            "INSERT INTO t (a, b) VALUES (?,?),(?,?),(?,?)"
         );
     }
 }

@@ -7,9 +7,11 @@
 mod host;
 mod svg;
 
-use crate::compare::model::Comparison;
+mod esc;
+use crate::export::compare::model::Comparison;
+use crate::result::sweep::SweepResult;
 use crate::result::RunResult;
-use crate::sweep::SweepResult;
+pub use esc::esc;
 use std::fmt::Write;
 use svg::{Band, Chart, Series, Whisker, XAxis};
 
@@ -20,21 +22,6 @@ td:first-child,th:first-child{text-align:left}figure{margin:12px 0}figcaption{fo
 .tick{font-size:11px;fill:#555}.axis{font-size:12px;fill:#333}.legend span{margin-right:16px;font-size:13px}\
 .legend i{display:inline-block;width:12px;height:12px;margin-right:5px;vertical-align:-1px}\
 pre{background:#f6f6f6;padding:10px;overflow-x:auto;font-size:12px}.note{color:#a33}";
-
-/// Text for HTML: `& < > "` escaped.
-pub fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            c => o.push(c),
-        }
-    }
-    o
-}
 
 fn page(title: &str, body: &str) -> String {
     format!(
@@ -243,7 +230,7 @@ pub fn sweep_page(s: &SweepResult) -> String {
             None => r.threads.to_string(),
         })
         .collect();
-    let pts = |f: fn(&crate::sweep::Row) -> Option<f64>| -> Vec<(f64, Option<f64>)> {
+    let pts = |f: fn(&crate::result::sweep::Row) -> Option<f64>| -> Vec<(f64, Option<f64>)> {
         s.table
             .iter()
             .enumerate()
@@ -332,7 +319,7 @@ pub fn sweep_page(s: &SweepResult) -> String {
     text_block(
         &mut o,
         "The sweep table",
-        &crate::sweep::render_table(s),
+        &crate::export::text::sweep::render_table(s),
         true,
     );
     for st in &s.steps {
@@ -363,14 +350,14 @@ pub fn sweep_page(s: &SweepResult) -> String {
 /// A comparison: one line per result on each chart, what differed, and the tables.
 /// Run `k`'s cell of a comparison row.
 fn cell(
-    row: &crate::compare::model::ComparisonRow,
+    row: &crate::export::compare::model::ComparisonRow,
     k: usize,
-) -> Option<&crate::compare::model::Cell> {
+) -> Option<&crate::export::compare::model::Cell> {
     row.cells.get(k)?.as_ref()
 }
 
 pub fn compare_page(c: &Comparison, text: &str) -> String {
-    use crate::compare::text::Metric;
+    use crate::export::compare::text::Metric;
     let mut o = String::new();
     let names: Vec<String> = c.rows.iter().map(|r| r.threads.to_string()).collect();
     let mut charts = vec![

@@ -1,7 +1,7 @@
 //! Line charts as inline SVG: no script, no external file, so a report opens anywhere and
 //! can be mailed or attached to a ticket as one file.
 
-use super::esc;
+use super::esc::esc;
 use std::fmt::Write;
 
 const W: f64 = 760.0;

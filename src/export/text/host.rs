@@ -248,10 +248,8 @@ pub fn disk_during_stalls(io: &DiskIo) -> String {
 }
 
 /// The end of a load: its line on where the time went (nothing for one under a second).
-pub fn report_prepare(host: crate::host::Sampler) {
-    if let Some(u) = host.finish_now() {
-        crate::notice!("{}", prepare_line(&u));
-    }
+pub fn report_prepare(usage: &HostUsage) {
+    crate::verbosity::notice!("{}", prepare_line(usage));
 }
 
 /// One line on where a prepare's time went: the server's CPUs, dbpress's, the machine's, and

@@ -1,6 +1,7 @@
 //! Snapshots of the text format, from a fixed RunResult. The sysbench block must stay
 //! byte-compatible with sysbench 1.0.20 (ref sysbench.md §5.2–5.3).
 
+use super::host;
 use super::*;
 use crate::result::*;
 use std::collections::BTreeMap;

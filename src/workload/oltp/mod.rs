@@ -5,13 +5,12 @@ mod blocks;
 mod event;
 pub mod prepare;
 pub mod sql;
+mod workload;
 
-use super::{Context, EventGen, Workload};
-use crate::cli::OptionValues;
-use crate::config::{boolean, choice, int};
 use crate::error::{usage, Result};
-use crate::rand::{Distribution, Rng, UniqueSequence};
-use dbpress_driver::{Connection, DbResult, Dialect};
+use crate::options::OptionValues;
+use crate::options::{boolean, choice, int};
+use crate::rand::UniqueSequence;
 use std::sync::Arc;
 
 /// A named OLTP variant and how it shapes the options into a statement mix.
@@ -404,113 +403,14 @@ impl Oltp {
     }
 }
 
-impl Workload for Oltp {
-    fn name(&self) -> &'static str {
-        self.variant.name
-    }
-
-    fn statement_kinds(&self) -> &'static [&'static str] {
-        &KIND_NAMES
-    }
-
-    fn transactional(&self) -> bool {
-        self.mix.trx
-    }
-
-    fn describe(&self) -> Vec<String> {
-        let m = &self.mix;
-        let (r, w, o) = m.expected_rwo();
-        let mut lines = vec![
-            format!(
-                "Tables: {} x {} rows, range size {}",
-                self.schema.tables, self.schema.table_size, self.schema.range_size
-            ),
-            format!(
-                "Statements per event: {} (read {r}, write {w}, other {o}){}{}",
-                r + w + o,
-                if m.trx { "" } else { ", autocommit" },
-                if m.legacy {
-                    ", one table per event (sysbench 0.5 oltp.lua)"
-                } else {
-                    ""
-                }
-            ),
-        ];
-        if m.delete_inserts > 0 {
-            lines.push(match m.reinsert {
-                ReinsertId::Same => {
-                    "Delete/insert: re-insert the deleted id (--reinsert-id=same, as sysbench)"
-                        .into()
-                }
-                ReinsertId::New => {
-                    "Delete/insert: insert with a new AUTO_INCREMENT id (--reinsert-id=new)".into()
-                }
-            });
-        }
-        if m.reconnect_every > 0 {
-            lines.push(format!(
-                "Reconnect: after every {} events",
-                m.reconnect_every
-            ));
-        }
-        lines
-    }
-
-    fn sends_text_as(&self) -> Option<&'static str> {
-        let m = &self.mix;
-        if m.legacy {
-            Some("sysbench 0.5's oltp.lua")
-        } else if m.text_inserts > 0 && m.expected_rwo() == (0, m.text_inserts, 0) {
-            Some("sysbench's oltp_insert")
-        } else {
-            None
-        }
-    }
-
-    fn prepare(&self, ctx: &Context<'_>) -> Result<()> {
-        prepare::prepare(self, ctx)
-    }
-
-    fn cleanup(&self, ctx: &Context<'_>) -> Result<()> {
-        prepare::cleanup(self, ctx)
-    }
-
-    fn check(&self, ctx: &Context<'_>) -> Result<()> {
-        prepare::check(self, ctx)
-    }
-
-    fn prewarm(&self, ctx: &Context<'_>) -> Result<()> {
-        prepare::prewarm(self, ctx)
-    }
-
-    fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>> {
-        prepare::check_ready(self, conn, ctx)
-    }
-
-    fn worker(
-        &self,
-        conn: &mut dyn Connection,
-        dialect: &'static Dialect,
-        thread: u32,
-        rng: Rng,
-        dist: Distribution,
-    ) -> DbResult<Box<dyn EventGen>> {
-        Ok(Box::new(event::OltpEvents::new(
-            self, conn, dialect, thread, rng, dist,
-        )?))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::{parse, Invocation};
+    use crate::cli::parse_workload;
 
     fn oltp(s: &str) -> Oltp {
         let args: Vec<String> = s.split_whitespace().map(String::from).collect();
-        let Invocation::Workload { workload, opts, .. } = parse(&args).unwrap() else {
-            panic!()
-        };
+        let (workload, _, opts) = parse_workload(&args).unwrap();
         let v = VARIANTS.iter().find(|v| v.name == workload).unwrap();
         Oltp::new(v, &opts, 1).unwrap()
     }
@@ -554,9 +454,7 @@ mod tests {
             .split_whitespace()
             .map(String::from)
             .collect();
-        let Invocation::Workload { opts, .. } = parse(&args).unwrap() else {
-            panic!()
-        };
+        let (_, _, opts) = parse_workload(&args).unwrap();
         let e = Oltp::new(&VARIANTS[1], &opts, 1).err().unwrap();
         assert!(e.message().contains("--auto-inc=on"));
     }

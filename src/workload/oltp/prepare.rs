@@ -11,7 +11,7 @@ use super::Oltp;
 use crate::error::{environment, failed, Error, Result};
 use crate::host::Sampler;
 use crate::rand::{Distribution, Rng, Template};
-use crate::runner::signals::{self, Signals};
+use crate::signals::{self, Signals};
 use crate::workload::Context;
 use dbpress_driver::{Connection, DbError, DbResult, RowBatch};
 use std::io::{IsTerminal, Write};
@@ -216,7 +216,7 @@ pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
     for t in 1..=s.tables {
         let name = format!("sbtest{t}");
         let Some(comment) = tables.iter().find(|l| l.name == name).map(|l| &l.comment) else {
-            crate::notice!("{name}: missing");
+            crate::verbosity::notice!("{name}: missing");
             problems += 1;
             continue;
         };
@@ -260,7 +260,7 @@ pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
             }
         }
         if issues.is_empty() {
-            crate::notice!(
+            crate::verbosity::notice!(
                 "{name}: ok ({rows} rows, ids 1..{rows}{})",
                 if s.create_secondary {
                     format!(", index k_{t}")
@@ -269,7 +269,7 @@ pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
                 }
             );
         } else {
-            crate::notice!("{name}: {}", issues.join("; "));
+            crate::verbosity::notice!("{name}: {}", issues.join("; "));
             problems += 1;
         }
     }
@@ -281,7 +281,7 @@ pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
             n = s.tables
         )));
     }
-    crate::notice!("All {} tables are ready.", s.tables);
+    crate::verbosity::notice!("All {} tables are ready.", s.tables);
     Ok(())
 }
 
@@ -301,7 +301,7 @@ pub fn prewarm(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
                     }
                     let mut t = tid + 1;
                     while t <= w.schema.tables {
-                        crate::notice!("Prewarming table sbtest{t}");
+                        crate::verbosity::notice!("Prewarming table sbtest{t}");
                         let n = w.schema.table_size;
                         for sql in (dialect.prewarm)(t, n) {
                             conn.query(&sql)
@@ -326,7 +326,7 @@ pub fn prewarm(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
     }
 }
 
-pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
+pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<Option<crate::host::HostUsage>> {
     let s = &w.schema;
     let dialect = ctx.driver.dialect();
     let mut probe = ctx.connect(0)?;
@@ -467,8 +467,7 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
         }
     }
     progress.finish(path.get().copied().unwrap_or("no rows"));
-    crate::export::text::host::report_prepare(host);
-    Ok(())
+    Ok(host.finish_now())
 }
 
 /// The first `n` (≥ 1) tables as the subject of a sentence: "sbtest1 was" … "sbtest1 to
@@ -600,7 +599,7 @@ pub fn cleanup(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
 pub fn drop_tables(ctx: &Context<'_>, tables: u32) -> Result<()> {
     let mut conn = ctx.connect(0)?;
     for t in 1..=tables {
-        crate::notice!("Dropping table 'sbtest{t}'...");
+        crate::verbosity::notice!("Dropping table 'sbtest{t}'...");
         conn.query(&drop_table(t))
             .map_err(|e| setup_error(e, &format!("dropping sbtest{t}")))?;
     }
@@ -672,7 +671,7 @@ impl Progress {
         let secs = self.start.elapsed().as_secs_f64();
         let done = self.done.load(Ordering::Relaxed);
         if done > 0 && done == self.total {
-            crate::notice!(
+            crate::verbosity::notice!(
                 "Loaded {done} rows in {secs:.2}s ({:.0} rows/s) with {path}",
                 done as f64 / secs.max(1e-9),
             );

@@ -519,7 +519,7 @@ impl Connection for SqliteConnection {
         fill: &mut dyn FnMut(&mut RowBatch) -> bool,
     ) -> DbResult<&'static str> {
         let n = columns.split(',').count();
-        let sql = super::rows::multi_row_insert(table, columns, n, 1);
+        let sql = dbpress_session::text::multi_row_insert(table, columns, n, 1);
         // One transaction per call: one fsync for the whole block instead of one per row.
         // Prepare threads queue for SQLite's one write lock; a loader that waited a whole busy
         // timeout behind the others asks again a few times before giving up.

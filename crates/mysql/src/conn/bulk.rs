@@ -15,7 +15,8 @@
 //! same bytes. Loading 250 000 sysbench rows: 0.67–0.74 s of server CPU instead of 0.77–0.82 s.
 
 use super::{io_lost, protocol, send_text, WireConn};
-use dbpress_session::rows::{load_as_text, multi_row_insert};
+use dbpress_session::connection::load_as_text;
+use dbpress_session::text::multi_row_insert;
 use dbpress_session::{Connection, DbResult, RowBatch, Value};
 
 /// Rows per INSERT statement. Server CPU per row falls until ~1 000 rows per statement and is

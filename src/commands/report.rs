@@ -2,11 +2,10 @@
 //! as text (what the run printed), JSON, CSV (its intervals or levels), Markdown, or an HTML
 //! page with charts.
 
-use crate::cli::OptionValues;
 use crate::config::OutputFormat;
 use crate::error::Result;
 use crate::export::{self, json::Document};
-use crate::{config, sweep};
+use crate::options::OptionValues;
 
 /// --output-format: the formats of a run or a sweep, or an HTML page with charts.
 enum Format {
@@ -14,10 +13,18 @@ enum Format {
     Other(OutputFormat),
 }
 
+/// `dbpress report FILE [options]` as the command table calls it.
+pub fn call(call: &super::subcommand::Call<'_>) -> Result<u8> {
+    let file = call.words.first().ok_or_else(|| {
+        crate::error::usage("`dbpress report` needs a result file: dbpress report results.json")
+    })?;
+    main(file, call.opts)
+}
+
 pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
     crate::cli::print_notices(opts);
     let names = format!("{}, html", OutputFormat::NAMES);
-    let format = config::choice(opts, "output-format", &names, |s| match s {
+    let format = crate::options::choice(opts, "output-format", &names, |s| match s {
         "html" => Some(Format::Html),
         other => OutputFormat::parse(other).map(Format::Other),
     })?;
@@ -44,7 +51,7 @@ pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
                         (None, None) => {}
                     }
                 }
-                print!("{}", sweep::render_table(&s));
+                print!("{}", crate::export::text::sweep::render_table(&s));
             }
             Format::Other(f) => print!("{}", export::sweep_as(f, &s)),
         },
@@ -54,7 +61,7 @@ pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
                 print!("{}", export::text::interval_lines(&r));
                 print!(
                     "{}",
-                    export::text::summary(&r, config::boolean(opts, "histogram")?)
+                    export::text::summary(&r, crate::options::boolean(opts, "histogram")?)
                 );
             }
             Format::Other(f) => print!("{}", export::run_as(f, &r)),

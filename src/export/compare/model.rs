@@ -7,8 +7,8 @@
 //! baseline's and every difference is listed, the intended one and the forgotten ones alike.
 
 use crate::export::json::Document;
+use crate::result::sweep::{Row, Step};
 use crate::result::{RunResult, Tool, SCHEMA_VERSION};
-use crate::sweep::{self, Row, Step};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -194,7 +194,7 @@ pub fn compare(groups: &[Group]) -> Comparison {
                     by_threads
                         .entry(step.threads)
                         .or_default()
-                        .push(sweep::row(step.threads, step));
+                        .push(crate::export::sweep_row::row(step.threads, step));
                 }
             }
         }
@@ -492,7 +492,7 @@ fn new_option_at_default(k: &(u8, String), b: Option<&String>, v: Option<&String
     let Some(name) = k.1.strip_prefix("option --") else {
         return false;
     };
-    let default = crate::cli::options::find(name).map(|s| s.default);
+    let default = crate::options::table::find(name).map(|s| s.default);
     match (b, v) {
         (None, Some(x)) | (Some(x), None) => default == Some(x.as_str()),
         _ => false,

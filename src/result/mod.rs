@@ -2,13 +2,18 @@
 //! so `dbpress report results.json` reproduces the text without re-running.
 //! Schema: docs/results.schema.json (bump `SCHEMA_VERSION` on incompatible change).
 
-use crate::counters::ServerCounters;
-pub use crate::host::disk::{DiskIo, DiskUsage};
-pub use crate::host::{HostCpu, HostUsage};
-pub use crate::stats::stability::Throughput;
+pub mod counters;
+pub mod host;
+pub mod sweep;
+pub mod throughput;
+pub mod waits;
+
+use counters::ServerCounters;
 use dbpress_driver::ServerInfo;
+pub use host::{DiskIo, DiskUsage, HostCpu, HostUsage};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+pub use throughput::Throughput;
 
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -49,7 +54,7 @@ pub struct RunResult {
     /// What the server said the run's sessions were doing, sampled during the measured time
     /// (`--server-waits`); absent where the server has no such view (SQLite, a dry run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub server_waits: Option<crate::waits::ServerWaits>,
+    pub server_waits: Option<waits::ServerWaits>,
 }
 
 impl RunResult {

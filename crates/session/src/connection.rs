@@ -1,0 +1,87 @@
+//! One client session, as every engine's client offers it to the workloads, and the bulk load
+//! any session can do.
+
+use crate::error::DbResult;
+use crate::rows::RowBatch;
+use crate::text::multi_row_insert;
+use crate::value::{QueryKind, StmtHandle, Value};
+
+/// One client session.
+pub trait Connection: Send {
+    /// Prepare `sql` (with `?` placeholders). In text mode, or when the server cannot prepare
+    /// this statement, the connection keeps it as a text template instead.
+    fn prepare(&mut self, sql: &str) -> DbResult<StmtHandle>;
+    /// Keep `sql` as a text template whatever the prepared-statement mode: executing it sends
+    /// the statement with values substituted (sysbench's text-only workloads need exactly that).
+    fn prepare_text(&mut self, sql: &str) -> DbResult<StmtHandle>;
+    /// Execute a prepared statement, discarding any rows.
+    fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind>;
+    /// Run text SQL, discarding any rows.
+    fn query(&mut self, sql: &str) -> DbResult<QueryKind>;
+    /// Run text SQL and return its rows as text (for setup and metadata, never on the hot path).
+    fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>>;
+    /// Drop the session, open a new one, and re-prepare every statement.
+    fn reconnect(&mut self) -> DbResult<()>;
+    /// Bulk-load rows into `table` (`columns` comma-separated, in the order the rows give
+    /// values) by the engine's fastest path (prepared multi-row INSERTs with binary values,
+    /// COPY, or prepared INSERTs in one transaction; text multi-row INSERTs where there is no
+    /// other). `fill` adds rows to the batch until it `is_full` and returns false once it has
+    /// added the last row. Returns the name of the path taken, for messages.
+    fn bulk_load(
+        &mut self,
+        table: &str,
+        columns: &str,
+        fill: &mut dyn FnMut(&mut RowBatch) -> bool,
+    ) -> DbResult<&'static str> {
+        load_as_text(self, table, columns, fill)
+    }
+    /// The server's id for this session (PostgreSQL's backend pid, MySQL's connection id), as
+    /// its session views show it; None where there is none or it is not known.
+    fn session_id(&self) -> Option<u64> {
+        None
+    }
+    /// The session's socket, where the connection owns one (to find the server's process on
+    /// this machine); None for an embedded engine or a session inside another client library.
+    fn socket_fd(&self) -> Option<std::os::fd::RawFd> {
+        None
+    }
+}
+
+/// Rows per text INSERT of the fallback path, and its string bytes at most: ~300 KB statements
+/// fit the smallest max_allowed_packet still in use (1 MiB, MySQL 5.5), and the server's cost per
+/// row stops falling at about 1 000 rows per statement.
+const TEXT_ROWS: usize = 1_000;
+const TEXT_BYTES: usize = 256 << 10;
+
+/// The bulk load every connection can do: multi-row INSERTs as text, values substituted by the
+/// connection's own escaping (`prepare_text`). Returns the name of the path, for messages.
+pub fn load_as_text<C: Connection + ?Sized>(
+    conn: &mut C,
+    table: &str,
+    columns: &str,
+    fill: &mut dyn FnMut(&mut RowBatch) -> bool,
+) -> DbResult<&'static str> {
+    let cols = columns.split(',').count();
+    let mut batch = RowBatch::new(cols, TEXT_ROWS, TEXT_BYTES);
+    let mut templates: Vec<(usize, StmtHandle)> = Vec::new();
+    loop {
+        batch.clear();
+        let more = fill(&mut batch);
+        if !batch.is_empty() {
+            let rows = batch.rows();
+            let stmt = match templates.iter().find(|(n, _)| *n == rows) {
+                Some(&(_, s)) => s,
+                None => {
+                    let s = conn.prepare_text(&multi_row_insert(table, columns, cols, rows))?;
+                    templates.push((rows, s));
+                    s
+                }
+            };
+            let params: Vec<Value<'_>> = batch.values().collect();
+            conn.execute(stmt, &params)?;
+        }
+        if !more {
+            return Ok("multi-row INSERTs");
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! `dbpress help`, `dbpress help <workload>`, `dbpress list` and `dbpress --version`: the
+//! general help built from the command table's usage lines and the option table.
+
+use super::subcommand::{Call, Subcommand};
+use crate::error::Result;
+use crate::result::VERSION;
+
+/// `dbpress help [<workload>]`.
+pub fn help(call: &Call<'_>) -> Result<u8> {
+    match call.words.first() {
+        Some(name) => workload(name),
+        None => {
+            print!("{}", general(call.table));
+            Ok(0)
+        }
+    }
+}
+
+/// `dbpress <workload> help`: its options, then those every command takes.
+pub fn workload(name: &str) -> Result<u8> {
+    crate::workload::registry::known(name)?;
+    print!("{}", workload_help(name));
+    Ok(0)
+}
+
+/// `dbpress list`: every workload with its line of description.
+pub fn list(_call: &Call<'_>) -> Result<u8> {
+    let all = crate::workload::registry::list();
+    // Names in one column, however long the longest.
+    let w = all.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+    for (name, desc) in all {
+        println!("  {name:<w$}  {desc}");
+    }
+    Ok(0)
+}
+
+/// `dbpress --version`, `dbpress version`.
+pub fn version(_call: &Call<'_>) -> Result<u8> {
+    println!("dbpress {VERSION}");
+    Ok(0)
+}
+
+/// The general help: every subcommand's usage lines, examples, and the options every command
+/// takes.
+pub fn general(table: &[Subcommand]) -> String {
+    let mut s =
+        format!("dbpress {VERSION}: database pressure testing, sysbench-compatible\n\nUsage:\n");
+    for line in table.iter().flat_map(|c| c.usage) {
+        s.push_str(&format!("  {line}\n"));
+    }
+    s.push_str(
+        "\nExamples:\n  dbpress oltp_read_write prepare --mysql-host=127.0.0.1 --tables=4 --table-size=100000\n  \
+         dbpress oltp_read_write run --mysql-host=127.0.0.1 --tables=4 --table-size=100000 --threads=8 --time=60 --report-interval=1\n  \
+         dbpress oltp_point_select run --db mysql://sbtest@127.0.0.1:3306/sbtest --rate=5000 --output=result.json\n\n",
+    );
+    s.push_str(&options_help(GENERAL_GROUPS));
+    s
+}
+
+/// Option groups every command accepts, after a workload's own options in its help.
+const GENERAL_GROUPS: &[crate::options::table::Group] = &[
+    crate::options::table::Group::General,
+    crate::options::table::Group::Rand,
+    crate::options::table::Group::Db,
+    crate::options::table::Group::Mysql,
+    crate::options::table::Group::Pgsql,
+    crate::options::table::Group::Sqlite,
+    crate::options::table::Group::Output,
+];
+
+fn workload_help(name: &str) -> String {
+    let mut s = format!("{name} options:\n");
+    s.push_str(&options_help(&[crate::options::table::Group::Oltp]));
+    s.push_str(&options_help(GENERAL_GROUPS));
+    s
+}
+
+fn options_help(groups: &[crate::options::table::Group]) -> String {
+    use crate::options::table::{Kind, SPECS};
+    let mut s = String::new();
+    for &g in groups {
+        s.push_str(&format!("{}:\n", g.title()));
+        let mut specs: Vec<_> = SPECS.iter().filter(|o| o.group == g).collect();
+        specs.sort_by_key(|o| o.name);
+        for o in specs {
+            let shape = match o.kind {
+                Kind::Bool => "[=on|off]",
+                Kind::Int | Kind::Float => "=N",
+                Kind::Str => "=STRING",
+                Kind::List => "=[LIST,...]",
+            };
+            let flag = format!("--{}{shape}", o.name);
+            let default = if o.default.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", o.default)
+            };
+            s.push_str(&format!("  {flag:<34} {}{default}\n", o.help));
+        }
+        s.push('\n');
+    }
+    s
+}

@@ -1,0 +1,20 @@
+//! The commands: one table (`table.rs`) gives each subcommand's name, help lines, grammar and
+//! entry point; `dispatch` picks the row a command line names.
+//!
+//! - `subcommand`: what a row holds (`Subcommand`, `Grammar`, `Call`)
+//! - `table`: the rows
+//! - `dispatch`: from argv to a row
+//! - `workload`: `dbpress <workload> prepare|run|…`, one run or a thread sweep
+//! - `help`: the general help, a workload's options, `list`, `--version`
+//! - `report`: `dbpress report FILE`, a saved result rendered again
+//! - `compare`: `dbpress compare A B …`, results side by side
+
+mod compare;
+mod dispatch;
+mod help;
+mod report;
+pub mod subcommand;
+pub mod table;
+mod workload;
+
+pub use dispatch::dispatch;

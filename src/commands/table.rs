@@ -1,0 +1,53 @@
+//! Every subcommand of dbpress in one table: its name, its help lines, its grammar and its
+//! entry point. A new command (`tpcc`, `experiment`, `results`) is one more row here.
+
+use super::subcommand::{Grammar, Subcommand};
+use super::{compare, help, report, workload};
+
+pub static SUBCOMMANDS: &[Subcommand] = &[
+    Subcommand {
+        name: None,
+        usage: &[
+            "dbpress <workload> prepare|run|cleanup|check|prewarm [options]",
+            "dbpress <workload> run --threads=1,2,4,8 [options]   (a thread sweep)",
+        ],
+        grammar: Grammar::Sysbench(workload::main),
+    },
+    Subcommand {
+        name: Some("slap"),
+        usage: &["dbpress slap [mysqlslap options]   (your own SQL; dbpress slap --help)"],
+        grammar: Grammar::Own(crate::slap::main),
+    },
+    Subcommand {
+        name: Some("script"),
+        usage: &["dbpress script prepare|run|cleanup [pgbench options]   (dbpress script --help)"],
+        grammar: Grammar::Own(crate::script::main),
+    },
+    Subcommand {
+        name: Some("list"),
+        usage: &["dbpress list"],
+        grammar: Grammar::Sysbench(help::list),
+    },
+    Subcommand {
+        name: Some("help"),
+        usage: &["dbpress help <workload>"],
+        grammar: Grammar::Sysbench(help::help),
+    },
+    Subcommand {
+        name: Some("report"),
+        usage: &["dbpress report FILE [--output-format=text|json|csv|markdown|html]"],
+        grammar: Grammar::Sysbench(report::call),
+    },
+    Subcommand {
+        name: Some("compare"),
+        usage: &[
+            "dbpress compare BASELINE.json OTHER.json… [--metrics=qps,p95]   (results side by side)",
+        ],
+        grammar: Grammar::Own(compare::main),
+    },
+    Subcommand {
+        name: Some("version"),
+        usage: &["dbpress --version"],
+        grammar: Grammar::Sysbench(help::version),
+    },
+];

@@ -1,0 +1,108 @@
+//! `dbpress <workload> prepare|run|cleanup|check|prewarm [options]`: a built-in workload in
+//! sysbench's grammar, one run or a thread sweep (`--threads=1,2,4`).
+
+use super::help;
+use super::subcommand::Call;
+use crate::cli::{self, WorkloadCall};
+use crate::config::to_driver::make_driver;
+use crate::config::{Command, OutputFormat, RunConfig};
+use crate::error::{self, Result};
+use crate::options::OptionValues;
+use crate::result::VERSION;
+use crate::workload::{Context, Workload};
+use crate::{export, run, runner, signals, sweep, verbosity};
+use dbpress_driver::Driver;
+use std::io::Write;
+
+pub fn main(call: &Call<'_>) -> Result<u8> {
+    let (workload, command) = match cli::workload_call(call.words)? {
+        WorkloadCall::Help(name) => return help::workload(&name),
+        WorkloadCall::Run { workload, command } => (workload, command),
+    };
+    let (opts, args) = (call.opts, call.argv);
+    verbosity::set(crate::options::int(opts, "verbosity", 0, 5)? as u8);
+    cli::print_notices(opts);
+    // An unknown name is reported before any option problem it would otherwise hide.
+    crate::workload::registry::known(&workload)?;
+    if let Some(levels) = sweep::levels(opts)? {
+        if command != Command::Run {
+            return Err(error::usage(format!(
+                "--threads={} is a list, which only `run` takes (a thread sweep): give {} one number",
+                opts.get("threads"),
+                command.name()
+            )));
+        }
+        let build = |o: &OptionValues, cfg: &RunConfig| {
+            crate::workload::registry::build(&workload, o, cfg.seed)
+        };
+        return sweep::run(&workload, opts, &levels, args, &build, &|_| {});
+    }
+    let cfg = RunConfig::from_options(&workload, command, opts)?;
+    let w = crate::workload::registry::build(&workload, opts, cfg.seed)?;
+    run_command(&cfg, w.as_ref(), args)
+}
+
+fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8> {
+    let driver = make_driver(cfg)?;
+    let ctx = Context {
+        driver: driver.as_ref(),
+        threads: cfg.threads,
+        dist: &cfg.dist,
+        invocation: format!("dbpress {}", cfg.workload),
+    };
+    // Header and interval lines go to stdout, unless stdout carries the JSON result.
+    let mut stdout = std::io::stdout();
+    let mut stderr = std::io::stderr();
+    let mut quiet = std::io::sink();
+    let out: &mut dyn Write = match cfg.output_format {
+        _ if !verbosity::notices() => &mut quiet,
+        OutputFormat::Text => &mut stdout,
+        _ => &mut stderr,
+    };
+    let _ = writeln!(out, "dbpress {VERSION} (sysbench-compatible)\n");
+    match cfg.command {
+        Command::Prepare => {
+            if let Some(usage) = w.prepare(&ctx)? {
+                export::text::host::report_prepare(&usage);
+            }
+            Ok(0)
+        }
+        Command::Cleanup => {
+            w.cleanup(&ctx)?;
+            Ok(0)
+        }
+        Command::Check => {
+            w.check(&ctx)?;
+            Ok(0)
+        }
+        Command::Prewarm => {
+            // Missing or half-loaded tables get run's message (prepare first), not a raw
+            // server error from the first read.
+            let mut probe = runner::probe(driver.as_ref())?;
+            for warning in w.check_ready(probe.as_mut(), &ctx)? {
+                if verbosity::warnings() {
+                    eprintln!("dbpress: warning: {warning}");
+                }
+            }
+            drop(probe);
+            w.prewarm(&ctx)?;
+            Ok(0)
+        }
+        Command::Run => run_benchmark(cfg, w, driver.as_ref(), &ctx, args, out),
+    }
+}
+
+fn run_benchmark(
+    cfg: &RunConfig,
+    w: &dyn Workload,
+    driver: &dyn Driver,
+    ctx: &Context<'_>,
+    args: &[String],
+    out: &mut dyn Write,
+) -> Result<u8> {
+    let signals = signals::Signals::install();
+    let m = run::measure(cfg, w, ctx, args, out, &signals, &|m| {
+        run::exit_forced(cfg, &m, driver.hints(), w)
+    })?;
+    run::finish(cfg, &m, driver.hints(), w)
+}

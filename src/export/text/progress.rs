@@ -1,0 +1,63 @@
+//! A run in progress as sysbench prints it: its phase lines, `[ 1s ] thds: …` per interval,
+//! and checkpoint reports, written as they come.
+
+use crate::result::{Checkpoint, Interval};
+use crate::runner::progress::{Phase, Progress};
+use std::io::Write;
+
+pub struct TextProgress<'a> {
+    out: &'a mut dyn Write,
+    /// `--percentile`: the latency column of the interval lines.
+    percentile: u32,
+}
+
+impl<'a> TextProgress<'a> {
+    pub fn new(out: &'a mut dyn Write, percentile: u32) -> TextProgress<'a> {
+        TextProgress { out, percentile }
+    }
+}
+
+impl Progress for TextProgress<'_> {
+    fn phase(&mut self, phase: Phase) {
+        let out = &mut self.out;
+        let _ = match phase {
+            Phase::Initializing => writeln!(out, "Initializing worker threads...\n"),
+            Phase::Started => writeln!(out, "Threads started!\n"),
+            Phase::WarmingUp { seconds } => writeln!(out, "Warming up for {seconds} seconds...\n"),
+            // sysbench's INFO line, which its workers log on seeing the time limit.
+            Phase::TimeLimitExceeded if crate::verbosity::info() => {
+                writeln!(out, "Time limit exceeded, exiting...")
+            }
+            // sysbench's words, where its report goes.
+            Phase::ForcedShutdown => writeln!(
+                out,
+                "FATAL: The --max-time limit has expired, forcing shutdown..."
+            ),
+            Phase::Done if crate::verbosity::info() => writeln!(out, "Done.\n"),
+            Phase::TimeLimitExceeded | Phase::Done => Ok(()),
+        };
+        if !matches!(phase, Phase::TimeLimitExceeded | Phase::Done) {
+            let _ = out.flush();
+        }
+    }
+
+    fn interval(&mut self, interval: &Interval) {
+        let _ = writeln!(
+            self.out,
+            "{}",
+            super::interval_line(interval, self.percentile)
+        );
+        if let Some(extra) = super::rate_lines(interval) {
+            let _ = writeln!(self.out, "{extra}");
+        }
+        let _ = self.out.flush();
+    }
+
+    fn checkpoint(&mut self, checkpoint: &Checkpoint) {
+        let _ = write!(
+            self.out,
+            "{}",
+            super::checkpoint_report(checkpoint, self.percentile)
+        );
+    }
+}

@@ -1,0 +1,11 @@
+//! Every option dbpress knows and the values a command line gave them, shared by the grammars
+//! that read a command line (`cli`, slap's and script's flags) and the layers that read values
+//! (config, workloads). What a value means is checked where it is used, through the typed getters.
+//!
+//! - `table`: the option table (names, kinds, defaults, help, secrecy) and the alias table
+//! - `values`: `OptionValues` and the typed getters `int`, `float`, `boolean`, `choice`
+
+pub mod table;
+mod values;
+
+pub use values::{boolean, choice, float, int, parse_bool, OptionValues};

@@ -1,0 +1,96 @@
+//! The options as the user gave them, by canonical name (validated later), with the notices
+//! parsing left; typed getters whose errors name the flag and the values it takes.
+
+use crate::error::{usage, Result};
+use std::collections::BTreeMap;
+
+/// Option values by canonical name, as typed (validated later), plus deprecation notices.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct OptionValues {
+    values: BTreeMap<&'static str, String>,
+    pub notices: Vec<String>,
+}
+
+impl OptionValues {
+    /// The value given, or the option's default.
+    pub fn get(&self, name: &str) -> &str {
+        match self.values.get(name) {
+            Some(v) => v,
+            None => super::table::find(name)
+                .map(|s| s.default)
+                .unwrap_or_else(|| {
+                    panic!("option --{name} is not in the option table (programming error)")
+                }),
+        }
+    }
+
+    pub fn is_set(&self, name: &str) -> bool {
+        self.values.contains_key(name)
+    }
+
+    pub fn set(&mut self, name: &'static str, value: impl Into<String>) {
+        self.values.insert(name, value.into());
+    }
+
+    /// Every option given explicitly, secrets included (callers decide what to show).
+    pub fn explicit(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        self.values.iter().map(|(k, v)| (*k, v.as_str()))
+    }
+}
+
+/// True for sysbench's boolean spellings.
+pub fn parse_bool(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "on" | "true" | "1" | "yes" => Some(true),
+        "off" | "false" | "0" | "no" => Some(false),
+        _ => None,
+    }
+}
+
+pub fn int(opts: &OptionValues, name: &str, min: u64, max: u64) -> Result<u64> {
+    let raw = opts.get(name);
+    let v: u64 = raw.trim().parse().map_err(|_| {
+        usage(format!(
+            "invalid value '{raw}' for --{name}: expected a whole number from {min} to {max}"
+        ))
+    })?;
+    if v < min || v > max {
+        return Err(usage(format!(
+            "invalid value '{raw}' for --{name}: expected a whole number from {min} to {max}"
+        )));
+    }
+    Ok(v)
+}
+
+pub fn float(opts: &OptionValues, name: &str, min: f64, max: f64) -> Result<f64> {
+    let raw = opts.get(name);
+    match raw.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= min && v <= max => Ok(v),
+        _ => Err(usage(format!(
+            "invalid value '{raw}' for --{name}: expected a number from {min} to {max}"
+        ))),
+    }
+}
+
+pub fn boolean(opts: &OptionValues, name: &str) -> Result<bool> {
+    let raw = opts.get(name);
+    parse_bool(raw).ok_or_else(|| {
+        usage(format!(
+            "invalid value '{raw}' for --{name}: use on/off (also true/false, 1/0)"
+        ))
+    })
+}
+
+pub fn choice<T>(
+    opts: &OptionValues,
+    name: &str,
+    known: &str,
+    f: impl Fn(&str) -> Option<T>,
+) -> Result<T> {
+    let raw = opts.get(name);
+    f(&raw.to_ascii_lowercase()).ok_or_else(|| {
+        usage(format!(
+            "invalid value '{raw}' for --{name}: use one of {known}"
+        ))
+    })
+}
