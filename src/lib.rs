@@ -6,29 +6,16 @@
 pub mod cli;
 pub mod commands;
 pub mod config;
-pub mod counters;
-pub mod environment;
-pub mod error;
 pub mod export;
-pub mod host;
-pub mod options;
-pub mod rand;
-pub mod result;
-pub mod result_file;
 pub mod run;
 pub mod runner;
 pub mod script;
-pub mod signals;
 pub mod slap;
-pub mod stats;
 pub mod sweep;
-pub mod verbosity;
-pub mod waits;
-pub mod workload;
 
 use std::io::Write;
 
-pub use result::VERSION;
+pub use dbpress_measure::result::VERSION;
 
 /// Run dbpress with `args` (without the program name); returns the exit code.
 pub fn main_with_args(args: &[String]) -> u8 {

@@ -3,14 +3,14 @@
 
 use crate::config::redact::redact_args;
 use crate::config::{self, RunConfig};
-use crate::error::Result;
-use crate::result::VERSION;
-use crate::result::{self, Histograms, RunInfo, RunResult, StatementSummary, Tool};
 use crate::runner;
-use crate::signals::{self, Signals};
-use crate::workload::{Context, Workload};
-use crate::{environment, stats};
+use dbpress_core::error::Result;
+use dbpress_core::signals::{self, Signals};
 use dbpress_driver::{DbError, Driver, ServerInfo};
+use dbpress_measure::result::VERSION;
+use dbpress_measure::result::{self, Histograms, RunInfo, RunResult, StatementSummary, Tool};
+use dbpress_measure::{environment, stats};
+use dbpress_workload::{Context, Workload};
 use std::convert::Infallible;
 use std::io::Write;
 
@@ -48,10 +48,12 @@ pub fn measure(
     let mut probe = runner::probe(driver)?;
     let info = driver.server_info(probe.as_mut());
     let warnings = w.check_ready(probe.as_mut(), ctx)?;
-    let server_process = crate::host::server_process_of(driver, probe.as_ref());
-    let data =
-        crate::host::disk::data_device(driver.data_location(probe.as_mut()), &server_process);
-    let network = crate::host::network::link_of(probe.socket_fd());
+    let server_process = dbpress_measure::host::server_process_of(driver, probe.as_ref());
+    let data = dbpress_measure::host::disk::data_device(
+        driver.data_location(probe.as_mut()),
+        &server_process,
+    );
+    let network = dbpress_measure::host::network::link_of(probe.socket_fd());
     for warning in &warnings {
         warn_once(warning);
     }
@@ -159,7 +161,7 @@ pub fn measure(
         init: &init,
         on_forced: &forced,
     };
-    let host = crate::host::Sampler::new(server_process, data).with_network(network);
+    let host = dbpress_measure::host::Sampler::new(server_process, data).with_network(network);
     let mut progress = crate::export::text::progress::TextProgress::new(out, cfg.percentile);
     let output = runner::run(cfg, w, driver, &info, &controls, host, &mut progress)?;
     Ok(assemble(output))
@@ -171,7 +173,7 @@ pub fn measure(
 fn warn_once(warning: &str) {
     static SHOWN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     let mut shown = SHOWN.lock().unwrap_or_else(|p| p.into_inner());
-    if crate::verbosity::warnings() && !shown.iter().any(|w| w == warning) {
+    if dbpress_core::verbosity::warnings() && !shown.iter().any(|w| w == warning) {
         eprintln!("dbpress: warning: {warning}");
         shown.push(warning.to_string());
     }
@@ -235,7 +237,7 @@ fn assemble(
         *db = crate::config::mysql_target::redact_url(db);
     }
     let server_counters = match (driver.counters(), output.counters) {
-        (Some(spec), Some((before, after))) => Some(crate::counters::compare(
+        (Some(spec), Some((before, after))) => Some(dbpress_measure::counters::compare(
             spec,
             before,
             after,
@@ -304,13 +306,13 @@ pub fn finish(
     cfg: &RunConfig,
     m: &Measured,
     hints: &dbpress_driver::Hints,
-    w: &dyn crate::workload::Workload,
+    w: &dyn dbpress_workload::Workload,
 ) -> Result<u8> {
     if let Some(path) = &cfg.output_file {
         crate::export::write_run(path, &m.result)?;
     }
     match cfg.output_format {
-        config::OutputFormat::Text if !crate::verbosity::notices() => {}
+        config::OutputFormat::Text if !dbpress_core::verbosity::notices() => {}
         config::OutputFormat::Text => {
             print!("{}", crate::export::text::summary(&m.result, cfg.histogram));
         }
@@ -350,7 +352,7 @@ pub fn exit_forced(
     cfg: &RunConfig,
     m: &Measured,
     hints: &dbpress_driver::Hints,
-    w: &dyn crate::workload::Workload,
+    w: &dyn dbpress_workload::Workload,
 ) -> Infallible {
     let code = finish(cfg, m, hints, w).unwrap_or_else(|e| {
         eprintln!("dbpress: error: {}", e.message());

@@ -7,15 +7,15 @@ use crate::config::redact::redact_args;
 use crate::config::to_driver::make_driver;
 use crate::config::Command;
 use crate::config::{OutputFormat, RunConfig};
-use crate::error::{environment, usage, Result};
 use crate::export::sweep_row::table;
-use crate::options::OptionValues;
-use crate::result::sweep::{Step, SweepResult};
-use crate::result::VERSION;
-use crate::result::{Tool, SCHEMA_VERSION};
 use crate::run;
-use crate::signals::{self, Signals};
-use crate::workload::{Context, Workload};
+use dbpress_core::error::{environment, usage, Result};
+use dbpress_core::options::OptionValues;
+use dbpress_core::signals::{self, Signals};
+use dbpress_measure::result::sweep::{Step, SweepResult};
+use dbpress_measure::result::VERSION;
+use dbpress_measure::result::{Tool, SCHEMA_VERSION};
+use dbpress_workload::{Context, Workload};
 use std::io::Write;
 
 /// The levels of `--threads` when it is a list (`1,2,4`); None for a single value.
@@ -122,7 +122,7 @@ pub fn run(
     let mut stderr = std::io::stderr();
     let mut quiet = std::io::sink();
     let out: &mut dyn Write = match first.output_format {
-        _ if !crate::verbosity::notices() => &mut quiet,
+        _ if !dbpress_core::verbosity::notices() => &mut quiet,
         OutputFormat::Text => &mut stdout,
         _ => &mut stderr,
     };
@@ -151,7 +151,7 @@ pub fn run(
         // A level --forced-shutdown cuts short ends the sweep there, with its table and file:
         // its workers still wait on the server, and the next level would queue behind them.
         let forced = |m: run::Measured| {
-            if first.output_format == OutputFormat::Text && crate::verbosity::notices() {
+            if first.output_format == OutputFormat::Text && dbpress_core::verbosity::notices() {
                 print!("{}", crate::export::text::summary(&m.result, cfg.histogram));
             }
             let mut steps = steps.clone();
@@ -264,7 +264,7 @@ fn conclude(
         crate::export::write_sweep(path, &sweep)?;
     }
     match first.output_format {
-        OutputFormat::Text if crate::verbosity::notices() => {
+        OutputFormat::Text if dbpress_core::verbosity::notices() => {
             print!("{}", crate::export::text::sweep::render_table(&sweep))
         }
         OutputFormat::Text => {}
@@ -323,8 +323,8 @@ mod tests {
     #[test]
     fn a_stalled_level_names_what_its_sessions_waited_on() {
         let mut r = crate::export::text::tests::fixture();
-        let mut intervals: Vec<crate::result::Interval> = (1..=4)
-            .map(|k| crate::result::Interval {
+        let mut intervals: Vec<dbpress_measure::result::Interval> = (1..=4)
+            .map(|k| dbpress_measure::result::Interval {
                 time_s: f64::from(k),
                 duration_s: 1.0,
                 events: if k == 2 { 0 } else { 1000 },
@@ -333,7 +333,7 @@ mod tests {
             .collect();
         intervals[1].waits = Some([("Lock:relation".to_string(), 40)].into());
         intervals[2].waits = Some([("running".to_string(), 40)].into());
-        r.throughput = crate::stats::stability::of(&intervals);
+        r.throughput = dbpress_measure::stats::stability::of(&intervals);
         let step = Step {
             threads: 4,
             engine: None,

@@ -1,4 +1,5 @@
 use super::*;
+use dbpress_core::options::parse_bool;
 
 fn args(s: &str) -> Vec<String> {
     s.split_whitespace().map(String::from).collect()

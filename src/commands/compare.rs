@@ -3,10 +3,10 @@
 //! between the runs. Runs and sweeps mix freely; the first is the baseline; `NAME=a,b,c`
 //! groups repeated runs into one column of medians with their ranges.
 
-use crate::error::{usage, Result};
 use crate::export::compare::model;
 use crate::export::compare::text::{self, Metric, METRIC_NAMES};
 use crate::export::json::{read_document, write_text};
+use dbpress_core::error::{usage, Result};
 
 const HELP: &str = "Usage: dbpress compare BASELINE OTHER [MORE…] [options]
 

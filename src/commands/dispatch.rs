@@ -6,7 +6,7 @@ use super::help;
 use super::subcommand::{Call, Grammar, Subcommand};
 use super::table::SUBCOMMANDS;
 use crate::cli::{self, Invocation};
-use crate::error::Result;
+use dbpress_core::error::Result;
 
 /// The subcommand a word names, if any.
 fn named(word: &str) -> Option<&'static Subcommand> {
@@ -27,7 +27,7 @@ pub fn dispatch(args: &[String]) -> Result<u8> {
     }
     match cli::parse(args)? {
         Invocation::Version => {
-            println!("dbpress {}", crate::result::VERSION);
+            println!("dbpress {}", dbpress_measure::result::VERSION);
             Ok(0)
         }
         Invocation::Help => {

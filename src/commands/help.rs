@@ -2,8 +2,8 @@
 //! general help built from the command table's usage lines and the option table.
 
 use super::subcommand::{Call, Subcommand};
-use crate::error::Result;
-use crate::result::VERSION;
+use dbpress_core::error::Result;
+use dbpress_measure::result::VERSION;
 
 /// `dbpress help [<workload>]`.
 pub fn help(call: &Call<'_>) -> Result<u8> {
@@ -18,14 +18,14 @@ pub fn help(call: &Call<'_>) -> Result<u8> {
 
 /// `dbpress <workload> help`: its options, then those every command takes.
 pub fn workload(name: &str) -> Result<u8> {
-    crate::workload::registry::known(name)?;
+    dbpress_workload::registry::known(name)?;
     print!("{}", workload_help(name));
     Ok(0)
 }
 
 /// `dbpress list`: every workload with its line of description.
 pub fn list(_call: &Call<'_>) -> Result<u8> {
-    let all = crate::workload::registry::list();
+    let all = dbpress_workload::registry::list();
     // Names in one column, however long the longest.
     let w = all.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
     for (name, desc) in all {
@@ -58,25 +58,25 @@ pub fn general(table: &[Subcommand]) -> String {
 }
 
 /// Option groups every command accepts, after a workload's own options in its help.
-const GENERAL_GROUPS: &[crate::options::table::Group] = &[
-    crate::options::table::Group::General,
-    crate::options::table::Group::Rand,
-    crate::options::table::Group::Db,
-    crate::options::table::Group::Mysql,
-    crate::options::table::Group::Pgsql,
-    crate::options::table::Group::Sqlite,
-    crate::options::table::Group::Output,
+const GENERAL_GROUPS: &[dbpress_core::options::table::Group] = &[
+    dbpress_core::options::table::Group::General,
+    dbpress_core::options::table::Group::Rand,
+    dbpress_core::options::table::Group::Db,
+    dbpress_core::options::table::Group::Mysql,
+    dbpress_core::options::table::Group::Pgsql,
+    dbpress_core::options::table::Group::Sqlite,
+    dbpress_core::options::table::Group::Output,
 ];
 
 fn workload_help(name: &str) -> String {
     let mut s = format!("{name} options:\n");
-    s.push_str(&options_help(&[crate::options::table::Group::Oltp]));
+    s.push_str(&options_help(&[dbpress_core::options::table::Group::Oltp]));
     s.push_str(&options_help(GENERAL_GROUPS));
     s
 }
 
-fn options_help(groups: &[crate::options::table::Group]) -> String {
-    use crate::options::table::{Kind, SPECS};
+fn options_help(groups: &[dbpress_core::options::table::Group]) -> String {
+    use dbpress_core::options::table::{Kind, SPECS};
     let mut s = String::new();
     for &g in groups {
         s.push_str(&format!("{}:\n", g.title()));

@@ -3,9 +3,9 @@
 //! page with charts.
 
 use crate::config::OutputFormat;
-use crate::error::Result;
 use crate::export::{self, json::Document};
-use crate::options::OptionValues;
+use dbpress_core::error::Result;
+use dbpress_core::options::OptionValues;
 
 /// --output-format: the formats of a run or a sweep, or an HTML page with charts.
 enum Format {
@@ -16,7 +16,9 @@ enum Format {
 /// `dbpress report FILE [options]` as the command table calls it.
 pub fn call(call: &super::subcommand::Call<'_>) -> Result<u8> {
     let file = call.words.first().ok_or_else(|| {
-        crate::error::usage("`dbpress report` needs a result file: dbpress report results.json")
+        dbpress_core::error::usage(
+            "`dbpress report` needs a result file: dbpress report results.json",
+        )
     })?;
     main(file, call.opts)
 }
@@ -24,7 +26,7 @@ pub fn call(call: &super::subcommand::Call<'_>) -> Result<u8> {
 pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
     crate::cli::print_notices(opts);
     let names = format!("{}, html", OutputFormat::NAMES);
-    let format = crate::options::choice(opts, "output-format", &names, |s| match s {
+    let format = dbpress_core::options::choice(opts, "output-format", &names, |s| match s {
         "html" => Some(Format::Html),
         other => OutputFormat::parse(other).map(Format::Other),
     })?;
@@ -61,7 +63,7 @@ pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
                 print!("{}", export::text::interval_lines(&r));
                 print!(
                     "{}",
-                    export::text::summary(&r, crate::options::boolean(opts, "histogram")?)
+                    export::text::summary(&r, dbpress_core::options::boolean(opts, "histogram")?)
                 );
             }
             Format::Other(f) => print!("{}", export::run_as(f, &r)),

@@ -1,8 +1,8 @@
 //! What the command table holds for each subcommand: the word that picks it, its lines of the
 //! general help, and the grammar its arguments are read in, with where it starts.
 
-use crate::error::Result;
-use crate::options::OptionValues;
+use dbpress_core::error::Result;
+use dbpress_core::options::OptionValues;
 
 pub struct Subcommand {
     /// The word that picks it; None for the workloads, which any other word names.

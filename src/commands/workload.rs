@@ -6,12 +6,13 @@ use super::subcommand::Call;
 use crate::cli::{self, WorkloadCall};
 use crate::config::to_driver::make_driver;
 use crate::config::{Command, OutputFormat, RunConfig};
-use crate::error::{self, Result};
-use crate::options::OptionValues;
-use crate::result::VERSION;
-use crate::workload::{Context, Workload};
-use crate::{export, run, runner, signals, sweep, verbosity};
+use crate::{export, run, runner, sweep};
+use dbpress_core::error::{self, Result};
+use dbpress_core::options::OptionValues;
+use dbpress_core::{signals, verbosity};
 use dbpress_driver::Driver;
+use dbpress_measure::result::VERSION;
+use dbpress_workload::{Context, Workload};
 use std::io::Write;
 
 pub fn main(call: &Call<'_>) -> Result<u8> {
@@ -20,10 +21,10 @@ pub fn main(call: &Call<'_>) -> Result<u8> {
         WorkloadCall::Run { workload, command } => (workload, command),
     };
     let (opts, args) = (call.opts, call.argv);
-    verbosity::set(crate::options::int(opts, "verbosity", 0, 5)? as u8);
+    verbosity::set(dbpress_core::options::int(opts, "verbosity", 0, 5)? as u8);
     cli::print_notices(opts);
     // An unknown name is reported before any option problem it would otherwise hide.
-    crate::workload::registry::known(&workload)?;
+    dbpress_workload::registry::known(&workload)?;
     if let Some(levels) = sweep::levels(opts)? {
         if command != Command::Run {
             return Err(error::usage(format!(
@@ -33,12 +34,12 @@ pub fn main(call: &Call<'_>) -> Result<u8> {
             )));
         }
         let build = |o: &OptionValues, cfg: &RunConfig| {
-            crate::workload::registry::build(&workload, o, cfg.seed)
+            dbpress_workload::registry::build(&workload, o, cfg.seed)
         };
         return sweep::run(&workload, opts, &levels, args, &build, &|_| {});
     }
     let cfg = RunConfig::from_options(&workload, command, opts)?;
-    let w = crate::workload::registry::build(&workload, opts, cfg.seed)?;
+    let w = dbpress_workload::registry::build(&workload, opts, cfg.seed)?;
     run_command(&cfg, w.as_ref(), args)
 }
 

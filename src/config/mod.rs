@@ -8,10 +8,10 @@ pub mod redact;
 pub mod sqlite_target;
 pub mod to_driver;
 
-use crate::error::{usage, Result};
-use crate::options::OptionValues;
-use crate::options::{boolean, choice, float, int};
-use crate::rand::{DistKind, DistParams};
+use dbpress_core::error::{usage, Result};
+use dbpress_core::options::OptionValues;
+use dbpress_core::options::{boolean, choice, float, int};
+use dbpress_core::rand::{DistKind, DistParams};
 use dbpress_driver::mysql::target::MysqlTarget;
 use dbpress_driver::sqlite::SqliteTarget;
 pub use dbpress_driver::PsMode;
@@ -233,7 +233,7 @@ fn ignore_list(raw: &str, option: &str) -> Result<IgnoreList> {
         if !well_formed(part) {
             return Err(usage(format!(
                 "invalid error code '{part}' in --{option}: use codes like {} or \"all\"",
-                crate::options::table::find(option).map_or("", |s| s.default)
+                dbpress_core::options::table::find(option).map_or("", |s| s.default)
             )));
         }
         codes.push(part.to_ascii_uppercase());
@@ -389,7 +389,7 @@ impl RunConfig {
         )?;
         let output_file = Some(opts.get("output").to_string()).filter(|s| !s.is_empty());
         if let Some(path) = &output_file {
-            crate::result_file::check_writable(path)?;
+            dbpress_core::result_file::check_writable(path)?;
         }
 
         let (driver, implicit) = resolve_driver(opts)?;
@@ -408,7 +408,7 @@ impl RunConfig {
         let ignore_option = format!("{}-ignore-errors", driver.name());
         let ignore = ignore_list(opts.get(&ignore_option), &ignore_option)?;
 
-        let mut echo: BTreeMap<String, String> = crate::options::table::SPECS
+        let mut echo: BTreeMap<String, String> = dbpress_core::options::table::SPECS
             .iter()
             .filter(|s| !s.secret)
             .map(|s| (s.name.to_string(), opts.get(s.name).to_string()))

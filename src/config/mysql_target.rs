@@ -5,8 +5,8 @@
 //! The password comes from --mysql-password, the URL, `MYSQL_PWD`, or `[client]` in ~/.my.cnf,
 //! in that order, and is kept in a `Secret` whose Debug/Display never show it.
 
-use crate::error::{environment, usage, Result};
-use crate::options::OptionValues;
+use dbpress_core::error::{environment, usage, Result};
+use dbpress_core::options::OptionValues;
 use dbpress_driver::mysql::target::{MysqlTarget, SslMode, Transport};
 use dbpress_net::tls::ClientCert;
 use dbpress_session::Secret;
@@ -205,7 +205,7 @@ fn parse_ssl(raw: &str) -> Result<SslMode> {
 /// --mysql-compression, checked against --mysql-compression-algorithms: zlib is the algorithm
 /// every MySQL-protocol server speaks (MySQL 8.0.18's zstd is not spoken by dbpress's client).
 fn compression(opts: &OptionValues) -> Result<bool> {
-    let on = crate::options::boolean(opts, "mysql-compression")?;
+    let on = dbpress_core::options::boolean(opts, "mysql-compression")?;
     let algorithms: Vec<String> = opts
         .get("mysql-compression-algorithms")
         .split(',')

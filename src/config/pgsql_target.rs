@@ -3,8 +3,8 @@
 //! ~/.pgpass, in libpq's order of precedence (an option beats the environment beats a default).
 
 use super::mysql_target::parse_url;
-use crate::error::{usage, Result};
-use crate::options::OptionValues;
+use dbpress_core::error::{usage, Result};
+use dbpress_core::options::OptionValues;
 use dbpress_net::tls::ClientCert;
 pub use dbpress_pg::{Fixes, PgSslMode, PgTarget};
 use dbpress_session::Secret;

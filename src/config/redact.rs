@@ -39,7 +39,7 @@ pub fn redact_args(args: &[String]) -> Vec<String> {
             continue;
         }
         let norm = a.replace('_', "-");
-        let secret = crate::options::table::SPECS
+        let secret = dbpress_core::options::table::SPECS
             .iter()
             .filter(|s| s.secret)
             .find(|s| {

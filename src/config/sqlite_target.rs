@@ -1,9 +1,9 @@
 //! Where the embedded SQLite database is and how it is opened: `--sqlite-*` options and the
 //! `sqlite:` URL, checked once.
 
-use crate::error::{usage, Result};
-use crate::options::OptionValues;
-use crate::options::{boolean, choice, int};
+use dbpress_core::error::{usage, Result};
+use dbpress_core::options::OptionValues;
+use dbpress_core::options::{boolean, choice, int};
 use dbpress_driver::sqlite::{SqliteTarget, JOURNAL_MODES, SYNCHRONOUS};
 use std::path::PathBuf;
 

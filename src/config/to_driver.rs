@@ -2,7 +2,7 @@
 //! from the grammar the target was written in.
 
 use super::{ConnectionFlags, RunConfig, Target};
-use crate::error::{self, Result};
+use dbpress_core::error::{self, Result};
 use dbpress_driver::{
     dry_run::DryRunDriver, flag_hints, mysql::MysqlDriver, pgsql::PgDriver, sqlite::SqliteDriver,
     Driver,

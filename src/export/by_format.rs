@@ -4,8 +4,8 @@
 use super::file_format::FileFormat;
 use super::{csv, html, json, markdown, text};
 use crate::config::OutputFormat;
-use crate::result::sweep::SweepResult;
-use crate::result::RunResult;
+use dbpress_measure::result::sweep::SweepResult;
+use dbpress_measure::result::RunResult;
 
 /// A run as --output-format asks, printed after it ran. Text is the summary without its
 /// histogram (a run prints its own text as it goes, with --histogram when asked).
@@ -29,7 +29,7 @@ pub fn sweep_as(format: OutputFormat, s: &SweepResult) -> String {
 }
 
 /// Write a run's result to `path` in the format its extension names.
-pub fn write_run(path: &str, r: &RunResult) -> crate::error::Result<()> {
+pub fn write_run(path: &str, r: &RunResult) -> dbpress_core::error::Result<()> {
     let text = match FileFormat::of(path) {
         FileFormat::Json => json::render(r),
         FileFormat::Csv => csv::run(r),
@@ -40,7 +40,7 @@ pub fn write_run(path: &str, r: &RunResult) -> crate::error::Result<()> {
 }
 
 /// Write a sweep's result to `path` in the format its extension names.
-pub fn write_sweep(path: &str, s: &SweepResult) -> crate::error::Result<()> {
+pub fn write_sweep(path: &str, s: &SweepResult) -> dbpress_core::error::Result<()> {
     let text = match FileFormat::of(path) {
         FileFormat::Json => json::render_sweep(s),
         FileFormat::Csv => csv::sweep(s),

@@ -1,8 +1,8 @@
 //! The JSON result file: `RunResult` as pretty JSON (schema in docs/results.schema.json).
 
-use crate::error::{usage, Result};
-use crate::result::sweep::SweepResult;
-use crate::result::{RunResult, SCHEMA_VERSION};
+use dbpress_core::error::{usage, Result};
+use dbpress_measure::result::sweep::SweepResult;
+use dbpress_measure::result::{RunResult, SCHEMA_VERSION};
 
 pub fn render(r: &RunResult) -> String {
     serde_json::to_string_pretty(r).expect("RunResult always serialises") + "\n"
@@ -12,12 +12,12 @@ pub fn write_file(path: &str, r: &RunResult) -> Result<()> {
     write_text(path, &render(r))
 }
 
-pub use crate::result_file::{check_writable, write_text};
+pub use dbpress_core::result_file::{check_writable, write_text};
 
 /// What a dbpress JSON file holds: one run, or a thread sweep.
 pub enum Document {
     Run(Box<RunResult>),
-    Sweep(Box<crate::result::sweep::SweepResult>),
+    Sweep(Box<dbpress_measure::result::sweep::SweepResult>),
 }
 
 pub fn read_document(path: &str) -> Result<Document> {

@@ -6,8 +6,8 @@
 use super::table::{num, Align, Table};
 use crate::export::compare::model::Comparison;
 use crate::export::compare::text::{metric_table, setting, utc, Metric};
-use crate::result::sweep::SweepResult;
-use crate::result::{Latency, RunResult};
+use dbpress_measure::result::sweep::SweepResult;
+use dbpress_measure::result::{Latency, RunResult};
 use std::fmt::Write;
 
 /// A run: what ran, its main figures, latency by statement, errors by code, and where the
@@ -136,7 +136,7 @@ fn figures(r: &RunResult) -> Table {
         if !tp.stall_waits.is_empty() {
             stalls += &format!(
                 "; the sessions meanwhile: {}",
-                crate::waits::top(&tp.stall_waits, 3)
+                dbpress_measure::waits::top(&tp.stall_waits, 3)
             );
         }
         add("stalls (intervals with no event finished)", stalls);
@@ -151,8 +151,8 @@ fn figures(r: &RunResult) -> Table {
             if !s.waits.is_empty() {
                 slow += &format!(
                     "; the sessions: {} (others: {})",
-                    crate::waits::top(&s.waits, 3),
-                    crate::waits::top(&s.others_waits, 3)
+                    dbpress_measure::waits::top(&s.waits, 3),
+                    dbpress_measure::waits::top(&s.others_waits, 3)
                 );
             }
             add("slowest quarter of the intervals", slow);

@@ -2,7 +2,7 @@
 //! error), and a row's figures as cells, the same in the text table, CSV and Markdown.
 
 use super::table::num;
-use crate::result::sweep::{Row, RowCpu, RowDisk, Step};
+use dbpress_measure::result::sweep::{Row, RowCpu, RowDisk, Step};
 
 /// The level's figures as the table writes them: threads, TPS, QPS, p95, p99, errors/s
 /// and the ratio to the best level; empty where the level has none.
@@ -58,7 +58,10 @@ pub fn row(threads: u32, step: &Step) -> Row {
             let waits = if t.stall_waits.is_empty() {
                 String::new()
             } else {
-                format!("; sessions: {}", crate::waits::top(&t.stall_waits, 2))
+                format!(
+                    "; sessions: {}",
+                    dbpress_measure::waits::top(&t.stall_waits, 2)
+                )
             };
             format!(
                 "stalled {} of {} intervals (no event finished{waits})",
@@ -110,7 +113,7 @@ pub fn row(threads: u32, step: &Step) -> Row {
         cache_miss_pct: r
             .server_counters
             .as_ref()
-            .and_then(|c| crate::counters::CacheMisses::of(&c.deltas))
+            .and_then(|c| dbpress_measure::counters::CacheMisses::of(&c.deltas))
             .map(|c| c.pct()),
     }
 }

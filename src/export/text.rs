@@ -1,8 +1,8 @@
 //! Text output: sysbench 1.0.20's interval line and final report, byte-compatible so existing
 //! parsers keep working, followed by dbpress's own sections.
 
-use crate::result::{Checkpoint, Interval, Latency, RunResult, Summary};
-use crate::stats::summary::decode;
+use dbpress_measure::result::{Checkpoint, Interval, Latency, RunResult, Summary};
+use dbpress_measure::stats::summary::decode;
 use std::fmt::Write;
 
 /// `[ 1s ] thds: 8 tps: … qps: … (r/w/o: …) lat (ms,95%): … err/s: … reconn/s: …`
@@ -190,7 +190,7 @@ fn sysbench_block(
 
 /// `--latency-limit`: the finished events slower than it and, under --rate, the events not run
 /// because they were already later than it when due.
-fn latency_limit(l: &crate::result::LatencyLimit, events: u64, paced: bool) -> String {
+fn latency_limit(l: &dbpress_measure::result::LatencyLimit, events: u64, paced: bool) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
@@ -303,7 +303,7 @@ fn dbpress_sections(r: &RunResult) -> String {
         o.push_str(&server_counters::section(c, s.events, disk_reads));
     }
     if let Some(w) = &r.server_waits {
-        o.push_str(&crate::waits::section(w));
+        o.push_str(&dbpress_measure::waits::section(w));
     }
     if let Some(sig) = &r.run.interrupted_by {
         if r.run.warmup_s > 0 && r.intervals.is_empty() && s.events == 0 {

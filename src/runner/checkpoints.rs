@@ -6,8 +6,8 @@
 
 use super::summary::summarize;
 use crate::config::RunConfig;
-use crate::result::{Checkpoint, Checkpoints, Summary};
-use crate::stats::snapshot::Totals;
+use dbpress_measure::result::{Checkpoint, Checkpoints, Summary};
+use dbpress_measure::stats::snapshot::Totals;
 
 pub struct CheckpointClock {
     /// Seconds since the start of measurement, ascending.

@@ -8,9 +8,9 @@
 //! would: counted by code, reconnected or retried, or ending the run.
 
 use super::worker::{Recovery, Worker};
-use crate::stats::{now_ns, EventRecord};
-use crate::workload::KeyedStatement;
 use dbpress_driver::{DbError, DbResult, QueryKind, Value};
+use dbpress_measure::stats::{now_ns, EventRecord};
+use dbpress_workload::KeyedStatement;
 use std::sync::atomic::Ordering;
 
 impl Worker<'_> {

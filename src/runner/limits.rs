@@ -13,7 +13,7 @@
 //! So both are checked before the first thread starts, and a `--threads` too large for the
 //! machine gets one line with the limit and both ways out.
 
-use crate::error::{environment, Result};
+use dbpress_core::error::{environment, Result};
 
 /// Mappings per worker thread: the four above plus one for buffers a connection may map.
 const MAPS_PER_THREAD: u64 = 5;

@@ -14,15 +14,15 @@ mod summary;
 mod worker;
 
 use crate::config::RunConfig;
-use crate::counters::{self, Snapshot};
-use crate::error::{environment, failed, Error, Result};
-use crate::rand::{Distribution, Rng};
-use crate::result::{Interval, Summary};
-use crate::stats::snapshot::{collect, Totals};
-use crate::stats::summary::percentile_ms;
-use crate::stats::{StmtStats, ThreadCell};
-use crate::workload::Workload;
+use dbpress_core::error::{environment, failed, Error, Result};
+use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbError, DbErrorKind, Driver, Hints, ServerInfo};
+use dbpress_measure::counters::{self, Snapshot};
+use dbpress_measure::result::{Interval, Summary};
+use dbpress_measure::stats::snapshot::{collect, Totals};
+use dbpress_measure::stats::summary::percentile_ms;
+use dbpress_measure::stats::{StmtStats, ThreadCell};
+use dbpress_workload::Workload;
 use pacing::Schedule;
 use progress::{Phase, Progress};
 pub use shared::Shared;
@@ -43,13 +43,13 @@ pub struct RunOutput {
     pub counters: Option<(Snapshot, Snapshot)>,
     /// `--forced-shutdown` ended the run with this many workers still inside an event.
     pub forced_unfinished: Option<u32>,
-    pub checkpoints: Option<crate::result::Checkpoints>,
+    pub checkpoints: Option<dbpress_measure::result::Checkpoints>,
     /// The server's wait events of the run's sessions, where sampled.
-    pub waits: Option<crate::waits::ServerWaits>,
+    pub waits: Option<dbpress_measure::waits::ServerWaits>,
     /// What ran during the warm-up, for the comparison with the server's counters.
     pub warmup: counters::WarmupCounts,
     /// CPU over the measured time (machine, dbpress, the server's process).
-    pub host_usage: Option<crate::host::HostUsage>,
+    pub host_usage: Option<dbpress_measure::host::HostUsage>,
     /// The instant the intervals' times count from.
     pub measure_start: Instant,
 }
@@ -60,7 +60,7 @@ pub type OnForced<'a> = &'a dyn Fn(RunOutput) -> std::convert::Infallible;
 
 /// What steers a run from outside its workers.
 pub struct Controls<'a> {
-    pub signals: &'a crate::signals::Signals,
+    pub signals: &'a dbpress_core::signals::Signals,
     /// Watches the set-up; disarmed once every worker is ready.
     pub init: &'a init_watchdog::InitWatchdog,
     pub on_forced: OnForced<'a>,
@@ -116,7 +116,7 @@ fn worker_setup_error(
             e.code,
             e.message
         )),
-        _ => crate::error::connect_failed(e, h),
+        _ => dbpress_core::error::connect_failed(e, h),
     };
     error.located(e.origin.as_deref())
 }
@@ -129,7 +129,7 @@ pub fn run(
     driver: &dyn Driver,
     info: &ServerInfo,
     controls: &Controls<'_>,
-    mut host: crate::host::Sampler,
+    mut host: dbpress_measure::host::Sampler,
     progress: &mut dyn Progress,
 ) -> Result<RunOutput> {
     let Controls {
@@ -158,7 +158,7 @@ pub fn run(
         running: AtomicUsize::new(threads),
         last_finish_ns: AtomicU64::new(0),
         epoch,
-        epoch_ns: crate::stats::now_ns(),
+        epoch_ns: dbpress_measure::stats::now_ns(),
         deadline_ns: AtomicU64::new(0),
         latency_limit_ns: cfg.latency_limit_ns.unwrap_or(0),
         session_ids: std::sync::Mutex::new(Vec::new()),
@@ -226,7 +226,7 @@ pub fn run(
                 }
                 shared
                     .last_finish_ns
-                    .fetch_max(crate::stats::now_ns(), Ordering::Relaxed);
+                    .fetch_max(dbpress_measure::stats::now_ns(), Ordering::Relaxed);
                 shared.running.fetch_sub(1, Ordering::Relaxed);
                 r
             });
@@ -285,7 +285,7 @@ pub fn run(
         init.disarm();
         // Workers are parked at the barrier: the schedule and deadline start now.
         let started = Instant::now();
-        let start_ns = crate::stats::now_ns().saturating_sub(shared.epoch_ns);
+        let start_ns = dbpress_measure::stats::now_ns().saturating_sub(shared.epoch_ns);
         if let Some(s) = &schedule {
             s.start_at(start_ns);
         }
@@ -314,7 +314,7 @@ pub fn run(
             .wait_source()
             .filter(|_| cfg.server_waits)
             .map(|source| {
-                s.spawn(move || crate::waits::sample(driver, source, threads, shared_ref))
+                s.spawn(move || dbpress_measure::waits::sample(driver, source, threads, shared_ref))
             });
         let result = report_loop(
             cfg,
@@ -374,7 +374,7 @@ fn conclude(
     cells: &[ThreadCell],
     shared: &Shared,
     result: LoopOutput,
-    host: &mut crate::host::Sampler,
+    host: &mut dbpress_measure::host::Sampler,
     forced: bool,
 ) -> RunOutput {
     let LoopOutput {
@@ -405,7 +405,7 @@ fn conclude(
     }
     totals.add(&tail);
     let measured = end.saturating_duration_since(measure_start);
-    let measure_start_ns = crate::stats::now_ns().saturating_sub(
+    let measure_start_ns = dbpress_measure::stats::now_ns().saturating_sub(
         Instant::now()
             .saturating_duration_since(measure_start)
             .as_nanos() as u64,
@@ -519,9 +519,9 @@ fn report_loop(
     cells: &[ThreadCell],
     kinds: usize,
     schedule: Option<&Schedule>,
-    signals: &crate::signals::Signals,
+    signals: &dbpress_core::signals::Signals,
     started: Instant,
-    host: &mut crate::host::Sampler,
+    host: &mut dbpress_measure::host::Sampler,
     progress: &mut dyn Progress,
 ) -> LoopOutput {
     // Measurement starts when the workers were released, not when this thread next ran:
@@ -615,8 +615,8 @@ fn report_loop(
             // No event is due after the end of --time: a tick that comes late, past it, must
             // not count the schedule's slots beyond the end as a queue the server left behind.
             let now_ns = match shared.deadline_ns.load(Ordering::Relaxed) {
-                0 => crate::stats::now_ns().saturating_sub(shared.epoch_ns),
-                end => crate::stats::now_ns()
+                0 => dbpress_measure::stats::now_ns().saturating_sub(shared.epoch_ns),
+                end => dbpress_measure::stats::now_ns()
                     .saturating_sub(shared.epoch_ns)
                     .min(end),
             };
@@ -678,7 +678,7 @@ fn report_loop(
 pub fn probe(driver: &dyn Driver) -> Result<Box<dyn Connection>> {
     driver
         .connect(0)
-        .map_err(|e| crate::error::connect_failed(&e, driver.hints()))
+        .map_err(|e| dbpress_core::error::connect_failed(&e, driver.hints()))
 }
 
 /// A statement named a table that is not there: the server's words and the workload's fix.
@@ -766,7 +766,7 @@ mod tests {
             "2002",
             "cannot connect to the server over Unix socket /run/mysqld/mysqld.sock: Too many open files (os error 24)",
         );
-        let m = crate::error::connect_failed(&e, &dbpress_driver::mysql::MYSQL_HINTS);
+        let m = dbpress_core::error::connect_failed(&e, &dbpress_driver::mysql::MYSQL_HINTS);
         let m = m.message();
         assert!(m.contains("no file descriptors left"), "{m}");
         assert!(m.contains("raise ulimit -n"), "{m}");
@@ -776,14 +776,14 @@ mod tests {
             "2002",
             "Connection refused (os error 111)",
         );
-        let m = crate::error::connect_failed(&refused, &dbpress_driver::mysql::MYSQL_HINTS);
+        let m = dbpress_core::error::connect_failed(&refused, &dbpress_driver::mysql::MYSQL_HINTS);
         assert!(m.message().contains("is the server running"));
     }
 
     #[test]
     fn a_statement_that_can_never_run_is_not_offered_the_ignore_list() {
         let w =
-            crate::workload::registry::build("oltp_point_select", &Default::default(), 1).unwrap();
+            dbpress_workload::registry::build("oltp_point_select", &Default::default(), 1).unwrap();
         let w = w.as_ref();
         let e = DbError::new(
             DbErrorKind::BadStatement,
@@ -819,7 +819,7 @@ mod tests {
     #[test]
     fn a_missing_privilege_names_the_grant_not_the_session() {
         let w =
-            crate::workload::registry::build("oltp_read_write", &Default::default(), 1).unwrap();
+            dbpress_workload::registry::build("oltp_read_write", &Default::default(), 1).unwrap();
         let e = DbError::new(
             DbErrorKind::PermissionDenied,
             "1142",

@@ -8,7 +8,7 @@
 //! ring buffer and aborting the run as sysbench does.
 
 use crate::config::Arrival;
-use crate::rand::Rng;
+use dbpress_core::rand::Rng;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub struct Schedule {

@@ -2,7 +2,7 @@
 //! (sysbench's text lines, or nothing when stdout carries a JSON result): the runner renders
 //! nothing itself.
 
-use crate::result::{Checkpoint, Interval};
+use dbpress_measure::result::{Checkpoint, Interval};
 
 /// A moment of the run worth a line of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

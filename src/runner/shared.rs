@@ -63,7 +63,7 @@ impl Shared {
     }
 }
 
-impl crate::waits::WatchedRun for Shared {
+impl dbpress_measure::waits::WatchedRun for Shared {
     fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }

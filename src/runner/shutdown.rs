@@ -8,7 +8,7 @@
 
 use super::shared::Shared;
 use crate::config::RunConfig;
-use crate::stats::now_ns;
+use dbpress_measure::stats::now_ns;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -51,7 +51,7 @@ pub fn wait_for_workers(cfg: &RunConfig, shared: &Shared) -> Ending {
             Some(_) => {}
             None if !told
                 && now - waiting_since >= NOTICE_AFTER_NS
-                && crate::verbosity::warnings() =>
+                && dbpress_core::verbosity::warnings() =>
             {
                 eprintln!(
                     "dbpress: notice: {running} of {} threads are still inside an event {} s after the run stopped: \

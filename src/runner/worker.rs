@@ -4,11 +4,11 @@
 use super::pacing::Schedule;
 use super::shared::Shared;
 use crate::config::IgnoreList;
-use crate::rand::Rng;
-use crate::stats::now_ns;
-use crate::stats::{EventRecord, StmtStats, ThreadCell};
-use crate::workload::{EventGen, Exec};
+use dbpress_core::rand::Rng;
 use dbpress_driver::{Connection, DbError, DbErrorKind};
+use dbpress_measure::stats::now_ns;
+use dbpress_measure::stats::{EventRecord, StmtStats, ThreadCell};
+use dbpress_workload::{EventGen, Exec};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! functions random, random_gaussian, random_exponential, random_zipfian, abs, least, greatest,
 //! hash (= hash_murmur2), hash_fnv1a, int, double, sqrt, pi, mod.
 
-use crate::rand::{DistKind, DistParams, Distribution, Rng};
+use dbpress_core::rand::{DistKind, DistParams, Distribution, Rng};
 
 /// A variable's value.
 #[derive(Clone, Debug, PartialEq)]

@@ -17,13 +17,13 @@ use crate::config::to_driver::make_driver;
 use crate::config::Command as RunCommand;
 use crate::config::ConnectionFlags;
 use crate::config::{resolve_driver, Driver, OutputFormat, RunConfig};
-use crate::error::{environment, failed, usage, Result};
-use crate::options::OptionValues;
-use crate::result::VERSION;
 use crate::run;
-use crate::signals::Signals;
-use crate::workload::Context;
+use dbpress_core::error::{environment, failed, usage, Result};
+use dbpress_core::options::OptionValues;
+use dbpress_core::signals::Signals;
 use dbpress_driver::{Connection, RowBatch};
+use dbpress_measure::result::VERSION;
+use dbpress_workload::Context;
 use expr::Num;
 use parse::{Command, Script};
 use std::collections::HashMap;
@@ -182,8 +182,8 @@ fn parse_args(raw: &[String]) -> Result<Args> {
                     pass.push(arg.clone());
                     let name = f.trim_start_matches('-').replace('_', "-");
                     if inline.is_none()
-                        && crate::options::table::find(&name)
-                            .is_some_and(|s| s.kind != crate::options::table::Kind::Bool)
+                        && dbpress_core::options::table::find(&name)
+                            .is_some_and(|s| s.kind != dbpress_core::options::table::Kind::Bool)
                         && i < raw.len()
                     {
                         pass.push(raw[i].clone());
@@ -386,7 +386,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
             a.scale.unwrap_or(1),
             cfg.echo
                 .get("no-vacuum")
-                .is_some_and(|v| crate::options::parse_bool(v) == Some(true)),
+                .is_some_and(|v| dbpress_core::options::parse_bool(v) == Some(true)),
         ),
         RunCommand::Cleanup if uses_builtin_tables(&a) => {
             let mut conn = ctx.connect(0)?;
@@ -460,7 +460,7 @@ fn run_scripts(
     if let Some(levels) = levels {
         // `-c 1,2,4`: one step per client count, each with its own connections.
         let build =
-            |_: &OptionValues, _: &RunConfig| -> Result<Box<dyn crate::workload::Workload>> {
+            |_: &OptionValues, _: &RunConfig| -> Result<Box<dyn dbpress_workload::Workload>> {
                 Ok(Box::new(workload::ScriptWorkload::new(
                     w.scripts.clone(),
                     w.globals.clone(),
@@ -519,7 +519,7 @@ fn run_once(
     let mut vars = globals.clone();
     vars.insert("scale".into(), Num::Int(1));
     vars.insert("client_id".into(), Num::Int(0));
-    let mut rng = crate::rand::Rng::new(cfg.seed, 0);
+    let mut rng = dbpress_core::rand::Rng::new(cfg.seed, 0);
     for c in &s.commands {
         match c {
             Command::Set(name, e) => {
@@ -601,7 +601,7 @@ fn prepare_builtin(ctx: &Context<'_>, scale: u64, no_vacuum: bool) -> Result<u8>
             .map_err(|e| setup(&format!("creating {t}"), e))?;
     }
     let started = std::time::Instant::now();
-    let host = crate::host::Sampler::started_for(ctx.driver, conn.as_mut());
+    let host = dbpress_measure::host::Sampler::started_for(ctx.driver, conn.as_mut());
     let load = |conn: &mut dyn Connection,
                 table: &str,
                 columns: &str,

@@ -7,8 +7,8 @@
 use super::autogen::{AutoGenArgs, LoadType};
 use crate::cli;
 use crate::config::{resolve_driver, Driver};
-use crate::error::{usage, Result};
-use crate::options::OptionValues;
+use dbpress_core::error::{usage, Result};
+use dbpress_core::options::OptionValues;
 
 /// What `dbpress slap` was asked to do.
 #[derive(Debug)]
@@ -77,7 +77,7 @@ fn option_files(get: &dyn Fn(&str) -> Option<String>) -> Result<OptionFiles> {
         })
     };
     let no_defaults =
-        get("no-defaults").is_some_and(|v| crate::options::parse_bool(&v) != Some(false));
+        get("no-defaults").is_some_and(|v| dbpress_core::options::parse_bool(&v) != Some(false));
     Ok(match (get("defaults-file"), get("defaults-extra-file")) {
         (Some(f), _) => OptionFiles {
             pairs: read("defaults-file", &f)?,
@@ -114,7 +114,7 @@ const SSL_FLAGS: &[&str] = &[
 /// the host name; `--ssl`, or a CA, certificate or key (each implies `--ssl`), requires TLS;
 /// `--skip-ssl` or `--ssl=0` turns it off.
 fn ssl_mode(get: &dyn Fn(&str) -> Option<String>) -> Result<Option<String>> {
-    let on = |n: &str| get(n).map(|v| crate::options::parse_bool(&v) != Some(false));
+    let on = |n: &str| get(n).map(|v| dbpress_core::options::parse_bool(&v) != Some(false));
     if let Some(mode) = get("ssl-mode") {
         let m = mode.to_ascii_lowercase();
         return match m.as_str() {
@@ -330,8 +330,8 @@ pub fn parse(args: &[String]) -> Result<SlapArgs> {
             // dbpress's own option: hand it over as typed, with its value.
             pass.push(arg.clone());
             if inline.is_none()
-                && crate::options::table::find(&name)
-                    .is_some_and(|s| s.kind != crate::options::table::Kind::Bool)
+                && dbpress_core::options::table::find(&name)
+                    .is_some_and(|s| s.kind != dbpress_core::options::table::Kind::Bool)
                 && i < args.len()
             {
                 pass.push(args[i].clone());
@@ -438,7 +438,8 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
             ));
         }
         Driver::Pgsql | Driver::Sqlite
-            if get("compress").is_some_and(|v| crate::options::parse_bool(&v) == Some(true)) =>
+            if get("compress")
+                .is_some_and(|v| dbpress_core::options::parse_bool(&v) == Some(true)) =>
         {
             return Err(usage(
                 "-C/--compress compresses MySQL's protocol; PostgreSQL and SQLite have no such option: drop it",
@@ -503,8 +504,9 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
     }
     let query = get("query");
     let only_print =
-        get("only-print").is_some_and(|v| crate::options::parse_bool(&v) == Some(true));
-    let flag = |n: &str| get(n).is_some_and(|v| crate::options::parse_bool(&v) == Some(true));
+        get("only-print").is_some_and(|v| dbpress_core::options::parse_bool(&v) == Some(true));
+    let flag =
+        |n: &str| get(n).is_some_and(|v| dbpress_core::options::parse_bool(&v) == Some(true));
     let auto = if flag("auto-generate-sql") {
         if query.is_some() || get("create").is_some() {
             return Err(usage(
@@ -558,7 +560,8 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
         );
     }
     let engines = get("engine").map_or(Ok(Vec::new()), |l| engines(&l))?;
-    let no_drop = get("no-drop").is_some_and(|v| crate::options::parse_bool(&v) == Some(true));
+    let no_drop =
+        get("no-drop").is_some_and(|v| dbpress_core::options::parse_bool(&v) == Some(true));
     if no_drop && engines.len() > 1 {
         return Err(usage(
             "--no-drop keeps the tables between rounds, but each --engine needs its own tables: drop --no-drop, or run once per engine",
@@ -579,7 +582,7 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
         schema: get("create-schema"),
         no_drop,
         only_print,
-        silent: get("silent").is_some_and(|v| crate::options::parse_bool(&v) == Some(true)),
+        silent: get("silent").is_some_and(|v| dbpress_core::options::parse_bool(&v) == Some(true)),
         csv: get("csv"),
         engines,
         commit: number("commit", u64::MAX)?.unwrap_or(0),

@@ -26,11 +26,11 @@
 //! spelling of an auto-increment key, a UUID, INT and a unique column.
 
 use crate::config::Driver;
-use crate::error::{usage, Result};
-use crate::host::HostUsage;
-use crate::rand::{Distribution, Rng};
-use crate::workload::{Context, EventGen, Exec, Workload};
+use dbpress_core::error::{usage, Result};
+use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbResult, Dialect, StmtHandle, Value};
+use dbpress_measure::host::HostUsage;
+use dbpress_workload::{Context, EventGen, Exec, Workload};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 

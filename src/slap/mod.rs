@@ -16,16 +16,16 @@ use crate::config::redact::redact_args;
 use crate::config::to_driver::make_driver;
 use crate::config::ConnectionFlags;
 use crate::config::{OutputFormat, RunConfig};
-use crate::error::{failed, Result};
-use crate::result::sweep::{Step, SweepResult};
-use crate::result::VERSION;
-use crate::result::{Tool, SCHEMA_VERSION};
 use crate::run;
-use crate::signals::{self, Signals};
 use crate::sweep::stopped_by;
-use crate::workload::Context;
 use args::{created_tables, slap_queries, statements_of, Engine, SlapArgs};
+use dbpress_core::error::{failed, Result};
+use dbpress_core::signals::{self, Signals};
 use dbpress_driver::Connection;
+use dbpress_measure::result::sweep::{Step, SweepResult};
+use dbpress_measure::result::VERSION;
+use dbpress_measure::result::{Tool, SCHEMA_VERSION};
+use dbpress_workload::Context;
 use std::io::Write;
 
 /// Statements of every phase, split on the delimiter.
@@ -89,10 +89,10 @@ impl Plan {
             auto: None,
         };
         if plan.queries.is_empty() {
-            return Err(crate::error::usage("--query holds no statement"));
+            return Err(dbpress_core::error::usage("--query holds no statement"));
         }
         if plan.queries.len() > 250 {
-            return Err(crate::error::usage(format!(
+            return Err(dbpress_core::error::usage(format!(
                 "--query holds {} statements; dbpress slap takes at most 250 per list",
                 plan.queries.len()
             )));
@@ -147,7 +147,7 @@ fn check_engines(
                 engine.name
             ),
         };
-        return Err(crate::error::environment(format!(
+        return Err(dbpress_core::error::environment(format!(
             "table {t} uses the {got} engine, not {}: {why}",
             engine.name
         )));
@@ -198,12 +198,12 @@ fn shell(option: &str, cmd: &str) {
     match c.status() {
         Ok(s) if s.success() => {}
         // The command itself is not repeated: it may hold a password (`mysql -pSECRET`).
-        Ok(s) => crate::verbosity::warn(&format!(
+        Ok(s) => dbpress_core::verbosity::warn(&format!(
             "the {option} command exited with {}; the rounds go on",
             s.code()
                 .map_or("a signal".to_string(), |c| format!("status {c}"))
         )),
-        Err(e) => crate::verbosity::warn(&format!(
+        Err(e) => dbpress_core::verbosity::warn(&format!(
             "the {option} command could not start: {e}; the rounds go on"
         )),
     }
@@ -374,7 +374,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 let all_there = !created.is_empty() && created.iter().all(|t| before.contains(t));
                 if plan.auto.is_some() && all_there && !made_t1 {
                     // Never fill or drop a table this run did not make.
-                    return Err(crate::error::environment(format!(
+                    return Err(dbpress_core::error::environment(format!(
                     "a table named {0} already exists: --auto-generate-sql creates and drops its own {0}; drop or rename yours, or use another --create-schema",
                     autogen::TABLE
                 )));
@@ -424,7 +424,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 }
                 run_all(setup.as_mut(), &plan.pre, "--pre-query")?;
                 let generated;
-                let w: &dyn crate::workload::Workload = match (&plan.auto, &listed) {
+                let w: &dyn dbpress_workload::Workload = match (&plan.auto, &listed) {
                     (Some(sql), _) => {
                         let keys = if sql.needs_keys() {
                             autogen::fetch_keys(setup.as_mut()).map_err(|e| {
@@ -577,7 +577,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
         return Ok(signals::exit_code(sig));
     }
     if doc.steps.iter().all(|s| s.result.is_none()) {
-        return Err(crate::error::environment(format!(
+        return Err(dbpress_core::error::environment(format!(
             "no round could run: {}",
             doc.steps[0].error.clone().unwrap_or_default()
         )));
@@ -608,7 +608,7 @@ fn append_csv(path: &str, lines: &str) -> Result<()> {
         .open(path)
         .and_then(|mut f| f.write_all(lines.as_bytes()))
         .map_err(|e| {
-            crate::error::environment(format!(
+            dbpress_core::error::environment(format!(
                 "cannot write the CSV file {path}: {e}: choose a writable path with --csv=FILE"
             ))
         })

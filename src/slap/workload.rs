@@ -1,11 +1,11 @@
 //! The `--query` list as a workload: one event is one pass over the list, each statement sent as
 //! text (as mysqlslap sends it) and timed as its own statement kind.
 
-use crate::error::Result;
-use crate::host::HostUsage;
-use crate::rand::{Distribution, Rng};
-use crate::workload::{Context, EventGen, Exec, Workload};
+use dbpress_core::error::Result;
+use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbResult, Dialect, StmtHandle};
+use dbpress_measure::host::HostUsage;
+use dbpress_workload::{Context, EventGen, Exec, Workload};
 
 /// What to do when a statement names a table that is not there.
 const MISSING_TABLE_FIX: &str =

@@ -23,23 +23,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("reports", &["export"]),
     ("runner", &["runner"]),
     ("workloads", &["workload"]),
-    (
-        "observation",
-        &["stats", "counters", "waits", "host", "environment"],
-    ),
-    ("result", &["result"]),
     ("configuration", &["config"]),
-    (
-        "base",
-        &[
-            "options",
-            "rand",
-            "error",
-            "verbosity",
-            "signals",
-            "result_file",
-        ],
-    ),
 ];
 
 struct Crate {

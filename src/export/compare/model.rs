@@ -7,8 +7,8 @@
 //! baseline's and every difference is listed, the intended one and the forgotten ones alike.
 
 use crate::export::json::Document;
-use crate::result::sweep::{Row, Step};
-use crate::result::{RunResult, Tool, SCHEMA_VERSION};
+use dbpress_measure::result::sweep::{Row, Step};
+use dbpress_measure::result::{RunResult, Tool, SCHEMA_VERSION};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -96,7 +96,7 @@ pub struct Cell {
     pub cache_miss_pct: Option<f64>,
     /// The server's most frequent wait event at this level (of the first run of a group).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub top_wait: Option<crate::waits::WaitShare>,
+    pub top_wait: Option<dbpress_measure::waits::WaitShare>,
     /// Why the level ran short or not at all, or the error that stopped it.
     pub note: Option<String>,
     /// Runs behind the figures: 1, or a group's runs at this level (the figures are then
@@ -267,7 +267,7 @@ pub fn compare(groups: &[Group]) -> Comparison {
         kind: "comparison".into(),
         tool: Tool {
             name: "dbpress".into(),
-            version: crate::result::VERSION.into(),
+            version: dbpress_measure::result::VERSION.into(),
         },
         runs,
         differences,
@@ -492,7 +492,7 @@ fn new_option_at_default(k: &(u8, String), b: Option<&String>, v: Option<&String
     let Some(name) = k.1.strip_prefix("option --") else {
         return false;
     };
-    let default = crate::options::table::find(name).map(|s| s.default);
+    let default = dbpress_core::options::table::find(name).map(|s| s.default);
     match (b, v) {
         (None, Some(x)) | (Some(x), None) => default == Some(x.as_str()),
         _ => false,

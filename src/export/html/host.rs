@@ -3,7 +3,7 @@
 //! read beside what the machine and the server did meanwhile.
 
 use super::svg::{Band, Chart, Series, XAxis};
-use crate::result::{DiskIo, Interval};
+use dbpress_measure::result::{DiskIo, Interval};
 
 /// Points of one figure per interval; None where the interval has no figures.
 fn per_interval<T>(
@@ -20,8 +20,9 @@ pub fn cpu_chart(o: &mut String, full: &[&Interval], bands: Vec<Band>) {
     if full.iter().all(|i| i.host_cpu.is_none()) {
         return;
     }
-    let share =
-        |f: fn(&crate::result::HostCpu) -> f64| per_interval(full, |i| i.host_cpu.as_ref(), f);
+    let share = |f: fn(&dbpress_measure::result::HostCpu) -> f64| {
+        per_interval(full, |i| i.host_cpu.as_ref(), f)
+    };
     let mut series = vec![
         Series {
             name: "busy",
@@ -123,7 +124,7 @@ const WAIT_LINES: usize = 5;
 pub fn waits_chart(
     o: &mut String,
     full: &[&Interval],
-    r: &crate::result::RunResult,
+    r: &dbpress_measure::result::RunResult,
     bands: Vec<Band>,
 ) {
     if full.iter().all(|i| i.waits.is_none()) {

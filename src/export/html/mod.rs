@@ -9,8 +9,8 @@ mod svg;
 
 mod esc;
 use crate::export::compare::model::Comparison;
-use crate::result::sweep::SweepResult;
-use crate::result::RunResult;
+use dbpress_measure::result::sweep::SweepResult;
+use dbpress_measure::result::RunResult;
 pub use esc::esc;
 use std::fmt::Write;
 use svg::{Band, Chart, Series, Whisker, XAxis};
@@ -28,7 +28,7 @@ fn page(title: &str, body: &str) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head>\n<body>\n<h1>{}</h1>\n{body}<p class=\"tick\">Made by dbpress {}.</p>\n</body></html>\n",
         esc(title),
         esc(title),
-        crate::result::VERSION
+        dbpress_measure::result::VERSION
     )
 }
 
@@ -112,7 +112,7 @@ fn interval_charts(o: &mut String, r: &RunResult) {
     );
     let pct = r.run.percentile;
     let pct_name = format!("p{pct}");
-    let lat = |f: fn(&crate::result::Interval) -> f64| -> Vec<(f64, Option<f64>)> {
+    let lat = |f: fn(&dbpress_measure::result::Interval) -> f64| -> Vec<(f64, Option<f64>)> {
         full.iter()
             .map(|i| (i.time_s, (i.events > 0).then(|| f(i))))
             .collect()
@@ -230,13 +230,14 @@ pub fn sweep_page(s: &SweepResult) -> String {
             None => r.threads.to_string(),
         })
         .collect();
-    let pts = |f: fn(&crate::result::sweep::Row) -> Option<f64>| -> Vec<(f64, Option<f64>)> {
-        s.table
-            .iter()
-            .enumerate()
-            .map(|(i, r)| (i as f64, f(r)))
-            .collect()
-    };
+    let pts =
+        |f: fn(&dbpress_measure::result::sweep::Row) -> Option<f64>| -> Vec<(f64, Option<f64>)> {
+            s.table
+                .iter()
+                .enumerate()
+                .map(|(i, r)| (i as f64, f(r)))
+                .collect()
+        };
     // One level (mysqlslap's default) has no curve to draw.
     if s.table.len() > 1 {
         o.push_str("<h2>Against threads</h2>\n");

@@ -1,7 +1,7 @@
 //! The report's sections on where the CPU went (see `host`): the machine's CPUs, dbpress's
 //! process and the server's; and on the disk under the data.
 
-use crate::result::{DiskIo, HostCpu, HostUsage};
+use dbpress_measure::result::{DiskIo, HostCpu, HostUsage};
 use std::fmt::Write;
 
 /// The machine had no CPU left to give at this share of its CPUs busy (or stolen).
@@ -249,7 +249,7 @@ pub fn disk_during_stalls(io: &DiskIo) -> String {
 
 /// The end of a load: its line on where the time went (nothing for one under a second).
 pub fn report_prepare(usage: &HostUsage) {
-    crate::verbosity::notice!("{}", prepare_line(usage));
+    dbpress_core::notice!("{}", prepare_line(usage));
 }
 
 /// One line on where a prepare's time went: the server's CPUs, dbpress's, the machine's, and

@@ -1,8 +1,8 @@
 //! A run in progress as sysbench prints it: its phase lines, `[ 1s ] thds: …` per interval,
 //! and checkpoint reports, written as they come.
 
-use crate::result::{Checkpoint, Interval};
 use crate::runner::progress::{Phase, Progress};
+use dbpress_measure::result::{Checkpoint, Interval};
 use std::io::Write;
 
 pub struct TextProgress<'a> {
@@ -25,7 +25,7 @@ impl Progress for TextProgress<'_> {
             Phase::Started => writeln!(out, "Threads started!\n"),
             Phase::WarmingUp { seconds } => writeln!(out, "Warming up for {seconds} seconds...\n"),
             // sysbench's INFO line, which its workers log on seeing the time limit.
-            Phase::TimeLimitExceeded if crate::verbosity::info() => {
+            Phase::TimeLimitExceeded if dbpress_core::verbosity::info() => {
                 writeln!(out, "Time limit exceeded, exiting...")
             }
             // sysbench's words, where its report goes.
@@ -33,7 +33,7 @@ impl Progress for TextProgress<'_> {
                 out,
                 "FATAL: The --max-time limit has expired, forcing shutdown..."
             ),
-            Phase::Done if crate::verbosity::info() => writeln!(out, "Done.\n"),
+            Phase::Done if dbpress_core::verbosity::info() => writeln!(out, "Done.\n"),
             Phase::TimeLimitExceeded | Phase::Done => Ok(()),
         };
         if !matches!(phase, Phase::TimeLimitExceeded | Phase::Done) {

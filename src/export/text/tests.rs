@@ -3,7 +3,7 @@
 
 use super::host;
 use super::*;
-use crate::result::*;
+use dbpress_measure::result::*;
 use std::collections::BTreeMap;
 
 fn latency(min: f64, avg: f64, max: f64, p95: f64, sum: f64) -> Latency {
@@ -226,7 +226,7 @@ fn percentile_zero_prints_disabled() {
 
 #[test]
 fn server_counters_section_lists_what_moved_and_sets_it_beside_dbpress() {
-    use crate::counters::{compare, CounterSpec};
+    use dbpress_measure::counters::{compare, CounterSpec};
     let spec = CounterSpec {
         source: "SHOW GLOBAL STATUS, every session of the server",
         checks: &[
@@ -287,7 +287,7 @@ fn server_counters_section_lists_what_moved_and_sets_it_beside_dbpress() {
 
 #[test]
 fn server_counters_of_a_server_that_restarted_or_reset_them_are_not_compared() {
-    use crate::counters::{compare, CounterSpec};
+    use dbpress_measure::counters::{compare, CounterSpec};
     let spec = CounterSpec {
         source: "SHOW GLOBAL STATUS, every session of the server",
         checks: &[("reads", &["Com_select"])],
@@ -347,7 +347,7 @@ fn server_counters_of_a_server_that_restarted_or_reset_them_are_not_compared() {
 
 #[test]
 fn writes_that_changed_no_row_are_other_to_dbpress_and_the_total_agrees() {
-    use crate::counters::{compare, CounterSpec};
+    use dbpress_measure::counters::{compare, CounterSpec};
     let spec = CounterSpec {
         source: "SHOW GLOBAL STATUS, every session of the server",
         checks: &[
@@ -394,7 +394,7 @@ fn writes_that_changed_no_row_are_other_to_dbpress_and_the_total_agrees() {
 
 #[test]
 fn a_long_list_of_counters_that_stayed_at_zero_is_shortened() {
-    use crate::counters::{compare, CounterSpec};
+    use dbpress_measure::counters::{compare, CounterSpec};
     let spec = CounterSpec {
         source: "SHOW GLOBAL STATUS, every session of the server",
         checks: &[
@@ -453,7 +453,7 @@ fn throughput_section_shows_the_spread_and_where_nothing_finished() {
             ..Interval::default()
         })
         .collect();
-    r.throughput = crate::stats::stability::of(&r.intervals);
+    r.throughput = dbpress_measure::stats::stability::of(&r.intervals);
     let text = summary(&r, false);
     let ours = &text[text.find("Throughput per").unwrap()..];
     assert_eq!(
@@ -465,7 +465,7 @@ fn throughput_section_shows_the_spread_and_where_nothing_finished() {
 "
     );
     r.intervals.iter_mut().for_each(|i| i.events = 100);
-    r.throughput = crate::stats::stability::of(&r.intervals);
+    r.throughput = dbpress_measure::stats::stability::of(&r.intervals);
     let text = summary(&r, false);
     assert!(
         text.contains("stalls (intervals in which no event finished): none\n"),
@@ -475,7 +475,7 @@ fn throughput_section_shows_the_spread_and_where_nothing_finished() {
 
 #[test]
 fn the_cpu_section_names_the_server_process_and_says_when_the_machine_was_full() {
-    use crate::result::{HostCpu, HostUsage};
+    use dbpress_measure::result::{HostCpu, HostUsage};
     let mut r = fixture();
     let host = HostCpu {
         user: 1.2,
@@ -488,14 +488,14 @@ fn the_cpu_section_names_the_server_process_and_says_when_the_machine_was_full()
         seconds: 10.0,
         cpus: 2,
         host,
-        dbpress: crate::host::ProcessCpu {
+        dbpress: dbpress_measure::host::ProcessCpu {
             pid: 99,
             name: "dbpress".into(),
             processes: 1,
             user: 0.11,
             system: 0.39,
         },
-        server: Some(crate::host::ProcessCpu {
+        server: Some(dbpress_measure::host::ProcessCpu {
             pid: 4938,
             name: "postgres".into(),
             processes: 11,
@@ -548,7 +548,7 @@ fn the_cpu_section_names_the_server_process_and_says_when_the_machine_was_full()
 
 #[test]
 fn the_disk_section_gives_rates_and_costs_per_event_and_says_when_the_disk_was_busy() {
-    use crate::result::{DiskIo, DiskUsage, HostCpu, HostUsage};
+    use dbpress_measure::result::{DiskIo, DiskUsage, HostCpu, HostUsage};
     let mut r = fixture();
     let io = DiskIo {
         reads_s: 2.0,
@@ -564,7 +564,7 @@ fn the_disk_section_gives_rates_and_costs_per_event_and_says_when_the_disk_was_b
         seconds: 100.0,
         cpus: 2,
         host: HostCpu::default(),
-        dbpress: crate::host::ProcessCpu::default(),
+        dbpress: dbpress_measure::host::ProcessCpu::default(),
         server: None,
         server_unavailable: Some("none".into()),
         server_seconds: None,
@@ -616,7 +616,7 @@ fn the_disk_section_gives_rates_and_costs_per_event_and_says_when_the_disk_was_b
 
 #[test]
 fn the_slowest_quarter_of_the_intervals_is_set_beside_the_others_with_its_disk_and_cpus() {
-    use crate::result::{DiskIo, HostCpu};
+    use dbpress_measure::result::{DiskIo, HostCpu};
     let mut r = fixture();
     // Every fourth second at half the rate while the disk wrote eight times as much.
     r.intervals = (0..16)
@@ -644,7 +644,7 @@ fn the_slowest_quarter_of_the_intervals_is_set_beside_the_others_with_its_disk_a
             }
         })
         .collect();
-    r.throughput = crate::stats::stability::of(&r.intervals);
+    r.throughput = dbpress_measure::stats::stability::of(&r.intervals);
     let text = summary(&r, false);
     let want = "    slowest quarter of the intervals (4 of 16, in 4 stretches about every 4s): median 1200.00 events/s against 2400.00 in the others
         disk: 80.00 MiB/s written against 10.00, 2600 writes/s against 1800, 450 flushes/s against 700, busy 50% against 20%
@@ -653,13 +653,13 @@ fn the_slowest_quarter_of_the_intervals_is_set_beside_the_others_with_its_disk_a
     assert!(text.contains(want), "{text}");
     // A steady run says nothing of the kind.
     r.intervals.iter_mut().for_each(|i| i.events = 2400);
-    r.throughput = crate::stats::stability::of(&r.intervals);
+    r.throughput = dbpress_measure::stats::stability::of(&r.intervals);
     assert!(!summary(&r, false).contains("slowest quarter"));
 }
 
 #[test]
 fn the_prepare_line_says_who_used_the_cpus_and_what_the_disk_wrote() {
-    use crate::result::{DiskIo, DiskUsage, HostCpu, HostUsage};
+    use dbpress_measure::result::{DiskIo, DiskUsage, HostCpu, HostUsage};
     let mut h = HostUsage {
         seconds: 10.5,
         cpus: 2,
@@ -670,12 +670,12 @@ fn the_prepare_line_says_who_used_the_cpus_and_what_the_disk_wrote() {
             steal: 0.0,
             idle: 0.2,
         },
-        dbpress: crate::host::ProcessCpu {
+        dbpress: dbpress_measure::host::ProcessCpu {
             user: 0.15,
             system: 0.05,
             ..Default::default()
         },
-        server: Some(crate::host::ProcessCpu {
+        server: Some(dbpress_measure::host::ProcessCpu {
             user: 1.2,
             system: 0.15,
             ..Default::default()
@@ -709,13 +709,13 @@ fn the_prepare_line_says_who_used_the_cpus_and_what_the_disk_wrote() {
 
 #[test]
 fn the_network_section_gives_rates_per_event_and_says_when_the_link_was_full() {
-    use crate::host::network::{NetIo, NetUsage};
-    use crate::result::{HostCpu, HostUsage};
+    use dbpress_measure::host::network::{NetIo, NetUsage};
+    use dbpress_measure::result::{HostCpu, HostUsage};
     let mut h = HostUsage {
         seconds: 10.0,
         cpus: 2,
         host: HostCpu::default(),
-        dbpress: crate::host::ProcessCpu::default(),
+        dbpress: dbpress_measure::host::ProcessCpu::default(),
         server: None,
         server_unavailable: None,
         server_seconds: None,
@@ -745,7 +745,7 @@ fn the_network_section_gives_rates_per_event_and_says_when_the_link_was_full() {
     Note: the link was 92% full: it may be what bounds these figures, not the server";
     assert!(text.starts_with(want), "{text}");
     // Half as much: no note.
-    fn net(h: &mut HostUsage) -> &mut crate::host::network::NetUsage {
+    fn net(h: &mut HostUsage) -> &mut dbpress_measure::host::network::NetUsage {
         h.network.as_mut().unwrap()
     }
     net(&mut h).io.rx_mib_s = 55.0;

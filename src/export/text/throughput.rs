@@ -1,8 +1,8 @@
 //! The report's section on throughput over time: the per-interval rate's spread and the
 //! stretches in which nothing finished (see `stats::stability`).
 
-use crate::result::Throughput;
-use crate::stats::slow_intervals::SlowIntervals;
+use dbpress_measure::result::Throughput;
+use dbpress_measure::stats::slow_intervals::SlowIntervals;
 use std::fmt::Write;
 
 pub fn section(t: &Throughput) -> String {
@@ -55,7 +55,7 @@ pub fn section(t: &Throughput) -> String {
             let _ = writeln!(
                 o,
                 "    the server's sessions during the stalls: {}",
-                crate::waits::top(&t.stall_waits, SHOWN_WAITS)
+                dbpress_measure::waits::top(&t.stall_waits, SHOWN_WAITS)
             );
         }
     }
@@ -114,8 +114,8 @@ fn slowest(s: &SlowIntervals) -> String {
         let _ = writeln!(
             o,
             "        server waits: {}; in the others: {}",
-            crate::waits::top(&s.waits, SHOWN_WAITS),
-            crate::waits::top(&s.others_waits, SHOWN_WAITS)
+            dbpress_measure::waits::top(&s.waits, SHOWN_WAITS),
+            dbpress_measure::waits::top(&s.others_waits, SHOWN_WAITS)
         );
     }
     o

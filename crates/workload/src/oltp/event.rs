@@ -6,8 +6,8 @@ use super::sql::{
     insert_without_id, random_points, random_ranges, statement, C_TEMPLATE, PAD_TEMPLATE,
 };
 use super::{kind, Mix, Oltp, RandomSelect, ReinsertId};
-use crate::rand::{Distribution, Rng, Template, UniqueSequence};
-use crate::workload::{EventGen, Exec, KeyedStatement};
+use crate::events::{EventGen, Exec, KeyedStatement};
+use dbpress_core::rand::{Distribution, Rng, Template, UniqueSequence};
 use dbpress_driver::{Connection, DbResult, Dialect, StmtHandle, Value};
 use std::sync::Arc;
 

@@ -1,92 +1,9 @@
-//! What to execute. A workload knows its schema (prepare/cleanup/readiness check) and makes one
-//! `EventGen` per worker; the runner never looks at which workload it runs.
+//! A worker's events: the `EventGen` trait, the single keyed statement the runner executes on
+//! its fast path (`KeyedStatement`), and `Exec`, which times and classifies each statement.
 
-pub mod bulk_insert;
-pub mod oltp;
-pub mod registry;
-
-use crate::error::{usage, Result};
-use crate::rand::{DistKind, DistParams, Distribution, Rng};
-use crate::stats::{now_ns, StmtStats};
-use dbpress_driver::{Connection, DbResult, Dialect, Driver, QueryKind, StmtHandle, Value};
-
-/// Everything a workload's lifecycle commands need besides the driver.
-pub struct Context<'a> {
-    pub driver: &'a dyn Driver,
-    pub threads: u32,
-    pub dist: &'a DistParams,
-    /// The command line to suggest in messages (e.g. "dbpress oltp_read_write").
-    pub invocation: String,
-}
-
-impl Context<'_> {
-    /// Open connection `index`, turning a failure into the one-line message for this driver.
-    pub fn connect(&self, index: usize) -> Result<Box<dyn Connection>> {
-        self.driver
-            .connect(index)
-            .map_err(|e| crate::error::connect_failed(&e, self.driver.hints()))
-    }
-}
-
-pub trait Workload: Send + Sync {
-    fn name(&self) -> &'static str;
-    /// Names of the statement kinds this workload reports on, indexed by `Exec::run`'s `kind`.
-    fn statement_kinds(&self) -> &'static [&'static str];
-    /// Whether events run inside an explicit transaction (a retried event then starts with a
-    /// ROLLBACK, since a lock wait timeout leaves the transaction open).
-    fn transactional(&self) -> bool;
-    /// Header lines describing the workload's effective settings.
-    fn describe(&self) -> Vec<String>;
-    /// Set when the workload sends text SQL whatever --db-ps-mode says, as the sysbench script
-    /// it reproduces does: which one, for the run header.
-    fn sends_text_as(&self) -> Option<&'static str> {
-        None
-    }
-    /// Whether its statements' keys are drawn from --rand-type. Workloads with fixed SQL
-    /// (slap), their own random functions (scripts) or sequential values (bulk_insert) say
-    /// false, and the run header then does not name a distribution that drew nothing.
-    fn draws_keys_from_rand_type(&self) -> bool {
-        true
-    }
-    /// Create and load the tables; what the machine did meanwhile, where the workload measured
-    /// it (a load bounded by the server's CPU looks nothing like one bounded by its disk).
-    fn prepare(&self, ctx: &Context<'_>) -> Result<Option<crate::host::HostUsage>>;
-    fn cleanup(&self, ctx: &Context<'_>) -> Result<()>;
-    /// Verify the prepared data (tables, rows, ids, index) and report each table.
-    fn check(&self, _ctx: &Context<'_>) -> Result<()> {
-        Err(usage(format!(
-            "the {} workload has no check command",
-            self.name()
-        )))
-    }
-    /// Load the prepared tables into the server's caches.
-    fn prewarm(&self, _ctx: &Context<'_>) -> Result<()> {
-        Err(usage(format!(
-            "the {} workload has no prewarm command",
-            self.name()
-        )))
-    }
-    /// The fix to suggest when a statement names a table that does not exist.
-    fn missing_table_fix(&self) -> String {
-        format!(
-            "run `dbpress {} prepare` with the same options first",
-            self.name()
-        )
-    }
-    /// Fail with a clear message if the prepared data is missing, before any worker starts.
-    /// Returns warnings: what lets the run go but must be known to read its figures (shown
-    /// before the run and kept in its result).
-    fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>>;
-    /// Prepare statements on `conn` and return the per-thread event generator.
-    fn worker(
-        &self,
-        conn: &mut dyn Connection,
-        dialect: &'static Dialect,
-        thread: u32,
-        rng: Rng,
-        dist: Distribution,
-    ) -> DbResult<Box<dyn EventGen>>;
-}
+use dbpress_core::rand::{DistKind, Distribution, Rng};
+use dbpress_driver::{Connection, DbResult, QueryKind, StmtHandle, Value};
+use dbpress_measure::stats::{now_ns, StmtStats};
 
 /// One worker's event loop body.
 pub trait EventGen: Send {

@@ -37,6 +37,7 @@ pub fn info() -> bool {
 }
 
 /// `println!` at notice level: prepare's, cleanup's and check's messages.
+#[macro_export]
 macro_rules! notice {
     ($($arg:tt)*) => {
         if $crate::verbosity::notices() {
@@ -44,4 +45,3 @@ macro_rules! notice {
         }
     };
 }
-pub(crate) use notice;

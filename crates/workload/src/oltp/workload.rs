@@ -2,9 +2,10 @@
 //! generator per worker (in `event.rs`).
 
 use super::{event, prepare, Oltp, ReinsertId, KIND_NAMES};
-use crate::error::Result;
-use crate::rand::{Distribution, Rng};
-use crate::workload::{Context, EventGen, Workload};
+use crate::events::EventGen;
+use crate::workload::{Context, Workload};
+use dbpress_core::error::Result;
+use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbResult, Dialect};
 
 impl Workload for Oltp {
@@ -70,7 +71,7 @@ impl Workload for Oltp {
         }
     }
 
-    fn prepare(&self, ctx: &Context<'_>) -> Result<Option<crate::host::HostUsage>> {
+    fn prepare(&self, ctx: &Context<'_>) -> Result<Option<dbpress_measure::host::HostUsage>> {
         prepare::prepare(self, ctx)
     }
 

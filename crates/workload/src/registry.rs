@@ -1,9 +1,10 @@
 //! The workloads dbpress knows by name: the list `dbpress list` prints, and the one a name and
 //! its options build.
 
-use super::{bulk_insert, oltp, Workload};
-use crate::error::{usage, Result};
-use crate::options::OptionValues;
+use crate::workload::Workload;
+use crate::{bulk_insert, oltp};
+use dbpress_core::error::{usage, Result};
+use dbpress_core::options::OptionValues;
 
 /// (name, one-line description) of every workload, for `dbpress list`.
 pub fn list() -> Vec<(&'static str, &'static str)> {

@@ -208,7 +208,7 @@ mod tests {
         let mut direct = crate::stats::aggregate_histogram();
         let mut ours = LatencyCounts::new();
         let mut once = Buckets::new();
-        let mut rng = crate::rand::Rng::new(11, 3);
+        let mut rng = dbpress_core::rand::Rng::new(11, 3);
         let mut values = vec![
             0u64,
             1,

@@ -7,10 +7,10 @@ pub mod prepare;
 pub mod sql;
 mod workload;
 
-use crate::error::{usage, Result};
-use crate::options::OptionValues;
-use crate::options::{boolean, choice, int};
-use crate::rand::UniqueSequence;
+use dbpress_core::error::{usage, Result};
+use dbpress_core::options::OptionValues;
+use dbpress_core::options::{boolean, choice, int};
+use dbpress_core::rand::UniqueSequence;
 use std::sync::Arc;
 
 /// A named OLTP variant and how it shapes the options into a statement mix.
@@ -406,7 +406,15 @@ impl Oltp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::parse_workload;
+    use dbpress_core::options::scan::{scan, Scanned};
+
+    /// The workload a command line names and its options.
+    fn parse_workload(args: &[String]) -> Option<(String, (), OptionValues)> {
+        match scan(args).ok()? {
+            Scanned::Options(opts, words, _) => Some((words[0].clone(), (), opts)),
+            _ => None,
+        }
+    }
 
     fn oltp(s: &str) -> Oltp {
         let args: Vec<String> = s.split_whitespace().map(String::from).collect();

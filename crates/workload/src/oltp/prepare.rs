@@ -8,12 +8,12 @@
 use super::blocks::{Block, BlockQueue};
 use super::sql::{create_index, create_table, drop_table, C_TEMPLATE, PAD_TEMPLATE};
 use super::Oltp;
-use crate::error::{environment, failed, Error, Result};
-use crate::host::Sampler;
-use crate::rand::{Distribution, Rng, Template};
-use crate::signals::{self, Signals};
 use crate::workload::Context;
+use dbpress_core::error::{environment, failed, Error, Result};
+use dbpress_core::rand::{Distribution, Rng, Template};
+use dbpress_core::signals::{self, Signals};
 use dbpress_driver::{Connection, DbError, DbResult, RowBatch};
+use dbpress_measure::host::Sampler;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
@@ -216,7 +216,7 @@ pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
     for t in 1..=s.tables {
         let name = format!("sbtest{t}");
         let Some(comment) = tables.iter().find(|l| l.name == name).map(|l| &l.comment) else {
-            crate::verbosity::notice!("{name}: missing");
+            dbpress_core::notice!("{name}: missing");
             problems += 1;
             continue;
         };
@@ -260,7 +260,7 @@ pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
             }
         }
         if issues.is_empty() {
-            crate::verbosity::notice!(
+            dbpress_core::notice!(
                 "{name}: ok ({rows} rows, ids 1..{rows}{})",
                 if s.create_secondary {
                     format!(", index k_{t}")
@@ -269,7 +269,7 @@ pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
                 }
             );
         } else {
-            crate::verbosity::notice!("{name}: {}", issues.join("; "));
+            dbpress_core::notice!("{name}: {}", issues.join("; "));
             problems += 1;
         }
     }
@@ -281,7 +281,7 @@ pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
             n = s.tables
         )));
     }
-    crate::verbosity::notice!("All {} tables are ready.", s.tables);
+    dbpress_core::notice!("All {} tables are ready.", s.tables);
     Ok(())
 }
 
@@ -301,7 +301,7 @@ pub fn prewarm(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
                     }
                     let mut t = tid + 1;
                     while t <= w.schema.tables {
-                        crate::verbosity::notice!("Prewarming table sbtest{t}");
+                        dbpress_core::notice!("Prewarming table sbtest{t}");
                         let n = w.schema.table_size;
                         for sql in (dialect.prewarm)(t, n) {
                             conn.query(&sql)
@@ -326,7 +326,7 @@ pub fn prewarm(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
     }
 }
 
-pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<Option<crate::host::HostUsage>> {
+pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<Option<dbpress_measure::host::HostUsage>> {
     let s = &w.schema;
     let dialect = ctx.driver.dialect();
     let mut probe = ctx.connect(0)?;
@@ -599,7 +599,7 @@ pub fn cleanup(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
 pub fn drop_tables(ctx: &Context<'_>, tables: u32) -> Result<()> {
     let mut conn = ctx.connect(0)?;
     for t in 1..=tables {
-        crate::verbosity::notice!("Dropping table 'sbtest{t}'...");
+        dbpress_core::notice!("Dropping table 'sbtest{t}'...");
         conn.query(&drop_table(t))
             .map_err(|e| setup_error(e, &format!("dropping sbtest{t}")))?;
     }
@@ -617,17 +617,18 @@ struct Progress {
 
 impl Progress {
     fn new(total: u64) -> Progress {
-        let bar = (std::io::stderr().is_terminal() && crate::verbosity::notices()).then(|| {
-            let b = indicatif::ProgressBar::new(total);
-            b.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} rows  {per_sec}  ETA {eta}",
-                )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-            );
-            b.enable_steady_tick(Duration::from_millis(200));
-            b
-        });
+        let bar =
+            (std::io::stderr().is_terminal() && dbpress_core::verbosity::notices()).then(|| {
+                let b = indicatif::ProgressBar::new(total);
+                b.set_style(
+                    indicatif::ProgressStyle::with_template(
+                        "{bar:40} {pos}/{len} rows  {per_sec}  ETA {eta}",
+                    )
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                );
+                b.enable_steady_tick(Duration::from_millis(200));
+                b
+            });
         Progress {
             total,
             done: AtomicU64::new(0),
@@ -637,7 +638,7 @@ impl Progress {
     }
 
     fn say(&self, line: &str) {
-        if !crate::verbosity::notices() {
+        if !dbpress_core::verbosity::notices() {
             return;
         }
         match &self.bar {
@@ -671,7 +672,7 @@ impl Progress {
         let secs = self.start.elapsed().as_secs_f64();
         let done = self.done.load(Ordering::Relaxed);
         if done > 0 && done == self.total {
-            crate::verbosity::notice!(
+            dbpress_core::notice!(
                 "Loaded {done} rows in {secs:.2}s ({:.0} rows/s) with {path}",
                 done as f64 / secs.max(1e-9),
             );

@@ -3,8 +3,10 @@
 //! (config, workloads). What a value means is checked where it is used, through the typed getters.
 //!
 //! - `table`: the option table (names, kinds, defaults, help, secrecy) and the alias table
+//! - `scan`: a command line in sysbench's grammar read into values and words
 //! - `values`: `OptionValues` and the typed getters `int`, `float`, `boolean`, `choice`
 
+pub mod scan;
 pub mod table;
 mod values;
 

@@ -2,14 +2,15 @@
 //! sent as multi-row INSERTs of up to 512 KiB. One event is one row, so most events send
 //! nothing and the event that fills the buffer carries the INSERT.
 
-use super::{Context, EventGen, Exec, Workload};
-use crate::error::{environment, Result};
-use crate::host::HostUsage;
-use crate::options::int;
-use crate::options::OptionValues;
-use crate::rand::{Distribution, Rng};
-use crate::workload::oltp::prepare::setup_error;
+use crate::events::{EventGen, Exec};
+use crate::oltp::prepare::setup_error;
+use crate::workload::{Context, Workload};
+use dbpress_core::error::{environment, Result};
+use dbpress_core::options::int;
+use dbpress_core::options::OptionValues;
+use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbResult, Dialect};
+use dbpress_measure::host::HostUsage;
 
 pub const NAME: &str = "bulk_insert";
 pub const DESCRIPTION: &str = "multi-row INSERTs of (n, n) into one table per thread; an event is a row (sysbench bulk_insert)";
@@ -72,12 +73,12 @@ impl Workload for BulkInsert {
                 // As sysbench (CREATE TABLE IF NOT EXISTS), a bulk_insert table is kept; runs
                 // append after its largest id. Another workload's table is not written into.
                 ensure_bulk_shape(conn.as_mut(), ctx, &name)?;
-                crate::verbosity::notice!(
+                dbpress_core::notice!(
                     "Table '{name}' exists: kept, runs append after its largest id"
                 );
                 continue;
             }
-            crate::verbosity::notice!("Creating table '{name}'...");
+            dbpress_core::notice!("Creating table '{name}'...");
             conn.query(&create_table(t))
                 .map_err(|e| setup_error(e, &format!("creating {name}")))?;
         }

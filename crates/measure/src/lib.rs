@@ -1,0 +1,18 @@
+//! What a run measured and how, below the workloads and the runner that record into it:
+//!
+//! - `result`: `RunResult`, the versioned JSON contract every report renders from (with the
+//!   sweep document and the machine's, counters' and waits' parts of it)
+//! - `stats`: per-thread cells of counters and HDR latency buckets, folded into intervals and
+//!   summaries; the per-interval rate's spread, stalls and the slowest quarter
+//! - `host`: where the CPU went (the machine, dbpress, the server's process), the disk under the
+//!   data and the sessions' network interface, from /proc
+//! - `counters`: the server's own counters around a run, set against dbpress's reads and writes
+//! - `waits`: what the server said the run's sessions were waiting on, sampled
+//! - `environment`: the OS, kernel and CPU, for the result
+
+pub mod counters;
+pub mod environment;
+pub mod host;
+pub mod result;
+pub mod stats;
+pub mod waits;

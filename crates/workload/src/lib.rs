@@ -1,0 +1,17 @@
+//! What dbpress executes. A workload knows its schema (prepare, cleanup, check, prewarm) and
+//! makes one event generator per worker; the runner never looks at which workload it runs.
+//!
+//! - `workload`: the `Workload` trait and the `Context` its lifecycle commands get
+//! - `events`: `EventGen`, `KeyedStatement` (the runner's one-statement fast path) and `Exec`
+//! - `oltp/`: sysbench's OLTP suite, each variant a mix of statement groups
+//! - `bulk_insert`: sysbench's bulk_insert
+//! - `registry`: the workloads by name
+
+pub mod bulk_insert;
+pub mod events;
+pub mod oltp;
+pub mod registry;
+pub mod workload;
+
+pub use events::{EventGen, Exec, KeyedStatement};
+pub use workload::{Context, Workload};
