@@ -1,14 +1,20 @@
-//! dbpress: a database pressure-testing tool, sysbench-compatible.
+//! dbpress: a database pressure-testing tool, sysbench-compatible. This crate is its commands;
+//! the layers below are crates of their own (docs/ARCHITECTURE.md).
+//!
+//! - `commands`: the command table (every subcommand's name, help, grammar, entry point) and
+//!   the dispatch from argv to a row
+//! - `cli`: sysbench's word grammar over the option scanner (`dbpress <workload> <command>`)
+//! - `run`: one measured run: readiness probe, header, the runner, the result assembled
+//! - `sweep`: `--threads` lists, one run per level and the closing table
+//! - `slap`: `dbpress slap`, mysqlslap's command line and its SQL as a workload
+//! - `script`: `dbpress script`, pgbench's command line and scripts as a workload
 //!
 //! `main_with_args` is the whole program; `main.rs` only maps its return value to the exit code,
 //! so tests can drive the tool in-process as well as through the binary.
 
 pub mod cli;
 pub mod commands;
-pub mod config;
-pub mod export;
 pub mod run;
-pub mod runner;
 pub mod script;
 pub mod slap;
 pub mod sweep;

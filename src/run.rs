@@ -1,9 +1,8 @@
 //! One measured run: the header sysbench prints, the workers, and the `RunResult` assembled from
 //! what they measured. A single `run` and each step of a thread sweep go through here.
 
-use crate::config::redact::redact_args;
-use crate::config::{self, RunConfig};
-use crate::runner;
+use dbpress_config::redact::redact_args;
+use dbpress_config::RunConfig;
 use dbpress_core::error::Result;
 use dbpress_core::signals::{self, Signals};
 use dbpress_driver::{DbError, Driver, ServerInfo};
@@ -44,8 +43,8 @@ pub fn measure(
     on_forced: &dyn Fn(Measured) -> Infallible,
 ) -> Result<Measured> {
     let driver = ctx.driver;
-    let init = runner::init_watchdog::InitWatchdog::arm(cfg.thread_init_timeout, cfg.threads);
-    let mut probe = runner::probe(driver)?;
+    let init = dbpress_run::init_watchdog::InitWatchdog::arm(cfg.thread_init_timeout, cfg.threads);
+    let mut probe = dbpress_run::probe(driver)?;
     let info = driver.server_info(probe.as_mut());
     let warnings = w.check_ready(probe.as_mut(), ctx)?;
     let server_process = dbpress_measure::host::server_process_of(driver, probe.as_ref());
@@ -119,9 +118,9 @@ pub fn measure(
         (Some(script), ..) => format!("text SQL, as {script}"),
         // An embedded engine has no server side: its statements are compiled once per
         // connection and re-run.
-        (None, config::PsMode::Auto, "sqlite") => "prepared".into(),
-        (None, config::PsMode::Auto, _) => "server-side prepared".into(),
-        (None, config::PsMode::Disable, _) => "text (--db-ps-mode=disable)".into(),
+        (None, dbpress_config::PsMode::Auto, "sqlite") => "prepared".into(),
+        (None, dbpress_config::PsMode::Auto, _) => "server-side prepared".into(),
+        (None, dbpress_config::PsMode::Disable, _) => "text (--db-ps-mode=disable)".into(),
     };
     if w.draws_keys_from_rand_type() {
         let _ = writeln!(
@@ -137,8 +136,8 @@ pub fn measure(
             out,
             "Pacing: open loop at {rate}/s, {} arrivals; latency measured from each event's intended start",
             match cfg.arrival {
-                config::Arrival::Poisson => "Poisson",
-                config::Arrival::Uniform => "uniform",
+                dbpress_config::Arrival::Poisson => "Poisson",
+                dbpress_config::Arrival::Uniform => "uniform",
             }
         );
     }
@@ -152,18 +151,18 @@ pub fn measure(
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
         .unwrap_or(0);
-    let assemble = |output: runner::RunOutput| {
+    let assemble = |output: dbpress_run::RunOutput| {
         assemble(cfg, w, driver, &info, &warnings, started_at, args, output)
     };
     let forced = |output| on_forced(assemble(output));
-    let controls = runner::Controls {
+    let controls = dbpress_run::Controls {
         signals,
         init: &init,
         on_forced: &forced,
     };
     let host = dbpress_measure::host::Sampler::new(server_process, data).with_network(network);
-    let mut progress = crate::export::text::progress::TextProgress::new(out, cfg.percentile);
-    let output = runner::run(cfg, w, driver, &info, &controls, host, &mut progress)?;
+    let mut progress = dbpress_report::text::progress::TextProgress::new(out, cfg.percentile);
+    let output = dbpress_run::run(cfg, w, driver, &info, &controls, host, &mut progress)?;
     Ok(assemble(output))
 }
 
@@ -198,7 +197,7 @@ fn assemble(
     warnings: &[String],
     started_at: u64,
     args: &[String],
-    output: runner::RunOutput,
+    output: dbpress_run::RunOutput,
 ) -> Measured {
     let kinds = w.statement_kinds();
     let statements: Vec<StatementSummary> = output
@@ -234,7 +233,7 @@ fn assemble(
     environment.server = info.clone();
     let mut config_echo = cfg.echo.clone();
     if let Some(db) = config_echo.get_mut("db") {
-        *db = crate::config::mysql_target::redact_url(db);
+        *db = dbpress_config::mysql_target::redact_url(db);
     }
     let server_counters = match (driver.counters(), output.counters) {
         (Some(spec), Some((before, after))) => Some(dbpress_measure::counters::compare(
@@ -309,18 +308,21 @@ pub fn finish(
     w: &dyn dbpress_workload::Workload,
 ) -> Result<u8> {
     if let Some(path) = &cfg.output_file {
-        crate::export::write_run(path, &m.result)?;
+        dbpress_report::write_run(path, &m.result)?;
     }
     match cfg.output_format {
-        config::OutputFormat::Text if !dbpress_core::verbosity::notices() => {}
-        config::OutputFormat::Text => {
-            print!("{}", crate::export::text::summary(&m.result, cfg.histogram));
+        dbpress_config::OutputFormat::Text if !dbpress_core::verbosity::notices() => {}
+        dbpress_config::OutputFormat::Text => {
+            print!(
+                "{}",
+                dbpress_report::text::summary(&m.result, cfg.histogram)
+            );
         }
-        other => print!("{}", crate::export::run_as(other, &m.result)),
+        other => print!("{}", dbpress_report::run_as(other, &m.result)),
     }
     let _ = std::io::stdout().flush();
     if let Some(e) = &m.fatal {
-        return Err(runner::fatal_message(e, hints, w));
+        return Err(dbpress_run::fatal_message(e, hints, w));
     }
     if let Some(sig) = m.interrupted_by {
         eprintln!("dbpress: interrupted by {sig}; the summary covers what ran");

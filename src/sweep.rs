@@ -3,18 +3,18 @@
 //! p99, errors/s and the ratio to the best level. A level that cannot start (the server's
 //! max_connections, say) is reported in the table with its reason and the sweep goes on.
 
-use crate::config::redact::redact_args;
-use crate::config::to_driver::make_driver;
-use crate::config::Command;
-use crate::config::{OutputFormat, RunConfig};
-use crate::export::sweep_row::table;
 use crate::run;
+use dbpress_config::redact::redact_args;
+use dbpress_config::to_driver::make_driver;
+use dbpress_config::Command;
+use dbpress_config::{OutputFormat, RunConfig};
 use dbpress_core::error::{environment, usage, Result};
 use dbpress_core::options::OptionValues;
 use dbpress_core::signals::{self, Signals};
 use dbpress_measure::result::sweep::{Step, SweepResult};
 use dbpress_measure::result::VERSION;
 use dbpress_measure::result::{Tool, SCHEMA_VERSION};
+use dbpress_report::sweep_row::table;
 use dbpress_workload::{Context, Workload};
 use std::io::Write;
 
@@ -49,7 +49,7 @@ pub fn levels(opts: &OptionValues) -> Result<Option<Vec<u32>>> {
 /// reads).
 fn preflight(level: &Level) -> Result<()> {
     let ctx = level.context();
-    let mut probe = crate::runner::probe(level.driver.as_ref())?;
+    let mut probe = dbpress_run::probe(level.driver.as_ref())?;
     level.workload.check_ready(probe.as_mut(), &ctx).map(|_| ())
 }
 
@@ -152,7 +152,10 @@ pub fn run(
         // its workers still wait on the server, and the next level would queue behind them.
         let forced = |m: run::Measured| {
             if first.output_format == OutputFormat::Text && dbpress_core::verbosity::notices() {
-                print!("{}", crate::export::text::summary(&m.result, cfg.histogram));
+                print!(
+                    "{}",
+                    dbpress_report::text::summary(&m.result, cfg.histogram)
+                );
             }
             let mut steps = steps.clone();
             steps.push(Step {
@@ -175,12 +178,12 @@ pub fn run(
                     let _ = write!(
                         out,
                         "{}",
-                        crate::export::text::summary(&m.result, cfg.histogram)
+                        dbpress_report::text::summary(&m.result, cfg.histogram)
                     );
                 }
                 let error = m.fatal.as_ref().map(|e| {
                     failed = true;
-                    crate::runner::fatal_message(e, driver.hints(), w.as_ref())
+                    dbpress_run::fatal_message(e, driver.hints(), w.as_ref())
                         .message()
                         .to_string()
                 });
@@ -261,14 +264,14 @@ fn conclude(
         table,
     };
     if let Some(path) = &first.output_file {
-        crate::export::write_sweep(path, &sweep)?;
+        dbpress_report::write_sweep(path, &sweep)?;
     }
     match first.output_format {
         OutputFormat::Text if dbpress_core::verbosity::notices() => {
-            print!("{}", crate::export::text::sweep::render_table(&sweep))
+            print!("{}", dbpress_report::text::sweep::render_table(&sweep))
         }
         OutputFormat::Text => {}
-        other => print!("{}", crate::export::sweep_as(other, &sweep)),
+        other => print!("{}", dbpress_report::sweep_as(other, &sweep)),
     }
     let _ = std::io::stdout().flush();
     if let Some(sig) = interrupted {
@@ -318,31 +321,5 @@ mod tests {
         assert!(e.message().contains("invalid level 'x'"));
         let e = levels(&opts("oltp_point_select run --threads=1,0")).unwrap_err();
         assert!(e.message().contains("invalid level '0'"));
-    }
-
-    #[test]
-    fn a_stalled_level_names_what_its_sessions_waited_on() {
-        let mut r = crate::export::text::tests::fixture();
-        let mut intervals: Vec<dbpress_measure::result::Interval> = (1..=4)
-            .map(|k| dbpress_measure::result::Interval {
-                time_s: f64::from(k),
-                duration_s: 1.0,
-                events: if k == 2 { 0 } else { 1000 },
-                ..Default::default()
-            })
-            .collect();
-        intervals[1].waits = Some([("Lock:relation".to_string(), 40)].into());
-        intervals[2].waits = Some([("running".to_string(), 40)].into());
-        r.throughput = dbpress_measure::stats::stability::of(&intervals);
-        let step = Step {
-            threads: 4,
-            engine: None,
-            result: Some(r),
-            error: None,
-        };
-        assert_eq!(
-            crate::export::sweep_row::row(4, &step).note.as_deref(),
-            Some("stalled 1 of 4 intervals (no event finished; sessions: 100% Lock:relation)")
-        );
     }
 }

@@ -5,7 +5,7 @@
 //! deprecated spellings of sysbench 0.4/0.5/1.0 mapped onto current names with a notice.
 //! Validation of values happens in `config`; this module only knows names and shapes.
 
-pub use crate::config::Command;
+pub use dbpress_config::Command;
 use dbpress_core::error::{usage, Result};
 pub use dbpress_core::options::scan::parse_options;
 use dbpress_core::options::scan::{scan, workload_from_test, Scanned, UNKNOWN_OPTION_HINT};

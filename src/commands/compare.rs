@@ -3,10 +3,10 @@
 //! between the runs. Runs and sweeps mix freely; the first is the baseline; `NAME=a,b,c`
 //! groups repeated runs into one column of medians with their ranges.
 
-use crate::export::compare::model;
-use crate::export::compare::text::{self, Metric, METRIC_NAMES};
-use crate::export::json::{read_document, write_text};
 use dbpress_core::error::{usage, Result};
+use dbpress_report::compare::model;
+use dbpress_report::compare::text::{self, Metric, METRIC_NAMES};
+use dbpress_report::json::{read_document, write_text};
 
 const HELP: &str = "Usage: dbpress compare BASELINE OTHER [MORE…] [options]
 
@@ -108,13 +108,13 @@ pub fn main(args: &[String]) -> Result<u8> {
     }
     let c = model::compare(&groups);
     let as_json = serde_json::to_string_pretty(&c).expect("Comparison always serialises") + "\n";
-    let html = || crate::export::html::compare_page(&c, &text::render(&c, &metrics));
+    let html = || dbpress_report::html::compare_page(&c, &text::render(&c, &metrics));
     if let Some(path) = &output {
-        use crate::export::FileFormat;
+        use dbpress_report::FileFormat;
         let written = match FileFormat::of(path) {
             FileFormat::Json => as_json.clone(),
-            FileFormat::Csv => crate::export::csv::comparison(&c),
-            FileFormat::Markdown => crate::export::markdown::comparison(&c, &metrics),
+            FileFormat::Csv => dbpress_report::csv::comparison(&c),
+            FileFormat::Markdown => dbpress_report::markdown::comparison(&c, &metrics),
             FileFormat::Html => html(),
         };
         write_text(path, &written)?;
@@ -122,8 +122,8 @@ pub fn main(args: &[String]) -> Result<u8> {
     match format {
         Format::Json => print!("{as_json}"),
         Format::Text => print!("{}", text::render(&c, &metrics)),
-        Format::Csv => print!("{}", crate::export::csv::comparison(&c)),
-        Format::Markdown => print!("{}", crate::export::markdown::comparison(&c, &metrics)),
+        Format::Csv => print!("{}", dbpress_report::csv::comparison(&c)),
+        Format::Markdown => print!("{}", dbpress_report::markdown::comparison(&c, &metrics)),
         Format::Html => print!("{}", html()),
     }
     Ok(0)
@@ -131,8 +131,8 @@ pub fn main(args: &[String]) -> Result<u8> {
 
 /// Rows are matched by thread count, so a `dbpress slap --engine=a,b` result, which holds each
 /// level once per engine, would compare its first engine only; its own table compares them.
-fn one_engine(file: &str, doc: &crate::export::json::Document) -> Result<()> {
-    let crate::export::json::Document::Sweep(s) = doc else {
+fn one_engine(file: &str, doc: &dbpress_report::json::Document) -> Result<()> {
+    let dbpress_report::json::Document::Sweep(s) = doc else {
         return Ok(());
     };
     let mut engines: Vec<&str> = s

@@ -2,10 +2,10 @@
 //! as text (what the run printed), JSON, CSV (its intervals or levels), Markdown, or an HTML
 //! page with charts.
 
-use crate::config::OutputFormat;
-use crate::export::{self, json::Document};
+use dbpress_config::OutputFormat;
 use dbpress_core::error::Result;
 use dbpress_core::options::OptionValues;
+use dbpress_report::{self, json::Document};
 
 /// --output-format: the formats of a run or a sweep, or an HTML page with charts.
 enum Format {
@@ -30,9 +30,9 @@ pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
         "html" => Some(Format::Html),
         other => OutputFormat::parse(other).map(Format::Other),
     })?;
-    match export::json::read_document(file)? {
+    match dbpress_report::json::read_document(file)? {
         Document::Sweep(s) => match format {
-            Format::Html => print!("{}", export::html::sweep_page(&s)),
+            Format::Html => print!("{}", dbpress_report::html::sweep_page(&s)),
             Format::Other(OutputFormat::Text) => {
                 // Each step as the sweep printed it, then the table.
                 let n = s.steps.len();
@@ -44,8 +44,8 @@ pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
                     );
                     match (&step.result, &step.error) {
                         (Some(r), _) => {
-                            print!("{}", export::text::interval_lines(r));
-                            print!("{}", export::text::summary(r, false));
+                            print!("{}", dbpress_report::text::interval_lines(r));
+                            print!("{}", dbpress_report::text::summary(r, false));
                         }
                         (None, Some(e)) => {
                             println!("dbpress: level {} did not run: {e}\n", step.threads)
@@ -53,20 +53,23 @@ pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
                         (None, None) => {}
                     }
                 }
-                print!("{}", crate::export::text::sweep::render_table(&s));
+                print!("{}", dbpress_report::text::sweep::render_table(&s));
             }
-            Format::Other(f) => print!("{}", export::sweep_as(f, &s)),
+            Format::Other(f) => print!("{}", dbpress_report::sweep_as(f, &s)),
         },
         Document::Run(r) => match format {
-            Format::Html => print!("{}", export::html::run_page(&r)),
+            Format::Html => print!("{}", dbpress_report::html::run_page(&r)),
             Format::Other(OutputFormat::Text) => {
-                print!("{}", export::text::interval_lines(&r));
+                print!("{}", dbpress_report::text::interval_lines(&r));
                 print!(
                     "{}",
-                    export::text::summary(&r, dbpress_core::options::boolean(opts, "histogram")?)
+                    dbpress_report::text::summary(
+                        &r,
+                        dbpress_core::options::boolean(opts, "histogram")?
+                    )
                 );
             }
-            Format::Other(f) => print!("{}", export::run_as(f, &r)),
+            Format::Other(f) => print!("{}", dbpress_report::run_as(f, &r)),
         },
     }
     Ok(0)

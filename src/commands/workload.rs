@@ -4,9 +4,10 @@
 use super::help;
 use super::subcommand::Call;
 use crate::cli::{self, WorkloadCall};
-use crate::config::to_driver::make_driver;
-use crate::config::{Command, OutputFormat, RunConfig};
-use crate::{export, run, runner, sweep};
+use crate::{run, sweep};
+
+use dbpress_config::to_driver::make_driver;
+use dbpress_config::{Command, OutputFormat, RunConfig};
 use dbpress_core::error::{self, Result};
 use dbpress_core::options::OptionValues;
 use dbpress_core::{signals, verbosity};
@@ -64,7 +65,7 @@ fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8>
     match cfg.command {
         Command::Prepare => {
             if let Some(usage) = w.prepare(&ctx)? {
-                export::text::host::report_prepare(&usage);
+                dbpress_report::text::host::report_prepare(&usage);
             }
             Ok(0)
         }
@@ -79,7 +80,7 @@ fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8>
         Command::Prewarm => {
             // Missing or half-loaded tables get run's message (prepare first), not a raw
             // server error from the first read.
-            let mut probe = runner::probe(driver.as_ref())?;
+            let mut probe = dbpress_run::probe(driver.as_ref())?;
             for warning in w.check_ready(probe.as_mut(), &ctx)? {
                 if verbosity::warnings() {
                     eprintln!("dbpress: warning: {warning}");

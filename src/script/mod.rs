@@ -13,11 +13,11 @@ mod pgbench_flags;
 mod workload;
 
 use crate::cli;
-use crate::config::to_driver::make_driver;
-use crate::config::Command as RunCommand;
-use crate::config::ConnectionFlags;
-use crate::config::{resolve_driver, Driver, OutputFormat, RunConfig};
 use crate::run;
+use dbpress_config::to_driver::make_driver;
+use dbpress_config::Command as RunCommand;
+use dbpress_config::ConnectionFlags;
+use dbpress_config::{resolve_driver, Driver, OutputFormat, RunConfig};
 use dbpress_core::error::{environment, failed, usage, Result};
 use dbpress_core::options::OptionValues;
 use dbpress_core::signals::Signals;
@@ -675,7 +675,7 @@ fn prepare_builtin(ctx: &Context<'_>, scale: u64, no_vacuum: bool) -> Result<u8>
         started.elapsed().as_secs_f64()
     );
     if let Some(usage) = host.finish_now() {
-        crate::export::text::host::report_prepare(&usage);
+        dbpress_report::text::host::report_prepare(&usage);
     }
     Ok(0)
 }

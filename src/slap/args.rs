@@ -6,7 +6,7 @@
 
 use super::autogen::{AutoGenArgs, LoadType};
 use crate::cli;
-use crate::config::{resolve_driver, Driver};
+use dbpress_config::{resolve_driver, Driver};
 use dbpress_core::error::{usage, Result};
 use dbpress_core::options::OptionValues;
 
@@ -62,12 +62,12 @@ struct OptionFiles {
 
 impl OptionFiles {
     fn get(&self, key: &str) -> Option<String> {
-        crate::config::option_file::last(&self.pairs, key).map(str::to_string)
+        dbpress_config::option_file::last(&self.pairs, key).map(str::to_string)
     }
 }
 
 fn option_files(get: &dyn Fn(&str) -> Option<String>) -> Result<OptionFiles> {
-    use crate::config::option_file;
+    use dbpress_config::option_file;
     let groups = [option_file::CLIENT_GROUPS, &["mysqlslap"]].concat();
     let read = |option: &str, path: &str| {
         option_file::read(std::path::Path::new(path), &groups).ok_or_else(|| {

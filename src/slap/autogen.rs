@@ -25,7 +25,7 @@
 //! The SQL is MySQL's; on PostgreSQL and SQLite the same table and statements use their own
 //! spelling of an auto-increment key, a UUID, INT and a unique column.
 
-use crate::config::Driver;
+use dbpress_config::Driver;
 use dbpress_core::error::{usage, Result};
 use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbResult, Dialect, StmtHandle, Value};

@@ -12,13 +12,13 @@ mod autogen;
 mod workload;
 
 use crate::cli::Command;
-use crate::config::redact::redact_args;
-use crate::config::to_driver::make_driver;
-use crate::config::ConnectionFlags;
-use crate::config::{OutputFormat, RunConfig};
 use crate::run;
 use crate::sweep::stopped_by;
 use args::{created_tables, slap_queries, statements_of, Engine, SlapArgs};
+use dbpress_config::redact::redact_args;
+use dbpress_config::to_driver::make_driver;
+use dbpress_config::ConnectionFlags;
+use dbpress_config::{OutputFormat, RunConfig};
 use dbpress_core::error::{failed, Result};
 use dbpress_core::signals::{self, Signals};
 use dbpress_driver::Connection;
@@ -492,7 +492,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
                     let _ = write!(
                         out,
                         "{}",
-                        crate::export::text::summary(&m.result, cfg.histogram)
+                        dbpress_report::text::summary(&m.result, cfg.histogram)
                     );
                 }
                 let s = &m.result.summary;
@@ -500,7 +500,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 slap_queries_run += s.events * plan.slap_queries;
                 let error = m.fatal.as_ref().map(|e| {
                     failed_run = true;
-                    let message = crate::runner::fatal_message(e, driver.hints(), w)
+                    let message = dbpress_run::fatal_message(e, driver.hints(), w)
                         .message()
                         .to_string();
                     // The cause and its fix on stderr, where a script looks for them.
@@ -540,7 +540,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
         })
         .filter(|(e, c)| !steps.iter().any(|s| s.threads == *c && s.engine == *e))
         .collect();
-    let table = crate::export::sweep_row::table(&steps, &not_reached, &stopped_by(interrupted));
+    let table = dbpress_report::sweep_row::table(&steps, &not_reached, &stopped_by(interrupted));
     let doc = SweepResult {
         schema_version: SCHEMA_VERSION,
         kind: "sweep".into(),
@@ -555,7 +555,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
         table,
     };
     if let Some(path) = &first.output_file {
-        crate::export::write_sweep(path, &doc)?;
+        dbpress_report::write_sweep(path, &doc)?;
     }
     match a.csv.as_deref() {
         Some("") => print!("{csv}"),
@@ -565,10 +565,10 @@ pub fn main(raw: &[String]) -> Result<u8> {
     if !a.silent && !csv_on_stdout {
         match first.output_format {
             OutputFormat::Text if a.concurrency.len() > 1 => {
-                print!("{}", crate::export::text::sweep::render_table(&doc))
+                print!("{}", dbpress_report::text::sweep::render_table(&doc))
             }
             OutputFormat::Text => {}
-            other => print!("{}", crate::export::sweep_as(other, &doc)),
+            other => print!("{}", dbpress_report::sweep_as(other, &doc)),
         }
     }
     let _ = std::io::stdout().flush();

@@ -12,18 +12,13 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The `dbpress` crate's top-level modules, highest layer first. A module may import modules
-/// of its own layer (without a circle) and of the layers below it, never one above.
+/// of its own layer (without a circle) and of the layers below it, never one above. The layers
+/// under these are crates (`crates/`), whose order Cargo keeps.
 const LAYERS: &[(&str, &[&str])] = &[
-    (
-        "commands",
-        &[
-            "lib", "main", "commands", "cli", "slap", "script", "sweep", "run",
-        ],
-    ),
-    ("reports", &["export"]),
-    ("runner", &["runner"]),
-    ("workloads", &["workload"]),
-    ("configuration", &["config"]),
+    ("entry", &["lib", "main", "commands"]),
+    ("subcommands", &["slap", "script"]),
+    ("runs", &["sweep", "run"]),
+    ("grammar", &["cli"]),
 ];
 
 struct Crate {

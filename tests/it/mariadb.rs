@@ -1179,11 +1179,7 @@ fn bulk_load_pipelines_batches_and_fails_cleanly() {
     // TLS session takes the same pipelined prepared path as the socket, through TLS. Each
     // escapes as the session reads strings, and loads the same rows.
     let mut others = vec![(
-        session_in_mode(
-            &["--mysql-socket", SOCKET],
-            dbpress::config::PsMode::Disable,
-        )
-        .unwrap(),
+        session_in_mode(&["--mysql-socket", SOCKET], dbpress_config::PsMode::Disable).unwrap(),
         "multi-row INSERTs",
     )];
     if std::path::Path::new(TEST_CA).exists() {
@@ -1271,13 +1267,13 @@ fn socket_session() -> Box<dyn dbpress_driver::Connection> {
 
 /// A session as dbpress opens it for a run with these connection options (user sbtest).
 fn session(flags: &[&str]) -> Result<Box<dyn dbpress_driver::Connection>, String> {
-    session_in_mode(flags, dbpress::config::PsMode::Auto)
+    session_in_mode(flags, dbpress_config::PsMode::Auto)
 }
 
 /// `session` with a prepared-statement mode (`--db-ps-mode`).
 fn session_in_mode(
     flags: &[&str],
-    ps_mode: dbpress::config::PsMode,
+    ps_mode: dbpress_config::PsMode,
 ) -> Result<Box<dyn dbpress_driver::Connection>, String> {
     use dbpress_driver::{mysql::MysqlDriver, Driver};
     let mut argv: Vec<String> = [
@@ -1291,7 +1287,7 @@ fn session_in_mode(
     .collect();
     argv.extend(flags.iter().map(|s| s.to_string()));
     let (_, _, opts) = dbpress::cli::parse_workload(&argv).unwrap();
-    let target = dbpress::config::mysql_target::from_options(&opts).map_err(|e| e.to_string())?;
+    let target = dbpress_config::mysql_target::from_options(&opts).map_err(|e| e.to_string())?;
     MysqlDriver::new(target, ps_mode)?
         .connect(0)
         .map_err(|e| e.to_string())

@@ -1,19 +1,13 @@
-//! Who executes the workload, and when: one OS thread and one connection per `--threads`,
-//! closed loop or `--rate` schedule, `--time`/`--events` stop, warm-up, signals, and the
-//! reporter loop (this thread) that folds per-thread statistics into intervals.
+//! One run executed: the workers started behind a gate, the reporter loop (this thread) folding
+//! their cells into intervals and checkpoints, the wait for the last events, and the run's
+//! figures concluded.
 
-mod checkpoints;
-pub mod init_watchdog;
-mod keyed;
-mod limits;
-mod pacing;
-pub mod progress;
-mod shared;
-mod shutdown;
-mod summary;
-mod worker;
-
-use crate::config::RunConfig;
+use crate::pacing::Schedule;
+use crate::progress::{Phase, Progress};
+use crate::shared::Shared;
+use crate::summary::summarize;
+use crate::worker::Worker;
+use dbpress_config::RunConfig;
 use dbpress_core::error::{environment, failed, Error, Result};
 use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbError, DbErrorKind, Driver, Hints, ServerInfo};
@@ -23,14 +17,9 @@ use dbpress_measure::stats::snapshot::{collect, Totals};
 use dbpress_measure::stats::summary::percentile_ms;
 use dbpress_measure::stats::{StmtStats, ThreadCell};
 use dbpress_workload::Workload;
-use pacing::Schedule;
-use progress::{Phase, Progress};
-pub use shared::Shared;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use summary::summarize;
-use worker::Worker;
 
 /// What a run produced, for the caller to turn into a `RunResult`.
 pub struct RunOutput {
@@ -62,7 +51,7 @@ pub type OnForced<'a> = &'a dyn Fn(RunOutput) -> std::convert::Infallible;
 pub struct Controls<'a> {
     pub signals: &'a dbpress_core::signals::Signals,
     /// Watches the set-up; disarmed once every worker is ready.
-    pub init: &'a init_watchdog::InitWatchdog,
+    pub init: &'a crate::init_watchdog::InitWatchdog,
     pub on_forced: OnForced<'a>,
 }
 
@@ -137,8 +126,8 @@ pub fn run(
         init,
         on_forced,
     } = *controls;
-    limits::check_thread_room(u64::from(cfg.threads))?;
-    limits::check_file_room(u64::from(cfg.threads), driver.hints().files_per_session)?;
+    crate::limits::check_thread_room(u64::from(cfg.threads))?;
+    crate::limits::check_file_room(u64::from(cfg.threads), driver.hints().files_per_session)?;
     let kinds = workload.statement_kinds().len();
     let threads = cfg.threads as usize;
     let cells: Vec<ThreadCell> = (0..threads).map(|_| ThreadCell::new(kinds)).collect();
@@ -328,7 +317,9 @@ pub fn run(
             progress,
         );
         shared.stop.store(true, Ordering::Relaxed);
-        if let shutdown::Ending::Forced { unfinished } = shutdown::wait_for_workers(cfg, &shared) {
+        if let crate::shutdown::Ending::Forced { unfinished } =
+            crate::shutdown::wait_for_workers(cfg, &shared)
+        {
             // sysbench's words, where its report goes, then the report of what finished. The
             // workers still waiting on the server are left to the process's exit.
             progress.phase(Phase::ForcedShutdown);
@@ -468,7 +459,7 @@ struct LoopOutput {
     per_thread: Vec<(u64, u64)>,
     measure_start: Instant,
     last_tick: Instant,
-    checkpoints: checkpoints::CheckpointClock,
+    checkpoints: crate::checkpoints::CheckpointClock,
 }
 
 /// Rate-mode readings at the end of an interval: (queue length, in flight, lag ns, late events).
@@ -558,7 +549,7 @@ fn report_loop(
     let deadline = (cfg.time > 0).then(|| measure_start + Duration::from_secs(cfg.time));
     let mut totals = Totals::new(kinds);
     let mut iv = Totals::new(0);
-    let mut checkpoints = checkpoints::CheckpointClock::new(cfg, cells.len());
+    let mut checkpoints = crate::checkpoints::CheckpointClock::new(cfg, cells.len());
     let mut intervals = Vec::new();
     let mut last_tick = measure_start;
     let mut running_at_tick = cfg.threads;
@@ -827,7 +818,7 @@ mod tests {
         );
         let cfg = RunConfig::from_options(
             "oltp_read_write",
-            crate::cli::Command::Run,
+            dbpress_config::Command::Run,
             &Default::default(),
         )
         .unwrap();

@@ -7,7 +7,7 @@
 //! behind: the backlog is visible as lag (now − next intended start) instead of overflowing a
 //! ring buffer and aborting the run as sysbench does.
 
-use crate::config::Arrival;
+use dbpress_config::Arrival;
 use dbpress_core::rand::Rng;
 use std::sync::atomic::{AtomicU64, Ordering};
 

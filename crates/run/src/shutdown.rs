@@ -7,7 +7,7 @@
 //! dbpress keeps waiting but says once, on stderr, what it is waiting for.
 
 use super::shared::Shared;
-use crate::config::RunConfig;
+use dbpress_config::RunConfig;
 use dbpress_measure::stats::now_ns;
 use std::sync::atomic::Ordering;
 use std::time::Duration;

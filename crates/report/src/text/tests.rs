@@ -696,13 +696,13 @@ fn the_prepare_line_says_who_used_the_cpus_and_what_the_disk_wrote() {
         network_unavailable: None,
     };
     assert_eq!(
-        crate::export::text::host::prepare_line(&h),
+        crate::text::host::prepare_line(&h),
         "Over the prepare (from /proc): CPUs busy 1.62 of 2, of them server 1.35 and dbpress 0.20; disk vda 97.5 MiB/s written, busy 35%"
     );
     h.server = None;
     h.disk = None;
     assert_eq!(
-        crate::export::text::host::prepare_line(&h),
+        crate::text::host::prepare_line(&h),
         "Over the prepare (from /proc): CPUs busy 1.62 of 2, of them dbpress 0.20"
     );
 }

@@ -6,7 +6,7 @@
 //! how it ran (workload, options, server version and settings, host) is compared with the
 //! baseline's and every difference is listed, the intended one and the forgotten ones alike.
 
-use crate::export::json::Document;
+use crate::json::Document;
 use dbpress_measure::result::sweep::{Row, Step};
 use dbpress_measure::result::{RunResult, Tool, SCHEMA_VERSION};
 use serde::{Deserialize, Serialize};
@@ -194,7 +194,7 @@ pub fn compare(groups: &[Group]) -> Comparison {
                     by_threads
                         .entry(step.threads)
                         .or_default()
-                        .push(crate::export::sweep_row::row(step.threads, step));
+                        .push(crate::sweep_row::row(step.threads, step));
                 }
             }
         }

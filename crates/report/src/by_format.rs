@@ -3,7 +3,7 @@
 
 use super::file_format::FileFormat;
 use super::{csv, html, json, markdown, text};
-use crate::config::OutputFormat;
+use dbpress_config::OutputFormat;
 use dbpress_measure::result::sweep::SweepResult;
 use dbpress_measure::result::RunResult;
 

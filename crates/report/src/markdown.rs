@@ -4,8 +4,8 @@
 //! renderers, so `dbpress report FILE --output-format=markdown` gives the same page later.
 
 use super::table::{num, Align, Table};
-use crate::export::compare::model::Comparison;
-use crate::export::compare::text::{metric_table, setting, utc, Metric};
+use crate::compare::model::Comparison;
+use crate::compare::text::{metric_table, setting, utc, Metric};
 use dbpress_measure::result::sweep::SweepResult;
 use dbpress_measure::result::{Latency, RunResult};
 use std::fmt::Write;

@@ -1,13 +1,7 @@
-//! Raw option values → a validated `RunConfig`. Every value is checked here, once; an error names
-//! the flag and what would be accepted.
+//! `RunConfig`: every value a run takes, checked once from the option values (errors name the
+//! flag and the fix), with the target `resolve_driver` picks.
 
-pub mod mysql_target;
-pub mod option_file;
-pub mod pgsql_target;
-pub mod redact;
-pub mod sqlite_target;
-pub mod to_driver;
-
+use crate::{mysql_target, pgsql_target, sqlite_target};
 use dbpress_core::error::{usage, Result};
 use dbpress_core::options::OptionValues;
 use dbpress_core::options::{boolean, choice, float, int};
@@ -455,7 +449,19 @@ impl RunConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::parse_workload;
+    use dbpress_core::options::scan::{scan, Scanned};
+
+    /// A workload's command line as its workload, command word and options.
+    fn parse_workload(args: &[String]) -> Result<(String, Command, OptionValues)> {
+        match scan(args)? {
+            Scanned::Options(opts, words, _) => Ok((
+                words[0].clone(),
+                Command::parse(&words[1]).expect("a command word"),
+                opts,
+            )),
+            _ => panic!("not a workload's command line"),
+        }
+    }
 
     fn config(s: &str) -> Result<RunConfig> {
         let args: Vec<String> = s.split_whitespace().map(String::from).collect();

@@ -1,7 +1,7 @@
 //! The driver a configuration's target names, with the option names its errors quote taken
 //! from the grammar the target was written in.
 
-use super::{ConnectionFlags, RunConfig, Target};
+use crate::run_config::{ConnectionFlags, RunConfig, Target};
 use dbpress_core::error::{self, Result};
 use dbpress_driver::{
     dry_run::DryRunDriver, flag_hints, mysql::MysqlDriver, pgsql::PgDriver, sqlite::SqliteDriver,

@@ -3,7 +3,7 @@
 
 use super::pacing::Schedule;
 use super::shared::Shared;
-use crate::config::IgnoreList;
+use dbpress_config::IgnoreList;
 use dbpress_core::rand::Rng;
 use dbpress_driver::{Connection, DbError, DbErrorKind};
 use dbpress_measure::stats::now_ns;

@@ -8,7 +8,7 @@ mod host;
 mod svg;
 
 mod esc;
-use crate::export::compare::model::Comparison;
+use crate::compare::model::Comparison;
 use dbpress_measure::result::sweep::SweepResult;
 use dbpress_measure::result::RunResult;
 pub use esc::esc;
@@ -181,7 +181,7 @@ pub fn run_page(r: &RunResult) -> String {
 }
 
 fn full_text(r: &RunResult) -> String {
-    crate::export::text::interval_lines(r) + &crate::export::text::summary(r, false)
+    crate::text::interval_lines(r) + &crate::text::summary(r, false)
 }
 
 fn text_block(o: &mut String, title: &str, text: &str, open: bool) {
@@ -320,7 +320,7 @@ pub fn sweep_page(s: &SweepResult) -> String {
     text_block(
         &mut o,
         "The sweep table",
-        &crate::export::text::sweep::render_table(s),
+        &crate::text::sweep::render_table(s),
         true,
     );
     for st in &s.steps {
@@ -351,14 +351,14 @@ pub fn sweep_page(s: &SweepResult) -> String {
 /// A comparison: one line per result on each chart, what differed, and the tables.
 /// Run `k`'s cell of a comparison row.
 fn cell(
-    row: &crate::export::compare::model::ComparisonRow,
+    row: &crate::compare::model::ComparisonRow,
     k: usize,
-) -> Option<&crate::export::compare::model::Cell> {
+) -> Option<&crate::compare::model::Cell> {
     row.cells.get(k)?.as_ref()
 }
 
 pub fn compare_page(c: &Comparison, text: &str) -> String {
-    use crate::export::compare::text::Metric;
+    use crate::compare::text::Metric;
     let mut o = String::new();
     let names: Vec<String> = c.rows.iter().map(|r| r.threads.to_string()).collect();
     let mut charts = vec![

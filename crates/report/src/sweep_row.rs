@@ -140,3 +140,34 @@ pub fn table(steps: &[Step], not_reached: &[(Option<String>, u32)], stopped_by: 
     }
     rows
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stalled_level_names_what_its_sessions_waited_on() {
+        let mut r = crate::text::tests::fixture();
+        let mut intervals: Vec<dbpress_measure::result::Interval> = (1..=4)
+            .map(|k| dbpress_measure::result::Interval {
+                time_s: f64::from(k),
+                duration_s: 1.0,
+                events: if k == 2 { 0 } else { 1000 },
+                ..Default::default()
+            })
+            .collect();
+        intervals[1].waits = Some([("Lock:relation".to_string(), 40)].into());
+        intervals[2].waits = Some([("running".to_string(), 40)].into());
+        r.throughput = dbpress_measure::stats::stability::of(&intervals);
+        let step = Step {
+            threads: 4,
+            engine: None,
+            result: Some(r),
+            error: None,
+        };
+        assert_eq!(
+            row(4, &step).note.as_deref(),
+            Some("stalled 1 of 4 intervals (no event finished; sessions: 100% Lock:relation)")
+        );
+    }
+}

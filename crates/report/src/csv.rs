@@ -4,7 +4,7 @@
 //! where a run has no such figure, so files of different runs stack under one header.
 
 use super::table::{num, Table};
-use crate::export::compare::model::Comparison;
+use crate::compare::model::Comparison;
 use dbpress_measure::result::sweep::SweepResult;
 use dbpress_measure::result::RunResult;
 

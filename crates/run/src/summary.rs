@@ -1,7 +1,7 @@
 //! A run's (or a checkpoint period's) summary from its folded totals: counts, rates,
 //! latencies, and how evenly the threads shared the work.
 
-use crate::config::RunConfig;
+use dbpress_config::RunConfig;
 use dbpress_measure::result::{Fairness, Summary};
 use dbpress_measure::stats::snapshot::Totals;
 use dbpress_measure::stats::summary::{latency, mean_stddev};

@@ -58,7 +58,7 @@ pub fn render_table(s: &SweepResult) -> String {
         wait_head.trim_end()
     );
     for r in &s.table {
-        let f: Vec<String> = crate::export::sweep_row::sweep_row_cells(r)
+        let f: Vec<String> = crate::sweep_row::sweep_row_cells(r)
             .into_iter()
             .map(|c| if c.is_empty() { "-".into() } else { c })
             .collect();

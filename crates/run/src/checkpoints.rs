@@ -5,7 +5,7 @@
 //! taken at the next one.
 
 use super::summary::summarize;
-use crate::config::RunConfig;
+use dbpress_config::RunConfig;
 use dbpress_measure::result::{Checkpoint, Checkpoints, Summary};
 use dbpress_measure::stats::snapshot::Totals;
 

@@ -1,0 +1,25 @@
+//! What the user asked for, checked once and handed on as plain typed values: the layers below
+//! (drivers, workloads, the runner) never read option values themselves.
+//!
+//! - `run_config`: `RunConfig`, the command (`prepare`, `run`…), output format, ignore list,
+//!   arrival, and `resolve_driver` (the `--db` scheme, else `--db-driver`, else the driver whose
+//!   options were given, else embedded SQLite)
+//! - `mysql_target`, `pgsql_target`, `sqlite_target`: each engine's target from its options, a
+//!   URL, the environment and the client's own files (`option_file`: MySQL option files)
+//! - `to_driver`: the driver a configuration's target names, with the option names its errors
+//!   quote
+//! - `redact`: the command line as the result file keeps it, passwords removed
+
+pub mod mysql_target;
+pub mod option_file;
+pub mod pgsql_target;
+pub mod redact;
+pub mod run_config;
+pub mod sqlite_target;
+pub mod to_driver;
+
+pub use dbpress_driver::PsMode;
+pub use run_config::{
+    resolve_driver, Arrival, Command, ConnectionFlags, Driver, IgnoreList, OutputFormat, RunConfig,
+    Target,
+};

@@ -1,0 +1,26 @@
+//! Who executes the workload, and when: one OS thread and one connection per `--threads`,
+//! closed loop or `--rate` schedule, `--time`/`--events` stop, warm-up, signals, and the
+//! reporter loop (this thread) that folds per-thread statistics into intervals.
+//!
+//! - `execute`: `run` (workers, gate, reporter loop, conclusion), `probe`, the fatal message
+//! - `worker`, `keyed`: a worker's event loop, general and for one keyed statement
+//! - `pacing`: the `--rate` schedule; `shared`: what every worker reads
+//! - `summary`, `checkpoints`: the run's and each checkpoint period's summary
+//! - `progress`: the phases, intervals and checkpoints handed to the command's renderer
+//! - `limits`, `init_watchdog`, `shutdown`: file and thread limits, `--thread-init-timeout`,
+//!   the wait for workers after the end
+
+mod checkpoints;
+mod execute;
+pub mod init_watchdog;
+mod keyed;
+mod limits;
+mod pacing;
+pub mod progress;
+mod shared;
+mod shutdown;
+mod summary;
+mod worker;
+
+pub use execute::{fatal_message, probe, run, Controls, OnForced, RunOutput};
+pub use shared::Shared;
