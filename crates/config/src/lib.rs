@@ -16,6 +16,8 @@ pub mod pgsql_target;
 pub mod redact;
 pub mod run_config;
 pub mod sqlite_target;
+#[cfg(test)]
+mod test_args;
 pub mod to_driver;
 
 pub use dbpress_driver::PsMode;

@@ -391,20 +391,7 @@ pub fn from_options(opts: &OptionValues) -> Result<MysqlTarget> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run_config::Command;
-    use dbpress_core::options::scan::{scan, Scanned};
-
-    /// A workload's command line as its workload, command word and options.
-    fn parse_workload(args: &[String]) -> Result<(String, Command, OptionValues)> {
-        match scan(args)? {
-            Scanned::Options(opts, words, _) => Ok((
-                words[0].clone(),
-                Command::parse(&words[1]).expect("a command word"),
-                opts,
-            )),
-            _ => panic!("not a workload's command line"),
-        }
-    }
+    use crate::test_args::parse_workload;
 
     fn target(s: &str) -> Result<MysqlTarget> {
         let args: Vec<String> = s.split_whitespace().map(String::from).collect();

@@ -449,19 +449,7 @@ impl RunConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dbpress_core::options::scan::{scan, Scanned};
-
-    /// A workload's command line as its workload, command word and options.
-    fn parse_workload(args: &[String]) -> Result<(String, Command, OptionValues)> {
-        match scan(args)? {
-            Scanned::Options(opts, words, _) => Ok((
-                words[0].clone(),
-                Command::parse(&words[1]).expect("a command word"),
-                opts,
-            )),
-            _ => panic!("not a workload's command line"),
-        }
-    }
+    use crate::test_args::parse_workload;
 
     fn config(s: &str) -> Result<RunConfig> {
         let args: Vec<String> = s.split_whitespace().map(String::from).collect();

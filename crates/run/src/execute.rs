@@ -318,7 +318,7 @@ pub fn run(
         );
         shared.stop.store(true, Ordering::Relaxed);
         if let crate::shutdown::Ending::Forced { unfinished } =
-            crate::shutdown::wait_for_workers(cfg, &shared)
+            crate::shutdown::wait_for_workers(cfg, &shared, progress)
         {
             // sysbench's words, where its report goes, then the report of what finished. The
             // workers still waiting on the server are left to the process's exit.

@@ -15,6 +15,13 @@ pub enum Phase {
     WarmingUp { seconds: u64 },
     /// `--time` ran out while workers were still in an event.
     TimeLimitExceeded,
+    /// Some seconds after the run stopped, `running` of `threads` workers are still inside an
+    /// event, waiting for the server (said once).
+    StillWaiting {
+        running: u32,
+        threads: u32,
+        seconds: u64,
+    },
     /// `--forced-shutdown` ended the run with workers still waiting on the server.
     ForcedShutdown,
     /// Every worker has stopped.

@@ -4,8 +4,9 @@
 //! server does not answer (a lock held elsewhere, a stalled flush, a hung server) that wait
 //! has no end. `--forced-shutdown`, as in sysbench, bounds it: after the grace period the run
 //! ends with the events that finished, and says how many were left unfinished. Without it,
-//! dbpress keeps waiting but says once, on stderr, what it is waiting for.
+//! dbpress keeps waiting but says once (`Phase::StillWaiting`) what it is waiting for.
 
+use super::progress::{Phase, Progress};
 use super::shared::Shared;
 use dbpress_config::RunConfig;
 use dbpress_measure::stats::now_ns;
@@ -32,7 +33,7 @@ fn forced_at(cfg: &RunConfig, shared: &Shared) -> Option<u64> {
 }
 
 /// Wait until every worker has left its event loop, or until `--forced-shutdown` gives up.
-pub fn wait_for_workers(cfg: &RunConfig, shared: &Shared) -> Ending {
+pub fn wait_for_workers(cfg: &RunConfig, shared: &Shared, progress: &mut dyn Progress) -> Ending {
     let forced_at = forced_at(cfg, shared);
     let waiting_since = now_ns();
     let mut told = false;
@@ -49,17 +50,12 @@ pub fn wait_for_workers(cfg: &RunConfig, shared: &Shared) -> Ending {
                 }
             }
             Some(_) => {}
-            None if !told
-                && now - waiting_since >= NOTICE_AFTER_NS
-                && dbpress_core::verbosity::warnings() =>
-            {
-                eprintln!(
-                    "dbpress: notice: {running} of {} threads are still inside an event {} s after the run stopped: \
-                     waiting for the server to answer them (--forced-shutdown=N ends a --time run N seconds after its end without them; \
-                     Ctrl-C twice quits at once)",
-                    cfg.threads,
-                    NOTICE_AFTER_NS / 1_000_000_000
-                );
+            None if !told && now - waiting_since >= NOTICE_AFTER_NS => {
+                progress.phase(Phase::StillWaiting {
+                    running,
+                    threads: cfg.threads,
+                    seconds: NOTICE_AFTER_NS / 1_000_000_000,
+                });
                 told = true;
             }
             None => {}

@@ -35,8 +35,26 @@ impl Progress for TextProgress<'_> {
             ),
             Phase::Done if dbpress_core::verbosity::info() => writeln!(out, "Done.\n"),
             Phase::TimeLimitExceeded | Phase::Done => Ok(()),
+            // A notice, on stderr whatever carries the report.
+            Phase::StillWaiting {
+                running,
+                threads,
+                seconds,
+            } => {
+                if dbpress_core::verbosity::warnings() {
+                    eprintln!(
+                        "dbpress: notice: {running} of {threads} threads are still inside an event {seconds} s after the run stopped: \
+                         waiting for the server to answer them (--forced-shutdown=N ends a --time run N seconds after its end without them; \
+                         Ctrl-C twice quits at once)"
+                    );
+                }
+                Ok(())
+            }
         };
-        if !matches!(phase, Phase::TimeLimitExceeded | Phase::Done) {
+        if !matches!(
+            phase,
+            Phase::TimeLimitExceeded | Phase::Done | Phase::StillWaiting { .. }
+        ) {
             let _ = out.flush();
         }
     }

@@ -1,0 +1,140 @@
+//! dbpress-pg on its own against the test PostgreSQL that scripts/services.sh starts: logins
+//! over the socket directory and over TCP, prepared and text statements classified as sysbench
+//! does, COPY, server errors with their SQLSTATEs and kinds. Nothing of dbpress above this
+//! crate is used. With CI=true an unreachable server fails the tests; otherwise they say
+//! SKIPPED.
+
+use dbpress_pg::{PgSslMode, PgTarget, PgWire, PLAIN_FIXES};
+use dbpress_session::{Connection, DbErrorKind, QueryKind, RowBatch, Secret, Value};
+
+fn target(host: &str, password: &str) -> PgTarget {
+    PgTarget {
+        host: host.into(),
+        port: 5432,
+        user: "sbtest".into(),
+        password: Secret::new(password.into()),
+        db: "sbtest".into(),
+        ssl: PgSslMode::Disable,
+        ssl_root_cert: None,
+        client_cert: None,
+        schema: None,
+        fixes: &PLAIN_FIXES,
+    }
+}
+
+/// A session as sbtest, or None (after saying so) where no server runs outside CI.
+fn open(test: &str, host: &str, text_mode: bool) -> Option<PgWire> {
+    match PgWire::open(&target(host, "sbtest"), None, text_mode) {
+        Ok(c) => Some(c),
+        Err(e) if e.kind == DbErrorKind::Unreachable || e.code == "08006" => {
+            if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
+                panic!("{test}: PostgreSQL is required in CI but unreachable: {e}");
+            }
+            eprintln!(
+                "SKIPPED {test}: PostgreSQL not reachable ({e}); start it with scripts/services.sh"
+            );
+            None
+        }
+        Err(e) => panic!("{test}: {e}"),
+    }
+}
+
+const SOCKET_DIR: &str = "/var/run/postgresql";
+
+#[test]
+fn statements_prepare_execute_and_count_as_sysbench_counts_them() {
+    for text_mode in [false, true] {
+        let Some(mut c) = open("statements", SOCKET_DIR, text_mode) else {
+            return;
+        };
+        let create = "CREATE TEMPORARY TABLE t (id INT PRIMARY KEY, c VARCHAR(10))";
+        assert_eq!(c.query(create).unwrap(), QueryKind::Other);
+        let insert = c.prepare("INSERT INTO t VALUES (?, ?)").unwrap();
+        for (id, text) in [(1, "a"), (2, "it's")] {
+            let kind = c.execute(insert, &[Value::Int(id), Value::Str(text.as_bytes())]);
+            assert_eq!(kind.unwrap(), QueryKind::Write, "text mode {text_mode}");
+        }
+        let select = c.prepare("SELECT c FROM t WHERE id = ?").unwrap();
+        assert_eq!(
+            c.execute(select, &[Value::Int(2)]).unwrap(),
+            QueryKind::Read
+        );
+        let update = c.prepare("UPDATE t SET c = 'x' WHERE id = ?").unwrap();
+        assert_eq!(
+            c.execute(update, &[Value::Int(99)]).unwrap(),
+            QueryKind::Other
+        );
+        assert_eq!(
+            c.query_rows("SELECT id, c FROM t ORDER BY id").unwrap(),
+            [
+                [Some("1".to_string()), Some("a".to_string())],
+                [Some("2".to_string()), Some("it's".to_string())]
+            ]
+        );
+        let pid = c.query_rows("SELECT pg_backend_pid()").unwrap()[0][0].clone();
+        assert_eq!(c.session_id().map(|i| i.to_string()), pid);
+    }
+}
+
+#[test]
+fn bulk_loads_go_through_copy() {
+    let Some(mut c) = open("copy", SOCKET_DIR, false) else {
+        return;
+    };
+    c.query("CREATE TEMPORARY TABLE t (id INT PRIMARY KEY, c VARCHAR(20))")
+        .unwrap();
+    let mut next = 0;
+    let path = c
+        .bulk_load("t", "id, c", &mut |b: &mut RowBatch| {
+            while next < 1000 && !b.is_full() {
+                next += 1;
+                b.int(next);
+                b.str(b"tab\there");
+            }
+            next < 1000
+        })
+        .unwrap();
+    assert!(path.contains("COPY"), "{path}");
+    let rows = c.query_rows("SELECT count(*), min(c) FROM t").unwrap();
+    assert_eq!(rows[0][0].as_deref(), Some("1000"));
+    assert_eq!(rows[0][1].as_deref(), Some("tab\there"));
+}
+
+#[test]
+fn server_errors_keep_their_sqlstate_and_kind() {
+    let Some(mut c) = open("errors", SOCKET_DIR, false) else {
+        return;
+    };
+    let e = c.query("SELEC 1").unwrap_err();
+    assert_eq!(
+        (e.kind, e.code.as_str()),
+        (DbErrorKind::BadStatement, "42601")
+    );
+    let e = c.query("SELECT * FROM dbpress_no_such_table").unwrap_err();
+    assert_eq!(
+        (e.kind, e.code.as_str()),
+        (DbErrorKind::NoSuchTable, "42P01")
+    );
+    c.query("CREATE TEMPORARY TABLE t (id INT PRIMARY KEY)")
+        .unwrap();
+    c.query("INSERT INTO t VALUES (1)").unwrap();
+    let e = c.query("INSERT INTO t VALUES (1)").unwrap_err();
+    assert_eq!(
+        (e.kind, e.code.as_str()),
+        (DbErrorKind::DuplicateKey, "23505")
+    );
+    assert_eq!(c.query("SELECT 1").unwrap(), QueryKind::Read);
+}
+
+#[test]
+fn tcp_logins_work_and_a_wrong_password_is_refused_as_auth() {
+    let Some(mut c) = open("tcp", "127.0.0.1", false) else {
+        return;
+    };
+    assert_eq!(c.query("SELECT 1").unwrap(), QueryKind::Read);
+    let e = PgWire::open(&target("127.0.0.1", "not-the-password"), None, false)
+        .err()
+        .expect("a wrong password logged in");
+    assert_eq!((e.kind, e.code.as_str()), (DbErrorKind::Auth, "28P01"));
+    assert!(!e.message.contains("not-the-password"), "{e}");
+}
