@@ -6,8 +6,8 @@
 //! - `cli`: sysbench's word grammar over the option scanner (`dbpress <workload> <command>`)
 //! - `run`: one measured run: readiness probe, header, the runner, the result assembled
 //! - `sweep`: `--threads` lists, one run per level and the closing table
-//! - `slap`: `dbpress slap`, mysqlslap's command line and its SQL as a workload
-//! - `script`: `dbpress script`, pgbench's command line and scripts as a workload
+//! - `slap`: `dbpress slap`, mysqlslap's command line (its workloads: `dbpress_workload::slap`)
+//! - `script`: `dbpress script`, pgbench's command line (its workloads: `dbpress_workload::script`)
 //!
 //! `main_with_args` is the whole program; `main.rs` only maps its return value to the exit code,
 //! so tests can drive the tool in-process as well as through the binary.

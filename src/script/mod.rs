@@ -5,12 +5,8 @@
 //! `-c -T -t -M -P -R -n` map onto dbpress's options, and every dbpress option passes through.
 //! Scripts are parsed, and every variable checked, before anything connects.
 
-pub mod builtin;
-pub mod expr;
-pub mod parse;
 mod pgbench_block;
 mod pgbench_flags;
-mod workload;
 
 use crate::cli;
 use crate::run;
@@ -23,6 +19,7 @@ use dbpress_core::options::OptionValues;
 use dbpress_core::signals::Signals;
 use dbpress_driver::{Connection, RowBatch};
 use dbpress_measure::result::VERSION;
+use dbpress_workload::script::{builtin, expr, parse, workload};
 use dbpress_workload::Context;
 use expr::Num;
 use parse::{Command, Script};

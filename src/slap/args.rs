@@ -4,11 +4,11 @@
 //! engine in use (mysql by default for these flags, pgsql or sqlite when `--db`/`--db-driver`
 //! or their options say so).
 
-use super::autogen::{AutoGenArgs, LoadType};
 use crate::cli;
 use dbpress_config::{resolve_driver, Driver};
 use dbpress_core::error::{usage, Result};
 use dbpress_core::options::OptionValues;
+use dbpress_workload::slap::autogen::{AutoGenArgs, LoadType};
 
 /// What `dbpress slap` was asked to do.
 #[derive(Debug)]

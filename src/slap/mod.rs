@@ -8,8 +8,6 @@
 //! after each round it drops only the tables its `--create` statements created.
 
 pub mod args;
-mod autogen;
-mod workload;
 
 use crate::cli::Command;
 use crate::run;
@@ -25,6 +23,7 @@ use dbpress_driver::Connection;
 use dbpress_measure::result::sweep::{Step, SweepResult};
 use dbpress_measure::result::VERSION;
 use dbpress_measure::result::{Tool, SCHEMA_VERSION};
+use dbpress_workload::slap::{autogen, workload};
 use dbpress_workload::Context;
 use std::io::Write;
 

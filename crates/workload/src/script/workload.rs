@@ -4,11 +4,12 @@
 
 use super::expr::{self, Env, Num};
 use super::parse::{Command, Script, Sleep};
+use crate::events::{EventGen, Exec};
+use crate::workload::{Context, Workload};
 use dbpress_core::error::Result;
 use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbError, DbErrorKind, DbResult, Dialect, StmtHandle, Value};
 use dbpress_measure::host::HostUsage;
-use dbpress_workload::{Context, EventGen, Exec, Workload};
 use std::collections::HashMap;
 
 pub struct ScriptWorkload {

@@ -1,11 +1,12 @@
 //! The `--query` list as a workload: one event is one pass over the list, each statement sent as
 //! text (as mysqlslap sends it) and timed as its own statement kind.
 
+use crate::events::{EventGen, Exec};
+use crate::workload::{Context, Workload};
 use dbpress_core::error::Result;
 use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbResult, Dialect, StmtHandle};
 use dbpress_measure::host::HostUsage;
-use dbpress_workload::{Context, EventGen, Exec, Workload};
 
 /// What to do when a statement names a table that is not there.
 const MISSING_TABLE_FIX: &str =

@@ -25,12 +25,13 @@
 //! The SQL is MySQL's; on PostgreSQL and SQLite the same table and statements use their own
 //! spelling of an auto-increment key, a UUID, INT and a unique column.
 
+use crate::events::{EventGen, Exec};
+use crate::workload::{Context, Workload};
 use dbpress_config::Driver;
 use dbpress_core::error::{usage, Result};
 use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbResult, Dialect, StmtHandle, Value};
 use dbpress_measure::host::HostUsage;
-use dbpress_workload::{Context, EventGen, Exec, Workload};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
