@@ -18,8 +18,11 @@ pub enum Grammar {
     /// after its name, and is picked only as the first argument.
     Own(fn(&[String]) -> Result<u8>),
     /// sysbench's grammar (options anywhere, read by `cli`): it gets the words after its name.
-    Sysbench(fn(&Call<'_>) -> Result<u8>),
+    Sysbench(Entry),
 }
+
+/// Where a subcommand in sysbench's grammar starts.
+pub type Entry = fn(&Call<'_>) -> Result<u8>;
 
 /// A command line in sysbench's grammar, as a subcommand gets it.
 pub struct Call<'a> {

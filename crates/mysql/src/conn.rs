@@ -7,7 +7,7 @@
 //! statements did what, so this client speaks just that much of the protocol — handshake, TLS
 //! (rustls, configured in tls.rs), mysql_native_password and caching_sha2_password (fast path,
 //! and full auth over TLS or the socket), COM_QUERY, COM_STMT_PREPARE/EXECUTE — and skips rows in
-//! place. Servers that want another auth plugin get the `mysql` crate (see `driver::mysql`).
+//! place. Servers that want another auth plugin get the `mysql` crate (see `dbpress_driver::mysql`).
 
 mod bulk;
 mod session;

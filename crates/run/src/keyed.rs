@@ -1,4 +1,4 @@
-//! The event loop for events that are one keyed statement (`workload::KeyedStatement`:
+//! The event loop for events that are one keyed statement (`dbpress_workload::KeyedStatement`:
 //! oltp_point_select, oltp_update_index, oltp_delete), closed loop only.
 //!
 //! Figures are the general loop's (`worker.rs`), with less work to get them: the event is timed

@@ -37,7 +37,7 @@ pub trait EventGen: Send {
 /// distribution over 1..=`key_max`, on a table drawn uniformly when there are several
 /// (oltp_point_select, oltp_update_index, oltp_delete). Such an event is the statement, so the
 /// runner times it with the statement's two clock reads and records both at once
-/// (`runner::keyed`): about half the client work of the general event path, which matters
+/// (`dbpress_run::keyed`): about half the client work of the general event path, which matters
 /// when the server answers in microseconds.
 pub struct KeyedStatement {
     /// Statement kind, as `Exec::run`'s `kind`.

@@ -102,7 +102,7 @@ pub struct ThreadStats {
     pub warmup: crate::counters::WarmupCounts,
 }
 
-/// Events that were one statement and nothing else, each recorded once (`runner::keyed`): the
+/// Events that were one statement and nothing else, each recorded once (`dbpress_run::keyed`): the
 /// reporter counts them both as events (this interval's, like `ThreadStats::response`) and as
 /// executions of statement `kind` (the run's).
 pub struct StatementEvents {
@@ -218,7 +218,7 @@ impl ThreadCell {
     }
 
     /// Record a closed-loop event that was one statement of this worker's
-    /// `statement_events.kind`, run once, which took `ns` and was of `kind` (`runner::keyed`).
+    /// `statement_events.kind`, run once, which took `ns` and was of `kind` (`dbpress_run::keyed`).
     #[inline]
     pub fn record_statement_event(&self, kind: QueryKind, ns: u64) {
         let mut guard = self.stats.lock();

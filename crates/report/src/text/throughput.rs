@@ -1,5 +1,5 @@
 //! The report's section on throughput over time: the per-interval rate's spread and the
-//! stretches in which nothing finished (see `stats::stability`).
+//! stretches in which nothing finished (see `dbpress_measure::stats::stability`).
 
 use dbpress_measure::result::Throughput;
 use dbpress_measure::stats::slow_intervals::SlowIntervals;
