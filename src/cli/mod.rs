@@ -1,9 +1,9 @@
 //! Argument model: what the user typed, in sysbench's grammar.
 //!
-//! `dbpress [options] <workload> <command> [options]` with options anywhere, `--name=value` or
-//! `--name value`, dashes and underscores interchangeable, booleans on/off/true/false/1/0, and the
-//! deprecated spellings of sysbench 0.4/0.5/1.0 mapped onto current names with a notice.
-//! Validation of values happens in `config`; this module only knows names and shapes.
+//! `dbpress [options] <workload> <command> [options]`: the options are read by the scanner in
+//! `dbpress_core::options::scan` (options anywhere, aliases, deprecated spellings); this module
+//! reads the words around them. Validation of values happens in `dbpress-config`; what a first
+//! word names is the command table's business (`commands`).
 
 pub use dbpress_config::Command;
 use dbpress_core::error::{usage, Result};
@@ -35,8 +35,6 @@ pub enum WorkloadCall {
     },
 }
 
-/// Options only (no workload or command words), for commands with their own grammar such as
-/// `slap`, which translates its flags into dbpress's long options first.
 /// `parse_options` for a command with flags of its own (`slap`, `script`): an unknown option
 /// points at that command's help, not at a workload's.
 pub fn parse_options_of(args: &[String], command: &str) -> Result<OptionValues> {

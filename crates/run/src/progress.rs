@@ -36,12 +36,3 @@ pub trait Progress {
     /// A `--report-checkpoints` report: the totals of the period since the last one.
     fn checkpoint(&mut self, checkpoint: &Checkpoint);
 }
-
-/// Tells nothing.
-pub struct Silent;
-
-impl Progress for Silent {
-    fn phase(&mut self, _phase: Phase) {}
-    fn interval(&mut self, _interval: &Interval) {}
-    fn checkpoint(&mut self, _checkpoint: &Checkpoint) {}
-}
