@@ -54,6 +54,16 @@ impl Connection for DryRunConnection {
         std::hint::black_box(params);
         Ok(QueryKind::Other)
     }
+    fn execute_rows(
+        &mut self,
+        _stmt: StmtHandle,
+        params: &[Value<'_>],
+        rows: &mut super::ResultRows,
+    ) -> DbResult<QueryKind> {
+        std::hint::black_box(params);
+        rows.dry_run();
+        Ok(QueryKind::Other)
+    }
     fn query(&mut self, sql: &str) -> DbResult<QueryKind> {
         std::hint::black_box(sql);
         Ok(QueryKind::Other)

@@ -23,8 +23,8 @@ pub mod sqlite;
 
 pub use dbpress_session::text::{push_int, render_text};
 pub use dbpress_session::{
-    rows, Connection, DbError, DbErrorFields, DbErrorKind, DbResult, QueryKind, RowBatch,
-    StmtHandle, Value,
+    rows, Connection, DbError, DbErrorFields, DbErrorKind, DbResult, QueryKind, ResultRows,
+    RowBatch, StmtHandle, Value,
 };
 pub use dialect::Dialect;
 pub use driver::{

@@ -10,6 +10,7 @@
 //! place. Servers that want another auth plugin get the `mysql` crate (see `dbpress_driver::mysql`).
 
 mod bulk;
+mod rows;
 mod session;
 
 use crate::auth;
@@ -67,6 +68,9 @@ struct Stmt {
     /// NULL, is it an integer too wide for INT), or None before the first execute. Types go to the server only when they change, as
     /// libmysqlclient does, which spares the server re-binding them on every execute.
     bound: Option<(u64, u64, u64)>,
+    /// Result column types from the prepare (or the last execute that resent them), for
+    /// decoding binary rows; empty for a statement that returns none.
+    columns: Vec<rows::ColumnType>,
 }
 
 pub struct WireConn {
@@ -450,6 +454,7 @@ impl WireConn {
                 params: 0,
                 sql: sql.to_string(),
                 bound: None,
+                columns: Vec::new(),
             });
         }
         let out = self.io.begin_command();
@@ -462,21 +467,24 @@ impl WireConn {
                 let id = u32::from_le_bytes([p[1], p[2], p[3], p[4]]);
                 let columns = u16::from_le_bytes([p[5], p[6]]);
                 let params = u16::from_le_bytes([p[7], p[8]]);
-                for n in [params, columns] {
-                    if n > 0 {
-                        for _ in 0..n {
-                            self.io.next().map_err(io_lost)?;
-                        }
-                        if !self.deprecate_eof {
-                            self.io.next().map_err(io_lost)?;
-                        }
+                if params > 0 {
+                    for _ in 0..params {
+                        self.io.next().map_err(io_lost)?;
                     }
+                    if !self.deprecate_eof {
+                        self.io.next().map_err(io_lost)?;
+                    }
+                }
+                let mut types = Vec::new();
+                if columns > 0 {
+                    self.read_column_types(u64::from(columns), &mut types)?;
                 }
                 Ok(Stmt {
                     id: Some(id),
                     params,
                     sql: sql.to_string(),
                     bound: None,
+                    columns: types,
                 })
             }
             Some(0xFF) => {
@@ -488,6 +496,7 @@ impl WireConn {
                         params: 0,
                         sql: sql.to_string(),
                         bound: None,
+                        columns: Vec::new(),
                     })
                 } else {
                     Err(e)

@@ -141,3 +141,55 @@ fn tcp_logins_work_and_a_wrong_password_is_refused_as_auth() {
         Err(OpenError::Unsupported(why)) => panic!("{why}"),
     }
 }
+
+/// TPC-C reads what the server answers: prepared (binary protocol) and text results come back
+/// typed, decimals exact, NULLs as NULL, on a second execute too (when MariaDB leaves the
+/// metadata out).
+#[test]
+fn result_rows_come_back_typed_in_both_protocols() {
+    let Some(mut c) = open("result_rows", socket()) else {
+        return;
+    };
+    c.query(
+        "CREATE TEMPORARY TABLE r (id SMALLINT, amt DECIMAL(12,2), tax DECIMAL(4,4), \
+         name VARCHAR(16), d DATETIME, u TINYINT UNSIGNED, big BIGINT)",
+    )
+    .unwrap();
+    c.query(
+        "INSERT INTO r VALUES (-3, -10.00, 0.1234, 'BARBAR', NOW(), 250, 9000000000), \
+         (7, 4999.99, 0.0000, NULL, NULL, 1, -1)",
+    )
+    .unwrap();
+    let sql = "SELECT id, amt, tax, name, d, u, big FROM r WHERE id <> ? ORDER BY id";
+    let binary = c.prepare(sql).unwrap();
+    let text = c.prepare_text(sql).unwrap();
+    let mut rows = dbpress_session::ResultRows::new();
+    for stmt in [binary, binary, text] {
+        let kind = c.execute_rows(stmt, &[Value::Int(0)], &mut rows).unwrap();
+        assert_eq!(kind, QueryKind::Read);
+        assert_eq!((rows.len(), rows.columns()), (2, 7));
+        assert_eq!(rows.int(0, 0), Some(-3));
+        assert_eq!(rows.scaled(0, 1, 2), Some(-1000));
+        assert_eq!(rows.scaled(0, 2, 4), Some(1234));
+        assert_eq!(rows.bytes(0, 3), Some(&b"BARBAR"[..]));
+        assert!(!rows.is_null(0, 4));
+        assert_eq!(rows.int(0, 5), Some(250));
+        assert_eq!(rows.int(0, 6), Some(9_000_000_000));
+        assert_eq!(rows.scaled(1, 1, 2), Some(499_999));
+        assert!(rows.is_null(1, 3) && rows.is_null(1, 4));
+        assert_eq!(rows.int(1, 6), Some(-1));
+    }
+    // A statement without rows leaves none, and says what it did.
+    let update = c
+        .prepare("UPDATE r SET amt = amt + ? WHERE id = ?")
+        .unwrap();
+    let kind = c
+        .execute_rows(update, &[Value::Str(b"0.01"), Value::Int(7)], &mut rows)
+        .unwrap();
+    assert_eq!((kind, rows.len()), (QueryKind::Write, 0));
+    let one = c.prepare("SELECT amt FROM r WHERE id = ?").unwrap();
+    c.execute_rows(one, &[Value::Int(7)], &mut rows).unwrap();
+    assert_eq!(rows.scaled(0, 0, 2), Some(500_000));
+    c.execute_rows(one, &[Value::Int(99)], &mut rows).unwrap();
+    assert!(rows.is_empty());
+}

@@ -11,7 +11,7 @@ use crate::target::{PgSslMode, PgTarget};
 use dbpress_net::{tcp_connect, tls_handshake, Buffered, Stream};
 use dbpress_session::text::{escape_standard, push_int, render_text};
 use dbpress_session::{
-    Connection, DbError, DbErrorKind, DbResult, QueryKind, RowBatch, StmtHandle, Value,
+    Connection, DbError, DbErrorKind, DbResult, QueryKind, ResultRows, RowBatch, StmtHandle, Value,
 };
 use rustls::ClientConfig;
 use std::io::{self, Read, Write};
@@ -221,6 +221,35 @@ impl PgWire {
         Ok(())
     }
 
+    /// Simple-protocol query whose DataRows go into `rows`.
+    fn simple_rows(&mut self, sql: &[u8], rows: &mut ResultRows) -> DbResult<QueryKind> {
+        let at = self.io.begin(b'Q');
+        self.io.cstr(sql);
+        self.io.finish(at);
+        self.io.flush().map_err(lost)?;
+        let mut kind = QueryKind::Other;
+        let mut err = None;
+        loop {
+            let (tag, body) = next_or(&mut self.io, &mut err)?;
+            match tag {
+                b'T' => {
+                    kind = QueryKind::Read;
+                    rows.start(0);
+                }
+                b'D' => {
+                    if data_row_into(body, rows).is_none() {
+                        err.get_or_insert_with(|| protocol("DataRow"));
+                    }
+                }
+                b'C' if kind != QueryKind::Read && tag_rows(body) > 0 => kind = QueryKind::Write,
+                b'E' if err.is_none() => err = Some(error_response(body)),
+                b'Z' => break,
+                _ => {}
+            }
+        }
+        err.map_or(Ok(kind), Err)
+    }
+
     /// Simple-protocol query; `rows` collects the result as text when given.
     fn simple(
         &mut self,
@@ -250,6 +279,30 @@ impl PgWire {
         }
         err.map_or(Ok(kind), Err)
     }
+}
+
+/// A DataRow's text-format values into `rows`; None if the message is malformed.
+fn data_row_into(body: &[u8], rows: &mut ResultRows) -> Option<()> {
+    let n = u16::from_be_bytes([*body.first()?, *body.get(1)?]) as usize;
+    if rows.columns() != n {
+        if !rows.is_empty() {
+            return None;
+        }
+        rows.start(n);
+    }
+    let mut at = 2;
+    for _ in 0..n {
+        let len = i32::from_be_bytes(body.get(at..at + 4)?.try_into().ok()?);
+        at += 4;
+        if len < 0 {
+            rows.push_null();
+        } else {
+            let end = at + len as usize;
+            rows.push_bytes(body.get(at..end)?);
+            at = end;
+        }
+    }
+    Some(())
 }
 
 fn data_row_text(body: &[u8]) -> Vec<Option<String>> {
@@ -494,52 +547,18 @@ fn nonce() -> [u8; 18] {
     b
 }
 
-impl Connection for PgWire {
-    fn session_id(&self) -> Option<u64> {
-        Some(u64::from(self.pid))
-    }
-
-    fn socket_fd(&self) -> Option<std::os::fd::RawFd> {
-        Some(self.io.r.stream.raw_fd())
-    }
-
-    fn prepare(&mut self, sql: &str) -> DbResult<StmtHandle> {
-        self.stmts.push(Prepared {
-            sql: sql.to_string(),
-            name: None,
-            param_types: Vec::new(),
-            returns_rows: false,
-        });
-        let i = self.stmts.len() - 1;
-        if !self.text_mode {
-            if let Err(e) = self.parse(i) {
-                self.stmts.pop();
-                return Err(e);
-            }
-        }
-        Ok(StmtHandle(i as u32))
-    }
-
-    fn prepare_text(&mut self, sql: &str) -> DbResult<StmtHandle> {
-        self.stmts.push(Prepared {
-            sql: sql.to_string(),
-            name: None,
-            param_types: Vec::new(),
-            returns_rows: false,
-        });
-        Ok(StmtHandle(self.stmts.len() as u32 - 1))
-    }
-
-    fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind> {
+impl PgWire {
+    /// Bind and execute prepared statement `stmt` (unnamed portal) and Sync, in one write.
+    /// Results come in binary when they are skipped, as text when `text_results` (read).
+    #[inline(always)]
+    fn send_execute(
+        &mut self,
+        stmt: StmtHandle,
+        params: &[Value<'_>],
+        text_results: bool,
+    ) -> DbResult<()> {
         let p = &self.stmts[stmt.0 as usize];
-        let Some(name) = &p.name else {
-            let mut buf = std::mem::take(&mut self.text_buf);
-            render_text(&p.sql, params, escape_standard, &mut buf);
-            let r = self.simple(&buf, None);
-            self.text_buf = buf;
-            return r;
-        };
-        let returns_rows = p.returns_rows;
+        let name = p.name.as_deref().unwrap_or_default();
         let io = &mut self.io;
         // Bind: unnamed portal; integers in binary where the server typed them as integers,
         // everything else as text; results in binary (they are skipped, never converted).
@@ -587,7 +606,11 @@ impl Connection for PgWire {
                 },
             }
         }
-        io.out.extend_from_slice(&[0, 1, 0, 1]);
+        if text_results {
+            io.out.extend_from_slice(&[0, 0]);
+        } else {
+            io.out.extend_from_slice(&[0, 1, 0, 1]);
+        }
         io.finish(at);
         let at = io.begin(b'E');
         io.out.extend_from_slice(&[0, 0, 0, 0, 0]);
@@ -596,12 +619,29 @@ impl Connection for PgWire {
         io.finish(at);
         io.flush().map_err(lost)?;
 
+        Ok(())
+    }
+
+    /// Read an execute's reply to ReadyForQuery, keeping its DataRows in `rows` when given.
+    #[inline(always)]
+    fn read_execute(
+        &mut self,
+        returns_rows: bool,
+        mut rows: Option<&mut ResultRows>,
+    ) -> DbResult<QueryKind> {
         let mut changed = 0;
         let mut err = None;
         loop {
             let (tag, body) = next_or(&mut self.io, &mut err)?;
             match tag {
-                // DataRows ('D') are skipped where they lie in the buffer.
+                b'D' => {
+                    if let Some(out) = rows.as_deref_mut() {
+                        if data_row_into(body, out).is_none() {
+                            err.get_or_insert_with(|| protocol("DataRow"));
+                        }
+                    }
+                }
+                // Without `rows`, DataRows ('D') are skipped where they lie in the buffer.
                 b'C' => changed = tag_rows(body),
                 b'E' if err.is_none() => err = Some(error_response(body)),
                 b'Z' => break,
@@ -618,6 +658,77 @@ impl Connection for PgWire {
         } else {
             QueryKind::Other
         })
+    }
+}
+
+impl Connection for PgWire {
+    fn session_id(&self) -> Option<u64> {
+        Some(u64::from(self.pid))
+    }
+
+    fn socket_fd(&self) -> Option<std::os::fd::RawFd> {
+        Some(self.io.r.stream.raw_fd())
+    }
+
+    fn prepare(&mut self, sql: &str) -> DbResult<StmtHandle> {
+        self.stmts.push(Prepared {
+            sql: sql.to_string(),
+            name: None,
+            param_types: Vec::new(),
+            returns_rows: false,
+        });
+        let i = self.stmts.len() - 1;
+        if !self.text_mode {
+            if let Err(e) = self.parse(i) {
+                self.stmts.pop();
+                return Err(e);
+            }
+        }
+        Ok(StmtHandle(i as u32))
+    }
+
+    fn prepare_text(&mut self, sql: &str) -> DbResult<StmtHandle> {
+        self.stmts.push(Prepared {
+            sql: sql.to_string(),
+            name: None,
+            param_types: Vec::new(),
+            returns_rows: false,
+        });
+        Ok(StmtHandle(self.stmts.len() as u32 - 1))
+    }
+
+    fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind> {
+        let p = &self.stmts[stmt.0 as usize];
+        if p.name.is_none() {
+            let mut buf = std::mem::take(&mut self.text_buf);
+            render_text(&p.sql, params, escape_standard, &mut buf);
+            let r = self.simple(&buf, None);
+            self.text_buf = buf;
+            return r;
+        }
+        let returns_rows = p.returns_rows;
+        self.send_execute(stmt, params, false)?;
+        self.read_execute(returns_rows, None)
+    }
+
+    fn execute_rows(
+        &mut self,
+        stmt: StmtHandle,
+        params: &[Value<'_>],
+        rows: &mut ResultRows,
+    ) -> DbResult<QueryKind> {
+        rows.start(0);
+        let p = &self.stmts[stmt.0 as usize];
+        if p.name.is_none() {
+            let mut buf = std::mem::take(&mut self.text_buf);
+            render_text(&p.sql, params, escape_standard, &mut buf);
+            let r = self.simple_rows(&buf, rows);
+            self.text_buf = buf;
+            return r;
+        }
+        let returns_rows = p.returns_rows;
+        self.send_execute(stmt, params, true)?;
+        self.read_execute(returns_rows, Some(rows))
     }
 
     fn query(&mut self, sql: &str) -> DbResult<QueryKind> {

@@ -2,6 +2,8 @@
 //! any session can do.
 
 use crate::error::DbResult;
+use crate::error::{DbError, DbErrorKind};
+use crate::result_rows::ResultRows;
 use crate::rows::RowBatch;
 use crate::text::multi_row_insert;
 use crate::value::{QueryKind, StmtHandle, Value};
@@ -16,6 +18,20 @@ pub trait Connection: Send {
     fn prepare_text(&mut self, sql: &str) -> DbResult<StmtHandle>;
     /// Execute a prepared statement, discarding any rows.
     fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind>;
+    /// Execute a prepared statement and keep the rows of its (last) result in `rows`, which
+    /// is emptied first; for workloads whose next statement depends on the answer (TPC-C).
+    fn execute_rows(
+        &mut self,
+        _stmt: StmtHandle,
+        _params: &[Value<'_>],
+        _rows: &mut ResultRows,
+    ) -> DbResult<QueryKind> {
+        Err(DbError::new(
+            DbErrorKind::Other,
+            "client",
+            "this connection cannot return rows to a workload",
+        ))
+    }
     /// Run text SQL, discarding any rows.
     fn query(&mut self, sql: &str) -> DbResult<QueryKind>;
     /// Run text SQL and return its rows as text (for setup and metadata, never on the hot path).

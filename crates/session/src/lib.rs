@@ -8,12 +8,14 @@
 //! - `value`: bound `Value`s, `QueryKind`, `StmtHandle`
 //! - `error`: `DbError`, its `DbErrorKind`, `DbResult`
 //! - `rows`: typed row batches for bulk loads
+//! - `result_rows`: the rows a statement returned, for workloads that read them
 //! - `text`: `?` placeholders rendered as literals, standard SQL quoting, decimal integers,
 //!   multi-row INSERT text
 //! - `secret`: a password that never prints
 
 pub mod connection;
 pub mod error;
+pub mod result_rows;
 pub mod rows;
 pub mod secret;
 pub mod text;
@@ -21,6 +23,7 @@ pub mod value;
 
 pub use connection::Connection;
 pub use error::{DbError, DbErrorFields, DbErrorKind, DbResult};
+pub use result_rows::ResultRows;
 pub use rows::RowBatch;
 pub use secret::Secret;
 pub use value::{QueryKind, StmtHandle, Value};

@@ -6,7 +6,7 @@ pub mod target;
 
 use super::{
     dialect, render_text, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, Hints,
-    QueryKind, ServerInfo, StmtHandle, Value,
+    QueryKind, ResultRows, ServerInfo, StmtHandle, Value,
 };
 use super::{CounterSpec, DataLocation, PsMode};
 use dbpress_mysql::errors::kind_of_code;
@@ -539,12 +539,36 @@ fn to_mysql(v: &Value<'_>) -> mysql::Value {
 }
 
 fn classify<T: mysql::prelude::Protocol>(
+    result: mysql::QueryResult<'_, '_, '_, T>,
+) -> DbResult<QueryKind> {
+    classify_into(result, None)
+}
+
+/// Classify a result as `classify`, keeping its rows in `out` when given.
+fn classify_into<T: mysql::prelude::Protocol>(
     mut result: mysql::QueryResult<'_, '_, '_, T>,
+    mut out: Option<&mut ResultRows>,
 ) -> DbResult<QueryKind> {
     let returns_rows = !result.columns().as_ref().is_empty();
     let affected = result.affected_rows();
+    if let Some(o) = out.as_deref_mut() {
+        o.start(result.columns().as_ref().len());
+    }
     for row in result.by_ref() {
-        row.map_err(query_error)?;
+        let row = row.map_err(query_error)?;
+        if let Some(o) = out.as_deref_mut() {
+            for v in row.unwrap() {
+                match v {
+                    mysql::Value::NULL => o.push_null(),
+                    mysql::Value::Bytes(b) => o.push_bytes(&b),
+                    mysql::Value::Int(n) => o.push_int(n),
+                    mysql::Value::UInt(n) => o.push_int(n as i64),
+                    mysql::Value::Float(f) => o.push_float(f64::from(f)),
+                    mysql::Value::Double(f) => o.push_float(f),
+                    other => o.push_bytes(other.as_sql(true).trim_matches('\'').as_bytes()),
+                }
+            }
+        }
     }
     Ok(if returns_rows {
         QueryKind::Read
@@ -582,21 +606,13 @@ impl MysqlConnection {
     }
 }
 
-impl Connection for MysqlConnection {
-    fn prepare(&mut self, sql: &str) -> DbResult<StmtHandle> {
-        let p = self.prepare_one(sql)?;
-        self.stmts.push(p);
-        Ok(StmtHandle(self.stmts.len() as u32 - 1))
-    }
-
-    fn prepare_text(&mut self, sql: &str) -> DbResult<StmtHandle> {
-        self.stmts.push(Prepared::Text {
-            sql: sql.to_string(),
-        });
-        Ok(StmtHandle(self.stmts.len() as u32 - 1))
-    }
-
-    fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind> {
+impl MysqlConnection {
+    fn execute_into(
+        &mut self,
+        stmt: StmtHandle,
+        params: &[Value<'_>],
+        rows: Option<&mut ResultRows>,
+    ) -> DbResult<QueryKind> {
         match &self.stmts[stmt.0 as usize] {
             Prepared::Server { stmt, .. } => {
                 let params = if params.is_empty() {
@@ -605,7 +621,7 @@ impl Connection for MysqlConnection {
                     mysql::Params::Positional(params.iter().map(to_mysql).collect())
                 };
                 let result = self.conn.exec_iter(stmt, params).map_err(query_error)?;
-                classify(result)
+                classify_into(result, rows)
             }
             Prepared::Text { sql } => {
                 let escape = if self.backslash_escapes {
@@ -622,11 +638,40 @@ impl Connection for MysqlConnection {
                     .conn
                     .query_iter(text.as_ref())
                     .map_err(query_error)
-                    .and_then(classify);
+                    .and_then(|r| classify_into(r, rows));
                 self.text_buf = buf;
                 r
             }
         }
+    }
+}
+
+impl Connection for MysqlConnection {
+    fn prepare(&mut self, sql: &str) -> DbResult<StmtHandle> {
+        let p = self.prepare_one(sql)?;
+        self.stmts.push(p);
+        Ok(StmtHandle(self.stmts.len() as u32 - 1))
+    }
+
+    fn prepare_text(&mut self, sql: &str) -> DbResult<StmtHandle> {
+        self.stmts.push(Prepared::Text {
+            sql: sql.to_string(),
+        });
+        Ok(StmtHandle(self.stmts.len() as u32 - 1))
+    }
+
+    fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind> {
+        self.execute_into(stmt, params, None)
+    }
+
+    fn execute_rows(
+        &mut self,
+        stmt: StmtHandle,
+        params: &[Value<'_>],
+        rows: &mut ResultRows,
+    ) -> DbResult<QueryKind> {
+        rows.start(0);
+        self.execute_into(stmt, params, Some(rows))
     }
 
     fn query(&mut self, sql: &str) -> DbResult<QueryKind> {

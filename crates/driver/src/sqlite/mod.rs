@@ -13,7 +13,7 @@ use super::dialect::escape_standard;
 use super::PsMode;
 use super::{
     dialect, render_text, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, Hints,
-    QueryKind, RowBatch, ServerInfo, StmtHandle, Value,
+    QueryKind, ResultRows, RowBatch, ServerInfo, StmtHandle, Value,
 };
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{ffi, OpenFlags, TransactionState, DEFAULT_NAME};
@@ -245,13 +245,18 @@ impl SqliteConnection {
         })
     }
 
-    fn run(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> rusqlite::Result<QueryKind> {
+    fn run(
+        &mut self,
+        stmt: StmtHandle,
+        params: &[Value<'_>],
+        rows: Option<&mut ResultRows>,
+    ) -> rusqlite::Result<QueryKind> {
         let p = &self.stmts[stmt.0 as usize];
         if p.text || self.text_mode {
             render_text(&p.sql, params, escape_standard, &mut self.buf);
             let sql = std::str::from_utf8(&self.buf).unwrap_or_default();
             let mut s = self.conn.prepare(sql)?;
-            return stepped(&mut self.turn, &self.conn, &mut s, p.begins_write);
+            return stepped(&mut self.turn, &self.conn, &mut s, p.begins_write, rows);
         }
         let mut s = self.conn.prepare_cached(&p.sql)?;
         for (i, v) in params.iter().enumerate() {
@@ -262,7 +267,7 @@ impl SqliteConnection {
             };
             s.raw_bind_parameter(i + 1, out)?;
         }
-        stepped(&mut self.turn, &self.conn, &mut s, p.begins_write)
+        stepped(&mut self.turn, &self.conn, &mut s, p.begins_write, rows)
     }
 }
 
@@ -272,11 +277,33 @@ fn stepped(
     conn: &rusqlite::Connection,
     s: &mut rusqlite::Statement<'_>,
     begins_write: bool,
+    rows: Option<&mut ResultRows>,
 ) -> rusqlite::Result<QueryKind> {
     turn.before(conn, begins_write || !s.readonly())?;
-    let r = step(conn, s);
+    let r = match rows {
+        Some(out) if s.column_count() > 0 => step_rows(s, out),
+        _ => step(conn, s),
+    };
     turn.after(conn);
     r
+}
+
+/// Run a bound statement that returns rows, keeping them in `out`.
+fn step_rows(s: &mut rusqlite::Statement<'_>, out: &mut ResultRows) -> rusqlite::Result<QueryKind> {
+    let columns = s.column_count();
+    out.start(columns);
+    let mut rows = s.raw_query();
+    while let Some(row) = rows.next()? {
+        for i in 0..columns {
+            match row.get_ref(i)? {
+                ValueRef::Null => out.push_null(),
+                ValueRef::Integer(n) => out.push_int(n),
+                ValueRef::Real(f) => out.push_float(f),
+                ValueRef::Text(t) | ValueRef::Blob(t) => out.push_bytes(t),
+            }
+        }
+    }
+    Ok(QueryKind::Read)
 }
 
 /// Run a bound statement to the end: rows are read and dropped. A statement with result
@@ -475,12 +502,22 @@ impl Connection for SqliteConnection {
     }
 
     fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind> {
-        self.run(stmt, params).map_err(db_error)
+        self.run(stmt, params, None).map_err(db_error)
+    }
+
+    fn execute_rows(
+        &mut self,
+        stmt: StmtHandle,
+        params: &[Value<'_>],
+        rows: &mut ResultRows,
+    ) -> DbResult<QueryKind> {
+        rows.start(0);
+        self.run(stmt, params, Some(rows)).map_err(db_error)
     }
 
     fn query(&mut self, sql: &str) -> DbResult<QueryKind> {
         let mut s = self.conn.prepare(sql).map_err(db_error)?;
-        stepped(&mut self.turn, &self.conn, &mut s, begins_write(sql)).map_err(db_error)
+        stepped(&mut self.turn, &self.conn, &mut s, begins_write(sql), None).map_err(db_error)
     }
 
     fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>> {

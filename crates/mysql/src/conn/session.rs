@@ -8,7 +8,7 @@ use super::{
 };
 use crate::packet::lenenc;
 use dbpress_session::{
-    Connection, DbError, DbErrorKind, DbResult, QueryKind, RowBatch, StmtHandle, Value,
+    Connection, DbError, DbErrorKind, DbResult, QueryKind, ResultRows, RowBatch, StmtHandle, Value,
 };
 
 impl Connection for WireConn {
@@ -32,72 +32,24 @@ impl Connection for WireConn {
             params: 0,
             sql: sql.to_string(),
             bound: None,
+            columns: Vec::new(),
         });
         Ok(StmtHandle(self.stmts.len() as u32 - 1))
     }
 
     fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind> {
-        let s = &mut self.stmts[stmt.0 as usize];
-        let Some(id) = s.id else {
-            send_text(
-                &mut self.io,
-                &mut self.text_buf,
-                self.backslash_escapes,
-                &s.sql,
-                params,
-            )?;
-            return self.read_result();
-        };
-        if usize::from(s.params) != params.len() {
-            return Err(DbError::new(
-                DbErrorKind::Other,
-                "client",
-                format!(
-                    "statement expects {} parameters, got {}",
-                    s.params,
-                    params.len()
-                ),
-            ));
-        }
-        let out = self.io.begin_command();
-        let id = id.to_le_bytes();
-        // COM_STMT_EXECUTE, the statement id, no cursor, one iteration: written at once.
-        out.extend_from_slice(&[0x17, id[0], id[1], id[2], id[3], 0, 1, 0, 0, 0]);
-        if !params.is_empty() {
-            let bitmap_at = out.len();
-            out.resize(bitmap_at + params.len().div_ceil(8), 0);
-            for (i, p) in params.iter().enumerate() {
-                if matches!(p, Value::Null) {
-                    out[bitmap_at + i / 8] |= 1 << (i % 8);
-                }
-            }
-            // Types are resent only when they differ from the last execute (or for > 64 params).
-            // An integer that fits goes as a 4-byte LONG, as sysbench binds its ids; the server
-            // then compares it with the INT column without widening.
-            let mut sig = (0u64, 0u64, 0u64);
-            for (i, p) in params.iter().enumerate().take(64) {
-                match p {
-                    Value::Str(_) => sig.0 |= 1 << i,
-                    Value::Null => sig.1 |= 1 << i,
-                    Value::Int(v) if i32::try_from(*v).is_err() => sig.2 |= 1 << i,
-                    Value::Int(_) => {}
-                }
-            }
-            if s.bound == Some(sig) && params.len() <= 64 {
-                out.push(0); // types as bound before
-            } else {
-                s.bound = Some(sig);
-                out.push(1); // types follow
-                for p in params {
-                    out.extend_from_slice(&type_code(p));
-                }
-            }
-            for p in params {
-                put_value(out, p);
-            }
-        }
-        self.io.send().map_err(io_lost)?;
+        self.send_execute(stmt, params)?;
         self.read_result()
+    }
+
+    fn execute_rows(
+        &mut self,
+        stmt: StmtHandle,
+        params: &[Value<'_>],
+        rows: &mut ResultRows,
+    ) -> DbResult<QueryKind> {
+        let binary = self.send_execute(stmt, params)?;
+        self.read_result_rows(binary.then_some(stmt.0 as usize), rows)
     }
 
     fn query(&mut self, sql: &str) -> DbResult<QueryKind> {
@@ -175,5 +127,74 @@ impl Connection for WireConn {
             self.stmts.push(s);
         }
         Ok(())
+    }
+}
+
+impl WireConn {
+    /// Send COM_STMT_EXECUTE for a prepared statement, or the text of a template; true when
+    /// the reply comes in the binary protocol (a prepared statement).
+    #[inline(always)]
+    fn send_execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<bool> {
+        let s = &mut self.stmts[stmt.0 as usize];
+        let Some(id) = s.id else {
+            send_text(
+                &mut self.io,
+                &mut self.text_buf,
+                self.backslash_escapes,
+                &s.sql,
+                params,
+            )?;
+            return Ok(false);
+        };
+        if usize::from(s.params) != params.len() {
+            return Err(DbError::new(
+                DbErrorKind::Other,
+                "client",
+                format!(
+                    "statement expects {} parameters, got {}",
+                    s.params,
+                    params.len()
+                ),
+            ));
+        }
+        let out = self.io.begin_command();
+        let id = id.to_le_bytes();
+        // COM_STMT_EXECUTE, the statement id, no cursor, one iteration: written at once.
+        out.extend_from_slice(&[0x17, id[0], id[1], id[2], id[3], 0, 1, 0, 0, 0]);
+        if !params.is_empty() {
+            let bitmap_at = out.len();
+            out.resize(bitmap_at + params.len().div_ceil(8), 0);
+            for (i, p) in params.iter().enumerate() {
+                if matches!(p, Value::Null) {
+                    out[bitmap_at + i / 8] |= 1 << (i % 8);
+                }
+            }
+            // Types are resent only when they differ from the last execute (or for > 64 params).
+            // An integer that fits goes as a 4-byte LONG, as sysbench binds its ids; the server
+            // then compares it with the INT column without widening.
+            let mut sig = (0u64, 0u64, 0u64);
+            for (i, p) in params.iter().enumerate().take(64) {
+                match p {
+                    Value::Str(_) => sig.0 |= 1 << i,
+                    Value::Null => sig.1 |= 1 << i,
+                    Value::Int(v) if i32::try_from(*v).is_err() => sig.2 |= 1 << i,
+                    Value::Int(_) => {}
+                }
+            }
+            if s.bound == Some(sig) && params.len() <= 64 {
+                out.push(0); // types as bound before
+            } else {
+                s.bound = Some(sig);
+                out.push(1); // types follow
+                for p in params {
+                    out.extend_from_slice(&type_code(p));
+                }
+            }
+            for p in params {
+                put_value(out, p);
+            }
+        }
+        self.io.send().map_err(io_lost)?;
+        Ok(true)
     }
 }
