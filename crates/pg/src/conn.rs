@@ -236,10 +236,8 @@ impl PgWire {
                     kind = QueryKind::Read;
                     rows.start(0);
                 }
-                b'D' => {
-                    if data_row_into(body, rows).is_none() {
-                        err.get_or_insert_with(|| protocol("DataRow"));
-                    }
+                b'D' if data_row_into(body, rows).is_none() => {
+                    err.get_or_insert_with(|| protocol("DataRow"));
                 }
                 b'C' if kind != QueryKind::Read && tag_rows(body) > 0 => kind = QueryKind::Write,
                 b'E' if err.is_none() => err = Some(error_response(body)),
