@@ -291,7 +291,10 @@ fn assemble(
         checkpoints: output.checkpoints,
         host_usage: output.host_usage,
         server_waits: output.waits,
+        tpcc: None,
     };
+    let mut result = result;
+    result.tpcc = w.figures(&result);
     Measured {
         result,
         fatal: output.fatal,

@@ -70,7 +70,12 @@ const GENERAL_GROUPS: &[dbpress_core::options::table::Group] = &[
 
 fn workload_help(name: &str) -> String {
     let mut s = format!("{name} options:\n");
-    s.push_str(&options_help(&[dbpress_core::options::table::Group::Oltp]));
+    let own = if name == "tpcc" {
+        dbpress_core::options::table::Group::Tpcc
+    } else {
+        dbpress_core::options::table::Group::Oltp
+    };
+    s.push_str(&options_help(&[own]));
     s.push_str(&options_help(GENERAL_GROUPS));
     s
 }

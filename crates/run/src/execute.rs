@@ -500,6 +500,15 @@ fn interval_of(
         host_cpu: None,
         disk: None,
         waits: None,
+        events_by_kind: {
+            let n = iv
+                .counts
+                .by_label
+                .iter()
+                .rposition(|&v| v > 0)
+                .map_or(0, |i| i + 1);
+            iv.counts.by_label[..n].to_vec()
+        },
     }
 }
 

@@ -160,6 +160,7 @@ impl Worker<'_> {
                 over_limit: self.shared.latency_limit_ns > 0 && ns > self.shared.latency_limit_ns,
                 paced: false,
                 error_codes: &codes,
+                label: None,
             });
         }
         fatal

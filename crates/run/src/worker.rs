@@ -123,6 +123,7 @@ impl Worker<'_> {
             error_codes.clear();
             let (mut reads, mut writes, mut other, mut reconnects) = (0, 0, 0, 0);
             let mut end = 0;
+            let mut label: Option<u8>;
             let (succeeded, fatal) = loop {
                 let mut exec = Exec::new(self.conn.as_mut(), &mut self.stmts, measuring);
                 let r = self.events.event(&mut exec);
@@ -133,6 +134,7 @@ impl Worker<'_> {
                 if started == 0 {
                     started = exec.first_send_ns;
                 }
+                label = exec.label;
                 match r {
                     Ok(()) => {
                         if bound && error_codes.is_empty() {
@@ -190,6 +192,7 @@ impl Worker<'_> {
                     && end.saturating_sub(intended) > shared.latency_limit_ns,
                 paced: self.schedule.is_some(),
                 error_codes: &error_codes,
+                label,
             });
             if let Some(e) = fatal {
                 return Some(e);

@@ -61,6 +61,12 @@ impl ResultRows {
         self.cells.push(Cell::Bytes(start, self.text.len() as u32));
     }
 
+    /// Whether this is a dry run's made-up answer (code matching rows by key then takes the one
+    /// row for any key).
+    pub fn is_dry_run(&self) -> bool {
+        self.wildcard
+    }
+
     pub fn columns(&self) -> usize {
         self.columns
     }

@@ -7,6 +7,7 @@ use crate::value::Value;
 
 #[derive(Clone, Copy)]
 enum Cell {
+    Null,
     Int(i64),
     /// A string at `text[start..end]`.
     Str(u32, u32),
@@ -63,6 +64,11 @@ impl RowBatch {
         self.cells.push(Cell::Int(v));
     }
 
+    /// Append a NULL as the next value of the current row.
+    pub fn null(&mut self) {
+        self.cells.push(Cell::Null);
+    }
+
     /// Append the next value of the current row.
     pub fn str(&mut self, s: &[u8]) {
         let start = self.text.len() as u32;
@@ -73,6 +79,7 @@ impl RowBatch {
     /// Every value of every row, row after row.
     pub fn values(&self) -> impl Iterator<Item = Value<'_>> + '_ {
         self.cells.iter().map(|c| match *c {
+            Cell::Null => Value::Null,
             Cell::Int(v) => Value::Int(v),
             Cell::Str(a, b) => Value::Str(&self.text[a as usize..b as usize]),
         })

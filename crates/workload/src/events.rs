@@ -86,6 +86,8 @@ pub struct Exec<'a> {
     /// before the first statement.
     pub first_send_ns: u64,
     pub last_reply_ns: u64,
+    /// The event's kind, for workloads that label their events (TPC-C's transactions).
+    pub label: Option<u8>,
 }
 
 impl<'a> Exec<'a> {
@@ -100,7 +102,53 @@ impl<'a> Exec<'a> {
             reconnects: 0,
             first_send_ns: 0,
             last_reply_ns: 0,
+            label: None,
         }
+    }
+
+    /// Whether this event counts (false during the warm-up).
+    pub fn measuring(&self) -> bool {
+        self.record
+    }
+
+    /// Record `ns` as one execution of statement kind `kind` (a workload whose kinds include
+    /// whole transactions, as TPC-C's five, records their time here).
+    pub fn record_kind(&mut self, kind: u8, ns: u64, failed: bool) {
+        if self.record {
+            self.stmts.record(kind, ns, failed);
+        }
+    }
+
+    /// Run a prepared statement as `run` does, keeping its rows in `rows`.
+    #[inline]
+    pub fn run_rows(
+        &mut self,
+        kind: u8,
+        stmt: StmtHandle,
+        params: &[Value<'_>],
+        rows: &mut dbpress_driver::ResultRows,
+    ) -> DbResult<QueryKind> {
+        let t0 = self.send_time();
+        let r = self.conn.execute_rows(stmt, params, rows);
+        let k = r.as_ref().ok().copied();
+        self.account(kind, t0, r)?;
+        Ok(k.unwrap_or(QueryKind::Other))
+    }
+
+    /// Run a prepared statement as `run` does and say how it was classified (a write changed
+    /// rows; "other" changed none).
+    #[inline]
+    pub fn run_kind(
+        &mut self,
+        kind: u8,
+        stmt: StmtHandle,
+        params: &[Value<'_>],
+    ) -> DbResult<QueryKind> {
+        let t0 = self.send_time();
+        let r = self.conn.execute(stmt, params);
+        let k = r.as_ref().ok().copied();
+        self.account(kind, t0, r)?;
+        Ok(k.unwrap_or(QueryKind::Other))
     }
 
     /// Reconnect as part of the event (sysbench's --reconnect), counted in reconn/s.

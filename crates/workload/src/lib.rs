@@ -5,16 +5,20 @@
 //! - `events`: `EventGen`, `KeyedStatement` (the runner's one-statement fast path) and `Exec`
 //! - `oltp/`: sysbench's OLTP suite, each variant a mix of statement groups
 //! - `bulk_insert`: sysbench's bulk_insert
+//! - `tpcc/`: TPC-C (load, the five transactions, consistency checks)
+//! - `load_progress`: a load's progress messages and bar, for every prepare
 //! - `slap/`: `dbpress slap`'s query list and mysqlslap's generated SQL (`-a`)
 //! - `script/`: `dbpress script`'s pgbench-style scripts
 //! - `registry`: the workloads by name
 
 pub mod bulk_insert;
 pub mod events;
+pub mod load_progress;
 pub mod oltp;
 pub mod registry;
 pub mod script;
 pub mod slap;
+pub mod tpcc;
 pub mod workload;
 
 pub use events::{EventGen, Exec, KeyedStatement};

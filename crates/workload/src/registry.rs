@@ -2,7 +2,7 @@
 //! its options build.
 
 use crate::workload::Workload;
-use crate::{bulk_insert, oltp};
+use crate::{bulk_insert, oltp, tpcc};
 use dbpress_core::error::{usage, Result};
 use dbpress_core::options::OptionValues;
 
@@ -13,6 +13,7 @@ pub fn list() -> Vec<(&'static str, &'static str)> {
         .map(|v| (v.name, v.description))
         .collect();
     all.push((bulk_insert::NAME, bulk_insert::DESCRIPTION));
+    all.push((tpcc::NAME, tpcc::DESCRIPTION));
     all
 }
 
@@ -20,6 +21,9 @@ pub fn list() -> Vec<(&'static str, &'static str)> {
 /// by all threads, such as oltp_insert's unique ids).
 pub fn build(name: &str, opts: &OptionValues, seed: u64) -> Result<Box<dyn Workload>> {
     known(name)?;
+    if name == tpcc::NAME {
+        return Ok(Box::new(tpcc::Tpcc::new(opts, seed)?));
+    }
     if name == bulk_insert::NAME {
         return Ok(Box::new(bulk_insert::BulkInsert::new(opts)?));
     }

@@ -73,6 +73,14 @@ pub trait Workload: Send + Sync {
     /// Returns warnings: what lets the run go but must be known to read its figures (shown
     /// before the run and kept in its result).
     fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>>;
+    /// The workload's own figures of a finished run (TPC-C's tpmC, mix and response-time
+    /// check), from its result and what the workers counted; None for most workloads.
+    fn figures(
+        &self,
+        _result: &dbpress_measure::result::RunResult,
+    ) -> Option<dbpress_measure::result::tpcc::TpccFigures> {
+        None
+    }
     /// Prepare statements on `conn` and return the per-thread event generator.
     fn worker(
         &self,

@@ -24,6 +24,7 @@ pub enum Group {
     Sqlite,
     Output,
     Oltp,
+    Tpcc,
 }
 
 impl Group {
@@ -37,6 +38,7 @@ impl Group {
             Group::Sqlite => "SQLite driver options (sqlite)",
             Group::Output => "Result options (dbpress)",
             Group::Oltp => "OLTP workload options",
+            Group::Tpcc => "TPC-C workload options (tpcc)",
         }
     }
 }
@@ -162,6 +164,11 @@ pub static SPECS: &[Spec] = &[
     o("random-points", Int, "10", Oltp, "number of random points in the IN() clause (select_random_points)"),
     o("number-of-ranges", Int, "10", Oltp, "number of random ranges (select_random_ranges)"),
     o("delta", Int, "5", Oltp, "size of each random range (select_random_ranges)"),
+    o("warehouses", Int, "1", Tpcc, "TPC-C warehouses to load (prepare) or to run against (run: default, all loaded); alias --scale"),
+    o("use-fk", Bool, "off", Tpcc, "add the ten foreign keys of clause 1.3 after the load (MySQL, PostgreSQL)"),
+    o("home-warehouse", Str, "terminal", Tpcc, "terminal: each connection keeps one home warehouse, connections spread evenly (the spec); random: a random warehouse per transaction (go-tpc, sysbench-tpcc, tpcc-mysql)"),
+    o("max-tries", Int, "10", Tpcc, "attempts per TPC-C transaction after deadlocks, lock wait timeouts or serialization failures (pgbench's meaning); retries are counted, not failed"),
+    o("no-check", Bool, "off", Tpcc, "skip the consistency check that ends a TPC-C prepare"),
     o("oltp-test-mode", Str, "complex", Oltp, "legacy oltp: complex, simple (point selects only) or nontrx (no BEGIN/COMMIT)"),
 ];
 
@@ -200,6 +207,7 @@ pub fn alias(name: &str) -> Option<Alias> {
         "max-requests" => Rename("events"),
         "tx-rate" => Rename("rate"),
         "oltp-table-size" => Rename("table-size"),
+        "scale" => Rename("warehouses"),
         "oltp-tables-count" => Rename("tables"),
         "oltp-range-size" => Rename("range-size"),
         "oltp-point-selects" => Rename("point-selects"),

@@ -6,6 +6,7 @@ pub mod counters;
 pub mod host;
 pub mod sweep;
 pub mod throughput;
+pub mod tpcc;
 pub mod waits;
 
 use counters::ServerCounters;
@@ -55,6 +56,9 @@ pub struct RunResult {
     /// (`--server-waits`); absent where the server has no such view (SQLite, a dry run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_waits: Option<waits::ServerWaits>,
+    /// TPC-C's figures (tpmC, mix, response-time check), for a tpcc run only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tpcc: Option<tpcc::TpccFigures>,
 }
 
 impl RunResult {
@@ -178,6 +182,10 @@ pub struct Interval {
     /// interval: sessions seen in each (`--server-waits`); absent without samples in it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waits: Option<BTreeMap<String, u64>>,
+    /// Finished events of each kind the workload labels (TPC-C: New-Order, Payment,
+    /// Order-Status, Delivery, Stock-Level, in that order); absent for other workloads.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events_by_kind: Vec<u64>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]

@@ -23,7 +23,13 @@ pub struct EventCounts {
     pub lat_sum_ns: u64,
     pub lat_min_ns: u64,
     pub lat_max_ns: u64,
+    /// Finished events by the kind their workload gave them (`Exec::label`: TPC-C's five
+    /// transactions); all zero for workloads that give none.
+    pub by_label: [u64; LABELS],
 }
+
+/// Event kinds a workload may label its events with.
+pub const LABELS: usize = 8;
 
 impl Default for EventCounts {
     fn default() -> Self {
@@ -46,6 +52,7 @@ impl EventCounts {
         lat_sum_ns: 0,
         lat_min_ns: u64::MAX,
         lat_max_ns: 0,
+        by_label: [0; LABELS],
     };
 
     /// Whether anything was counted that a figure of the run adds up: events, errors,
@@ -96,6 +103,9 @@ impl EventCounts {
         self.lat_sum_ns += o.lat_sum_ns;
         self.lat_min_ns = self.lat_min_ns.min(o.lat_min_ns);
         self.lat_max_ns = self.lat_max_ns.max(o.lat_max_ns);
+        for (a, b) in self.by_label.iter_mut().zip(o.by_label) {
+            *a += b;
+        }
     }
 }
 

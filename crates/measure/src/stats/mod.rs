@@ -162,6 +162,8 @@ pub struct EventRecord<'a> {
     pub paced: bool,
     /// Server codes of the ignorable errors that restarted this event.
     pub error_codes: &'a [String],
+    /// The event's kind as its workload labelled it (below `event_counts::LABELS`).
+    pub label: Option<u8>,
 }
 
 /// One worker's statistics, padded to its own cache lines.
@@ -259,6 +261,9 @@ impl ThreadCell {
         c.reconnects += e.reconnects;
         if e.completed {
             c.record_finished(e.response_ns);
+            if let Some(l) = e.label {
+                c.by_label[l as usize % event_counts::LABELS] += 1;
+            }
             s.response.record(ns_to_us(e.response_ns));
             if e.paced {
                 s.service.record(ns_to_us(e.service_ns));

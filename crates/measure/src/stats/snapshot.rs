@@ -169,6 +169,7 @@ mod tests {
                 over_limit: false,
                 paced: false,
                 error_codes: &[],
+                label: None,
             });
         }
         cells[0].deposit_statements(stmts);

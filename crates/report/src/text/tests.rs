@@ -87,6 +87,7 @@ pub(crate) fn fixture() -> RunResult {
         checkpoints: None,
         host_usage: None,
         server_waits: None,
+        tpcc: None,
     }
 }
 

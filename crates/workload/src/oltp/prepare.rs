@@ -8,16 +8,15 @@
 use super::blocks::{Block, BlockQueue};
 use super::sql::{create_index, create_table, drop_table, C_TEMPLATE, PAD_TEMPLATE};
 use super::Oltp;
+use crate::load_progress::Progress;
 use crate::workload::Context;
 use dbpress_core::error::{environment, failed, Error, Result};
 use dbpress_core::rand::{Distribution, Rng, Template};
 use dbpress_core::signals::{self, Signals};
 use dbpress_driver::{Connection, DbError, DbResult, RowBatch};
 use dbpress_measure::host::Sampler;
-use std::io::{IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
 
 /// Turn a setup-time database error into a one-line user error.
 pub fn setup_error(e: DbError, what: &str) -> Error {
@@ -604,78 +603,4 @@ pub fn drop_tables(ctx: &Context<'_>, tables: u32) -> Result<()> {
             .map_err(|e| setup_error(e, &format!("dropping sbtest{t}")))?;
     }
     Ok(())
-}
-
-/// sysbench's per-table messages on stdout, and on a terminal a progress line on stderr with
-/// rows/s and ETA.
-struct Progress {
-    total: u64,
-    done: AtomicU64,
-    start: Instant,
-    bar: Option<indicatif::ProgressBar>,
-}
-
-impl Progress {
-    fn new(total: u64) -> Progress {
-        let bar =
-            (std::io::stderr().is_terminal() && dbpress_core::verbosity::notices()).then(|| {
-                let b = indicatif::ProgressBar::new(total);
-                b.set_style(
-                    indicatif::ProgressStyle::with_template(
-                        "{bar:40} {pos}/{len} rows  {per_sec}  ETA {eta}",
-                    )
-                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-                );
-                b.enable_steady_tick(Duration::from_millis(200));
-                b
-            });
-        Progress {
-            total,
-            done: AtomicU64::new(0),
-            start: Instant::now(),
-            bar,
-        }
-    }
-
-    fn say(&self, line: &str) {
-        if !dbpress_core::verbosity::notices() {
-            return;
-        }
-        match &self.bar {
-            Some(b) => b.println(line),
-            None => {
-                let mut out = std::io::stdout().lock();
-                let _ = writeln!(out, "{line}");
-            }
-        }
-    }
-
-    fn add(&self, rows: u64) {
-        self.done.fetch_add(rows, Ordering::Relaxed);
-        if let Some(b) = &self.bar {
-            b.inc(rows);
-        }
-    }
-
-    /// Clear the bar of a load that stopped early and return the rows it loaded.
-    fn stopped(&self) -> u64 {
-        if let Some(b) = &self.bar {
-            b.finish_and_clear();
-        }
-        self.done.load(Ordering::Relaxed)
-    }
-
-    fn finish(&self, path: &str) {
-        if let Some(b) = &self.bar {
-            b.finish_and_clear();
-        }
-        let secs = self.start.elapsed().as_secs_f64();
-        let done = self.done.load(Ordering::Relaxed);
-        if done > 0 && done == self.total {
-            dbpress_core::notice!(
-                "Loaded {done} rows in {secs:.2}s ({:.0} rows/s) with {path}",
-                done as f64 / secs.max(1e-9),
-            );
-        }
-    }
 }

@@ -1,0 +1,237 @@
+//! `tpcc check`: the consistency conditions of clause 3.3.2, each one query over the whole
+//! database that returns the first offending key (none when it holds). After a load all twelve
+//! must hold; after a run every one but 11, which each Delivery breaks by design (the spec asks
+//! for 1–4 after a run; 5–10 and 12 hold for correct transactions, so they are checked too).
+//! Money is compared rounded to cents, so SQLite's REAL arithmetic passes when the sums agree.
+
+use super::load::setup_error;
+use super::schema::{self, META};
+use super::Tpcc;
+use crate::workload::Context;
+use dbpress_core::error::{environment, failed, Result};
+use dbpress_driver::{Connection, DbErrorKind};
+
+/// What the database has been through, as its bookkeeping row says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum After {
+    Load,
+    Run,
+}
+
+/// The bookkeeping row.
+#[derive(Clone, Debug)]
+pub struct Meta {
+    pub warehouses: u32,
+    pub c_last: u32,
+    pub c_id: u32,
+    pub ol_i_id: u32,
+    /// "loading", "ready" (loaded), "ran" (a run has started since).
+    pub state: String,
+}
+
+/// The bookkeeping row, or None when there is no such table.
+pub fn meta(conn: &mut dyn Connection) -> Result<Option<Meta>> {
+    match conn.query_rows(&format!(
+        "SELECT warehouses, c_last, c_id, ol_i_id, state FROM {META}"
+    )) {
+        Ok(rows) => {
+            let Some(r) = rows.first() else {
+                return Err(environment(format!(
+                    "{META} is empty: the load was interrupted at its start; run cleanup, then prepare"
+                )));
+            };
+            let num = |i: usize| {
+                r.get(i)
+                    .cloned()
+                    .flatten()
+                    .and_then(|v| v.parse::<u32>().ok())
+                    .unwrap_or(0)
+            };
+            Ok(Some(Meta {
+                warehouses: num(0),
+                c_last: num(1),
+                c_id: num(2),
+                ol_i_id: num(3),
+                state: r.get(4).cloned().flatten().unwrap_or_default(),
+            }))
+        }
+        Err(e) if e.kind == DbErrorKind::NoSuchTable => Ok(None),
+        Err(e) => Err(setup_error(e, &format!("reading {META}"))),
+    }
+}
+
+/// Whether any of the nine tables (or the bookkeeping one) exists.
+pub fn tables_present(conn: &mut dyn Connection) -> Result<bool> {
+    for t in schema::TABLES.iter().chain([&META]) {
+        match conn.query_rows(&format!("SELECT 1 FROM {t} WHERE 1 = 0")) {
+            Ok(_) => return Ok(true),
+            Err(e) if e.kind == DbErrorKind::NoSuchTable => {}
+            Err(e) => return Err(setup_error(e, &format!("looking for table {t}"))),
+        }
+    }
+    Ok(false)
+}
+
+/// One condition: its number, what it says, the query returning the first offending key, and
+/// that key's column names.
+struct Condition {
+    number: u32,
+    says: &'static str,
+    sql: &'static str,
+    key: &'static [&'static str],
+}
+
+const CONDITIONS: [Condition; 12] = [
+    Condition {
+        number: 1,
+        says: "W_YTD = sum(D_YTD)",
+        sql: "SELECT w.w_id FROM warehouse w JOIN (SELECT d_w_id, SUM(d_ytd) s FROM district GROUP BY d_w_id) d ON d.d_w_id = w.w_id WHERE ROUND(w.w_ytd, 2) <> ROUND(d.s, 2) ORDER BY w.w_id LIMIT 1",
+        key: &["w_id"],
+    },
+    Condition {
+        number: 2,
+        says: "D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID)",
+        sql: "SELECT d.d_w_id, d.d_id FROM district d LEFT JOIN (SELECT o_w_id, o_d_id, MAX(o_id) m FROM orders GROUP BY o_w_id, o_d_id) o ON o.o_w_id = d.d_w_id AND o.o_d_id = d.d_id LEFT JOIN (SELECT no_w_id, no_d_id, MAX(no_o_id) m FROM new_order GROUP BY no_w_id, no_d_id) n ON n.no_w_id = d.d_w_id AND n.no_d_id = d.d_id WHERE o.m IS NULL OR d.d_next_o_id - 1 <> o.m OR (n.m IS NOT NULL AND d.d_next_o_id - 1 <> n.m) ORDER BY d.d_w_id, d.d_id LIMIT 1",
+        key: &["w_id", "d_id"],
+    },
+    Condition {
+        number: 3,
+        says: "NEW-ORDER ids are contiguous: max(NO_O_ID) - min(NO_O_ID) + 1 = count",
+        sql: "SELECT no_w_id, no_d_id FROM new_order GROUP BY no_w_id, no_d_id HAVING MAX(no_o_id) - MIN(no_o_id) + 1 <> COUNT(*) ORDER BY no_w_id, no_d_id LIMIT 1",
+        key: &["w_id", "d_id"],
+    },
+    Condition {
+        number: 4,
+        says: "sum(O_OL_CNT) = count of ORDER-LINE rows per district",
+        sql: "SELECT o.w, o.d FROM (SELECT o_w_id w, o_d_id d, SUM(o_ol_cnt) s FROM orders GROUP BY o_w_id, o_d_id) o LEFT JOIN (SELECT ol_w_id w, ol_d_id d, COUNT(*) c FROM order_line GROUP BY ol_w_id, ol_d_id) l ON l.w = o.w AND l.d = o.d WHERE l.c IS NULL OR o.s <> l.c ORDER BY o.w, o.d LIMIT 1",
+        key: &["w_id", "d_id"],
+    },
+    Condition {
+        number: 5,
+        says: "O_CARRIER_ID is null exactly for orders in NEW-ORDER",
+        sql: "SELECT o.o_w_id, o.o_d_id, o.o_id FROM orders o LEFT JOIN new_order n ON n.no_w_id = o.o_w_id AND n.no_d_id = o.o_d_id AND n.no_o_id = o.o_id WHERE (o.o_carrier_id IS NULL AND n.no_o_id IS NULL) OR (o.o_carrier_id IS NOT NULL AND n.no_o_id IS NOT NULL) ORDER BY o.o_w_id, o.o_d_id, o.o_id LIMIT 1",
+        key: &["w_id", "d_id", "o_id"],
+    },
+    Condition {
+        number: 6,
+        says: "O_OL_CNT = the order's ORDER-LINE rows",
+        sql: "SELECT o.o_w_id, o.o_d_id, o.o_id FROM orders o LEFT JOIN (SELECT ol_w_id w, ol_d_id d, ol_o_id i, COUNT(*) c FROM order_line GROUP BY ol_w_id, ol_d_id, ol_o_id) l ON l.w = o.o_w_id AND l.d = o.o_d_id AND l.i = o.o_id WHERE l.c IS NULL OR l.c <> o.o_ol_cnt ORDER BY o.o_w_id, o.o_d_id, o.o_id LIMIT 1",
+        key: &["w_id", "d_id", "o_id"],
+    },
+    Condition {
+        number: 7,
+        says: "OL_DELIVERY_D is null exactly when the order's O_CARRIER_ID is",
+        sql: "SELECT o.o_w_id, o.o_d_id, o.o_id FROM orders o JOIN order_line l ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id WHERE (l.ol_delivery_d IS NULL AND o.o_carrier_id IS NOT NULL) OR (l.ol_delivery_d IS NOT NULL AND o.o_carrier_id IS NULL) ORDER BY o.o_w_id, o.o_d_id, o.o_id LIMIT 1",
+        key: &["w_id", "d_id", "o_id"],
+    },
+    Condition {
+        number: 8,
+        says: "W_YTD = sum(H_AMOUNT) of the warehouse",
+        sql: "SELECT w.w_id FROM warehouse w LEFT JOIN (SELECT h_w_id, SUM(h_amount) s FROM history GROUP BY h_w_id) h ON h.h_w_id = w.w_id WHERE h.s IS NULL OR ROUND(w.w_ytd, 2) <> ROUND(h.s, 2) ORDER BY w.w_id LIMIT 1",
+        key: &["w_id"],
+    },
+    Condition {
+        number: 9,
+        says: "D_YTD = sum(H_AMOUNT) of the district",
+        sql: "SELECT d.d_w_id, d.d_id FROM district d LEFT JOIN (SELECT h_w_id, h_d_id, SUM(h_amount) s FROM history GROUP BY h_w_id, h_d_id) h ON h.h_w_id = d.d_w_id AND h.h_d_id = d.d_id WHERE h.s IS NULL OR ROUND(d.d_ytd, 2) <> ROUND(h.s, 2) ORDER BY d.d_w_id, d.d_id LIMIT 1",
+        key: &["w_id", "d_id"],
+    },
+    Condition {
+        number: 10,
+        says: "C_BALANCE = sum(delivered OL_AMOUNT) - sum(H_AMOUNT) of the customer",
+        sql: "SELECT c.c_w_id, c.c_d_id, c.c_id FROM customer c LEFT JOIN (SELECT o.o_w_id w, o.o_d_id d, o.o_c_id cid, SUM(l.ol_amount) s FROM orders o JOIN order_line l ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id WHERE l.ol_delivery_d IS NOT NULL GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) ol ON ol.w = c.c_w_id AND ol.d = c.c_d_id AND ol.cid = c.c_id LEFT JOIN (SELECT h_c_w_id w, h_c_d_id d, h_c_id cid, SUM(h_amount) s FROM history GROUP BY h_c_w_id, h_c_d_id, h_c_id) h ON h.w = c.c_w_id AND h.d = c.c_d_id AND h.cid = c.c_id WHERE ROUND(c.c_balance, 2) <> ROUND(COALESCE(ol.s, 0) - COALESCE(h.s, 0), 2) ORDER BY c.c_w_id, c.c_d_id, c.c_id LIMIT 1",
+        key: &["w_id", "d_id", "c_id"],
+    },
+    Condition {
+        number: 11,
+        says: "count(ORDER) - count(NEW-ORDER) = 2100 per district (after a load only)",
+        sql: "SELECT o.w, o.d FROM (SELECT o_w_id w, o_d_id d, COUNT(*) c FROM orders GROUP BY o_w_id, o_d_id) o LEFT JOIN (SELECT no_w_id w, no_d_id d, COUNT(*) c FROM new_order GROUP BY no_w_id, no_d_id) n ON n.w = o.w AND n.d = o.d WHERE o.c - COALESCE(n.c, 0) <> 2100 ORDER BY o.w, o.d LIMIT 1",
+        key: &["w_id", "d_id"],
+    },
+    Condition {
+        number: 12,
+        says: "C_BALANCE + C_YTD_PAYMENT = sum(delivered OL_AMOUNT) of the customer",
+        sql: "SELECT c.c_w_id, c.c_d_id, c.c_id FROM customer c LEFT JOIN (SELECT o.o_w_id w, o.o_d_id d, o.o_c_id cid, SUM(l.ol_amount) s FROM orders o JOIN order_line l ON l.ol_w_id = o.o_w_id AND l.ol_d_id = o.o_d_id AND l.ol_o_id = o.o_id WHERE l.ol_delivery_d IS NOT NULL GROUP BY o.o_w_id, o.o_d_id, o.o_c_id) ol ON ol.w = c.c_w_id AND ol.d = c.c_d_id AND ol.cid = c.c_id WHERE ROUND(c.c_balance + c.c_ytd_payment, 2) <> ROUND(COALESCE(ol.s, 0), 2) ORDER BY c.c_w_id, c.c_d_id, c.c_id LIMIT 1",
+        key: &["w_id", "d_id", "c_id"],
+    },
+];
+
+/// `tpcc check`: what the bookkeeping row says, the row counts, then the conditions.
+pub fn check(w: &Tpcc, ctx: &Context<'_>) -> Result<()> {
+    let mut conn = ctx.connect(0)?;
+    let m = ready_meta(conn.as_mut(), ctx)?;
+    let after = if m.state == "ran" {
+        After::Run
+    } else {
+        After::Load
+    };
+    let _ = w;
+    println!(
+        "TPC-C database: {} warehouse(s), {}",
+        m.warehouses,
+        match after {
+            After::Load => "as loaded (all twelve conditions apply)",
+            After::Run => "after a run (condition 11 no longer applies: each Delivery changes it)",
+        }
+    );
+    drop(conn);
+    run_checks(w, ctx, after)
+}
+
+/// The bookkeeping row of a finished load, or the error that says what is wrong.
+pub fn ready_meta(conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Meta> {
+    match meta(conn)? {
+        None => Err(environment(format!(
+            "no TPC-C tables here: run `{} prepare` first",
+            ctx.invocation
+        ))),
+        Some(m) if m.state == "loading" => Err(environment(format!(
+            "the TPC-C load of {} warehouse(s) here did not finish (interrupted or failed): run `{} cleanup`, then `{} prepare` again",
+            m.warehouses, ctx.invocation, ctx.invocation
+        ))),
+        Some(m) => Ok(m),
+    }
+}
+
+/// Run the conditions that apply, printing one line each; fails naming every condition that
+/// does not hold and its first offending key.
+pub fn run_checks(_w: &Tpcc, ctx: &Context<'_>, after: After) -> Result<()> {
+    let mut conn = ctx.connect(0)?;
+    let mut failures = Vec::new();
+    for c in &CONDITIONS {
+        if c.number == 11 && after == After::Run {
+            println!("Condition 11 skipped: {}", c.says);
+            continue;
+        }
+        let t0 = std::time::Instant::now();
+        let rows = conn
+            .query_rows(c.sql)
+            .map_err(|e| setup_error(e, &format!("checking condition {}", c.number)))?;
+        let secs = t0.elapsed().as_secs_f64();
+        match rows.first() {
+            None => println!("Condition {:>2} holds ({secs:.2}s): {}", c.number, c.says),
+            Some(r) => {
+                let key: Vec<String> = c
+                    .key
+                    .iter()
+                    .zip(r)
+                    .map(|(k, v)| format!("{k}={}", v.as_deref().unwrap_or("NULL")))
+                    .collect();
+                let key = key.join(", ");
+                println!(
+                    "Condition {:>2} FAILED: {} (first at {key})",
+                    c.number, c.says
+                );
+                failures.push(format!("{} at {key}", c.number));
+            }
+        }
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failed(format!(
+            "TPC-C consistency check failed: condition {}",
+            failures.join("; condition ")
+        )))
+    }
+}

@@ -1,0 +1,510 @@
+//! `tpcc prepare`: the population of clause 4.3, generated in the client and sent by each
+//! engine's bulk path (prepared multi-row INSERTs on MySQL, COPY on PostgreSQL, prepared INSERTs
+//! in one transaction per table and warehouse on SQLite), in primary-key order. ITEM is one unit
+//! of work and each warehouse another; `--threads` connections take units until none is left.
+//! Secondary indexes (and `--use-fk`'s keys) come after the data. The bookkeeping row says
+//! "loading" until everything is in, so `check` and `run` can name an interrupted load.
+
+use super::gen::{self, CConstants};
+use super::schema::{self, Engine, META};
+use super::Tpcc;
+use crate::load_progress::Progress;
+use crate::workload::Context;
+use dbpress_core::error::{environment, failed, Error, Result};
+use dbpress_core::rand::Rng;
+use dbpress_core::signals::{self, Signals};
+use dbpress_driver::{Connection, DbError, DbResult, RowBatch};
+use dbpress_measure::host::Sampler;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+
+/// Rows per warehouse besides ORDER-LINE's (which are drawn: ≈ 300 000).
+const ROWS_PER_WAREHOUSE_ESTIMATE: u64 = 1 + 10 + 100_000 + 30_000 * 3 + 9_000 + 300_000;
+const ITEMS: u32 = 100_000;
+
+pub fn setup_error(e: DbError, what: &str) -> Error {
+    failed(format!(
+        "{what} failed: server error {}: {}",
+        e.code, e.message
+    ))
+}
+
+pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::host::HostUsage>> {
+    let engine = Engine::of(ctx.driver.dialect().name);
+    let mut probe = ctx.connect(0)?;
+    let dry = ctx.driver.server_info(probe.as_mut()).product == "dry-run";
+    let host = Sampler::started_for(ctx.driver, probe.as_mut());
+    if !dry && super::check::tables_present(probe.as_mut())? {
+        return Err(environment(format!(
+            "TPC-C tables already exist in this database: run `{} cleanup` first, or choose another database with {}",
+            ctx.invocation,
+            ctx.driver.hints().database
+        )));
+    }
+    let warehouses = w.warehouses;
+    let mut rng = Rng::new(w.seed, 0x7C_C0);
+    let c_load = CConstants::draw(&mut rng);
+    dbpress_core::notice!(
+        "Creating the TPC-C tables for {warehouses} warehouse(s) ({} rows, about {} MB)...",
+        u64::from(ITEMS) + u64::from(warehouses) * ROWS_PER_WAREHOUSE_ESTIMATE,
+        70 * u64::from(warehouses) + 8
+    );
+    let run = |conn: &mut dyn Connection, sql: &str, what: &str| -> Result<()> {
+        conn.query(sql)
+            .map(|_| ())
+            .map_err(|e| setup_error(e, what))
+    };
+    // The bookkeeping table first: cleanup drops only tables it vouches for.
+    run(probe.as_mut(), &schema::create_meta(), "creating tpcc_meta")?;
+    run(
+        probe.as_mut(),
+        &format!(
+            "INSERT INTO {META} VALUES ({warehouses}, {}, {}, {}, 'loading', '{}')",
+            c_load.c_last,
+            c_load.c_id,
+            c_load.ol_i_id,
+            gen::now_unix()
+        ),
+        "writing tpcc_meta",
+    )?;
+    for sql in schema::create_tables(engine, &w.mysql_engine) {
+        run(probe.as_mut(), &sql, "creating a TPC-C table")?;
+    }
+
+    let signals = Signals::install();
+    let progress =
+        Progress::estimated(u64::from(ITEMS) + u64::from(warehouses) * ROWS_PER_WAREHOUSE_ESTIMATE);
+    // Unit 0 is ITEM, unit w the warehouse w.
+    let next_unit = AtomicU32::new(0);
+    let done_units = AtomicU32::new(0);
+    let first_error: Mutex<Option<Error>> = Mutex::new(None);
+    let path: Mutex<Option<&'static str>> = Mutex::new(None);
+    let loaded_at = gen::now_unix();
+    let threads = ctx.threads.min(warehouses + 1).max(1) as usize;
+    std::thread::scope(|scope| {
+        for tid in 0..threads {
+            let (next_unit, done_units, first_error) = (&next_unit, &done_units, &first_error);
+            let (signals, progress, path) = (&signals, &progress, &path);
+            scope.spawn(move || {
+                let r = (|| -> Result<()> {
+                    let mut conn = ctx.connect(tid)?;
+                    loop {
+                        if signals.caught().is_some()
+                            || first_error
+                                .lock()
+                                .unwrap_or_else(|p| p.into_inner())
+                                .is_some()
+                        {
+                            return Ok(());
+                        }
+                        let unit = next_unit.fetch_add(1, Ordering::Relaxed);
+                        if unit > warehouses {
+                            return Ok(());
+                        }
+                        let mut rng = Rng::new(w.seed, 0x1_0000 + u64::from(unit));
+                        let mut l = Loader {
+                            conn: conn.as_mut(),
+                            rng: &mut rng,
+                            progress,
+                            loaded_at,
+                            c_load,
+                            signals,
+                        };
+                        let how = if unit == 0 {
+                            progress.say("Loading ITEM (100000 rows)...");
+                            l.items()
+                        } else {
+                            progress.say(&format!("Loading warehouse {unit}..."));
+                            l.warehouse(unit)
+                        }
+                        .map_err(|e| setup_error(e, &format!("loading unit {unit}")))?;
+                        path.lock()
+                            .unwrap_or_else(|p| p.into_inner())
+                            .get_or_insert(how);
+                        done_units.fetch_add(1, Ordering::Relaxed);
+                    }
+                })();
+                if let Err(e) = r {
+                    first_error
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .get_or_insert(e);
+                }
+            });
+        }
+    });
+    if let Some(e) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        progress.stopped();
+        return Err(e);
+    }
+    if let Some(sig) = signals.caught() {
+        let rows = progress.stopped();
+        return Err(Error::Interrupted(
+            format!(
+                "prepare interrupted by {sig}: {} of {} units (ITEM and each warehouse) loaded, {rows} rows; the tables are marked as loading: run `{} cleanup` before preparing again",
+                done_units.load(Ordering::Relaxed),
+                warehouses + 1,
+                ctx.invocation
+            ),
+            signals::exit_code(sig),
+        ));
+    }
+    let how = path
+        .into_inner()
+        .unwrap_or_else(|p| p.into_inner())
+        .unwrap_or("no rows");
+    progress.finish(how);
+
+    let mut conn = ctx.connect(0)?;
+    for sql in schema::create_indexes() {
+        dbpress_core::notice!("{sql}...");
+        run(conn.as_mut(), &sql, "creating an index")?;
+    }
+    if w.use_fk {
+        if engine == Engine::Sqlite {
+            dbpress_core::notice!(
+                "--use-fk: SQLite cannot add a foreign key to an existing table; none added"
+            );
+        } else {
+            dbpress_core::notice!("Adding the ten foreign keys of clause 1.3 (--use-fk)...");
+            for sql in schema::create_foreign_keys() {
+                run(conn.as_mut(), &sql, "adding a foreign key")?;
+            }
+        }
+    }
+    match engine {
+        Engine::Pg => {
+            for t in schema::TABLES {
+                run(
+                    conn.as_mut(),
+                    &format!("VACUUM ANALYZE {t}"),
+                    "VACUUM ANALYZE",
+                )?;
+            }
+        }
+        Engine::Sqlite => run(conn.as_mut(), "ANALYZE", "ANALYZE")?,
+        Engine::Mysql if !dry => {
+            let list = schema::TABLES.join(", ");
+            let _ = conn.query_rows(&format!("ANALYZE TABLE {list}"));
+        }
+        Engine::Mysql => {}
+    }
+    run(
+        conn.as_mut(),
+        &format!("UPDATE {META} SET state = 'ready'"),
+        "marking the load done",
+    )?;
+    drop(conn);
+    let usage = host.finish_now();
+    if w.no_check || dry {
+        return Ok(usage);
+    }
+    dbpress_core::notice!("Checking the consistency conditions (--no-check skips this)...");
+    super::check::run_checks(w, ctx, super::check::After::Load)?;
+    Ok(usage)
+}
+
+/// One connection's generator of rows.
+struct Loader<'a> {
+    conn: &'a mut dyn Connection,
+    rng: &'a mut Rng,
+    progress: &'a Progress,
+    loaded_at: u64,
+    c_load: CConstants,
+    signals: &'a Signals,
+}
+
+impl Loader<'_> {
+    /// Send `rows` rows made by `row(n, rng, batch)` into `table`.
+    fn table(
+        &mut self,
+        table: &str,
+        columns: &str,
+        rows: u64,
+        mut row: impl FnMut(u64, &mut Rng, &mut RowBatch),
+    ) -> DbResult<&'static str> {
+        let mut n = 0u64;
+        let (rng, progress, signals) = (&mut *self.rng, self.progress, self.signals);
+        self.conn.bulk_load(table, columns, &mut |batch| {
+            let before = n;
+            while n < rows && !batch.is_full() {
+                row(n, rng, batch);
+                n += 1;
+            }
+            progress.add(n - before);
+            // A signal ends the table early; the load reports what it did not finish.
+            n < rows && signals.caught().is_none()
+        })
+    }
+
+    fn items(&mut self) -> DbResult<&'static str> {
+        let mut s = Vec::new();
+        self.table(
+            "item",
+            "i_id,i_im_id,i_name,i_price,i_data",
+            u64::from(ITEMS),
+            |n, rng, b| {
+                b.int(n as i64 + 1);
+                b.int(i64::from(rng.uniform(1, 10_000)));
+                s.clear();
+                gen::a_string(rng, 14, 24, &mut s);
+                b.str(&s);
+                s.clear();
+                gen::decimal(i64::from(rng.uniform(100, 10_000)), 2, &mut s);
+                b.str(&s);
+                s.clear();
+                gen::data_with_original(rng, &mut s);
+                b.str(&s);
+            },
+        )
+    }
+
+    fn warehouse(&mut self, w: u32) -> DbResult<&'static str> {
+        let w = i64::from(w);
+        let mut s = Vec::new();
+        let mut ts = Vec::new();
+        gen::timestamp(self.loaded_at, &mut ts);
+        let ts = &ts[..];
+        let how = self.table(
+            "warehouse",
+            "w_id,w_name,w_street_1,w_street_2,w_city,w_state,w_zip,w_tax,w_ytd",
+            1,
+            |_, rng, b| {
+                b.int(w);
+                address(rng, b, &mut s);
+                tax(rng, b, &mut s);
+                b.str(b"300000.00");
+            },
+        )?;
+        self.table(
+            "district",
+            "d_id,d_w_id,d_name,d_street_1,d_street_2,d_city,d_state,d_zip,d_tax,d_ytd,d_next_o_id",
+            10,
+            |n, rng, b| {
+                b.int(n as i64 + 1);
+                b.int(w);
+                address(rng, b, &mut s);
+                tax(rng, b, &mut s);
+                b.str(b"30000.00");
+                b.int(3001);
+            },
+        )?;
+        self.table(
+            "stock",
+            "s_i_id,s_w_id,s_quantity,s_dist_01,s_dist_02,s_dist_03,s_dist_04,s_dist_05,\
+             s_dist_06,s_dist_07,s_dist_08,s_dist_09,s_dist_10,s_ytd,s_order_cnt,s_remote_cnt,s_data",
+            u64::from(ITEMS),
+            |n, rng, b| {
+                b.int(n as i64 + 1);
+                b.int(w);
+                b.int(i64::from(rng.uniform(10, 100)));
+                for _ in 0..10 {
+                    s.clear();
+                    gen::letters(rng, 24, &mut s);
+                    b.str(&s);
+                }
+                b.int(0);
+                b.int(0);
+                b.int(0);
+                s.clear();
+                gen::data_with_original(rng, &mut s);
+                b.str(&s);
+            },
+        )?;
+        let c_last = self.c_load.c_last;
+        self.table(
+            "customer",
+            "c_id,c_d_id,c_w_id,c_first,c_middle,c_last,c_street_1,c_street_2,c_city,c_state,\
+             c_zip,c_phone,c_since,c_credit,c_credit_lim,c_discount,c_balance,c_ytd_payment,\
+             c_payment_cnt,c_delivery_cnt,c_data",
+            30_000,
+            |n, rng, b| {
+                let (d, c) = (n / 3000 + 1, n % 3000 + 1);
+                b.int(c as i64);
+                b.int(d as i64);
+                b.int(w);
+                s.clear();
+                gen::a_string(rng, 8, 16, &mut s);
+                b.str(&s);
+                b.str(b"OE");
+                let syllables = if c <= 1000 {
+                    c as u32 - 1
+                } else {
+                    gen::nurand(rng, 255, 0, 999, c_last)
+                };
+                gen::last_name(syllables, &mut s);
+                b.str(&s);
+                street_city_state_zip(rng, b, &mut s);
+                s.clear();
+                gen::n_string(rng, 16, &mut s);
+                b.str(&s);
+                b.str(ts);
+                b.str(if rng.uniform(1, 10) == 1 {
+                    b"BC"
+                } else {
+                    b"GC"
+                });
+                b.str(b"50000.00");
+                s.clear();
+                gen::decimal(i64::from(rng.uniform(0, 5000)), 4, &mut s);
+                b.str(&s);
+                b.str(b"-10.00");
+                b.str(b"10.00");
+                b.int(1);
+                b.int(0);
+                s.clear();
+                gen::a_string(rng, 300, 500, &mut s);
+                b.str(&s);
+            },
+        )?;
+        self.table(
+            "history",
+            "h_c_id,h_c_d_id,h_c_w_id,h_d_id,h_w_id,h_date,h_amount,h_data",
+            30_000,
+            |n, rng, b| {
+                let (d, c) = (n / 3000 + 1, n % 3000 + 1);
+                b.int(c as i64);
+                b.int(d as i64);
+                b.int(w);
+                b.int(d as i64);
+                b.int(w);
+                b.str(ts);
+                b.str(b"10.00");
+                s.clear();
+                gen::a_string(rng, 12, 24, &mut s);
+                b.str(&s);
+            },
+        )?;
+        // Each district's orders: customers in a random permutation, 5..=15 lines each.
+        let mut orders: Vec<(u16, u8)> = Vec::with_capacity(30_000);
+        for _ in 0..10 {
+            let mut perm: Vec<u16> = (1..=3000).collect();
+            for i in (1..perm.len()).rev() {
+                let j = self.rng.uniform(0, i as u32) as usize;
+                perm.swap(i, j);
+            }
+            for c in perm {
+                orders.push((c, self.rng.uniform(5, 15) as u8));
+            }
+        }
+        let orders = &orders;
+        self.table(
+            "orders",
+            "o_id,o_d_id,o_w_id,o_c_id,o_entry_d,o_carrier_id,o_ol_cnt,o_all_local",
+            30_000,
+            |n, rng, b| {
+                let (d, o) = (n / 3000 + 1, n % 3000 + 1);
+                let (c, lines) = orders[n as usize];
+                b.int(o as i64);
+                b.int(d as i64);
+                b.int(w);
+                b.int(i64::from(c));
+                b.str(ts);
+                if o < 2101 {
+                    b.int(i64::from(rng.uniform(1, 10)));
+                } else {
+                    b.null();
+                }
+                b.int(i64::from(lines));
+                b.int(1);
+            },
+        )?;
+        self.table("new_order", "no_o_id,no_d_id,no_w_id", 9_000, |n, _, b| {
+            b.int((n % 900 + 2101) as i64);
+            b.int((n / 900 + 1) as i64);
+            b.int(w);
+        })?;
+        let total_lines: u64 = orders.iter().map(|&(_, l)| u64::from(l)).sum();
+        // (order index, line) walking the orders in key order.
+        let (mut at, mut line) = (0usize, 1u8);
+        self.table(
+            "order_line",
+            "ol_o_id,ol_d_id,ol_w_id,ol_number,ol_i_id,ol_supply_w_id,ol_delivery_d,\
+             ol_quantity,ol_amount,ol_dist_info",
+            total_lines,
+            |_, rng, b| {
+                let (d, o) = (at / 3000 + 1, at % 3000 + 1);
+                b.int(o as i64);
+                b.int(d as i64);
+                b.int(w);
+                b.int(i64::from(line));
+                b.int(i64::from(rng.uniform(1, ITEMS)));
+                b.int(w);
+                let delivered = o < 2101;
+                if delivered {
+                    b.str(ts);
+                } else {
+                    b.null();
+                }
+                b.int(5);
+                if delivered {
+                    b.str(b"0.00");
+                } else {
+                    s.clear();
+                    gen::decimal(i64::from(rng.uniform(1, 999_999)), 2, &mut s);
+                    b.str(&s);
+                }
+                s.clear();
+                gen::letters(rng, 24, &mut s);
+                b.str(&s);
+                if line == orders[at].1 {
+                    at += 1;
+                    line = 1;
+                } else {
+                    line += 1;
+                }
+            },
+        )?;
+        Ok(how)
+    }
+}
+
+/// Name, two streets, city, state, zip.
+fn address(rng: &mut Rng, b: &mut RowBatch, s: &mut Vec<u8>) {
+    s.clear();
+    gen::a_string(rng, 6, 10, s);
+    b.str(s);
+    street_city_state_zip(rng, b, s);
+}
+
+fn street_city_state_zip(rng: &mut Rng, b: &mut RowBatch, s: &mut Vec<u8>) {
+    for _ in 0..3 {
+        s.clear();
+        gen::a_string(rng, 10, 20, s);
+        b.str(s);
+    }
+    s.clear();
+    gen::letters(rng, 2, s);
+    b.str(s);
+    s.clear();
+    gen::zip(rng, s);
+    b.str(s);
+}
+
+/// A tax rate in [0.0000..0.2000].
+fn tax(rng: &mut Rng, b: &mut RowBatch, s: &mut Vec<u8>) {
+    s.clear();
+    gen::decimal(i64::from(rng.uniform(0, 2000)), 4, s);
+    b.str(s);
+}
+
+/// `cleanup`: drop the nine tables and the bookkeeping table, nothing else.
+pub fn cleanup(ctx: &Context<'_>) -> Result<()> {
+    let mut conn = ctx.connect(0)?;
+    let dry = ctx.driver.server_info(conn.as_mut()).product == "dry-run";
+    if !dry && super::check::meta(conn.as_mut())?.is_none() {
+        if super::check::tables_present(conn.as_mut())? {
+            return Err(environment(format!(
+                "TPC-C tables exist here but no {META} table says dbpress created them: dbpress drops only what it loaded; drop them yourself if they are not needed"
+            )));
+        }
+        dbpress_core::notice!("No TPC-C tables here: nothing to clean up");
+        return Ok(());
+    }
+    for sql in schema::drop_tables() {
+        dbpress_core::notice!("{sql}");
+        conn.query(&sql)
+            .map_err(|e| setup_error(e, "dropping a TPC-C table"))?;
+    }
+    Ok(())
+}
