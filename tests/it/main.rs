@@ -43,3 +43,5 @@ mod sqlite;
 mod sweep;
 /// CSV and Markdown: rows that add up to the JSON result they come from.
 mod tables;
+/// TPC-C on every engine: load, run, consistency, and the database's own counts.
+mod tpcc;

@@ -70,7 +70,7 @@ struct Stmt {
     bound: Option<(u64, u64, u64)>,
     /// Result column types from the prepare (or the last execute that resent them), for
     /// decoding binary rows; empty for a statement that returns none.
-    columns: Vec<rows::ColumnType>,
+    columns: Vec<crate::packet::ColumnType>,
 }
 
 pub struct WireConn {

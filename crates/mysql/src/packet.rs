@@ -5,6 +5,32 @@ pub use dbpress_net::Stream;
 use dbpress_net::{tls_handshake, Buffered};
 use rustls::ClientConfig;
 use std::io::{self, Write};
+/// A result column as the binary protocol encodes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ColumnType {
+    pub code: u8,
+    pub unsigned: bool,
+}
+
+const UNSIGNED_FLAG: u16 = 0x20;
+
+/// The type of a column definition packet (Protocol::ColumnDefinition41): six length-encoded
+/// strings, the fixed fields' length, then charset (2), length (4), type (1), flags (2).
+pub fn column_type(p: &[u8]) -> Option<ColumnType> {
+    let mut at = 0;
+    for _ in 0..6 {
+        let n = lenenc(p, &mut at)? as usize;
+        at += n;
+    }
+    lenenc(p, &mut at)?;
+    let code = *p.get(at + 6)?;
+    let flags = u16::from_le_bytes([*p.get(at + 7)?, *p.get(at + 8)?]);
+    Some(ColumnType {
+        code,
+        unsigned: flags & UNSIGNED_FLAG != 0,
+    })
+}
+
 #[cfg(test)]
 use std::os::unix::net::UnixStream;
 use std::sync::Arc;

@@ -8,7 +8,7 @@ use std::fmt::Write;
 /// `[ 1s ] thds: 8 tps: … qps: … (r/w/o: …) lat (ms,95%): … err/s: … reconn/s: …`
 pub fn interval_line(i: &Interval, percentile: u32) -> String {
     let d = i.duration_s.max(1e-9);
-    format!(
+    let line = format!(
         "[ {:.0}s ] thds: {} tps: {:.2} qps: {:.2} (r/w/o: {:.2}/{:.2}/{:.2}) lat (ms,{}%): {:.2} err/s: {:.2} reconn/s: {:.2}",
         i.time_s,
         i.threads,
@@ -21,7 +21,12 @@ pub fn interval_line(i: &Interval, percentile: u32) -> String {
         i.latency_pct_ms,
         i.errors as f64 / d,
         i.reconnects as f64 / d,
-    )
+    );
+    // A TPC-C run's New-Orders, as tpmC, after sysbench's fields.
+    match i.events_by_kind.first() {
+        Some(&new_orders) => format!("{line} tpmC: {:.0}", new_orders as f64 * 60.0 / d),
+        None => line,
+    }
 }
 
 /// The interval lines a saved run printed as it ran: none without --report-interval, and none
@@ -244,6 +249,9 @@ fn dbpress_sections(r: &RunResult) -> String {
         .iter()
         .map(|st| st.name.chars().count())
         .fold(18, usize::max);
+    if let Some(t) = &r.tpcc {
+        o.push_str(&tpcc::section(t));
+    }
     let _ = writeln!(o, "Latency by statement (ms, dbpress):");
     let _ = writeln!(
         o,
@@ -392,3 +400,4 @@ pub mod sweep;
 #[cfg(test)]
 pub(crate) mod tests;
 mod throughput;
+mod tpcc;

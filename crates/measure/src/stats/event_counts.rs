@@ -190,6 +190,7 @@ mod tests {
             lat_sum_ns: 30,
             lat_min_ns: 10,
             lat_max_ns: 20,
+            by_label: [1, 0, 2, 0, 0, 0, 0, 0],
         };
         let b = EventCounts {
             max_lag_ns: 3,

@@ -3,34 +3,8 @@
 //! (prepared statements) or as text (text templates).
 
 use super::{column_count, err_packet, io_lost, protocol, terminator_status, WireConn};
-use crate::packet::lenenc;
+use crate::packet::{column_type, lenenc, ColumnType};
 use dbpress_session::{DbResult, QueryKind, ResultRows};
-
-/// A result column as the binary protocol encodes it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct ColumnType {
-    code: u8,
-    unsigned: bool,
-}
-
-const UNSIGNED_FLAG: u16 = 0x20;
-
-/// The type of a column definition packet (Protocol::ColumnDefinition41): six length-encoded
-/// strings, the fixed fields' length, then charset (2), length (4), type (1), flags (2).
-pub(super) fn column_type(p: &[u8]) -> Option<ColumnType> {
-    let mut at = 0;
-    for _ in 0..6 {
-        let n = lenenc(p, &mut at)? as usize;
-        at += n;
-    }
-    lenenc(p, &mut at)?;
-    let code = *p.get(at + 6)?;
-    let flags = u16::from_le_bytes([*p.get(at + 7)?, *p.get(at + 8)?]);
-    Some(ColumnType {
-        code,
-        unsigned: flags & UNSIGNED_FLAG != 0,
-    })
-}
 
 impl WireConn {
     /// Read the column definitions that follow a result header (and the EOF that ends them,
@@ -231,10 +205,7 @@ mod tests {
                 unsigned: false
             })
         );
-        assert_eq!(
-            column_type(&col(1, UNSIGNED_FLAG)).map(|t| t.unsigned),
-            Some(true)
-        );
+        assert_eq!(column_type(&col(1, 0x20)).map(|t| t.unsigned), Some(true));
         assert_eq!(column_type(&[1, 2]), None);
     }
 

@@ -190,6 +190,7 @@ fn interval_line_matches_sysbench() {
         host_cpu: None,
         disk: None,
         waits: None,
+        events_by_kind: Vec::new(),
     };
     assert_eq!(
         interval_line(&i, 95),

@@ -10,6 +10,12 @@ pub struct Deck {
     next: usize,
 }
 
+impl Default for Deck {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl Deck {
     pub fn new() -> Deck {
         let mut cards = [Txn::NewOrder; 23];

@@ -5,15 +5,16 @@
 //! Secondary indexes (and `--use-fk`'s keys) come after the data. The bookkeeping row says
 //! "loading" until everything is in, so `check` and `run` can name an interrupted load.
 
+use super::check::setup_error;
 use super::gen::{self, CConstants};
 use super::schema::{self, Engine, META};
 use super::Tpcc;
 use crate::load_progress::Progress;
 use crate::workload::Context;
-use dbpress_core::error::{environment, failed, Error, Result};
+use dbpress_core::error::{environment, Error, Result};
 use dbpress_core::rand::Rng;
 use dbpress_core::signals::{self, Signals};
-use dbpress_driver::{Connection, DbError, DbResult, RowBatch};
+use dbpress_driver::{Connection, DbResult, RowBatch};
 use dbpress_measure::host::Sampler;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
@@ -21,13 +22,6 @@ use std::sync::Mutex;
 /// Rows per warehouse besides ORDER-LINE's (which are drawn: ≈ 300 000).
 const ROWS_PER_WAREHOUSE_ESTIMATE: u64 = 1 + 10 + 100_000 + 30_000 * 3 + 9_000 + 300_000;
 const ITEMS: u32 = 100_000;
-
-pub fn setup_error(e: DbError, what: &str) -> Error {
-    failed(format!(
-        "{what} failed: server error {}: {}",
-        e.code, e.message
-    ))
-}
 
 pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::host::HostUsage>> {
     let engine = Engine::of(ctx.driver.dialect().name);
@@ -200,7 +194,7 @@ pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
         return Ok(usage);
     }
     dbpress_core::notice!("Checking the consistency conditions (--no-check skips this)...");
-    super::check::run_checks(w, ctx, super::check::After::Load)?;
+    super::check::run_checks(ctx, super::check::After::Load)?;
     Ok(usage)
 }
 

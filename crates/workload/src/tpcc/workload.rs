@@ -104,7 +104,7 @@ impl Workload for Tpcc {
     }
 
     fn check(&self, ctx: &Context<'_>) -> Result<()> {
-        check::check(self, ctx)
+        check::check(ctx)
     }
 
     fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>> {

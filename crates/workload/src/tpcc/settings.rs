@@ -1,0 +1,51 @@
+//! The options of a TPC-C command, and what a run learns from the database before it starts.
+
+use dbpress_core::error::{usage, Result};
+use dbpress_core::options::{boolean, int, OptionValues};
+use std::sync::{Arc, Mutex};
+
+pub struct Tpcc {
+    /// --warehouses: what prepare loads; for run, what it uses (None: all loaded).
+    pub warehouses: u32,
+    pub warehouses_given: bool,
+    pub use_fk: bool,
+    pub random_home: bool,
+    pub max_tries: u32,
+    pub no_check: bool,
+    pub mysql_engine: String,
+    pub seed: u64,
+    /// Set by `check_ready`: the warehouses a run uses and the load's constants.
+    pub(crate) loaded: Mutex<Option<super::check::Meta>>,
+    /// The terminals' counts of the current run.
+    pub(crate) tally: Arc<Mutex<super::tally::Tally>>,
+    /// The run's NURand constants, drawn in `check_ready`.
+    pub(crate) c_run: Mutex<Option<super::gen::CConstants>>,
+}
+
+impl Tpcc {
+    pub fn new(opts: &OptionValues, seed: u64) -> Result<Tpcc> {
+        let home = opts.get("home-warehouse");
+        let random_home = match home {
+            "terminal" => false,
+            "random" => true,
+            other => {
+                return Err(usage(format!(
+                    "--home-warehouse={other}: expected terminal (a home warehouse per connection) or random (per transaction)"
+                )))
+            }
+        };
+        Ok(Tpcc {
+            warehouses: int(opts, "warehouses", 1, 100_000)? as u32,
+            warehouses_given: opts.is_set("warehouses"),
+            use_fk: boolean(opts, "use-fk")?,
+            random_home,
+            max_tries: int(opts, "max-tries", 1, 1_000_000)? as u32,
+            no_check: boolean(opts, "no-check")?,
+            mysql_engine: opts.get("mysql-storage-engine").to_string(),
+            seed,
+            loaded: Mutex::new(None),
+            tally: Arc::new(Mutex::new(super::tally::Tally::default())),
+            c_run: Mutex::new(None),
+        })
+    }
+}

@@ -1,0 +1,159 @@
+//! `dbpress tpcc` on every engine (SQLite always; MariaDB and PostgreSQL from
+//! scripts/services.sh): the load passes all twelve consistency conditions, a run of more than
+//! 2 000 transactions keeps the deck's mix, rolls back about 1% of New-Orders, and reports
+//! counts the database itself confirms — committed New-Orders are the rise of sum(d_next_o_id),
+//! Payments the new HISTORY rows, Deliveries the NEW-ORDER rows removed / 10 — and `check`
+//! passes after it.
+
+use crate::common::*;
+use crate::engines::each_engine;
+
+#[test]
+fn tpcc_loads_runs_and_the_database_confirms_its_counts_on_every_engine() {
+    each_engine("tpcc", |e| {
+        let cleanup = dbpress(&e.args(&["tpcc", "cleanup"], &[]));
+        assert!(cleanup.status.success(), "{}", stderr(&cleanup));
+        let o = dbpress(&e.args(&["tpcc", "prepare"], &["--warehouses=2", "--threads=2"]));
+        let out = stdout(&o);
+        assert!(o.status.success(), "{}: {}{}", e.name, out, stderr(&o));
+        for n in 1..=12 {
+            assert!(
+                out.contains(&format!("Condition {n:>2} holds")),
+                "{}: condition {n} after the load: {out}",
+                e.name
+            );
+        }
+        assert_eq!(e.scalar("SELECT COUNT(*) FROM warehouse"), 2);
+        assert_eq!(e.scalar("SELECT COUNT(*) FROM item"), 100_000);
+        assert_eq!(e.scalar("SELECT COUNT(*) FROM stock"), 200_000);
+        assert_eq!(e.scalar("SELECT COUNT(*) FROM customer"), 60_000);
+        assert_eq!(e.scalar("SELECT COUNT(*) FROM new_order"), 18_000);
+
+        let next_before = e.scalar("SELECT SUM(d_next_o_id) FROM district");
+        let history_before = e.scalar("SELECT COUNT(*) FROM history");
+        let new_orders_before = e.scalar("SELECT COUNT(*) FROM new_order");
+        let (_, r) = run_to_json(
+            &e.args(&["tpcc", "run"], &["--threads=4", "--events=2300"]),
+            &format!("tpcc-{}", e.name),
+        );
+        let t = &r["tpcc"];
+        let count = |name: &str| {
+            t["transactions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["name"] == name)
+                .unwrap()["count"]
+                .as_i64()
+                .unwrap()
+        };
+        let (no, pay, os, del, sl) = (
+            count("new_order"),
+            count("payment"),
+            count("order_status"),
+            count("delivery"),
+            count("stock_level"),
+        );
+        let all = no + pay + os + del + sl;
+        assert_eq!(all, 2300, "{}: {t}", e.name);
+        assert_eq!(all, r["summary"]["events"].as_i64().unwrap());
+        // The deck: 10/23, 10/23, 1/23 each, within one point.
+        for (n, share) in [(no, 10.0), (pay, 10.0), (os, 1.0), (del, 1.0), (sl, 1.0)] {
+            let pct = 100.0 * n as f64 / all as f64;
+            let want = 100.0 * share / 23.0;
+            assert!(
+                (pct - want).abs() <= 1.0,
+                "{}: {pct:.2}% vs {want:.2}%",
+                e.name
+            );
+        }
+        let rollbacks = t["new_order_rollbacks"].as_i64().unwrap();
+        assert!(
+            (1..=no * 3 / 100).contains(&rollbacks),
+            "{}: {rollbacks} of {no} New-Orders rolled back",
+            e.name
+        );
+        // What the database says happened.
+        let committed = e.scalar("SELECT SUM(d_next_o_id) FROM district") - next_before;
+        assert_eq!(
+            committed,
+            no - rollbacks,
+            "{}: committed New-Orders",
+            e.name
+        );
+        let payments = e.scalar("SELECT COUNT(*) FROM history") - history_before;
+        assert_eq!(payments, pay, "{}: Payments", e.name);
+        let skipped = t["delivery_skipped_districts"].as_i64().unwrap();
+        let removed = new_orders_before + committed - e.scalar("SELECT COUNT(*) FROM new_order");
+        assert_eq!(removed, 10 * del - skipped, "{}: Deliveries", e.name);
+        // Two warehouses: some Payments are for a remote customer, some lines remote.
+        assert!(t["payment_remote_pct"].as_f64().unwrap() > 5.0, "{t}");
+        assert!(t["payment_by_name_pct"].as_f64().unwrap() > 45.0, "{t}");
+        assert_eq!(r["intervals"].as_array().map(|i| i.is_empty()), Some(false));
+
+        let o = dbpress(&e.args(&["tpcc", "check"], &[]));
+        let out = stdout(&o);
+        assert!(o.status.success(), "{}: {out}{}", e.name, stderr(&o));
+        assert!(out.contains("Condition 11 skipped"), "{out}");
+        assert!(!out.contains("FAILED"), "{out}");
+
+        let o = dbpress(&e.args(&["tpcc", "cleanup"], &[]));
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(!e.table_exists("warehouse") && !e.table_exists("tpcc_meta"));
+    });
+}
+
+#[test]
+fn tpcc_runs_in_a_dry_run() {
+    let o = dbpress(&[
+        "tpcc",
+        "run",
+        "--mysql-dry-run",
+        "--events=500",
+        "--output-format=json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(r["summary"]["events"], 500);
+    assert!(r["tpcc"]["tpmc"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn tpcc_names_a_missing_or_interrupted_load_and_drops_only_what_it_loaded() {
+    let dir = scratch("tpcc-missing");
+    let db = format!("--db=sqlite:{}", dir.join("t.sqlite").display());
+    let o = dbpress(&["tpcc", "run", &db, "--events=10"]);
+    assert_fails_with(
+        &o,
+        2,
+        "no TPC-C tables here: run `dbpress tpcc prepare` first",
+    );
+    let o = dbpress(&["tpcc", "check", &db]);
+    assert_fails_with(&o, 2, "run `dbpress tpcc prepare` first");
+
+    // A load that never finished says so.
+    let c = rusqlite::Connection::open(dir.join("t.sqlite")).unwrap();
+    c.execute_batch(
+        "CREATE TABLE tpcc_meta (warehouses INT, c_last INT, c_id INT, ol_i_id INT, state TEXT, loaded_at TEXT);
+         INSERT INTO tpcc_meta VALUES (3, 1, 2, 3, 'loading', '0');",
+    )
+    .unwrap();
+    let o = dbpress(&["tpcc", "run", &db, "--events=10"]);
+    assert_fails_with(&o, 2, "did not finish");
+    let o = dbpress(&["tpcc", "check", &db]);
+    assert_fails_with(&o, 2, "did not finish");
+
+    // A `warehouse` table nobody vouches for is left alone.
+    c.execute_batch("DROP TABLE tpcc_meta; CREATE TABLE warehouse (w_id INT);")
+        .unwrap();
+    let o = dbpress(&["tpcc", "cleanup", &db]);
+    assert_fails_with(&o, 2, "drops only what it loaded");
+    let n: i64 = c
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE name = 'warehouse'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(n, 1);
+}
