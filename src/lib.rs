@@ -8,6 +8,7 @@
 //! - `sweep`: `--threads` lists, one run per level and the closing table
 //! - `slap`: `dbpress slap`, mysqlslap's command line (its workloads: `dbpress_workload::slap`)
 //! - `script`: `dbpress script`, pgbench's command line (its workloads: `dbpress_workload::script`)
+//! - `tpcc_mysql`: `dbpress tpcc-load` / `tpcc-start`, tpcc-mysql's command lines over `dbpress tpcc`
 //!
 //! `main_with_args` is the whole program; `main.rs` only maps its return value to the exit code,
 //! so tests can drive the tool in-process as well as through the binary.
@@ -18,6 +19,7 @@ pub mod run;
 pub mod script;
 pub mod slap;
 pub mod sweep;
+pub mod tpcc_mysql;
 
 use std::io::Write;
 

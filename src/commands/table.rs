@@ -24,6 +24,16 @@ pub static SUBCOMMANDS: &[Subcommand] = &[
         grammar: Grammar::Own(crate::script::main),
     },
     Subcommand {
+        name: Some("tpcc-load"),
+        usage: &["dbpress tpcc-load -h -P -d -u -p -w [-l -m -n]   (tpcc-mysql's tpcc_load line)"],
+        grammar: Grammar::Own(crate::tpcc_mysql::load_main),
+    },
+    Subcommand {
+        name: Some("tpcc-start"),
+        usage: &["dbpress tpcc-start -h -P -d -u -p -w -c -r -l -i   (tpcc-mysql's tpcc_start line)"],
+        grammar: Grammar::Own(crate::tpcc_mysql::start_main),
+    },
+    Subcommand {
         name: Some("list"),
         usage: &["dbpress list"],
         grammar: Grammar::Sysbench(help::list),

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 /// under these are crates (`crates/`), whose order Cargo keeps.
 const LAYERS: &[(&str, &[&str])] = &[
     ("entry", &["lib", "main", "commands"]),
-    ("subcommands", &["slap", "script"]),
+    ("subcommands", &["slap", "script", "tpcc_mysql"]),
     ("runs", &["sweep", "run"]),
     ("grammar", &["cli"]),
 ];

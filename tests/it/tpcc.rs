@@ -157,3 +157,94 @@ fn tpcc_names_a_missing_or_interrupted_load_and_drops_only_what_it_loaded() {
         .unwrap();
     assert_eq!(n, 1);
 }
+
+/// tpcc-mysql's two command lines, pasted: the load, a part that has nothing left to do, and a
+/// run that ends with tpcc_start's blocks, whose response-time check compares like with like.
+#[test]
+fn pasted_tpcc_mysql_lines_load_run_and_print_its_blocks() {
+    let Some(_srv) = server("tpcc_mysql") else {
+        return;
+    };
+    let conn = [
+        "-h",
+        "127.0.0.1",
+        "-P",
+        "3306",
+        "-d",
+        "sbtest",
+        "-u",
+        "sbtest",
+        "-p",
+        "sbtest",
+    ];
+    let with = |head: &str, tail: &[&str]| {
+        let mut a = vec![head];
+        a.extend_from_slice(&conn);
+        a.extend_from_slice(tail);
+        dbpress(&a)
+    };
+    let o = dbpress(&[
+        "tpcc",
+        "cleanup",
+        "--mysql-socket",
+        SOCKET,
+        "--mysql-user=sbtest",
+        "--mysql-password=sbtest",
+        "--mysql-db=sbtest",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = with("tpcc-load", &["-w", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Condition 12 holds"), "{}", stdout(&o));
+    let o = with("tpcc-load", &["-w", "1", "-l", "3", "-m", "1", "-n", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("nothing to do"), "{}", stdout(&o));
+
+    let o = with(
+        "tpcc-start",
+        &["-w", "1", "-c", "2", "-r", "1", "-l", "3", "-i", "1"],
+    );
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}{}", stderr(&o));
+    for block in [
+        "<Raw Results>",
+        "<Raw Results2(sum ver.)>",
+        "<Constraint Check>",
+        "<TpmC>",
+    ] {
+        assert!(out.contains(block), "{block} missing: {out}");
+    }
+    assert!(out.contains("      New-Order: 100.00%  [OK]"), "{out}");
+    assert!(!out.contains("[NG]"), "{out}");
+    let tm_tpmc: f64 = out
+        .lines()
+        .find(|l| l.trim_end().ends_with("TpmC") && l.split_whitespace().count() == 2)
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no TpmC line: {out}"));
+    let dbpress_tpmc: f64 = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("tpmC: "))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no tpmC line: {out}"));
+    assert!(
+        tm_tpmc > 0.0 && (tm_tpmc - dbpress_tpmc).abs() <= 1.0,
+        "{tm_tpmc} vs {dbpress_tpmc}"
+    );
+    // Its warehouses are drawn per transaction, as tpcc_start draws them.
+    assert!(out.contains("a random warehouse per transaction"), "{out}");
+
+    let o = with("tpcc-start", &["-w", "1", "-x", "1"]);
+    assert_fails_with(&o, 2, "unknown flag -x");
+    let o = dbpress(&[
+        "tpcc",
+        "cleanup",
+        "--mysql-socket",
+        SOCKET,
+        "--mysql-user=sbtest",
+        "--mysql-password=sbtest",
+        "--mysql-db=sbtest",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
