@@ -86,6 +86,29 @@ fn tpcc_loads_runs_and_the_database_confirms_its_counts_on_every_engine() {
         let skipped = t["delivery_skipped_districts"].as_i64().unwrap();
         let removed = new_orders_before + committed - e.scalar("SELECT COUNT(*) FROM new_order");
         assert_eq!(removed, 10 * del - skipped, "{}: Deliveries", e.name);
+        // Stock counters started at 0 and move only with the run's committed order lines
+        // (orders past the 3 000 loaded per district).
+        let new_lines = "FROM order_line WHERE ol_o_id > 3000";
+        assert_eq!(
+            e.scalar("SELECT SUM(s_order_cnt) FROM stock"),
+            e.scalar(&format!("SELECT COUNT(*) {new_lines}")),
+            "{}: S_ORDER_CNT",
+            e.name
+        );
+        assert_eq!(
+            e.scalar("SELECT SUM(s_ytd) FROM stock"),
+            e.scalar(&format!("SELECT SUM(ol_quantity) {new_lines}")),
+            "{}: S_YTD",
+            e.name
+        );
+        assert_eq!(
+            e.scalar("SELECT SUM(s_remote_cnt) FROM stock"),
+            e.scalar(&format!(
+                "SELECT COUNT(*) {new_lines} AND ol_supply_w_id <> ol_w_id"
+            )),
+            "{}: S_REMOTE_CNT",
+            e.name
+        );
         // Two warehouses: some Payments are for a remote customer, some lines remote.
         assert!(t["payment_remote_pct"].as_f64().unwrap() > 5.0, "{t}");
         assert!(t["payment_by_name_pct"].as_f64().unwrap() > 45.0, "{t}");

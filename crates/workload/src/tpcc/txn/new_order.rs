@@ -1,10 +1,11 @@
 //! New-Order (clause 2.4): 5–15 lines, 1% remote supply warehouses, 1% rolled back on an
 //! unused item id in the last line after every valid line was processed (2.4.2.3).
 
-use super::statements::{kind, MAX_LINES};
+use super::statements::{self, kind, MAX_LINES};
 use super::{int, missing, Terminal};
 use crate::events::Exec;
 use crate::tpcc::gen;
+use crate::tpcc::schema::Engine;
 use dbpress_driver::{DbResult, Value};
 
 /// An item id no item has: the 1% rolled-back orders end with it.
@@ -162,23 +163,61 @@ impl Terminal {
             }
         }
 
-        // Stock updates in key order, so two orders lock shared rows in the same order.
-        let mut order: [usize; MAX_LINES] = std::array::from_fn(|i| i);
-        order[..valid].sort_unstable_by_key(|&i| (lines[i].supply, lines[i].item));
-        for &i in &order[..valid] {
-            let l = &lines[i];
-            exec.run(
-                kind::NO_STOCK_UPDATE,
-                s.stock_update,
-                &[
-                    Value::Int(l.new_quantity),
-                    Value::Int(i64::from(l.qty)),
-                    Value::Int(i64::from(l.supply != w)),
-                    Value::Int(i64::from(l.supply)),
-                    Value::Int(i64::from(l.item)),
-                ],
-            )?;
+        // Each stock row once: a second line of an item adds to the first one's counts, and
+        // its quantity (computed after the first line's) is the row's last.
+        let mut rows: [(u32, u32, i64, i64, i64, i64); MAX_LINES] = [(0, 0, 0, 0, 0, 0); MAX_LINES];
+        let mut distinct = 0;
+        for l in &lines[..valid] {
+            let remote = i64::from(l.supply != w);
+            match rows[..distinct]
+                .iter_mut()
+                .find(|r| r.0 == l.supply && r.1 == l.item)
+            {
+                Some(r) => {
+                    r.2 = l.new_quantity;
+                    r.3 += i64::from(l.qty);
+                    r.4 += 1;
+                    r.5 += remote;
+                }
+                None => {
+                    rows[distinct] = (
+                        l.supply,
+                        l.item,
+                        l.new_quantity,
+                        i64::from(l.qty),
+                        1,
+                        remote,
+                    );
+                    distinct += 1;
+                }
+            }
         }
+        let mut params = [Value::Null; 10 * MAX_LINES];
+        let n_params = statements::stock_update_params(s.engine);
+        for k in 0..MAX_LINES {
+            let (sw, si, q, y, c, r) = rows[k.min(distinct - 1)];
+            let (sw, si) = (i64::from(sw), i64::from(si));
+            if s.engine == Engine::Pg {
+                let p = &mut params[6 * k..6 * k + 6];
+                p.copy_from_slice(&[
+                    Value::Int(sw),
+                    Value::Int(si),
+                    Value::Int(q),
+                    Value::Int(y),
+                    Value::Int(c),
+                    Value::Int(r),
+                ]);
+            } else {
+                let key = Value::Int(sw * 1_000_000 + si);
+                for (col, v) in [q, y, c, r].into_iter().enumerate() {
+                    params[2 * MAX_LINES * col + 2 * k] = key;
+                    params[2 * MAX_LINES * col + 2 * k + 1] = Value::Int(v);
+                }
+                params[8 * MAX_LINES + 2 * k] = Value::Int(sw);
+                params[8 * MAX_LINES + 2 * k + 1] = Value::Int(si);
+            }
+        }
+        exec.run(kind::NO_STOCK_UPDATE, s.stock_update, &params[..n_params])?;
 
         // The lines in one INSERT.
         self.a.clear();

@@ -81,6 +81,8 @@ pub struct Statements {
     pub new_order_insert: StmtHandle,
     pub items: StmtHandle,
     pub stock: StmtHandle,
+    /// Every stock row of an order in one UPDATE: `STOCK_UPDATE_PARAMS` parameters, see
+    /// `stock_update_sql`.
     pub stock_update: StmtHandle,
     /// Multi-row INSERTs of n lines, prepared when first needed (index n − 1).
     pub lines_insert: [Option<StmtHandle>; MAX_LINES],
@@ -114,6 +116,43 @@ pub struct Statements {
     /// Stock-Level
     pub district_next_read: StmtHandle,
     pub low_stock: StmtHandle,
+}
+
+/// Parameters of the stock UPDATE: per key (padded to `MAX_LINES`), PostgreSQL's VALUES row
+/// (w, i, quantity, ytd, orders, remote) or the CASE branches' (key, value) × 4 and the key pair.
+pub fn stock_update_params(engine: Engine) -> usize {
+    match engine {
+        Engine::Pg => 6 * MAX_LINES,
+        _ => (4 * 2 + 2) * MAX_LINES,
+    }
+}
+
+/// One UPDATE for all of an order's stock rows, so an order costs the server one statement
+/// where ten per-line UPDATEs cost ten. PostgreSQL joins a VALUES list; MySQL (whose VALUES
+/// rows are recent) and SQLite pick each column's value with a CASE on the row's key
+/// (s_w_id × 1 000 000 + s_i_id: item ids stay below a million). A key padded in twice carries
+/// the same values, so either match gives the same row.
+fn stock_update_sql(engine: Engine, stock_keys: &str) -> String {
+    if engine == Engine::Pg {
+        let first = "(CAST(? AS INT), CAST(? AS INT), CAST(? AS INT), CAST(? AS INT), CAST(? AS INT), CAST(? AS INT))";
+        let rest = vec!["(?, ?, ?, ?, ?, ?)"; MAX_LINES - 1].join(", ");
+        return format!(
+            "UPDATE stock SET s_quantity = v.q, s_ytd = s_ytd + v.y, s_order_cnt = s_order_cnt + v.c, s_remote_cnt = s_remote_cnt + v.r FROM (VALUES {first}, {rest}) AS v (w, i, q, y, c, r) WHERE s_w_id = v.w AND s_i_id = v.i"
+        );
+    }
+    let case = || {
+        format!(
+            "CASE s_w_id * 1000000 + s_i_id {} END",
+            vec!["WHEN ? THEN ?"; MAX_LINES].join(" ")
+        )
+    };
+    format!(
+        "UPDATE stock SET s_quantity = {}, s_ytd = s_ytd + {}, s_order_cnt = s_order_cnt + {}, s_remote_cnt = s_remote_cnt + {} WHERE {stock_keys}",
+        case(),
+        case(),
+        case(),
+        case()
+    )
 }
 
 fn placeholders(n: usize, each: &str) -> String {
@@ -155,7 +194,7 @@ impl Statements {
         let stock = p(&format!(
             "SELECT s_w_id, s_i_id, s_quantity, s_data, s_dist_01, s_dist_02, s_dist_03, s_dist_04, s_dist_05, s_dist_06, s_dist_07, s_dist_08, s_dist_09, s_dist_10 FROM stock WHERE {stock_keys}{fu}"
         ))?;
-        let stock_update = p("UPDATE stock SET s_quantity = ?, s_ytd = s_ytd + ?, s_order_cnt = s_order_cnt + 1, s_remote_cnt = s_remote_cnt + ? WHERE s_w_id = ? AND s_i_id = ?")?;
+        let stock_update = p(&stock_update_sql(engine, &stock_keys))?;
 
         let (warehouse_pay, warehouse_read) = if returning {
             (p("UPDATE warehouse SET w_ytd = w_ytd + ? WHERE w_id = ? RETURNING w_name, w_street_1, w_street_2, w_city, w_state, w_zip")?, None)
