@@ -13,7 +13,10 @@ fn tpcc_loads_runs_and_the_database_confirms_its_counts_on_every_engine() {
     each_engine("tpcc", |e| {
         let cleanup = dbpress(&e.args(&["tpcc", "cleanup"], &[]));
         assert!(cleanup.status.success(), "{}", stderr(&cleanup));
-        let o = dbpress(&e.args(&["tpcc", "prepare"], &["--warehouses=2", "--threads=2"]));
+        let o = dbpress(&e.args(
+            &["tpcc", "prepare"],
+            &["--warehouses=2", "--threads=2", "--use-fk"],
+        ));
         let out = stdout(&o);
         assert!(o.status.success(), "{}: {}{}", e.name, out, stderr(&o));
         for n in 1..=12 {
@@ -157,8 +160,8 @@ fn tpcc_names_a_missing_or_interrupted_load_and_drops_only_what_it_loaded() {
     // A load that never finished says so.
     let c = rusqlite::Connection::open(dir.join("t.sqlite")).unwrap();
     c.execute_batch(
-        "CREATE TABLE tpcc_meta (warehouses INT, c_last INT, c_id INT, ol_i_id INT, state TEXT, loaded_at TEXT);
-         INSERT INTO tpcc_meta VALUES (3, 1, 2, 3, 'loading', '0');",
+        "CREATE TABLE tpcc_meta (warehouses INT, c_last INT, c_id INT, ol_i_id INT, state TEXT, loaded_at TEXT, sets INT);
+         INSERT INTO tpcc_meta VALUES (3, 1, 2, 3, 'loading', '0', 0);",
     )
     .unwrap();
     let o = dbpress(&["tpcc", "run", &db, "--events=10"]);
@@ -270,4 +273,102 @@ fn pasted_tpcc_mysql_lines_load_run_and_print_its_blocks() {
         "--mysql-db=sbtest",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// sysbench-tpcc's options: `--tables=2` builds two numbered table sets (`warehouse1`,
+/// `warehouse2`, …, its naming), runs use both, `check` and `cleanup` cover both; `--trx_level`
+/// and `--force_pk` are taken, `--enable_purge` is refused in one line.
+#[test]
+fn sysbench_tpcc_table_sets_and_options_on_every_engine() {
+    each_engine("tpcc_sets", |e| {
+        let cleanup = dbpress(&e.args(&["tpcc", "cleanup"], &[]));
+        assert!(cleanup.status.success(), "{}", stderr(&cleanup));
+        let o = dbpress(&e.args(
+            &["tpcc", "prepare"],
+            &[
+                "--scale=1",
+                "--tables=2",
+                "--threads=2",
+                "--force_pk=1",
+                "--use_fk=0",
+            ],
+        ));
+        assert!(
+            o.status.success(),
+            "{}: {}{}",
+            e.name,
+            stdout(&o),
+            stderr(&o)
+        );
+        for set in ["1", "2"] {
+            assert_eq!(e.scalar(&format!("SELECT COUNT(*) FROM warehouse{set}")), 1);
+            assert_eq!(
+                e.scalar(&format!("SELECT COUNT(*) FROM item{set}")),
+                100_000
+            );
+            // --force_pk: HISTORY has an id key filled by the server.
+            assert_eq!(
+                e.scalar(&format!("SELECT COUNT(DISTINCT id) FROM history{set}")),
+                30_000
+            );
+        }
+        assert!(
+            !e.table_exists("warehouse"),
+            "{}: no unnumbered set",
+            e.name
+        );
+        let next_o_ids = |e: &mut crate::engines::Engine| -> Vec<i64> {
+            (1..=2)
+                .map(|s| e.scalar(&format!("SELECT SUM(d_next_o_id) FROM district{s}")))
+                .collect()
+        };
+        let before = next_o_ids(e);
+        let trx = if e.name == "sqlite" {
+            "--trx_level=SER"
+        } else {
+            "--trx_level=RC"
+        };
+        let (_, r) = run_to_json(
+            &e.args(
+                &["tpcc", "run"],
+                &[
+                    "--tables=2",
+                    "--threads=2",
+                    "--events=400",
+                    "--home-warehouse=random",
+                    trx,
+                ],
+            ),
+            &format!("tpcc-sets-{}", e.name),
+        );
+        let t = &r["tpcc"];
+        let no = t["transactions"][0]["count"].as_i64().unwrap();
+        let committed = no - t["new_order_rollbacks"].as_i64().unwrap();
+        let rises: Vec<i64> = next_o_ids(e)
+            .iter()
+            .zip(&before)
+            .map(|(a, b)| a - b)
+            .collect();
+        assert_eq!(rises.iter().sum::<i64>(), committed, "{}", e.name);
+        assert!(
+            rises.iter().all(|&r| r > 0),
+            "{}: both sets took New-Orders: {rises:?}",
+            e.name
+        );
+        let o = dbpress(&e.args(&["tpcc", "check"], &[]));
+        let out = stdout(&o);
+        assert!(o.status.success(), "{}: {out}{}", e.name, stderr(&o));
+        assert!(out.contains("Table set 2"), "{out}");
+        let o = dbpress(&e.args(&["tpcc", "run"], &["--tables=3", "--events=10"]));
+        assert_fails_with(
+            &o,
+            2,
+            "--tables=3 asks for 3 table set(s) but 2 were prepared",
+        );
+        let o = dbpress(&e.args(&["tpcc", "run"], &["--tables=2", "--enable_purge=yes"]));
+        assert_fails_with(&o, 2, "purge");
+        let o = dbpress(&e.args(&["tpcc", "cleanup"], &[]));
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(!e.table_exists("warehouse2") && !e.table_exists("tpcc_meta"));
+    });
 }

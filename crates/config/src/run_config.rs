@@ -375,12 +375,16 @@ impl RunConfig {
             "disable" => Some(PsMode::Disable),
             _ => None,
         })?;
-        let output_format = choice(
+        let mut output_format = choice(
             opts,
             "output-format",
             OutputFormat::NAMES,
             OutputFormat::parse,
         )?;
+        // sysbench-tpcc's --report_csv=yes: the intervals as CSV rows.
+        if boolean(opts, "report-csv")? {
+            output_format = OutputFormat::Csv;
+        }
         let output_file = Some(opts.get("output").to_string()).filter(|s| !s.is_empty());
         if let Some(path) = &output_file {
             dbpress_core::result_file::check_writable(path)?;

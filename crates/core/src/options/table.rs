@@ -169,6 +169,10 @@ pub static SPECS: &[Spec] = &[
     o("home-warehouse", Str, "terminal", Tpcc, "terminal: each connection keeps one home warehouse, connections spread evenly (the spec); random: a random warehouse per transaction (go-tpc, sysbench-tpcc, tpcc-mysql)"),
     o("max-tries", Int, "10", Tpcc, "attempts per TPC-C transaction after deadlocks, lock wait timeouts or serialization failures (pgbench's meaning); retries are counted, not failed"),
     o("no-check", Bool, "off", Tpcc, "skip the consistency check that ends a TPC-C prepare"),
+    o("trx-level", Str, "", Tpcc, "session isolation of the TPC-C connections: RR, RC or SER (sysbench-tpcc's --trx_level); empty = the server's default"),
+    o("force-pk", Bool, "off", Tpcc, "give HISTORY an auto-increment primary key id (sysbench-tpcc's --force_pk)"),
+    o("enable-purge", Bool, "off", Tpcc, "sysbench-tpcc's purge card (not supported: refused when on)"),
+    o("report-csv", Bool, "off", Output, "intervals as CSV rows (sysbench-tpcc's --report_csv; same as --output-format=csv)"),
     o("oltp-test-mode", Str, "complex", Oltp, "legacy oltp: complex, simple (point selects only) or nontrx (no BEGIN/COMMIT)"),
 ];
 

@@ -4,6 +4,7 @@
 //! for 1–4 after a run; 5–10 and 12 hold for correct transactions, so they are checked too).
 //! Money is compared rounded to cents, so SQLite's REAL arithmetic passes when the sums agree.
 
+use super::names::Names;
 use super::schema::{self, META};
 use crate::workload::Context;
 use dbpress_core::error::{environment, failed, Error, Result};
@@ -33,12 +34,21 @@ pub struct Meta {
     pub ol_i_id: u32,
     /// "loading", "ready" (loaded), "ran" (a run has started since).
     pub state: String,
+    /// sysbench-tpcc's `--tables=N` sets, 0 for the spec's names.
+    pub sets: u32,
+}
+
+impl Meta {
+    /// The table sets of this database.
+    pub fn names(&self) -> Vec<Names> {
+        Names::all((self.sets > 0).then_some(self.sets))
+    }
 }
 
 /// The bookkeeping row, or None when there is no such table.
 pub fn meta(conn: &mut dyn Connection) -> Result<Option<Meta>> {
     match conn.query_rows(&format!(
-        "SELECT warehouses, c_last, c_id, ol_i_id, state FROM {META}"
+        "SELECT warehouses, c_last, c_id, ol_i_id, state, sets FROM {META}"
     )) {
         Ok(rows) => {
             let Some(r) = rows.first() else {
@@ -59,6 +69,7 @@ pub fn meta(conn: &mut dyn Connection) -> Result<Option<Meta>> {
                 c_id: num(2),
                 ol_i_id: num(3),
                 state: r.get(4).cloned().flatten().unwrap_or_default(),
+                sets: num(5),
             }))
         }
         Err(e) if e.kind == DbErrorKind::NoSuchTable => Ok(None),
@@ -66,9 +77,13 @@ pub fn meta(conn: &mut dyn Connection) -> Result<Option<Meta>> {
     }
 }
 
-/// Whether any of the nine tables (or the bookkeeping one) exists.
-pub fn tables_present(conn: &mut dyn Connection) -> Result<bool> {
-    for t in schema::TABLES.iter().chain([&META]) {
+/// Whether any table of these sets (or the bookkeeping one) exists.
+pub fn tables_present(conn: &mut dyn Connection, sets: &[Names]) -> Result<bool> {
+    let mut all: Vec<String> = vec![META.to_string()];
+    for names in sets {
+        all.extend(schema::TABLES.iter().map(|t| names.sql(t)));
+    }
+    for t in &all {
         match conn.query_rows(&format!("SELECT 1 FROM {t} WHERE 1 = 0")) {
             Ok(_) => return Ok(true),
             Err(e) if e.kind == DbErrorKind::NoSuchTable => {}
@@ -182,7 +197,7 @@ pub fn check(ctx: &Context<'_>) -> Result<()> {
         }
     );
     drop(conn);
-    run_checks(ctx, after)
+    run_checks(ctx, after, &m.names())
 }
 
 /// The bookkeeping row of a finished load, or the error that says what is wrong.
@@ -202,9 +217,31 @@ pub fn ready_meta(conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Meta> 
 
 /// Run the conditions that apply, printing one line each; fails naming every condition that
 /// does not hold and its first offending key.
-pub fn run_checks(ctx: &Context<'_>, after: After) -> Result<()> {
+pub fn run_checks(ctx: &Context<'_>, after: After, sets: &[Names]) -> Result<()> {
     let mut conn = ctx.connect(0)?;
     let mut failures = Vec::new();
+    for names in sets {
+        if sets.len() > 1 {
+            println!("Table set {}:", names.number());
+        }
+        check_set(conn.as_mut(), after, names, &mut failures)?;
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failed(format!(
+            "TPC-C consistency check failed: condition {}",
+            failures.join("; condition ")
+        )))
+    }
+}
+
+fn check_set(
+    conn: &mut dyn Connection,
+    after: After,
+    names: &Names,
+    failures: &mut Vec<String>,
+) -> Result<()> {
     for c in &CONDITIONS {
         if c.number == 11 && after == After::Run {
             println!("Condition 11 skipped: {}", c.says);
@@ -212,7 +249,7 @@ pub fn run_checks(ctx: &Context<'_>, after: After) -> Result<()> {
         }
         let t0 = std::time::Instant::now();
         let rows = conn
-            .query_rows(c.sql)
+            .query_rows(&names.sql(c.sql))
             .map_err(|e| setup_error(e, &format!("checking condition {}", c.number)))?;
         let secs = t0.elapsed().as_secs_f64();
         match rows.first() {
@@ -229,16 +266,9 @@ pub fn run_checks(ctx: &Context<'_>, after: After) -> Result<()> {
                     "Condition {:>2} FAILED: {} (first at {key})",
                     c.number, c.says
                 );
-                failures.push(format!("{} at {key}", c.number));
+                failures.push(format!("{}{} at {key}", c.number, names.label()));
             }
         }
     }
-    if failures.is_empty() {
-        Ok(())
-    } else {
-        Err(failed(format!(
-            "TPC-C consistency check failed: condition {}",
-            failures.join("; condition ")
-        )))
-    }
+    Ok(())
 }

@@ -29,6 +29,7 @@ pub fn retryable(e: &DbError) -> bool {
 impl EventGen for TpccEvents {
     fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
         let txn = self.deck.draw(&mut self.term.rng);
+        self.term.pick_set(exec.conn)?;
         let t = txn as usize;
         let t0 = now_ns();
         let mut tries = 0;

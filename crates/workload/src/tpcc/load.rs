@@ -7,6 +7,7 @@
 
 use super::check::setup_error;
 use super::gen::{self, CConstants};
+use super::names::Names;
 use super::schema::{self, Engine, META};
 use super::Tpcc;
 use crate::load_progress::Progress;
@@ -28,7 +29,8 @@ pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
     let mut probe = ctx.connect(0)?;
     let dry = ctx.driver.server_info(probe.as_mut()).product == "dry-run";
     let host = Sampler::started_for(ctx.driver, probe.as_mut());
-    if !dry && super::check::tables_present(probe.as_mut())? {
+    let sets = Names::all(w.sets);
+    if !dry && super::check::tables_present(probe.as_mut(), &sets)? {
         return Err(environment(format!(
             "TPC-C tables already exist in this database: run `{} cleanup` first, or choose another database with {}",
             ctx.invocation,
@@ -38,10 +40,16 @@ pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
     let warehouses = w.warehouses;
     let mut rng = Rng::new(w.seed, 0x7C_C0);
     let c_load = CConstants::draw(&mut rng);
+    let n_sets = sets.len() as u64;
     dbpress_core::notice!(
-        "Creating the TPC-C tables for {warehouses} warehouse(s) ({} rows, about {} MB)...",
-        u64::from(ITEMS) + u64::from(warehouses) * ROWS_PER_WAREHOUSE_ESTIMATE,
-        70 * u64::from(warehouses) + 8
+        "Creating the TPC-C tables for {warehouses} warehouse(s){} ({} rows, about {} MB)...",
+        if n_sets > 1 {
+            format!(" in each of {n_sets} table sets")
+        } else {
+            String::new()
+        },
+        n_sets * (u64::from(ITEMS) + u64::from(warehouses) * ROWS_PER_WAREHOUSE_ESTIMATE),
+        n_sets * (70 * u64::from(warehouses) + 8)
     );
     let run = |conn: &mut dyn Connection, sql: &str, what: &str| -> Result<()> {
         conn.query(sql)
@@ -53,32 +61,37 @@ pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
     run(
         probe.as_mut(),
         &format!(
-            "INSERT INTO {META} VALUES ({warehouses}, {}, {}, {}, 'loading', '{}')",
+            "INSERT INTO {META} VALUES ({warehouses}, {}, {}, {}, 'loading', '{}', {})",
             c_load.c_last,
             c_load.c_id,
             c_load.ol_i_id,
-            gen::now_unix()
+            gen::now_unix(),
+            w.sets.unwrap_or(0)
         ),
         "writing tpcc_meta",
     )?;
-    for sql in schema::create_tables(engine, &w.mysql_engine) {
-        run(probe.as_mut(), &sql, "creating a TPC-C table")?;
+    for names in &sets {
+        for sql in schema::create_tables(engine, &w.mysql_engine, w.force_pk, names) {
+            run(probe.as_mut(), &sql, "creating a TPC-C table")?;
+        }
     }
 
     let signals = Signals::install();
-    let progress =
-        Progress::estimated(u64::from(ITEMS) + u64::from(warehouses) * ROWS_PER_WAREHOUSE_ESTIMATE);
-    // Unit 0 is ITEM, unit w the warehouse w.
+    let progress = Progress::estimated(
+        n_sets * (u64::from(ITEMS) + u64::from(warehouses) * ROWS_PER_WAREHOUSE_ESTIMATE),
+    );
+    // Per set, unit 0 is ITEM and unit w the warehouse w; sets follow each other.
+    let units = (warehouses + 1) * sets.len() as u32;
     let next_unit = AtomicU32::new(0);
     let done_units = AtomicU32::new(0);
     let first_error: Mutex<Option<Error>> = Mutex::new(None);
     let path: Mutex<Option<&'static str>> = Mutex::new(None);
     let loaded_at = gen::now_unix();
-    let threads = ctx.threads.min(warehouses + 1).max(1) as usize;
+    let threads = ctx.threads.min(units).max(1) as usize;
     std::thread::scope(|scope| {
         for tid in 0..threads {
             let (next_unit, done_units, first_error) = (&next_unit, &done_units, &first_error);
-            let (signals, progress, path) = (&signals, &progress, &path);
+            let (signals, progress, path, sets) = (&signals, &progress, &path, &sets);
             scope.spawn(move || {
                 let r = (|| -> Result<()> {
                     let mut conn = ctx.connect(tid)?;
@@ -91,11 +104,13 @@ pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
                         {
                             return Ok(());
                         }
-                        let unit = next_unit.fetch_add(1, Ordering::Relaxed);
-                        if unit > warehouses {
+                        let claimed = next_unit.fetch_add(1, Ordering::Relaxed);
+                        if claimed >= units {
                             return Ok(());
                         }
-                        let mut rng = Rng::new(w.seed, 0x1_0000 + u64::from(unit));
+                        let names = &sets[(claimed / (warehouses + 1)) as usize];
+                        let unit = claimed % (warehouses + 1);
+                        let mut rng = Rng::new(w.seed, 0x1_0000 + u64::from(claimed));
                         let mut l = Loader {
                             conn: conn.as_mut(),
                             rng: &mut rng,
@@ -103,12 +118,14 @@ pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
                             loaded_at,
                             c_load,
                             signals,
+                            names,
                         };
                         let how = if unit == 0 {
-                            progress.say("Loading ITEM (100000 rows)...");
+                            progress
+                                .say(&format!("Loading ITEM (100000 rows){}...", names.label()));
                             l.items()
                         } else {
-                            progress.say(&format!("Loading warehouse {unit}..."));
+                            progress.say(&format!("Loading warehouse {unit}{}...", names.label()));
                             l.warehouse(unit)
                         }
                         .map_err(|e| setup_error(e, &format!("loading unit {unit}")))?;
@@ -137,7 +154,7 @@ pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
             format!(
                 "prepare interrupted by {sig}: {} of {} units (ITEM and each warehouse) loaded, {rows} rows; the tables are marked as loading: run `{} cleanup` before preparing again",
                 done_units.load(Ordering::Relaxed),
-                warehouses + 1,
+                units,
                 ctx.invocation
             ),
             signals::exit_code(sig),
@@ -150,38 +167,8 @@ pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
     progress.finish(how);
 
     let mut conn = ctx.connect(0)?;
-    for sql in schema::create_indexes() {
-        dbpress_core::notice!("{sql}...");
-        run(conn.as_mut(), &sql, "creating an index")?;
-    }
-    if w.use_fk {
-        if engine == Engine::Sqlite {
-            dbpress_core::notice!(
-                "--use-fk: SQLite cannot add a foreign key to an existing table; none added"
-            );
-        } else {
-            dbpress_core::notice!("Adding the ten foreign keys of clause 1.3 (--use-fk)...");
-            for sql in schema::create_foreign_keys() {
-                run(conn.as_mut(), &sql, "adding a foreign key")?;
-            }
-        }
-    }
-    match engine {
-        Engine::Pg => {
-            for t in schema::TABLES {
-                run(
-                    conn.as_mut(),
-                    &format!("VACUUM ANALYZE {t}"),
-                    "VACUUM ANALYZE",
-                )?;
-            }
-        }
-        Engine::Sqlite => run(conn.as_mut(), "ANALYZE", "ANALYZE")?,
-        Engine::Mysql if !dry => {
-            let list = schema::TABLES.join(", ");
-            let _ = conn.query_rows(&format!("ANALYZE TABLE {list}"));
-        }
-        Engine::Mysql => {}
+    for names in &sets {
+        finish_set(w, conn.as_mut(), engine, names, dry)?;
     }
     run(
         conn.as_mut(),
@@ -194,8 +181,60 @@ pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
         return Ok(usage);
     }
     dbpress_core::notice!("Checking the consistency conditions (--no-check skips this)...");
-    super::check::run_checks(ctx, super::check::After::Load)?;
+    super::check::run_checks(ctx, super::check::After::Load, &sets)?;
     Ok(usage)
+}
+
+/// After a set's rows: its secondary indexes, `--use-fk`'s keys, fresh statistics.
+fn finish_set(
+    w: &Tpcc,
+    conn: &mut dyn Connection,
+    engine: Engine,
+    names: &Names,
+    dry: bool,
+) -> Result<()> {
+    let run = |conn: &mut dyn Connection, sql: &str, what: &str| -> Result<()> {
+        conn.query(sql)
+            .map(|_| ())
+            .map_err(|e| setup_error(e, what))
+    };
+    for sql in schema::create_indexes(names) {
+        dbpress_core::notice!("{sql}...");
+        run(conn, &sql, "creating an index")?;
+    }
+    if w.use_fk {
+        if engine == Engine::Sqlite {
+            dbpress_core::notice!(
+                "--use-fk: SQLite cannot add a foreign key to an existing table; none added"
+            );
+        } else {
+            dbpress_core::notice!(
+                "Adding the ten foreign keys of clause 1.3 (--use-fk){}...",
+                names.label()
+            );
+            for sql in schema::create_foreign_keys(names) {
+                run(conn, &sql, "adding a foreign key")?;
+            }
+        }
+    }
+    match engine {
+        Engine::Pg => {
+            for t in schema::TABLES {
+                run(
+                    conn,
+                    &names.sql(&format!("VACUUM ANALYZE {t}")),
+                    "VACUUM ANALYZE",
+                )?;
+            }
+        }
+        Engine::Sqlite => run(conn, "ANALYZE", "ANALYZE")?,
+        Engine::Mysql if !dry => {
+            let list = names.sql(&schema::TABLES.join(", "));
+            let _ = conn.query_rows(&format!("ANALYZE TABLE {list}"));
+        }
+        Engine::Mysql => {}
+    }
+    Ok(())
 }
 
 /// One connection's generator of rows.
@@ -206,6 +245,7 @@ struct Loader<'a> {
     loaded_at: u64,
     c_load: CConstants,
     signals: &'a Signals,
+    names: &'a Names,
 }
 
 impl Loader<'_> {
@@ -219,7 +259,8 @@ impl Loader<'_> {
     ) -> DbResult<&'static str> {
         let mut n = 0u64;
         let (rng, progress, signals) = (&mut *self.rng, self.progress, self.signals);
-        self.conn.bulk_load(table, columns, &mut |batch| {
+        let table = self.names.sql(table);
+        self.conn.bulk_load(&table, columns, &mut |batch| {
             let before = n;
             while n < rows && !batch.is_full() {
                 row(n, rng, batch);
@@ -486,8 +527,15 @@ fn tax(rng: &mut Rng, b: &mut RowBatch, s: &mut Vec<u8>) {
 pub fn cleanup(ctx: &Context<'_>) -> Result<()> {
     let mut conn = ctx.connect(0)?;
     let dry = ctx.driver.server_info(conn.as_mut()).product == "dry-run";
-    if !dry && super::check::meta(conn.as_mut())?.is_none() {
-        if super::check::tables_present(conn.as_mut())? {
+    let meta = if dry {
+        None
+    } else {
+        super::check::meta(conn.as_mut())?
+    };
+    if !dry && meta.is_none() {
+        if super::check::tables_present(conn.as_mut(), &Names::all(Some(1)))?
+            || super::check::tables_present(conn.as_mut(), &Names::all(None))?
+        {
             return Err(environment(format!(
                 "TPC-C tables exist here but no {META} table says dbpress created them: dbpress drops only what it loaded; drop them yourself if they are not needed"
             )));
@@ -495,10 +543,17 @@ pub fn cleanup(ctx: &Context<'_>) -> Result<()> {
         dbpress_core::notice!("No TPC-C tables here: nothing to clean up");
         return Ok(());
     }
-    for sql in schema::drop_tables() {
-        dbpress_core::notice!("{sql}");
-        conn.query(&sql)
-            .map_err(|e| setup_error(e, "dropping a TPC-C table"))?;
+    let sets = Names::all(meta.and_then(|m| (m.sets > 0).then_some(m.sets)));
+    for names in &sets {
+        for sql in schema::drop_tables(names) {
+            dbpress_core::notice!("{sql}");
+            conn.query(&sql)
+                .map_err(|e| setup_error(e, "dropping a TPC-C table"))?;
+        }
     }
+    let sql = schema::drop_meta();
+    dbpress_core::notice!("{sql}");
+    conn.query(&sql)
+        .map_err(|e| setup_error(e, "dropping a TPC-C table"))?;
     Ok(())
 }

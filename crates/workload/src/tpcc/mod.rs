@@ -3,6 +3,7 @@
 //! spec's inputs, mix (the 23-card deck) and a home warehouse per connection, the consistency
 //! conditions of 3.3.2, and the figures of 5.4 (tpmC, NOPM, efficiency, response times).
 //!
+//! - `names`: the spec's table names, or sysbench-tpcc's numbered table sets
 //! - `schema`: the tables per engine, indexes, foreign keys, the bookkeeping table
 //! - `gen`: NURand and its C constants, names, strings, money and time as text
 //! - `load`: `prepare` and `cleanup`
@@ -19,6 +20,7 @@ pub mod event;
 pub mod figures;
 pub mod gen;
 pub mod load;
+pub mod names;
 pub mod schema;
 mod settings;
 pub mod tally;

@@ -1,7 +1,9 @@
 //! The nine tables with the spec's names (clause 1.3; `orders` because ORDER is reserved, and
 //! `new_order`, as go-tpc names it), per engine: their CREATE TABLEs, the secondary indexes the
 //! transactions need, the optional foreign keys, and the bookkeeping table that says what was
-//! loaded.
+//! loaded. Every statement is written with the spec's names and renamed per table set (`Names`).
+
+use super::names::Names;
 
 /// What differs between engines in TPC-C's SQL.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,16 +66,23 @@ pub const TABLES: [&str; 9] = [
 /// constants, and whether the load finished.
 pub const META: &str = "tpcc_meta";
 
-/// CREATE TABLE statements, primary keys included (loading in key order keeps them cheap).
-pub fn create_tables(e: Engine, mysql_engine: &str) -> Vec<String> {
+/// CREATE TABLE statements, primary keys included (loading in key order keeps them cheap);
+/// `force_pk` gives HISTORY an auto-increment `id` key (sysbench-tpcc's --force_pk).
+pub fn create_tables(e: Engine, mysql_engine: &str, force_pk: bool, names: &Names) -> Vec<String> {
     let dt = e.datetime();
     let end = e.table_suffix(mysql_engine);
+    let history_key = match (force_pk, e) {
+        (false, _) => "",
+        (true, Engine::Mysql) => "id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, ",
+        (true, Engine::Pg) => "id SERIAL PRIMARY KEY, ",
+        (true, Engine::Sqlite) => "id INTEGER PRIMARY KEY, ",
+    };
     // History has no key in the spec; SQLite needs its rowid there.
     let history_end = match e {
         Engine::Sqlite => String::new(),
         _ => end.clone(),
     };
-    vec![
+    [
         format!(
             "CREATE TABLE item (i_id INT NOT NULL, i_im_id INT, i_name VARCHAR(24), \
              i_price DECIMAL(5,2), i_data VARCHAR(50), PRIMARY KEY (i_id)){end}"
@@ -100,7 +109,7 @@ pub fn create_tables(e: Engine, mysql_engine: &str) -> Vec<String> {
              c_delivery_cnt INT, c_data VARCHAR(500), PRIMARY KEY (c_w_id, c_d_id, c_id)){end}"
         ),
         format!(
-            "CREATE TABLE history (h_c_id INT, h_c_d_id INT, h_c_w_id INT, h_d_id INT, \
+            "CREATE TABLE history ({history_key}h_c_id INT, h_c_d_id INT, h_c_w_id INT, h_d_id INT, \
              h_w_id INT, h_date {dt}, h_amount DECIMAL(6,2), h_data VARCHAR(24)){history_end}"
         ),
         format!(
@@ -126,35 +135,42 @@ pub fn create_tables(e: Engine, mysql_engine: &str) -> Vec<String> {
              s_remote_cnt INT, s_data VARCHAR(50), PRIMARY KEY (s_w_id, s_i_id)){end}"
         ),
     ]
+    .iter()
+    .map(|sql| names.sql(sql))
+    .collect()
 }
 
+/// `sets`: 0 for the spec's names, N for sysbench-tpcc's `--tables=N`.
 pub fn create_meta() -> String {
     format!(
         "CREATE TABLE {META} (warehouses INT NOT NULL, c_last INT NOT NULL, c_id INT NOT NULL, \
-         ol_i_id INT NOT NULL, state VARCHAR(16) NOT NULL, loaded_at VARCHAR(32))"
+         ol_i_id INT NOT NULL, state VARCHAR(16) NOT NULL, loaded_at VARCHAR(32), sets INT NOT NULL)"
     )
 }
 
 /// The secondary indexes Payment and Order-Status need (by last name; a customer's latest
 /// order), built after the data.
-pub fn create_indexes() -> Vec<String> {
-    vec![
-        "CREATE INDEX idx_customer ON customer (c_w_id, c_d_id, c_last, c_first)".into(),
-        "CREATE INDEX idx_orders ON orders (o_w_id, o_d_id, o_c_id, o_id)".into(),
+pub fn create_indexes(names: &Names) -> Vec<String> {
+    [
+        "CREATE INDEX idx_customer ON customer (c_w_id, c_d_id, c_last, c_first)",
+        "CREATE INDEX idx_orders ON orders (o_w_id, o_d_id, o_c_id, o_id)",
     ]
+    .iter()
+    .map(|sql| names.sql(sql))
+    .collect()
 }
 
 /// The ten foreign keys of clause 1.3 and the indexes their child columns need, for
 /// `--use-fk` (MySQL and PostgreSQL; SQLite cannot add a constraint to a table).
-pub fn create_foreign_keys() -> Vec<String> {
+pub fn create_foreign_keys(names: &Names) -> Vec<String> {
     let fk = |name: &str, t: &str, cols: &str, parent: &str, pcols: &str| {
         format!("ALTER TABLE {t} ADD CONSTRAINT {name} FOREIGN KEY ({cols}) REFERENCES {parent} ({pcols})")
     };
     vec![
-        "CREATE INDEX fkey_stock_2 ON stock (s_i_id)".into(),
-        "CREATE INDEX fkey_order_line_2 ON order_line (ol_supply_w_id, ol_i_id)".into(),
-        "CREATE INDEX fkey_history_1 ON history (h_c_w_id, h_c_d_id, h_c_id)".into(),
-        "CREATE INDEX fkey_history_2 ON history (h_w_id, h_d_id)".into(),
+        "CREATE INDEX ifkey_stock_2 ON stock (s_i_id)".into(),
+        "CREATE INDEX ifkey_order_line_2 ON order_line (ol_supply_w_id, ol_i_id)".into(),
+        "CREATE INDEX ifkey_history_1 ON history (h_c_w_id, h_c_d_id, h_c_id)".into(),
+        "CREATE INDEX ifkey_history_2 ON history (h_w_id, h_d_id)".into(),
         fk("fkey_district_1", "district", "d_w_id", "warehouse", "w_id"),
         fk(
             "fkey_customer_1",
@@ -208,11 +224,15 @@ pub fn create_foreign_keys() -> Vec<String> {
         fk("fkey_stock_1", "stock", "s_w_id", "warehouse", "w_id"),
         fk("fkey_stock_2", "stock", "s_i_id", "item", "i_id"),
     ]
+    .iter()
+    .map(|sql| names.sql(sql))
+    .collect()
 }
 
-/// DROP statements, children first so foreign keys never stand in the way.
-pub fn drop_tables() -> Vec<String> {
-    let mut order: Vec<&str> = vec![
+/// DROP statements of a set's tables, children first so foreign keys never stand in the way
+/// (the bookkeeping table goes with the last set: `drop_meta`).
+pub fn drop_tables(names: &Names) -> Vec<String> {
+    let order: Vec<&str> = vec![
         "new_order",
         "order_line",
         "history",
@@ -222,11 +242,13 @@ pub fn drop_tables() -> Vec<String> {
         "stock",
         "item",
         "warehouse",
-        META,
     ];
-    order.dedup();
     order
         .into_iter()
-        .map(|t| format!("DROP TABLE IF EXISTS {t}"))
+        .map(|t| names.sql(&format!("DROP TABLE IF EXISTS {t}")))
         .collect()
+}
+
+pub fn drop_meta() -> String {
+    format!("DROP TABLE IF EXISTS {META}")
 }

@@ -14,6 +14,11 @@ pub struct Tpcc {
     pub no_check: bool,
     pub mysql_engine: String,
     pub seed: u64,
+    /// sysbench-tpcc's `--tables=N`: N table sets with suffixed names; None: the spec's names.
+    pub sets: Option<u32>,
+    pub force_pk: bool,
+    /// SQL that sets the session's isolation (--trx-level), per engine: (MySQL, PostgreSQL).
+    pub isolation: Option<(&'static str, &'static str)>,
     /// Set by `check_ready`: the warehouses a run uses and the load's constants.
     pub(crate) loaded: Mutex<Option<super::check::Meta>>,
     /// The terminals' counts of the current run.
@@ -34,7 +39,39 @@ impl Tpcc {
                 )))
             }
         };
+        let isolation = match opts.get("trx-level").to_ascii_uppercase().as_str() {
+            "" => None,
+            "RR" | "REPEATABLE READ" | "REPEATABLE-READ" => Some((
+                "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ",
+                "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL REPEATABLE READ",
+            )),
+            "RC" | "READ COMMITTED" | "READ-COMMITTED" => Some((
+                "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED",
+                "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED",
+            )),
+            "SER" | "SERIALIZABLE" => Some((
+                "SET SESSION TRANSACTION ISOLATION LEVEL SERIALIZABLE",
+                "SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL SERIALIZABLE",
+            )),
+            other => {
+                return Err(usage(format!(
+                    "--trx-level={other}: expected RR (repeatable read), RC (read committed) or SER (serializable)"
+                )))
+            }
+        };
+        if boolean(opts, "enable-purge")? {
+            return Err(usage(
+                "--enable-purge: sysbench-tpcc's purge card (deleting delivered orders) is not supported by dbpress; run without it",
+            ));
+        }
         Ok(Tpcc {
+            sets: opts
+                .is_set("tables")
+                .then(|| int(opts, "tables", 1, 1000))
+                .transpose()?
+                .map(|n| n as u32),
+            force_pk: boolean(opts, "force-pk")?,
+            isolation,
             warehouses: int(opts, "warehouses", 1, 100_000)? as u32,
             warehouses_given: opts.is_set("warehouses"),
             use_fk: boolean(opts, "use-fk")?,

@@ -29,6 +29,7 @@ impl Tpcc {
                 c_id: 0,
                 ol_i_id: 0,
                 state: String::new(),
+                sets: self.sets.unwrap_or(0),
             })
     }
 
@@ -116,10 +117,25 @@ impl Workload for Tpcc {
                 c_id: 0,
                 ol_i_id: 0,
                 state: "ready".into(),
+                sets: self.sets.unwrap_or(0),
             }
         } else {
             check::ready_meta(conn, ctx)?
         };
+        if let Some(n) = self.sets {
+            if n > m.sets.max(1) || (m.sets == 0 && !dry) {
+                return Err(environment(format!(
+                    "--tables={n} asks for {n} table set(s) but {}: prepare with the same --tables",
+                    if m.sets == 0 {
+                        "the database has the spec's table names (prepared without --tables)"
+                            .to_string()
+                    } else {
+                        format!("{} were prepared", m.sets)
+                    }
+                )));
+            }
+            m.sets = n;
+        }
         if self.warehouses_given {
             if self.warehouses > m.warehouses {
                 return Err(environment(format!(
@@ -170,9 +186,31 @@ impl Workload for Tpcc {
     ) -> DbResult<Box<dyn EventGen>> {
         let m = self.meta();
         let w = m.warehouses.max(1);
-        let stmts = Statements::prepare(conn, Engine::of(dialect.name))?;
-        let home = (!self.random_home).then_some(thread % w + 1);
-        let term = Terminal::new(stmts, rng, self.c_run(), w, home, (thread / w) % 10 + 1);
+        let engine = Engine::of(dialect.name);
+        if let Some((mysql, pg)) = self.isolation {
+            match engine {
+                Engine::Mysql => conn.query(mysql)?,
+                Engine::Pg => conn.query(pg)?,
+                // SQLite's transactions are serializable whatever is asked.
+                Engine::Sqlite => dbpress_driver::QueryKind::Other,
+            };
+        }
+        let sets = m.names();
+        // A terminal's set and home warehouse: connections spread over the sets first, then
+        // over the warehouses of each.
+        let n_sets = sets.len() as u32;
+        let set = (thread % n_sets) as usize;
+        let stmts = Statements::prepare(conn, engine, &sets[set])?;
+        let home = (!self.random_home).then_some((thread / n_sets) % w + 1);
+        let mut term = Terminal::new(
+            stmts,
+            rng,
+            self.c_run(),
+            w,
+            home,
+            (thread / n_sets / w) % 10 + 1,
+        );
+        term.set_sets(sets, set, self.random_home);
         Ok(Box::new(TpccEvents {
             term,
             deck: Deck::new(),

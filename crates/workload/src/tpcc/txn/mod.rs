@@ -11,9 +11,10 @@ pub mod statements;
 mod stock_level;
 
 use super::gen::{self, CConstants};
+use super::names::Names;
 use super::tally::Tally;
 use dbpress_core::rand::Rng;
-use dbpress_driver::{DbError, DbErrorKind, DbResult, ResultRows};
+use dbpress_driver::{Connection, DbError, DbErrorKind, DbResult, ResultRows};
 use statements::Statements;
 
 /// The five transactions, in the order of their statement kinds.
@@ -54,6 +55,12 @@ pub struct Terminal {
     pub now_text: Vec<u8>,
     now_s: u64,
     pub tally: Tally,
+    /// sysbench-tpcc's table sets: the statements of the others (prepared when first used),
+    /// which one `stmts` is, and whether each transaction draws its set.
+    sets: Vec<Option<Statements>>,
+    names: Vec<Names>,
+    current_set: usize,
+    random_set: bool,
 }
 
 impl Terminal {
@@ -80,7 +87,39 @@ impl Terminal {
             now_text: Vec::new(),
             now_s: 0,
             tally: Tally::default(),
+            sets: Vec::new(),
+            names: Vec::new(),
+            current_set: 0,
+            random_set: false,
         }
+    }
+
+    /// The table sets of the database; `current` is the one `stmts` was prepared for, and with
+    /// `random` every transaction draws its set (sysbench-tpcc's way).
+    pub fn set_sets(&mut self, names: Vec<Names>, current: usize, random: bool) {
+        self.sets = names.iter().map(|_| None).collect();
+        self.names = names;
+        self.current_set = current;
+        self.random_set = random;
+    }
+
+    /// Before a transaction: draw its table set, when there are several and they are drawn.
+    pub fn pick_set(&mut self, conn: &mut dyn Connection) -> DbResult<()> {
+        if !self.random_set || self.names.len() < 2 {
+            return Ok(());
+        }
+        let k = self.rng.uniform(0, self.names.len() as u32 - 1) as usize;
+        if k == self.current_set {
+            return Ok(());
+        }
+        let next = match self.sets[k].take() {
+            Some(s) => s,
+            None => Statements::prepare(conn, self.stmts.engine, &self.names[k])?,
+        };
+        let previous = std::mem::replace(&mut self.stmts, next);
+        self.sets[self.current_set] = Some(previous);
+        self.current_set = k;
+        Ok(())
     }
 
     /// The warehouse of this transaction.

@@ -5,6 +5,7 @@
 //! an order's lines in one statement, padded to 15 keys by repeating one, so one statement
 //! serves every order size.
 
+use super::super::names::Names;
 use super::super::schema::Engine;
 use dbpress_driver::{Connection, DbResult, StmtHandle};
 
@@ -69,6 +70,8 @@ pub const MAX_LINES: usize = 15;
 
 pub struct Statements {
     pub engine: Engine,
+    /// The table set these statements name.
+    pub names: Names,
     pub begin_write: &'static str,
     pub begin_read: &'static str,
     /// New-Order
@@ -160,10 +163,14 @@ fn placeholders(n: usize, each: &str) -> String {
 }
 
 impl Statements {
-    pub fn prepare(conn: &mut dyn Connection, engine: Engine) -> DbResult<Statements> {
+    pub fn prepare(
+        conn: &mut dyn Connection,
+        engine: Engine,
+        names: &Names,
+    ) -> DbResult<Statements> {
         let fu = engine.for_update();
         let returning = engine != Engine::Mysql;
-        let mut p = |sql: &str| conn.prepare(sql);
+        let mut p = |sql: &str| conn.prepare(&names.sql(sql));
         let customer_warehouse = p("SELECT c_discount, c_last, c_credit, w_tax FROM customer, warehouse WHERE w_id = ? AND c_w_id = w_id AND c_d_id = ? AND c_id = ?")?;
         let (district_next, district_bump) = if returning {
             (
@@ -251,6 +258,7 @@ impl Statements {
         let low_stock = p("SELECT COUNT(DISTINCT s_i_id) FROM order_line, stock WHERE ol_w_id = ? AND ol_d_id = ? AND ol_o_id < ? AND ol_o_id >= ? AND s_w_id = ? AND s_i_id = ol_i_id AND s_quantity < ?")?;
         Ok(Statements {
             engine,
+            names: names.clone(),
             begin_write: if engine == Engine::Sqlite {
                 "BEGIN IMMEDIATE"
             } else {
@@ -301,7 +309,7 @@ impl Statements {
             "INSERT INTO order_line (ol_o_id, ol_d_id, ol_w_id, ol_number, ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_dist_info) VALUES {}",
             placeholders(n, "(?, ?, ?, ?, ?, ?, ?, ?, ?)")
         );
-        let s = conn.prepare(&sql)?;
+        let s = conn.prepare(&self.names.sql(&sql))?;
         self.lines_insert[n - 1] = Some(s);
         Ok(s)
     }
