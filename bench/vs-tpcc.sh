@@ -37,9 +37,8 @@ cargo build --release --locked -q
 DBP="$PWD/target/release/dbpress"
 
 # --- the peers, installed or built here ---------------------------------------------------
-if ! [ -x "$TOOLS/go-tpc" ]; then
-  (cd /tmp && GOBIN="$TOOLS" go install github.com/pingcap/go-tpc/cmd/go-tpc@v1.0.7)
-fi
+scripts/go-tpc.sh
+cp target/peers/go-tpc "$TOOLS/go-tpc"
 if ! [ -x "$TOOLS/tm/tpcc_start" ]; then
   if ! command -v mysql_config >/dev/null; then
     apt-get update -qq && apt-get install -y -qq libmariadb-dev libmariadb-dev-compat >/dev/null

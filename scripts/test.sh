@@ -3,4 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/services.sh
+# go-tpc, whose `check` the TPC-C tests run against a database dbpress loaded.
+scripts/go-tpc.sh
 cargo test --workspace --locked

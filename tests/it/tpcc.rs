@@ -372,3 +372,73 @@ fn sysbench_tpcc_table_sets_and_options_on_every_engine() {
         assert!(!e.table_exists("warehouse2") && !e.table_exists("tpcc_meta"));
     });
 }
+
+/// Another tool's checker agrees: go-tpc's `check` (built by scripts/go-tpc.sh) passes on a
+/// database that dbpress loaded and ran, since the tables have the spec's names and columns.
+#[test]
+fn go_tpc_check_passes_on_a_database_dbpress_loaded_and_ran() {
+    let go_tpc = std::env::var("DBPRESS_GO_TPC").unwrap_or_else(|_| {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/target/peers/go-tpc").to_string()
+    });
+    if !std::path::Path::new(&go_tpc).exists() {
+        if std::env::var("CI").is_ok_and(|v| v == "true" || v == "1") {
+            panic!("go-tpc is required in CI: scripts/go-tpc.sh builds it into {go_tpc}");
+        }
+        eprintln!("SKIPPED go_tpc_check: no {go_tpc}; build it with scripts/go-tpc.sh");
+        return;
+    }
+    let Some(_srv) = server("go_tpc_check") else {
+        return;
+    };
+    let conn = [
+        "--mysql-host=127.0.0.1",
+        "--mysql-port=3306",
+        "--mysql-user=sbtest",
+        "--mysql-password=sbtest",
+        "--mysql-db=sbtest",
+    ];
+    let with = |head: &[&str], tail: &[&str]| {
+        let mut a = head.to_vec();
+        a.extend_from_slice(&conn);
+        a.extend_from_slice(tail);
+        dbpress(&a)
+    };
+    let o = with(&["tpcc", "cleanup"], &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // --use-fk adds HISTORY's indexes, which go-tpc's per-customer checks need to be quick.
+    let o = with(
+        &["tpcc", "prepare"],
+        &["--warehouses=1", "--use-fk", "--no-check"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = with(&["tpcc", "run"], &["--threads=2", "--events=500"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = std::process::Command::new(&go_tpc)
+        .args([
+            "tpcc",
+            "-H",
+            "127.0.0.1",
+            "-P",
+            "3306",
+            "-U",
+            "sbtest",
+            "-p",
+            "sbtest",
+            "-D",
+            "sbtest",
+            "--warehouses",
+            "1",
+            "check",
+        ])
+        .output()
+        .expect("go-tpc runs");
+    let out = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(o.status.success(), "go-tpc check failed: {out}");
+    assert!(!out.to_lowercase().contains("fail"), "{out}");
+    let o = with(&["tpcc", "cleanup"], &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

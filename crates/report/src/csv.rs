@@ -45,6 +45,8 @@ pub fn run(r: &RunResult) -> String {
         "disk_busy_pct",
         "top_wait",
         "top_wait_pct",
+        // Last, so the columns before keep their places: a TPC-C run's New-Orders per minute.
+        "tpmc",
     ]);
     for i in &r.intervals {
         let rate = |n: u64| {
@@ -92,6 +94,11 @@ pub fn run(r: &RunResult) -> String {
             num(disk.map(|d| d.busy * 100.0), 1),
             top.first().map_or(String::new(), |w| w.event.clone()),
             num(top.first().map(|w| w.share * 100.0), 1),
+            num(
+                (!i.events_by_kind.is_empty() && i.duration_s > 0.0)
+                    .then(|| i.events_by_kind[0] as f64 * 60.0 / i.duration_s),
+                0,
+            ),
         ]);
     }
     t.csv()
@@ -124,6 +131,7 @@ pub fn sweep(s: &SweepResult) -> String {
         // network per event.
         "engine",
         "net_kib_per_event",
+        "tpmc",
     ]);
     for r in &s.table {
         let cpu = r.cpu.as_ref();
@@ -145,6 +153,7 @@ pub fn sweep(s: &SweepResult) -> String {
             r.error.clone().unwrap_or_default(),
             r.engine.clone().unwrap_or_default(),
             num(r.net_kib_per_event, 2),
+            num(r.tpmc, 0),
         ]);
         t.row(cells);
     }

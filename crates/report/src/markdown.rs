@@ -36,6 +36,10 @@ pub fn run(r: &RunResult) -> String {
     }
     o.push_str(&figures(r).markdown());
     o.push('\n');
+    if let Some(t) = &r.tpcc {
+        o.push_str(&tpcc_table(t).markdown());
+        o.push('\n');
+    }
 
     let mut st = Table::new(&[
         "statement",
@@ -208,6 +212,46 @@ fn figures(r: &RunResult) -> Table {
         }
     }
     t
+}
+
+/// A TPC-C run's figures: tpmC and NOPM in the first row, then one row per transaction.
+fn tpcc_table(t: &dbpress_measure::result::tpcc::TpccFigures) -> Table {
+    let mut x = Table::new(&[
+        "TPC-C",
+        "count",
+        "mix %",
+        "retries",
+        "p50 ms",
+        "p90 ms",
+        "p99 ms",
+        "max ms",
+        "p90 limit",
+    ]);
+    x.row(vec![
+        format!("tpmC {} / NOPM {}", t.tpmc, t.nopm),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        if t.response_time_ok { "[OK]" } else { "[NG]" }.into(),
+    ]);
+    for tx in &t.transactions {
+        x.row(vec![
+            tx.name.clone(),
+            tx.count.to_string(),
+            format!("{:.2}", tx.mix_pct),
+            tx.retries.to_string(),
+            format!("{:.3}", tx.p50_ms),
+            format!("{:.3}", tx.p90_ms),
+            format!("{:.3}", tx.p99_ms),
+            format!("{:.3}", tx.max_ms),
+            format!("{} s", tx.limit_s),
+        ]);
+    }
+    x
 }
 
 fn latency_cells(name: &str, count: u64, errors: u64, l: &Latency) -> Vec<String> {

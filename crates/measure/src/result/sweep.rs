@@ -43,6 +43,9 @@ pub struct Row {
     pub p95_ms: Option<f64>,
     pub p99_ms: Option<f64>,
     pub errors_per_s: Option<f64>,
+    /// A TPC-C level's tpmC (New-Orders per minute, rollbacks included); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tpmc: Option<f64>,
     /// TPS divided by the best level's TPS.
     pub ratio_to_best: Option<f64>,
     pub error: Option<String>,

@@ -6,6 +6,7 @@
 
 mod host;
 mod svg;
+mod tpcc;
 
 mod esc;
 use crate::compare::model::Comparison;
@@ -141,6 +142,7 @@ fn interval_charts(o: &mut String, r: &RunResult) {
         }
         .render(),
     );
+    tpcc::interval_chart(o, &full, bands.clone());
     // What the machine did meanwhile, under the run's own figures.
     host::cpu_chart(o, &full, bands.clone());
     host::disk_charts(o, &full, bands.clone());
@@ -170,6 +172,9 @@ pub fn run_page(r: &RunResult) -> String {
     }
     if let Some(e) = &r.run.fatal_error {
         let _ = writeln!(o, "<p class=\"note\">Stopped by an error: {}</p>", esc(e));
+    }
+    if let Some(t) = &r.tpcc {
+        tpcc::section(&mut o, t);
     }
     o.push_str("<h2>Over time</h2>\n");
     interval_charts(&mut o, r);
@@ -241,6 +246,19 @@ pub fn sweep_page(s: &SweepResult) -> String {
     // One level (mysqlslap's default) has no curve to draw.
     if s.table.len() > 1 {
         o.push_str("<h2>Against threads</h2>\n");
+        if s.table.iter().any(|r| r.tpmc.is_some()) {
+            o.push_str(&levels_chart(
+                "TPC-C tpmC against connections",
+                "tpmC",
+                &names,
+                vec![Series {
+                    name: "tpmC",
+                    points: pts(|r| r.tpmc),
+                }],
+                0.0,
+                vec![],
+            ));
+        }
         for (title, y, series) in [
             (
                 "Transactions per second",

@@ -12,6 +12,13 @@ pub fn render_table(s: &SweepResult) -> String {
     } else {
         String::new()
     };
+    // A TPC-C sweep's tpmC per level, the figure its studies chart.
+    let with_tpmc = s.table.iter().any(|r| r.tpmc.is_some());
+    let tpmc_head = if with_tpmc {
+        format!(" {:>10}", "tpmC")
+    } else {
+        String::new()
+    };
     let with_disk = s.table.iter().any(|r| r.disk.is_some());
     let disk_head = if with_disk {
         format!(" {:>9}", "disk busy")
@@ -45,7 +52,7 @@ pub fn render_table(s: &SweepResult) -> String {
         None => format!("{} levels", s.levels.len()),
     };
     let mut out = format!(
-        "\nThread sweep, {} ({levels}):\n    {}{:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}{cpu_head}{disk_head}{}\n",
+        "\nThread sweep, {} ({levels}):\n    {}{:>7} {:>12} {:>12} {:>10} {:>10} {:>9} {:>8}{tpmc_head}{cpu_head}{disk_head}{}\n",
         s.workload,
         engine_cell(Some("engine")),
         "threads",
@@ -73,6 +80,9 @@ pub fn render_table(s: &SweepResult) -> String {
             f[5],
             f[6]
         ));
+        if with_tpmc {
+            out.push_str(&format!(" {:>10}", cell(r.tpmc, 0)));
+        }
         if with_cpu {
             let c = r.cpu.as_ref();
             out.push_str(&format!(

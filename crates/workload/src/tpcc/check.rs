@@ -47,9 +47,17 @@ impl Meta {
 
 /// The bookkeeping row, or None when there is no such table.
 pub fn meta(conn: &mut dyn Connection) -> Result<Option<Meta>> {
-    match conn.query_rows(&format!(
-        "SELECT warehouses, c_last, c_id, ol_i_id, state, sets FROM {META}"
-    )) {
+    let read = |conn: &mut dyn Connection, sets: &str| {
+        conn.query_rows(&format!(
+            "SELECT warehouses, c_last, c_id, ol_i_id, state, {sets} FROM {META}"
+        ))
+    };
+    // A bookkeeping table written before table sets existed has no `sets` column: 0 sets.
+    let rows = match read(conn, "sets") {
+        Err(e) if e.kind == DbErrorKind::BadStatement => read(conn, "0"),
+        other => other,
+    };
+    match rows {
         Ok(rows) => {
             let Some(r) = rows.first() else {
                 return Err(environment(format!(
