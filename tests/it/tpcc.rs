@@ -442,3 +442,49 @@ fn go_tpc_check_passes_on_a_database_dbpress_loaded_and_ran() {
     let o = with(&["tpcc", "cleanup"], &[]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// `check` names the condition that fails and its first offending key; condition 10, checked
+/// through 12 when 12 holds, is checked in full when 12 does not.
+#[test]
+fn check_names_each_broken_condition_and_its_first_key() {
+    let dir = scratch("tpcc-broken");
+    let db = format!("--db=sqlite:{}", dir.join("t.sqlite").display());
+    let o = dbpress(&["tpcc", "prepare", &db, "--threads=2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let c = rusqlite::Connection::open(dir.join("t.sqlite")).unwrap();
+    // A payment recorded in C_YTD_PAYMENT alone: 12 breaks, 10 still holds.
+    c.execute_batch(
+        "UPDATE customer SET c_ytd_payment = c_ytd_payment + 1 WHERE c_d_id = 3 AND c_id = 7",
+    )
+    .unwrap();
+    let o = dbpress(&["tpcc", "check", &db, "--threads=2"]);
+    let out = stdout(&o);
+    assert_fails_with(&o, 1, "condition 12 at w_id=1, d_id=3, c_id=7");
+    assert!(out.contains("Condition 10 holds"), "{out}");
+    // A balance changed alone: both break, at the same customer.
+    c.execute_batch(
+        "UPDATE customer SET c_ytd_payment = c_ytd_payment - 1 WHERE c_d_id = 3 AND c_id = 7;
+         UPDATE customer SET c_balance = c_balance + 5 WHERE c_d_id = 2 AND c_id = 9;",
+    )
+    .unwrap();
+    let o = dbpress(&["tpcc", "check", &db]);
+    assert_fails_with(
+        &o,
+        1,
+        "condition 10 at w_id=1, d_id=2, c_id=9; condition 12 at w_id=1, d_id=2, c_id=9",
+    );
+    // A gap in NEW-ORDER.
+    c.execute_batch(
+        "UPDATE customer SET c_balance = c_balance - 5 WHERE c_d_id = 2 AND c_id = 9;
+         DELETE FROM new_order WHERE no_d_id = 4 AND no_o_id = 2500;",
+    )
+    .unwrap();
+    let o = dbpress(&["tpcc", "check", &db]);
+    let out = stdout(&o);
+    assert!(out.contains("Condition  3 FAILED"), "{out}");
+    assert!(
+        stderr(&o).contains("condition 3 at w_id=1, d_id=4"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -223,16 +223,145 @@ pub fn ready_meta(conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Meta> 
     }
 }
 
-/// Run the conditions that apply, printing one line each; fails naming every condition that
+/// Condition 10 the quick way: with condition 12 (C_BALANCE + C_YTD_PAYMENT = delivered
+/// OL_AMOUNT) holding, condition 10 (C_BALANCE = delivered OL_AMOUNT − H_AMOUNT) says exactly
+/// that C_YTD_PAYMENT = the customer's H_AMOUNT, which needs no pass over ORDER-LINE (11 s
+/// of a 29 s check of 10 warehouses on MariaDB). Where 12 fails, 10 is checked in full.
+const CONDITION_10_GIVEN_12: &str = "SELECT c.c_w_id, c.c_d_id, c.c_id FROM customer c LEFT JOIN (SELECT h_c_w_id w, h_c_d_id d, h_c_id cid, SUM(h_amount) s FROM history GROUP BY h_c_w_id, h_c_d_id, h_c_id) h ON h.w = c.c_w_id AND h.d = c.c_d_id AND h.cid = c.c_id WHERE ROUND(c.c_ytd_payment, 2) <> ROUND(COALESCE(h.s, 0), 2) ORDER BY c.c_w_id, c.c_d_id, c.c_id LIMIT 1";
+
+/// What one condition's query found: its first offending key, and how long it took.
+struct Outcome {
+    key: Option<String>,
+    secs: f64,
+}
+
+fn first_key(rows: &[Vec<Option<String>>], c: &Condition) -> Option<String> {
+    rows.first().map(|r| {
+        c.key
+            .iter()
+            .zip(r)
+            .map(|(k, v)| format!("{k}={}", v.as_deref().unwrap_or("NULL")))
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
+}
+
+/// Run the conditions that apply, spread over `--threads` connections (each query is one
+/// server thread's work), then print one line each in order; fails naming every condition that
 /// does not hold and its first offending key.
 pub fn run_checks(ctx: &Context<'_>, after: After, sets: &[Names]) -> Result<()> {
-    let mut conn = ctx.connect(0)?;
+    // (set, condition index, sql)
+    let mut jobs: Vec<(usize, usize, String)> = Vec::new();
+    for (k, names) in sets.iter().enumerate() {
+        for (i, c) in CONDITIONS.iter().enumerate() {
+            if c.number == 11 && after == After::Run {
+                continue;
+            }
+            let sql = if c.number == 10 {
+                CONDITION_10_GIVEN_12
+            } else {
+                c.sql
+            };
+            jobs.push((k, i, names.sql(sql)));
+        }
+    }
+    // The passes over ORDER-LINE first, longest first, so the connections finish together.
+    const COST_ORDER: [u32; 12] = [12, 6, 4, 7, 5, 10, 9, 8, 2, 11, 3, 1];
+    jobs.sort_by_key(|(k, i, _)| {
+        let rank = COST_ORDER.iter().position(|&n| n == CONDITIONS[*i].number);
+        (rank, *k)
+    });
+    let outcomes: Vec<std::sync::Mutex<Option<Result<Outcome>>>> =
+        jobs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let workers = (ctx.threads as usize).clamp(1, jobs.len().max(1));
+    std::thread::scope(|scope| {
+        for t in 0..workers {
+            let (jobs, outcomes, next) = (&jobs, &outcomes, &next);
+            scope.spawn(move || {
+                let mut conn = match ctx.connect(t) {
+                    Ok(c) => c,
+                    Err(e) => {
+                        let n = next.fetch_add(jobs.len(), std::sync::atomic::Ordering::Relaxed);
+                        if let Some(o) = outcomes.get(n) {
+                            *o.lock().unwrap_or_else(|p| p.into_inner()) = Some(Err(e));
+                        }
+                        return;
+                    }
+                };
+                loop {
+                    let n = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some((_, i, sql)) = jobs.get(n) else {
+                        return;
+                    };
+                    let c = &CONDITIONS[*i];
+                    let t0 = std::time::Instant::now();
+                    let r = conn
+                        .query_rows(sql)
+                        .map(|rows| Outcome {
+                            key: first_key(&rows, c),
+                            secs: t0.elapsed().as_secs_f64(),
+                        })
+                        .map_err(|e| setup_error(e, &format!("checking condition {}", c.number)));
+                    *outcomes[n].lock().unwrap_or_else(|p| p.into_inner()) = Some(r);
+                }
+            });
+        }
+    });
+    let mut conn = None;
     let mut failures = Vec::new();
-    for names in sets {
+    for (k, names) in sets.iter().enumerate() {
         if sets.len() > 1 {
             println!("Table set {}:", names.number());
         }
-        check_set(conn.as_mut(), after, names, &mut failures)?;
+        let twelve_holds = jobs.iter().zip(&outcomes).any(|((set, i, _), o)| {
+            *set == k
+                && CONDITIONS[*i].number == 12
+                && matches!(&*o.lock().unwrap_or_else(|p| p.into_inner()), Some(Ok(x)) if x.key.is_none())
+        });
+        for c in &CONDITIONS {
+            if c.number == 11 && after == After::Run {
+                println!("Condition 11 skipped: {}", c.says);
+                continue;
+            }
+            let n = jobs
+                .iter()
+                .position(|(set, i, _)| *set == k && CONDITIONS[*i].number == c.number)
+                .expect("every condition has its job");
+            let mut outcome = outcomes[n]
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take()
+                .unwrap_or_else(|| Err(failed("the check stopped before this condition")))?;
+            if c.number == 10 && !twelve_holds {
+                // The shortcut needs 12: check 10 the long way.
+                let conn = match &mut conn {
+                    Some(c) => c,
+                    None => conn.insert(ctx.connect(0)?),
+                };
+                let t0 = std::time::Instant::now();
+                let rows = conn
+                    .query_rows(&names.sql(c.sql))
+                    .map_err(|e| setup_error(e, "checking condition 10"))?;
+                outcome = Outcome {
+                    key: first_key(&rows, c),
+                    secs: t0.elapsed().as_secs_f64(),
+                };
+            }
+            match outcome.key {
+                None => println!(
+                    "Condition {:>2} holds ({:.2}s): {}",
+                    c.number, outcome.secs, c.says
+                ),
+                Some(key) => {
+                    println!(
+                        "Condition {:>2} FAILED: {} (first at {key})",
+                        c.number, c.says
+                    );
+                    failures.push(format!("{}{} at {key}", c.number, names.label()));
+                }
+            }
+        }
     }
     if failures.is_empty() {
         Ok(())
@@ -242,41 +371,4 @@ pub fn run_checks(ctx: &Context<'_>, after: After, sets: &[Names]) -> Result<()>
             failures.join("; condition ")
         )))
     }
-}
-
-fn check_set(
-    conn: &mut dyn Connection,
-    after: After,
-    names: &Names,
-    failures: &mut Vec<String>,
-) -> Result<()> {
-    for c in &CONDITIONS {
-        if c.number == 11 && after == After::Run {
-            println!("Condition 11 skipped: {}", c.says);
-            continue;
-        }
-        let t0 = std::time::Instant::now();
-        let rows = conn
-            .query_rows(&names.sql(c.sql))
-            .map_err(|e| setup_error(e, &format!("checking condition {}", c.number)))?;
-        let secs = t0.elapsed().as_secs_f64();
-        match rows.first() {
-            None => println!("Condition {:>2} holds ({secs:.2}s): {}", c.number, c.says),
-            Some(r) => {
-                let key: Vec<String> = c
-                    .key
-                    .iter()
-                    .zip(r)
-                    .map(|(k, v)| format!("{k}={}", v.as_deref().unwrap_or("NULL")))
-                    .collect();
-                let key = key.join(", ");
-                println!(
-                    "Condition {:>2} FAILED: {} (first at {key})",
-                    c.number, c.says
-                );
-                failures.push(format!("{}{} at {key}", c.number, names.label()));
-            }
-        }
-    }
-    Ok(())
 }
