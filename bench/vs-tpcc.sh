@@ -243,14 +243,16 @@ fi
 if [ "$what" = all ] || [ "$what" = conns ]; then
   C="${CONNS:-2048}"
   # Every connection prepares its statements: the server-wide cap must allow them all.
+  # and max_connections must leave room for them (scripts/services.sh starts it with 2000).
   old=$(mariadb --protocol=socket -uroot -N -e "SELECT @@max_prepared_stmt_count")
-  trap 'mariadb --protocol=socket -uroot -e "SET GLOBAL max_prepared_stmt_count = $old"' EXIT
-  mariadb --protocol=socket -uroot -e "SET GLOBAL max_prepared_stmt_count = 1048576"
+  old_conns=$(mariadb --protocol=socket -uroot -N -e "SELECT @@max_connections")
+  trap 'mariadb --protocol=socket -uroot -e "SET GLOBAL max_prepared_stmt_count = $old; SET GLOBAL max_connections = $old_conns"' EXIT
+  mariadb --protocol=socket -uroot -e "SET GLOBAL max_prepared_stmt_count = 1048576; SET GLOBAL max_connections = $((C + 100))"
   echo "### $C connections, $WH warehouses, MariaDB over TCP, ${RUN_S}s"
   echo
   echo "| tool | tpmC | max RSS MB | RSS KB per connection |"
   echo "|---|---:|---:|---:|"
-  /usr/bin/time -f "%M" -o /tmp/dbpress-conns-d.rss "$DBP" tpcc run "${TCP[@]}" --mysql-db=tpcc_dbpress --threads="$C" --time="$RUN_S" >/tmp/dbpress-conns-d.out 2>&1 || true
+  /usr/bin/time -f "%M" -o /tmp/dbpress-conns-d.rss "$DBP" tpcc run "${TCP[@]}" --mysql-db=tpcc_dbpress --threads="$C" --time="$RUN_S" --thread-init-timeout=600 >/tmp/dbpress-conns-d.out 2>&1 || true
   /usr/bin/time -f "%M" -o /tmp/dbpress-conns-g.rss "${GT[@]}" -T "$C" --time "${RUN_S}s" run >/tmp/dbpress-conns-g.out 2>&1 || true
   d=$(tail -1 /tmp/dbpress-conns-d.rss); g=$(tail -1 /tmp/dbpress-conns-g.rss)
   echo "| dbpress | $(awk '/^    tpmC:/ {print $2}' /tmp/dbpress-conns-d.out) | $((d / 1024)) | $((d / C)) |"
