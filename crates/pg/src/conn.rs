@@ -221,8 +221,8 @@ impl PgWire {
         Ok(())
     }
 
-    /// Simple-protocol query whose DataRows go into `rows`.
-    fn simple_rows(&mut self, sql: &[u8], rows: &mut ResultRows) -> DbResult<QueryKind> {
+    /// Simple-protocol query; its DataRows go where `sink` says.
+    fn simple(&mut self, sql: &[u8], mut sink: Sink<'_>) -> DbResult<QueryKind> {
         let at = self.io.begin(b'Q');
         self.io.cstr(sql);
         self.io.finish(at);
@@ -234,11 +234,20 @@ impl PgWire {
             match tag {
                 b'T' => {
                     kind = QueryKind::Read;
-                    rows.start(0);
+                    // Typed rows keep the last result set, as the extended protocol's do.
+                    if let Sink::Typed(rows) = &mut sink {
+                        rows.start(0);
+                    }
                 }
-                b'D' if data_row_into(body, rows).is_none() => {
-                    err.get_or_insert_with(|| protocol("DataRow"));
-                }
+                b'D' => match &mut sink {
+                    Sink::Skip => {}
+                    Sink::Text(out) => out.push(data_row_text(body)),
+                    Sink::Typed(rows) => {
+                        if data_row_into(body, rows).is_none() {
+                            err.get_or_insert_with(|| protocol("DataRow"));
+                        }
+                    }
+                },
                 b'C' if kind != QueryKind::Read && tag_rows(body) > 0 => kind = QueryKind::Write,
                 b'E' if err.is_none() => err = Some(error_response(body)),
                 b'Z' => break,
@@ -248,35 +257,34 @@ impl PgWire {
         err.map_or(Ok(kind), Err)
     }
 
-    /// Simple-protocol query; `rows` collects the result as text when given.
-    fn simple(
+    /// A text template (text mode, or a statement kept as text) with `params` substituted, sent
+    /// by the simple protocol.
+    fn simple_template(
         &mut self,
-        sql: &[u8],
-        mut rows: Option<&mut Vec<Vec<Option<String>>>>,
+        stmt: StmtHandle,
+        params: &[Value<'_>],
+        sink: Sink<'_>,
     ) -> DbResult<QueryKind> {
-        let at = self.io.begin(b'Q');
-        self.io.cstr(sql);
-        self.io.finish(at);
-        self.io.flush().map_err(lost)?;
-        let mut kind = QueryKind::Other;
-        let mut err = None;
-        loop {
-            let (tag, body) = next_or(&mut self.io, &mut err)?;
-            match tag {
-                b'T' => kind = QueryKind::Read,
-                b'D' => {
-                    if let Some(out) = rows.as_deref_mut() {
-                        out.push(data_row_text(body));
-                    }
-                }
-                b'C' if kind != QueryKind::Read && tag_rows(body) > 0 => kind = QueryKind::Write,
-                b'E' if err.is_none() => err = Some(error_response(body)),
-                b'Z' => break,
-                _ => {}
-            }
-        }
-        err.map_or(Ok(kind), Err)
+        let mut buf = std::mem::take(&mut self.text_buf);
+        render_text(
+            &self.stmts[stmt.0 as usize].sql,
+            params,
+            escape_standard,
+            &mut buf,
+        );
+        let r = self.simple(&buf, sink);
+        self.text_buf = buf;
+        r
     }
+}
+
+/// Where a simple-protocol query's DataRows go.
+enum Sink<'a> {
+    Skip,
+    /// As strings, every result set's rows (`query_rows`, for setup).
+    Text(&'a mut Vec<Vec<Option<String>>>),
+    /// Typed, the last result set's rows (`execute_rows`).
+    Typed(&'a mut ResultRows),
 }
 
 /// A DataRow's text-format values into `rows`; None if the message is malformed.
@@ -698,11 +706,7 @@ impl Connection for PgWire {
     fn execute(&mut self, stmt: StmtHandle, params: &[Value<'_>]) -> DbResult<QueryKind> {
         let p = &self.stmts[stmt.0 as usize];
         if p.name.is_none() {
-            let mut buf = std::mem::take(&mut self.text_buf);
-            render_text(&p.sql, params, escape_standard, &mut buf);
-            let r = self.simple(&buf, None);
-            self.text_buf = buf;
-            return r;
+            return self.simple_template(stmt, params, Sink::Skip);
         }
         let returns_rows = p.returns_rows;
         self.send_execute(stmt, params, false)?;
@@ -718,11 +722,7 @@ impl Connection for PgWire {
         rows.start(0);
         let p = &self.stmts[stmt.0 as usize];
         if p.name.is_none() {
-            let mut buf = std::mem::take(&mut self.text_buf);
-            render_text(&p.sql, params, escape_standard, &mut buf);
-            let r = self.simple_rows(&buf, rows);
-            self.text_buf = buf;
-            return r;
+            return self.simple_template(stmt, params, Sink::Typed(rows));
         }
         let returns_rows = p.returns_rows;
         self.send_execute(stmt, params, true)?;
@@ -730,12 +730,12 @@ impl Connection for PgWire {
     }
 
     fn query(&mut self, sql: &str) -> DbResult<QueryKind> {
-        self.simple(sql.as_bytes(), None)
+        self.simple(sql.as_bytes(), Sink::Skip)
     }
 
     fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>> {
         let mut rows = Vec::new();
-        self.simple(sql.as_bytes(), Some(&mut rows))?;
+        self.simple(sql.as_bytes(), Sink::Text(&mut rows))?;
         Ok(rows)
     }
 

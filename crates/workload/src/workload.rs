@@ -24,6 +24,15 @@ impl Context<'_> {
     }
 }
 
+/// A setup-time database error (creating, loading, checking, dropping tables) as the one line
+/// the user sees: what failed, and the server's code and message.
+pub fn setup_error(e: dbpress_driver::DbError, what: &str) -> dbpress_core::error::Error {
+    dbpress_core::error::failed(format!(
+        "{what} failed: server error {}: {}",
+        e.code, e.message
+    ))
+}
+
 pub trait Workload: Send + Sync {
     fn name(&self) -> &'static str;
     /// Names of the statement kinds this workload reports on, indexed by `Exec::run`'s `kind`.

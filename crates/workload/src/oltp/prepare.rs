@@ -10,21 +10,15 @@ use super::sql::{create_index, create_table, drop_table, C_TEMPLATE, PAD_TEMPLAT
 use super::Oltp;
 use crate::load_progress::Progress;
 use crate::workload::Context;
-use dbpress_core::error::{environment, failed, Error, Result};
+use dbpress_core::error::{environment, Error, Result};
 use dbpress_core::rand::{Distribution, Rng, Template};
 use dbpress_core::signals::{self, Signals};
-use dbpress_driver::{Connection, DbError, DbResult, RowBatch};
+use dbpress_driver::{Connection, DbResult, RowBatch};
 use dbpress_measure::host::Sampler;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-/// Turn a setup-time database error into a one-line user error.
-pub fn setup_error(e: DbError, what: &str) -> Error {
-    failed(format!(
-        "{what} failed: server error {}: {}",
-        e.code, e.message
-    ))
-}
+pub use crate::workload::setup_error;
 
 pub fn existing_tables(conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>> {
     Ok(listed_tables(conn, ctx)?

@@ -7,16 +7,10 @@
 use super::names::Names;
 use super::schema::{self, META};
 use crate::workload::Context;
-use dbpress_core::error::{environment, failed, Error, Result};
-use dbpress_driver::{Connection, DbError, DbErrorKind};
+use dbpress_core::error::{environment, failed, Result};
+use dbpress_driver::{Connection, DbErrorKind};
 
-/// A setup-time database error as one line naming what failed.
-pub fn setup_error(e: DbError, what: &str) -> Error {
-    failed(format!(
-        "{what} failed: server error {}: {}",
-        e.code, e.message
-    ))
-}
+use crate::workload::setup_error;
 
 /// What the database has been through, as its bookkeeping row says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,12 +5,12 @@
 //! Secondary indexes (and `--use-fk`'s keys) come after the data. The bookkeeping row says
 //! "loading" until everything is in, so `check` and `run` can name an interrupted load.
 
-use super::check::setup_error;
 use super::gen::{self, CConstants};
 use super::names::Names;
 use super::schema::{self, Engine, META};
 use super::Tpcc;
 use crate::load_progress::Progress;
+use crate::workload::setup_error;
 use crate::workload::Context;
 use dbpress_core::error::{environment, Error, Result};
 use dbpress_core::rand::Rng;
