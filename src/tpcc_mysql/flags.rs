@@ -91,6 +91,23 @@ pub fn connection(flags: &Flags, default_db: &str) -> Vec<String> {
     out
 }
 
+/// The command line as results keep it: the value of `-p` (given apart, `-p secret`, as
+/// tpcc-mysql's getopt takes it) replaced by `***`; `-psecret` is left to `redact_args`.
+pub fn hide_password(args: &[String]) -> Vec<String> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut hide = false;
+    for a in args {
+        if hide {
+            out.push("***".to_string());
+            hide = false;
+        } else {
+            hide = a == "-p";
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,6 +145,10 @@ mod tests {
             ]
         );
         assert!(getopt(&args("-z 1"), "hP", "t").is_err());
+        assert_eq!(
+            hide_password(&args("-u root -p secret -w 1 -pother")),
+            args("-u root -p *** -w 1 -pother")
+        );
         assert!(getopt(&args("-h"), "hP", "t").is_err());
     }
 }

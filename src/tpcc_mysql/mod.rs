@@ -61,7 +61,7 @@ pub fn load_main(args: &[String]) -> Result<u8> {
             "{LOAD}: -m/-n ignored: dbpress loads warehouses 1..{warehouses} in parallel itself"
         );
     }
-    run_words(&words, args, None)
+    run_words(&words, &flags::hide_password(args), None)
 }
 
 /// `dbpress tpcc-start …`
@@ -107,7 +107,7 @@ pub fn start_main(args: &[String]) -> Result<u8> {
         "{START}: response-time limits {} s (New-Order, Payment, Order-Status, Delivery, Stock-Level), compared with latencies in seconds",
         limits.map(|l| l.to_string()).join("/")
     );
-    run_words(&words, args, Some(limits))
+    run_words(&words, &flags::hide_password(args), Some(limits))
 }
 
 /// Run the `dbpress tpcc` command line `words`; `argv` is what was typed (kept, redacted, in
