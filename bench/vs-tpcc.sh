@@ -183,14 +183,27 @@ fi
 
 # --- check --------------------------------------------------------------------------------
 if [ "$what" = all ] || [ "$what" = check ]; then
-  echo "### Consistency check, $WH warehouses (after the runs), MariaDB"
+  echo "### Consistency check, $WH warehouses (after the runs), MariaDB, 2 threads ($ROUNDS rounds, tools alternating)"
   echo
-  timed /tmp/dbpress-check-dbpress.out "$DBP" tpcc check "${TCP[@]}" --mysql-db=tpcc_dbpress --threads=2
-  (cd "$TOOLS/sb" && timed /tmp/dbpress-check-sb.out "${SB[@]}" --threads=2 check)
-  echo "| tool | wall s | conditions |"
+  : >/tmp/dbpress-check-dbpress; : >/tmp/dbpress-check-sb
+  for i in $(seq 1 "$ROUNDS"); do
+    order="dbpress sb"; [ $((i % 2)) = 0 ] && order="sb dbpress"
+    for t in $order; do
+      if [ $t = dbpress ]; then
+        timed /tmp/dbpress-check-dbpress.out "$DBP" tpcc check "${TCP[@]}" --mysql-db=tpcc_dbpress --threads=2
+      else
+        (cd "$TOOLS/sb" && timed /tmp/dbpress-check-sb.out "${SB[@]}" --threads=2 check)
+      fi
+      cut -d' ' -f1 "/tmp/dbpress-check-$t.out.time" >>"/tmp/dbpress-check-$t"
+    done
+  done
+  d=$(median </tmp/dbpress-check-dbpress); s=$(median </tmp/dbpress-check-sb)
+  echo "| tool | wall s, median (min–max) | conditions |"
   echo "|---|---:|---|"
-  echo "| dbpress (2 threads) | $(cut -d' ' -f1 /tmp/dbpress-check-dbpress.out.time) | 1–10 and 12 (11 does not hold after a run) |"
-  echo "| sysbench-tpcc (2 threads) | $(cut -d' ' -f1 /tmp/dbpress-check-sb.out.time) | 1, 2, 3, 4, 5, 7, 8, 9, 10, 12 |"
+  echo "| dbpress | $d ($(span </tmp/dbpress-check-dbpress)) | 1–10 and 12 (11 does not hold after a run) |"
+  echo "| sysbench-tpcc | $s ($(span </tmp/dbpress-check-sb)) | 1, 2, 3, 4, 5, 7, 8, 9, 10, 12 |"
+  echo
+  echo "dbpress / sysbench-tpcc: $(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.2f", d / s}')"
   echo
   echo "(go-tpc's check took over 2 minutes per warehouse here: ../shared/peers/README.md)"
   echo

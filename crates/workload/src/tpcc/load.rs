@@ -181,7 +181,7 @@ pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
         return Ok(usage);
     }
     dbpress_core::notice!("Checking the consistency conditions (--no-check skips this)...");
-    super::check::run_checks(ctx, super::check::After::Load, &sets)?;
+    super::check::run_checks(ctx, super::check::After::Load, w.warehouses, &sets)?;
     Ok(usage)
 }
 

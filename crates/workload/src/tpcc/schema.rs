@@ -64,6 +64,9 @@ pub const TABLES: [&str; 9] = [
 
 /// The bookkeeping table: one row saying how many warehouses were loaded, with which NURand
 /// constants, and whether the load finished.
+/// Districts per warehouse (clause 1.2.1's cardinality).
+pub const DISTRICTS_PER_WAREHOUSE: u32 = 10;
+
 pub const META: &str = "tpcc_meta";
 
 /// CREATE TABLE statements, primary keys included (loading in key order keeps them cheap);
