@@ -144,6 +144,47 @@ fn tpcc_runs_in_a_dry_run() {
     assert!(r["tpcc"]["tpmc"].as_u64().unwrap() > 0);
 }
 
+/// One pass of the deck on one terminal with keying and think times at 1/200 of the spec's: the
+/// keying times alone (10 x 18 s + 10 x 3 s + 3 x 2 s) / 200 = 1.08 s pass before the run ends,
+/// and none of the pauses is in any transaction's latency.
+#[test]
+fn tpcc_think_time_pauses_between_transactions_outside_their_latency() {
+    let o = dbpress(&[
+        "tpcc",
+        "run",
+        "--mysql-dry-run",
+        "--events=23",
+        "--think-time=0.005",
+        "--output-format=json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let total = r["summary"]["total_time_s"].as_f64().unwrap();
+    let keying = (10.0 * 18.0 + 10.0 * 3.0 + 3.0 * 2.0) * 0.005;
+    assert!(total >= keying, "{total} s < the keying times' {keying} s");
+    let in_transactions: f64 = r["tpcc"]["transactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["count"].as_f64().unwrap() * t["avg_ms"].as_f64().unwrap() / 1000.0)
+        .sum();
+    assert!(
+        in_transactions <= total - keying,
+        "transactions took {in_transactions} s of {total} s: the pauses were timed"
+    );
+    assert_eq!(r["tpcc"]["think_time"], 0.005);
+    let counts: Vec<u64> = r["tpcc"]["transactions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["count"].as_u64().unwrap())
+        .collect();
+    assert_eq!(counts, [10, 10, 1, 1, 1]);
+    // Paced twice over is refused.
+    let o = dbpress(&["tpcc", "run", "--mysql-dry-run", "--think-time", "--rate=5"]);
+    assert_fails_with(&o, 2, "--think-time and --rate both pace the terminals");
+}
+
 #[test]
 fn tpcc_names_a_missing_or_interrupted_load_and_drops_only_what_it_loaded() {
     let dir = scratch("tpcc-missing");

@@ -400,4 +400,4 @@ pub mod sweep;
 #[cfg(test)]
 pub(crate) mod tests;
 mod throughput;
-mod tpcc;
+pub(crate) mod tpcc;

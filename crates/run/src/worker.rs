@@ -69,9 +69,17 @@ impl Worker<'_> {
         let bound = self.schedule.is_none() && self.events.statements_bound_event();
         // This worker's measured events, against its own share (slap's clients).
         let mut mine = 0u64;
+        let pauses = self.events.pauses();
         loop {
             if shared.stop.load(Ordering::Relaxed) {
                 return None;
+            }
+            if pauses {
+                // A terminal's keying and think time: not part of any event's latency.
+                let pause = self.events.pause_ns();
+                if pause > 0 && !sleep_until(now_ns() + pause, shared) {
+                    return None;
+                }
             }
             let measuring = shared.measuring.load(Ordering::Relaxed);
             if measuring && shared.events_limit > 0 {

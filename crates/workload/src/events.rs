@@ -16,6 +16,19 @@ pub trait EventGen: Send {
         Ok(())
     }
 
+    /// True when the terminal waits between events (TPC-C's keying and think times); the
+    /// runner then asks `pause_ns` before each one. Asked once per worker, so a workload
+    /// without pauses costs its loop nothing.
+    fn pauses(&self) -> bool {
+        false
+    }
+
+    /// How long to wait before the next event, in ns. The runner sleeps it outside the
+    /// event's timing, waking at once when the run stops.
+    fn pause_ns(&mut self) -> u64 {
+        0
+    }
+
     /// True when an event is its statements and nothing else worth timing: no sleep, no
     /// reconnect, only drawing parameters before and between them. A closed-loop event is then
     /// timed from its first statement's send to its last statement's reply, using those

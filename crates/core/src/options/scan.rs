@@ -232,6 +232,14 @@ fn take_value(
         }
         return Ok(String::new());
     }
+    if name == "think-time" {
+        // Bare `--think-time` means on; a following on/off or factor is its value.
+        if let Some(n) = next.filter(|n| parse_bool(n).is_some() || n.parse::<f64>().is_ok()) {
+            *i += 1;
+            return Ok(n.clone());
+        }
+        return Ok("on".to_string());
+    }
     if kind == Kind::Bool {
         // `--histogram` alone means on; `--histogram off` is accepted too.
         if let Some(n) = next {

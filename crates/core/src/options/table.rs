@@ -168,6 +168,7 @@ pub static SPECS: &[Spec] = &[
     o("use-fk", Bool, "off", Tpcc, "add the ten foreign keys of clause 1.3 after the load (MySQL, PostgreSQL)"),
     o("home-warehouse", Str, "terminal", Tpcc, "terminal: each connection keeps one home warehouse, connections spread evenly (the spec); random: a random warehouse per transaction (go-tpc, sysbench-tpcc, tpcc-mysql)"),
     o("max-tries", Int, "10", Tpcc, "attempts per TPC-C transaction after deadlocks, lock wait timeouts or serialization failures (pgbench's meaning); retries are counted, not failed"),
+    o("think-time", Str, "off", Tpcc, "the spec's keying and think times between a terminal's transactions (on; bare = on), scaled by a factor (0.1 = a tenth), or off; give --threads = 10 x warehouses for the spec's ten terminals each"),
     o("no-check", Bool, "off", Tpcc, "skip the consistency check that ends a TPC-C prepare"),
     o("trx-level", Str, "", Tpcc, "session isolation of the TPC-C connections: RR, RC or SER (sysbench-tpcc's --trx_level); empty = the server's default"),
     o("force-pk", Bool, "off", Tpcc, "give HISTORY an auto-increment primary key id (sysbench-tpcc's --force_pk)"),

@@ -18,8 +18,12 @@ pub struct TpccFigures {
     pub nopm: u64,
     /// Every completed transaction per minute.
     pub tpm_total: f64,
-    /// tpmC against the 12.86 per warehouse a terminal with keying and think times can reach.
+    /// tpmC against the 12.86 per warehouse that ten terminals with keying and think times can
+    /// reach (divided by `think_time` when scaled). Meaningful only with think times on.
     pub efficiency_pct: f64,
+    /// `--think-time`'s factor of the spec's keying and think times; 0: none.
+    #[serde(default)]
+    pub think_time: f64,
     pub transactions: Vec<TpccTransaction>,
     pub new_order_rollbacks: u64,
     pub rollback_pct: f64,

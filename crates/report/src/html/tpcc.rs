@@ -12,11 +12,11 @@ pub fn section(o: &mut String, t: &TpccFigures) {
     let _ = writeln!(
         o,
         "<table><tr><th>tpmC</th><th>NOPM</th><th>tpmTotal</th><th>efficiency</th><th>warehouses</th><th>terminals</th><th>response times</th></tr>\
-         <tr><td>{}</td><td>{}</td><td>{:.0}</td><td>{:.1}%</td><td>{}</td><td>{}</td><td>{}</td></tr></table>",
+         <tr><td>{}</td><td>{}</td><td>{:.0}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr></table>",
         t.tpmc,
         t.nopm,
         t.tpm_total,
-        t.efficiency_pct,
+        esc(&crate::text::tpcc::efficiency(t)),
         t.warehouses,
         esc(if t.home_warehouse == "random" {
             "random warehouse per transaction"

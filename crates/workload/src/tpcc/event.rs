@@ -17,6 +17,11 @@ pub struct TpccEvents {
     pub term: Terminal,
     pub deck: Deck,
     pub max_tries: u32,
+    /// `--think-time`'s factor; 0: no keying or think times.
+    pub think: f64,
+    /// The card `pause_ns` drew for the next event, and the transaction before it.
+    pub next: Option<Txn>,
+    pub last: Option<Txn>,
     /// Where this terminal's counts go when it ends.
     pub sink: Arc<Mutex<Tally>>,
 }
@@ -27,8 +32,23 @@ pub fn retryable(e: &DbError) -> bool {
 }
 
 impl EventGen for TpccEvents {
+    fn pauses(&self) -> bool {
+        self.think > 0.0
+    }
+
+    /// The next card is drawn here, since its keying time comes before it.
+    fn pause_ns(&mut self) -> u64 {
+        let next = self.deck.draw(&mut self.term.rng);
+        self.next = Some(next);
+        super::think::pause_ns(self.think, self.last, next, &mut self.term.rng)
+    }
+
     fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
-        let txn = self.deck.draw(&mut self.term.rng);
+        let txn = match self.next.take() {
+            Some(t) => t,
+            None => self.deck.draw(&mut self.term.rng),
+        };
+        self.last = Some(txn);
         self.term.pick_set(exec.conn)?;
         let t = txn as usize;
         let t0 = now_ns();

@@ -9,7 +9,8 @@
 //! - `load`: `prepare` and `cleanup`
 //! - `check`: the consistency conditions, and what the bookkeeping row says
 //! - `txn/`: the statements and the five transactions of one terminal
-//! - `deck`: the card deck; `event`: a terminal as the runner's event generator (retries)
+//! - `deck`: the card deck; `think`: keying and think times; `event`: a terminal as the
+//!   runner's event generator (pauses, retries)
 //! - `tally`, `figures`: counts and the run's TPC-C figures
 //! - `settings`: the options of a TPC-C command, and what a run learns from the database
 //! - `workload`: `Workload` for TPC-C
@@ -24,6 +25,7 @@ pub mod names;
 pub mod schema;
 mod settings;
 pub mod tally;
+pub mod think;
 pub mod txn;
 mod workload;
 

@@ -11,6 +11,8 @@ pub struct Tpcc {
     pub use_fk: bool,
     pub random_home: bool,
     pub max_tries: u32,
+    /// `--think-time`'s factor of the spec's keying and think times; 0: off.
+    pub think_time: f64,
     pub no_check: bool,
     pub mysql_engine: String,
     pub seed: u64,
@@ -59,6 +61,12 @@ impl Tpcc {
                 )))
             }
         };
+        let think_time = super::think::parse(opts.get("think-time"))?;
+        if think_time > 0.0 && opts.get("rate").parse::<f64>().is_ok_and(|r| r > 0.0) {
+            return Err(usage(
+                "--think-time and --rate both pace the terminals: give one of them",
+            ));
+        }
         if boolean(opts, "enable-purge")? {
             return Err(usage(
                 "--enable-purge: sysbench-tpcc's purge card (deleting delivered orders) is not supported by dbpress; run without it",
@@ -77,6 +85,7 @@ impl Tpcc {
             use_fk: boolean(opts, "use-fk")?,
             random_home,
             max_tries: int(opts, "max-tries", 1, 1_000_000)? as u32,
+            think_time,
             no_check: boolean(opts, "no-check")?,
             mysql_engine: opts.get("mysql-storage-engine").to_string(),
             seed,

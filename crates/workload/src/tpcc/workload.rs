@@ -90,8 +90,17 @@ impl Workload for Tpcc {
                 }
             ),
             format!(
-                "NURand C: load C_LAST {}, run C_LAST {} C_ID {} OL_I_ID {}; deadlocks and lock timeouts retried up to {} attempts (--max-tries); no keying or think time",
-                m.c_last, c.c_last, c.c_id, c.ol_i_id, self.max_tries
+                "NURand C: load C_LAST {}, run C_LAST {} C_ID {} OL_I_ID {}; deadlocks and lock timeouts retried up to {} attempts (--max-tries); {}",
+                m.c_last,
+                c.c_last,
+                c.c_id,
+                c.ol_i_id,
+                self.max_tries,
+                match self.think_time {
+                    f if f <= 0.0 => "no keying or think time (--think-time)".to_string(),
+                    1.0 => "the spec's keying and think times, outside each transaction's latency".to_string(),
+                    f => format!("keying and think times at {f} x the spec's, outside each transaction's latency"),
+                }
             ),
         ]
     }
@@ -215,6 +224,9 @@ impl Workload for Tpcc {
             term,
             deck: Deck::new(),
             max_tries: self.max_tries,
+            think: self.think_time,
+            next: None,
+            last: None,
             sink: self.tally.clone(),
         }))
     }
@@ -231,6 +243,7 @@ impl Workload for Tpcc {
                 home_warehouse: self.home_name(),
                 c_load: m.c_last,
                 c_run: [c.c_last, c.c_id, c.ol_i_id],
+                think_time: self.think_time,
             },
         ))
     }
