@@ -5,6 +5,7 @@
 # database of its own, loaded by itself. Prints Markdown for bench/RESULTS.md.
 #
 #   bench/vs-tpcc.sh load    load of $WH warehouses at 2 threads: wall s, rows/s, client CPU s
+#   bench/vs-tpcc.sh loadsock  the same load over the Unix socket, dbpress vs sysbench-tpcc
 #   bench/vs-tpcc.sh run     tpmC at 4 and 32 connections; client and server CPU per transaction
 #   bench/vs-tpcc.sh check   consistency check of the loaded warehouses
 #   bench/vs-tpcc.sh pgsql   PostgreSQL: load and tpmC at 4 connections, dbpress vs sysbench-tpcc
@@ -127,6 +128,33 @@ if [ "$what" = all ] || [ "$what" = load ]; then
   echo
 fi
 
+# --- load over the Unix socket (go-tpc 1.0.7 connects over TCP only) ------------------------
+if [ "$what" = all ] || [ "$what" = loadsock ]; then
+  SOCK=(--mysql-socket=/run/mysqld/mysqld.sock --mysql-user=sbtest --mysql-password=sbtest)
+  SBS=(sysbench ./tpcc.lua "${SOCK[@]}" --mysql-db=tpcc_sysbench --scale="$WH" --tables=1)
+  echo "### TPC-C load, $WH warehouses, 2 threads, MariaDB over the Unix socket ($ROUNDS rounds, tools alternating)"
+  echo
+  : >/tmp/dbpress-loads-d; : >/tmp/dbpress-loads-s
+  for i in $(seq 1 "$ROUNDS"); do
+    order="d s"; [ $((i % 2)) = 0 ] && order="s d"
+    for t in $order; do
+      if [ $t = d ]; then
+        "$DBP" tpcc cleanup "${SOCK[@]}" --mysql-db=tpcc_dbpress >/dev/null
+        timed /tmp/dbpress-loads-d.out "$DBP" tpcc prepare "${SOCK[@]}" --mysql-db=tpcc_dbpress --warehouses="$WH" --threads=2 --no-check
+      else
+        (cd "$TOOLS/sb" && { "${SBS[@]}" cleanup >/dev/null 2>&1 || true; } && timed /tmp/dbpress-loads-s.out "${SBS[@]}" --threads=2 prepare)
+      fi
+      cut -d' ' -f1 "/tmp/dbpress-loads-$t.out.time" >>"/tmp/dbpress-loads-$t"
+    done
+  done
+  d=$(median </tmp/dbpress-loads-d); sb=$(median </tmp/dbpress-loads-s)
+  echo "| tool | wall s, median (min–max) | rows/s | dbpress wall / tool wall |"
+  echo "|---|---:|---:|---:|"
+  echo "| dbpress | $d ($(span </tmp/dbpress-loads-d)) | $(awk -v r="$(rows_of tpcc_dbpress)" -v w="$d" 'BEGIN {printf "%.0f", r / w}') | 1.00 |"
+  echo "| sysbench-tpcc | $sb ($(span </tmp/dbpress-loads-s)) | $(awk -v r="$(rows_of tpcc_sysbench)" -v w="$sb" 'BEGIN {printf "%.0f", r / w}') | $(awk -v d="$d" -v w="$sb" 'BEGIN {printf "%.2f", d / w}') |"
+  echo
+fi
+
 # --- run ----------------------------------------------------------------------------------
 # Each prints "tpmC transactions" of a run of $RUN_S seconds at $2 connections into $1.
 run_dbpress() { timed "$1" "$DBP" tpcc run "${TCP[@]}" --mysql-db=tpcc_dbpress --threads="$2" --time="$RUN_S";
@@ -221,13 +249,15 @@ if [ "$what" = all ] || [ "$what" = pgsql ]; then
     (cd "$TOOLS/sb" && { "${SBP[@]}" cleanup >/dev/null 2>&1 || true; } && timed /tmp/dbpress-pgl-s.out "${SBP[@]}" --threads=2 prepare)
     timed /tmp/dbpress-pgr-d.out "$DBP" tpcc run "${PG[@]}" --pgsql-db=tpcc_dbpress --threads=4 --time="$RUN_S"
     (cd "$TOOLS/sb" && timed /tmp/dbpress-pgr-s.out "${SBP[@]}" --threads=4 --time="$RUN_S" run)
-    echo "$(cut -d' ' -f1 /tmp/dbpress-pgl-d.out.time) $(awk '/^    tpmC:/ {print $2}' /tmp/dbpress-pgr-d.out)" >>/tmp/dbpress-pg-d
+    # Like for like: a random warehouse per transaction, as sysbench-tpcc draws them.
+    timed /tmp/dbpress-pgr-r.out "$DBP" tpcc run "${PG[@]}" --pgsql-db=tpcc_dbpress --threads=4 --time="$RUN_S" --home-warehouse=random
+    echo "$(cut -d' ' -f1 /tmp/dbpress-pgl-d.out.time) $(awk '/^    tpmC:/ {print $2}' /tmp/dbpress-pgr-d.out) $(awk '/^    tpmC:/ {print $2}' /tmp/dbpress-pgr-r.out)" >>/tmp/dbpress-pg-d
     echo "$(cut -d' ' -f1 /tmp/dbpress-pgl-s.out.time) $(awk '/transactions:/ {gsub(/[()]/, "", $3); printf "%.0f", $3 * 60 * 10 / 23}' /tmp/dbpress-pgr-s.out)" >>/tmp/dbpress-pg-s
   done
   echo "| tool | load wall s | tpmC at 4 connections |"
   echo "|---|---:|---:|"
-  echo "| dbpress | $(awk '{print $1}' /tmp/dbpress-pg-d | median) ($(awk '{print $1}' /tmp/dbpress-pg-d | span)) | $(awk '{print $2}' /tmp/dbpress-pg-d | median) ($(awk '{print $2}' /tmp/dbpress-pg-d | span)) |"
-  echo "| sysbench-tpcc | $(awk '{print $1}' /tmp/dbpress-pg-s | median) ($(awk '{print $1}' /tmp/dbpress-pg-s | span)) | $(awk '{print $2}' /tmp/dbpress-pg-s | median) ($(awk '{print $2}' /tmp/dbpress-pg-s | span)) |"
+  echo "| dbpress | $(awk '{print $1}' /tmp/dbpress-pg-d | median) ($(awk '{print $1}' /tmp/dbpress-pg-d | span)) | $(awk '{print $2}' /tmp/dbpress-pg-d | median) ($(awk '{print $2}' /tmp/dbpress-pg-d | span)) home warehouses; $(awk '{print $3}' /tmp/dbpress-pg-d | median) ($(awk '{print $3}' /tmp/dbpress-pg-d | span)) random |"
+  echo "| sysbench-tpcc | $(awk '{print $1}' /tmp/dbpress-pg-s | median) ($(awk '{print $1}' /tmp/dbpress-pg-s | span)) | $(awk '{print $2}' /tmp/dbpress-pg-s | median) ($(awk '{print $2}' /tmp/dbpress-pg-s | span)) random |"
   echo
 fi
 
@@ -261,14 +291,33 @@ if [ "$what" = all ] || [ "$what" = conns ]; then
   old_conns=$(mariadb --protocol=socket -uroot -N -e "SELECT @@max_connections")
   trap 'mariadb --protocol=socket -uroot -e "SET GLOBAL max_prepared_stmt_count = $old; SET GLOBAL max_connections = $old_conns"' EXIT
   mariadb --protocol=socket -uroot -e "SET GLOBAL max_prepared_stmt_count = 1048576; SET GLOBAL max_connections = $((C + 100))"
-  echo "### $C connections, $WH warehouses, MariaDB over TCP, ${RUN_S}s"
+  echo "### $C connections, $WH warehouses, MariaDB over TCP, ${RUN_S}s ($ROUNDS rounds, tools alternating)"
   echo
-  echo "| tool | tpmC | max RSS MB | RSS KB per connection |"
+  : >/tmp/dbpress-conns-d; : >/tmp/dbpress-conns-g
+  for i in $(seq 1 "$ROUNDS"); do
+    order="d g"; [ $((i % 2)) = 0 ] && order="g d"
+    for t in $order; do
+      # The last run's sessions leave only as their lock waits end: wait until they have.
+      for _ in $(seq 1 180); do
+        [ "$(mariadb --protocol=socket -uroot -N -e "SELECT COUNT(*) FROM information_schema.processlist WHERE user = 'sbtest'")" -le 1 ] && break
+        sleep 1
+      done
+      if [ $t = d ]; then
+        /usr/bin/time -f "%M" -o /tmp/dbpress-conns-d.rss "$DBP" tpcc run "${TCP[@]}" --mysql-db=tpcc_dbpress --threads="$C" --time="$RUN_S" >/tmp/dbpress-conns-d.out 2>&1 || true
+        tpmc=$(awk '/^    tpmC:/ {print $2}' /tmp/dbpress-conns-d.out)
+      else
+        /usr/bin/time -f "%M" -o /tmp/dbpress-conns-g.rss "${GT[@]}" -T "$C" --time "${RUN_S}s" run >/tmp/dbpress-conns-g.out 2>&1 || true
+        tpmc=$(awk '/^tpmC:/ {gsub(",", ""); print $2}' /tmp/dbpress-conns-g.out)
+      fi
+      echo "${tpmc:-0} $(tail -1 "/tmp/dbpress-conns-$t.rss")" >>"/tmp/dbpress-conns-$t"
+    done
+  done
+  echo "| tool | tpmC, median (min–max) | max RSS MB, median | RSS KB per connection, median (min–max) |"
   echo "|---|---:|---:|---:|"
-  /usr/bin/time -f "%M" -o /tmp/dbpress-conns-d.rss "$DBP" tpcc run "${TCP[@]}" --mysql-db=tpcc_dbpress --threads="$C" --time="$RUN_S" --thread-init-timeout=600 >/tmp/dbpress-conns-d.out 2>&1 || true
-  /usr/bin/time -f "%M" -o /tmp/dbpress-conns-g.rss "${GT[@]}" -T "$C" --time "${RUN_S}s" run >/tmp/dbpress-conns-g.out 2>&1 || true
-  d=$(tail -1 /tmp/dbpress-conns-d.rss); g=$(tail -1 /tmp/dbpress-conns-g.rss)
-  echo "| dbpress | $(awk '/^    tpmC:/ {print $2}' /tmp/dbpress-conns-d.out) | $((d / 1024)) | $((d / C)) |"
-  echo "| go-tpc | $(awk '/^tpmC:/ {gsub(",", ""); print $2}' /tmp/dbpress-conns-g.out) | $((g / 1024)) | $((g / C)) |"
+  for t in d g; do
+    name=dbpress; [ $t = g ] && name=go-tpc
+    kb=$(awk -v c="$C" '{printf "%.0f\n", $2 / c}' "/tmp/dbpress-conns-$t")
+    echo "| $name | $(awk '{print $1}' "/tmp/dbpress-conns-$t" | median) ($(awk '{print $1}' "/tmp/dbpress-conns-$t" | span)) | $(awk '{print $2 / 1024}' "/tmp/dbpress-conns-$t" | median) | $(echo "$kb" | median) ($(echo "$kb" | span)) |"
+  done
   echo
 fi

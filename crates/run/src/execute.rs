@@ -136,6 +136,7 @@ pub fn run(
     // Each worker's readiness, with the server's id for its session (for the wait sampler).
     let (ready_tx, ready_rx) = mpsc::channel::<(u32, std::result::Result<Option<u64>, DbError>)>();
     let go = Gate::default();
+    let slots = crate::setup_slots::SetupSlots::new(crate::setup_slots::SETUP_SLOTS);
     let setup_failed = AtomicBool::new(false);
     let shared = Shared {
         stop: AtomicBool::new(false),
@@ -163,11 +164,13 @@ pub fn run(
             let schedule = schedule.as_ref();
             let tx = ready_tx.clone();
             let go = &go;
+            let slots = &slots;
             let setup_failed = &setup_failed;
             let builder = std::thread::Builder::new()
                 .name(format!("dbpress-w{tid}"))
                 .stack_size(256 * 1024);
             let spawned = builder.spawn_scoped(s, move || -> Option<DbError> {
+                let slot = slots.take();
                 let setup = driver.connect(tid as usize).and_then(|mut conn| {
                     let rng = Rng::new(cfg.seed, u64::from(tid) + 1);
                     let events = workload.worker(
@@ -179,6 +182,7 @@ pub fn run(
                     )?;
                     Ok((conn, events, rng))
                 });
+                drop(slot);
                 let parts = match setup {
                     Ok(p) => {
                         let _ = tx.send((tid, Ok(p.0.session_id())));

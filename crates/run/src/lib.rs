@@ -9,6 +9,7 @@
 //! - `progress`: the phases, intervals and checkpoints handed to the command's renderer
 //! - `limits`, `init_watchdog`, `shutdown`: file and thread limits, `--thread-init-timeout`,
 //!   the wait for workers after the end
+//! - `setup_slots`: how many workers connect and prepare at once
 
 mod checkpoints;
 mod execute;
@@ -17,6 +18,7 @@ mod keyed;
 mod limits;
 mod pacing;
 pub mod progress;
+mod setup_slots;
 mod shared;
 mod shutdown;
 mod summary;

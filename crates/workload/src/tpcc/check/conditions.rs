@@ -11,6 +11,14 @@
 //!
 //! Money is compared rounded to cents, so SQLite's REAL arithmetic passes when the sums agree.
 
+/// What the database has been through, as its bookkeeping row says: after a run, condition 11
+/// no longer applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum After {
+    Load,
+    Run,
+}
+
 /// Whether a condition's query covers the whole database or one district (`:w`, `:d`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {

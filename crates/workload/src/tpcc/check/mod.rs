@@ -6,6 +6,7 @@
 mod conditions;
 mod run;
 
+pub use conditions::After;
 pub use run::run_checks;
 
 use super::names::Names;
@@ -15,13 +16,6 @@ use dbpress_core::error::{environment, Result};
 use dbpress_driver::{Connection, DbErrorKind};
 
 use crate::workload::setup_error;
-
-/// What the database has been through, as its bookkeeping row says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum After {
-    Load,
-    Run,
-}
 
 /// The bookkeeping row.
 #[derive(Clone, Debug)]

@@ -3,10 +3,9 @@
 //! condition in order, with its first offending key over all districts.
 
 use super::conditions::{
-    by_number, for_district, Condition, CONDITION_10_GIVEN_12, DISTRICT_ORDER, SCREENED,
+    by_number, for_district, After, Condition, CONDITION_10_GIVEN_12, DISTRICT_ORDER, SCREENED,
     SCREEN_4_6_7, WHOLE_ORDER,
 };
-use super::After;
 use crate::tpcc::names::Names;
 use crate::tpcc::schema::DISTRICTS_PER_WAREHOUSE;
 use crate::workload::{setup_error, Context};
