@@ -45,3 +45,5 @@ mod sweep;
 mod tables;
 /// TPC-C on every engine: load, run, consistency, and the database's own counts.
 mod tpcc;
+/// Issue 34: stopping, time limits and hangs when run unattended.
+mod unattended;

@@ -10,6 +10,7 @@
 //!   quote
 //! - `redact`: the command line as the result file keeps it, passwords removed
 
+pub mod connect_timeout;
 pub mod mysql_target;
 pub mod option_file;
 pub mod pgsql_target;

@@ -71,6 +71,7 @@ pub struct UrlParts {
     pub db: Option<String>,
     pub socket: Option<String>,
     pub ssl_mode: Option<String>,
+    pub connect_timeout: Option<String>,
 }
 
 /// Parse a server URL (`mysql://`, `mariadb://`, `postgres://`, `postgresql://`); which driver
@@ -146,9 +147,10 @@ pub fn parse_url(url: &str) -> Result<UrlParts> {
             // libpq's URLs name a socket directory as host=/path.
             "socket" | "host" => parts.socket = Some(percent_decode(v)?),
             "ssl-mode" | "ssl_mode" | "sslmode" => parts.ssl_mode = Some(v.to_string()),
+            "connect_timeout" | "connect-timeout" => parts.connect_timeout = Some(v.to_string()),
             other => {
                 return Err(usage(format!(
-                    "unknown --db URL parameter '{other}': known are socket (or host) and sslmode"
+                    "unknown --db URL parameter '{other}': known are socket (or host), sslmode and connect_timeout"
                 )))
             }
         }
@@ -374,7 +376,14 @@ pub fn from_options(opts: &OptionValues) -> Result<MysqlTarget> {
             ));
     }
     let compress = compression(opts)?;
+    let connect_timeout = crate::connect_timeout::pick(
+        opts,
+        "mysql-connect-timeout",
+        url.connect_timeout.as_deref(),
+        None,
+    )?;
     Ok(MysqlTarget {
+        connect_timeout,
         client_cert,
         ssl_cipher,
         compress,

@@ -56,6 +56,7 @@ fn client_cert(opts: &OptionValues, ssl: PgSslMode) -> Result<Option<ClientCert>
 static PGSQL_FIXES: Fixes = Fixes {
     tls_failed: "check --pgsql-sslmode and --pgsql-sslrootcert, or connect by the name the certificate was issued for",
     ssl_mode_option: "--pgsql-sslmode",
+    connect_timeout: "--pgsql-connect-timeout or PGCONNECT_TIMEOUT",
 };
 
 /// The target the `--pgsql-*` options, a URL, libpq's environment and ~/.pgpass describe.
@@ -126,6 +127,12 @@ pub fn from_options(opts: &OptionValues) -> Result<PgTarget> {
         ssl_root_cert,
         client_cert,
         schema: Some(opts.get("pgsql-schema").to_string()).filter(|s| !s.is_empty()),
+        connect_timeout: crate::connect_timeout::pick(
+            opts,
+            "pgsql-connect-timeout",
+            url.connect_timeout.as_deref(),
+            Some("PGCONNECT_TIMEOUT"),
+        )?,
         fixes: &PGSQL_FIXES,
     })
 }

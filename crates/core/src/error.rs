@@ -79,6 +79,8 @@ pub fn connect_failed(e: &DbError, h: &Hints) -> Error {
             "cannot open another session: this process has no file descriptors left ({}): use fewer --threads or raise ulimit -n",
             e.message
         )),
+        // The message says which step did not answer and what sets the limit.
+        DbErrorKind::NoAnswer => environment(format!("{} (error {})", e.message, e.code)),
         DbErrorKind::Unreachable => environment(format!(
             "{} (error {}): is the server running? Start it (scripts/services.sh) or fix {}",
             e.message, e.code, h.address

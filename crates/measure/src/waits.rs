@@ -189,7 +189,7 @@ pub fn sample(
             Err(e)
                 if matches!(
                     e.kind,
-                    DbErrorKind::ConnectionLost | DbErrorKind::Unreachable
+                    DbErrorKind::ConnectionLost | DbErrorKind::Unreachable | DbErrorKind::NoAnswer
                 ) =>
             {
                 let _ = conn.reconnect();

@@ -129,7 +129,39 @@ fn tls_failed(transport: &Transport, why: &str, fixes: &Fixes) -> DbError {
     )
 }
 
-fn connect_stream(t: &Transport) -> Result<Stream, DbError> {
+/// The steps of opening a session that the connect timeout bounds one by one.
+#[derive(Clone, Copy)]
+enum Phase {
+    Greeting,
+    Tls,
+    Login,
+}
+
+/// An I/O error during the handshake: the step that did not answer when a time limit ran out,
+/// the lost connection otherwise.
+fn handshake_lost(phase: Phase, e: std::io::Error, opts: &WireOpts) -> OpenError {
+    if !dbpress_net::timed_out(&e) {
+        return OpenError::Db(io_lost(e));
+    }
+    let within = dbpress_net::seconds(opts.connect_timeout.unwrap_or_default());
+    let t = &opts.transport;
+    let what = match phase {
+        Phase::Greeting => format!(
+            "the server at {t} accepted the connection but sent no greeting within {within}: it is hung, overloaded, or not a MySQL server"
+        ),
+        Phase::Tls => format!("the TLS handshake with the server at {t} did not finish within {within}"),
+        Phase::Login => format!(
+            "the server at {t} did not answer the login (authentication) within {within}"
+        ),
+    };
+    OpenError::Db(DbError::new(
+        DbErrorKind::NoAnswer,
+        "2013",
+        format!("{what} ({} sets this limit)", opts.fixes.connect_timeout),
+    ))
+}
+
+fn connect_stream(t: &Transport, limit: Option<std::time::Duration>) -> Result<Stream, DbError> {
     let unreachable = |why: String| {
         let code = if matches!(t, Transport::Socket(_)) {
             "2002"
@@ -146,7 +178,7 @@ fn connect_stream(t: &Transport) -> Result<Stream, DbError> {
         Transport::Socket(p) => UnixStream::connect(p)
             .map(Stream::Unix)
             .map_err(|e| unreachable(e.to_string())),
-        Transport::Tcp { host, port } => dbpress_net::tcp_connect(host, *port)
+        Transport::Tcp { host, port } => dbpress_net::tcp_connect(host, *port, limit)
             .map(Stream::Tcp)
             .map_err(unreachable),
     }
@@ -171,9 +203,14 @@ fn cstr(p: &[u8], at: &mut usize) -> Option<Vec<u8>> {
 
 impl WireConn {
     pub fn open(opts: &WireOpts, text_mode: bool) -> Result<WireConn, OpenError> {
-        let stream = connect_stream(&opts.transport)?;
+        let limit = opts.connect_timeout;
+        let stream = connect_stream(&opts.transport, limit)?;
+        // Each step of the handshake waits at most `limit`: a server that accepted the
+        // connection and then says nothing would otherwise hold the session forever.
+        let _ = stream.set_io_timeout(limit);
+        let lost_in = |phase: Phase, e: std::io::Error| handshake_lost(phase, e, opts);
         let mut io = PacketIo::new(stream);
-        let p = io.next().map_err(|e| OpenError::Db(io_lost(e)))?.to_vec();
+        let p = io.next().map_err(|e| lost_in(Phase::Greeting, e))?.to_vec();
         if p.first() == Some(&0xFF) {
             // e.g. 1040 too many connections, 1130 host not allowed: sent instead of a handshake.
             return Err(OpenError::Db(err_packet(&p)));
@@ -277,9 +314,13 @@ impl WireConn {
                 // SSLRequest: the handshake response's first 32 bytes; the rest follows
                 // encrypted.
                 put_response_header(io.begin(), caps, ext_caps);
-                io.send().map_err(|e| OpenError::Db(io_lost(e)))?;
+                io.send().map_err(|e| lost_in(Phase::Tls, e))?;
                 io = io.start_tls(Arc::clone(&tls.config), host).map_err(|e| {
-                    OpenError::Db(tls_failed(&opts.transport, &e.to_string(), opts.fixes))
+                    if dbpress_net::timed_out(&e) {
+                        lost_in(Phase::Tls, e)
+                    } else {
+                        OpenError::Db(tls_failed(&opts.transport, &e.to_string(), opts.fixes))
+                    }
                 })?;
                 encrypted = true;
             } else if tls.required {
@@ -311,11 +352,11 @@ impl WireConn {
             out.extend_from_slice(&plugin);
             out.push(0);
         }
-        io.send().map_err(|e| OpenError::Db(io_lost(e)))?;
+        io.send().map_err(|e| lost_in(Phase::Login, e))?;
         // A transport where a cleartext password cannot be read by others.
         let secure = encrypted || matches!(opts.transport, Transport::Socket(_));
         loop {
-            let p = io.next().map_err(|e| OpenError::Db(io_lost(e)))?.to_vec();
+            let p = io.next().map_err(|e| lost_in(Phase::Login, e))?.to_vec();
             match p.first() {
                 Some(0x00) => {
                     // The OK that ends the login is the last packet sent as is.
@@ -334,7 +375,7 @@ impl WireConn {
                     scramble = p.get(at..).unwrap_or(&[]).to_vec();
                     let reply = auth_reply(&plugin, password, &scramble)?;
                     io.begin().extend_from_slice(&reply);
-                    io.send().map_err(|e| OpenError::Db(io_lost(e)))?;
+                    io.send().map_err(|e| lost_in(Phase::Login, e))?;
                 }
                 Some(0x01) if plugin == b"caching_sha2_password" => match p.get(1) {
                     Some(3) => {} // fast auth succeeded; an OK packet follows
@@ -344,7 +385,7 @@ impl WireConn {
                         let out = io.begin();
                         out.extend_from_slice(password);
                         out.push(0);
-                        io.send().map_err(|e| OpenError::Db(io_lost(e)))?;
+                        io.send().map_err(|e| lost_in(Phase::Login, e))?;
                     }
                     _ => {
                         return Err(OpenError::Unsupported(
@@ -359,6 +400,8 @@ impl WireConn {
                 }
             }
         }
+        // Logged in: from here on a statement may take as long as it takes.
+        let _ = io.set_io_timeout(None);
         let mut conn = WireConn {
             connection_id,
             io,

@@ -35,6 +35,8 @@ pub struct Fixes {
     pub no_compression: &'static str,
     /// TLS was required of a server that offers none.
     pub no_tls: &'static str,
+    /// The setting that bounds connecting and logging in, as the user would write it.
+    pub connect_timeout: &'static str,
 }
 
 /// Fixes in the protocol's own terms, for a caller with no options of its own.
@@ -43,6 +45,7 @@ pub static PLAIN_FIXES: Fixes = Fixes {
     certificate_refused: "check the CA certificate the server's is checked against",
     no_compression: "connect without compression",
     no_tls: "enable TLS on the server or connect without it",
+    connect_timeout: "the connect timeout",
 };
 
 /// Everything needed to open (and reopen) a session.
@@ -56,6 +59,9 @@ pub struct WireOpts {
     pub tls: Option<WireTls>,
     /// The compressed protocol (zlib), when the user asks for it.
     pub compress: bool,
+    /// How long connecting may take, and then each step of the handshake (greeting, TLS,
+    /// login); None: no limit.
+    pub connect_timeout: Option<std::time::Duration>,
     /// What the messages tell the user to change, in the caller's option names.
     pub fixes: &'static Fixes,
 }

@@ -50,6 +50,11 @@ impl PacketIo {
         self.r.stream.raw_fd()
     }
 
+    /// Bound each read and write by `limit` (None: no bound), as `Stream::set_io_timeout`.
+    pub fn set_io_timeout(&self, limit: Option<std::time::Duration>) -> std::io::Result<()> {
+        self.r.stream.set_io_timeout(limit)
+    }
+
     pub fn new(stream: Stream) -> PacketIo {
         PacketIo {
             r: Buffered::new(stream),

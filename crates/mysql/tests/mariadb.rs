@@ -16,6 +16,7 @@ fn opts(transport: Transport, password: &str) -> WireOpts {
         db: "sbtest".into(),
         tls: None,
         compress: false,
+        connect_timeout: Some(std::time::Duration::from_secs(10)),
         fixes: &PLAIN_FIXES,
     }
 }

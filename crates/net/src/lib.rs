@@ -13,4 +13,4 @@ pub mod stream;
 pub mod tls;
 pub mod zlib;
 
-pub use stream::{tcp_connect, tls_handshake, Buffered, Stream, Tcp};
+pub use stream::{seconds, tcp_connect, timed_out, tls_handshake, Buffered, Stream, Tcp};

@@ -21,6 +21,39 @@ pub enum Stream {
 }
 
 impl Stream {
+    /// Bound each read and write on the socket underneath (under TLS and compression too) by
+    /// `limit`; None removes the bound. A read or write that waits longer fails, and
+    /// `timed_out` says so. A session's handshake runs under its connect timeout this way.
+    pub fn set_io_timeout(&self, limit: Option<Duration>) -> io::Result<()> {
+        let tv = match limit {
+            // A zero timeval would mean "no limit" to the kernel: the smallest real one instead.
+            Some(d) => libc::timeval {
+                tv_sec: d.as_secs() as libc::time_t,
+                tv_usec: d.subsec_micros().max(u32::from(d.is_zero())) as libc::suseconds_t,
+            },
+            None => libc::timeval {
+                tv_sec: 0,
+                tv_usec: 0,
+            },
+        };
+        for opt in [libc::SO_RCVTIMEO, libc::SO_SNDTIMEO] {
+            // SAFETY: setsockopt on our own socket with a timeval of the size given.
+            let r = unsafe {
+                libc::setsockopt(
+                    self.raw_fd(),
+                    libc::SOL_SOCKET,
+                    opt,
+                    (&tv as *const libc::timeval).cast(),
+                    std::mem::size_of::<libc::timeval>() as libc::socklen_t,
+                )
+            };
+            if r != 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        Ok(())
+    }
+
     /// The socket underneath (under TLS too).
     pub fn raw_fd(&self) -> RawFd {
         match self {
@@ -35,25 +68,49 @@ impl Stream {
 /// A TCP connection read and written with the plain system calls below.
 pub struct Tcp(pub TcpStream);
 
-/// Connect over TCP to the first address of `host:port` that answers within 10 seconds (a
-/// silently dropped SYN would otherwise hang for minutes), with Nagle off: a protocol client
-/// sends whole requests and waits for the answer. The error is the reason, for the caller to
-/// say where it was going.
-pub fn tcp_connect(host: &str, port: u16) -> Result<Tcp, String> {
+/// Connect over TCP to the first address of `host:port` that answers within `limit` (a
+/// silently dropped SYN would otherwise hang for minutes; None leaves it to the system), with
+/// Nagle off: a protocol client sends whole requests and waits for the answer. The error is
+/// the reason, for the caller to say where it was going.
+pub fn tcp_connect(host: &str, port: u16, limit: Option<Duration>) -> Result<Tcp, String> {
     let addrs = (host, port)
         .to_socket_addrs()
         .map_err(|e| format!("cannot resolve '{host}': {e}"))?;
     let mut last = String::from("no address");
     for a in addrs {
-        match TcpStream::connect_timeout(&a, Duration::from_secs(10)) {
+        let tried = match limit {
+            Some(limit) => TcpStream::connect_timeout(&a, limit),
+            None => TcpStream::connect(a),
+        };
+        match tried {
             Ok(s) => {
                 let _ = s.set_nodelay(true);
                 return Ok(Tcp(s));
+            }
+            Err(e) if timed_out(&e) => {
+                last = format!(
+                    "no answer within {} (the connect timeout)",
+                    seconds(limit.unwrap_or_default())
+                )
             }
             Err(e) => last = e.to_string(),
         }
     }
     Err(last)
+}
+
+/// Whether an I/O error is a time limit running out (a connect timeout, or a read or write
+/// past `Stream::set_io_timeout`'s limit).
+pub fn timed_out(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+    )
+}
+
+/// A duration as the messages say it: "10 s", "2.5 s".
+pub fn seconds(d: Duration) -> String {
+    format!("{} s", d.as_secs_f64())
 }
 
 /// Run a TLS handshake on `tcp` as a client of `host` (the name certificates are checked

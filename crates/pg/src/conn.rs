@@ -81,8 +81,16 @@ fn next_or<'a>(io: &'a mut Io, err: &mut Option<DbError>) -> DbResult<(u8, &'a [
 }
 
 fn lost(e: io::Error) -> DbError {
+    if dbpress_net::timed_out(&e) {
+        // Only the handshake reads and writes under a time limit; `in_phase` says which step.
+        return DbError::new(DbErrorKind::Unreachable, TIMED_OUT, e.to_string());
+    }
     DbError::new(DbErrorKind::ConnectionLost, "08006", e.to_string())
 }
+
+/// The code `lost` gives a read or write that ran out of the connect timeout (libpq's
+/// SQLSTATE for a client unable to establish the connection), before `in_phase` words it.
+const TIMED_OUT: &str = "08001";
 
 fn protocol(what: &str) -> DbError {
     DbError::new(
@@ -348,17 +356,58 @@ fn connect(t: &PgTarget, tls: Option<&Arc<ClientConfig>>) -> DbResult<(Io, u32)>
         )
     } else {
         Stream::Tcp(
-            tcp_connect(&t.host, t.port)
+            tcp_connect(&t.host, t.port, t.connect_timeout)
                 .map_err(|e| unreachable(e, format!("TCP {}:{}", t.host, t.port)))?,
         )
     };
+    // Each step of the handshake waits at most the connect timeout: a server that accepted
+    // the connection and then says nothing would otherwise hold the session forever.
+    let _ = stream.set_io_timeout(t.connect_timeout);
     let mut io = Io {
         r: Buffered::new(stream),
         out: Vec::with_capacity(1024),
     };
     if let Some(config) = tls {
-        io = start_tls(io, t, config)?;
+        io = start_tls(io, t, config).map_err(|e| in_phase(e, Phase::Tls, t))?;
     }
+    let (io, pid) = start_session(io, t).map_err(|e| in_phase(e, Phase::Startup, t))?;
+    // Logged in: from here on a statement may take as long as it takes.
+    let _ = io.r.stream.set_io_timeout(None);
+    Ok((io, pid))
+}
+
+/// The steps of opening a session that the connect timeout bounds one by one.
+#[derive(Clone, Copy)]
+enum Phase {
+    Tls,
+    Startup,
+}
+
+/// A handshake step's error, said as the step that did not answer when a read or write ran
+/// out of time (`lost` marks those).
+fn in_phase(e: DbError, phase: Phase, t: &PgTarget) -> DbError {
+    if e.code != TIMED_OUT || e.kind != DbErrorKind::Unreachable {
+        return e;
+    }
+    let within = dbpress_net::seconds(t.connect_timeout.unwrap_or_default());
+    let place = t.place();
+    let what = match phase {
+        Phase::Tls => format!(
+            "the server at {place} accepted the connection but did not finish the TLS request and handshake within {within}"
+        ),
+        Phase::Startup => format!(
+            "the server at {place} accepted the connection but did not answer the startup and authentication within {within}: it is hung, overloaded, or not a PostgreSQL server"
+        ),
+    };
+    DbError::new(
+        DbErrorKind::NoAnswer,
+        "08001",
+        format!("{what} ({} sets this limit)", t.fixes.connect_timeout),
+    )
+}
+
+/// StartupMessage, authentication, then the server's parameters up to ReadyForQuery.
+fn start_session(mut io: Io, t: &PgTarget) -> DbResult<(Io, u32)> {
     // StartupMessage: no type byte, protocol 3.0, then name/value pairs.
     io.out.extend_from_slice(&[0; 4]);
     io.out.extend_from_slice(&196_608u32.to_be_bytes());
@@ -441,8 +490,13 @@ fn start_tls(mut io: Io, t: &PgTarget, config: &Arc<ClientConfig>) -> DbResult<I
     let Stream::Tcp(tcp) = io.r.into_stream().map_err(|e| failed(e.to_string()))? else {
         return Err(protocol("TLS over a non-TCP stream"));
     };
-    let stream =
-        tls_handshake(tcp, Arc::clone(config), &t.host).map_err(|e| failed(e.to_string()))?;
+    let stream = tls_handshake(tcp, Arc::clone(config), &t.host).map_err(|e| {
+        if dbpress_net::timed_out(&e) {
+            lost(e)
+        } else {
+            failed(e.to_string())
+        }
+    })?;
     Ok(Io {
         r: Buffered::new(stream),
         out: io.out,

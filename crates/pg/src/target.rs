@@ -59,6 +59,8 @@ pub struct PgTarget {
     pub client_cert: Option<ClientCert>,
     /// Schema the session works in (search_path), when not the server's default.
     pub schema: Option<String>,
+    /// How long connecting may take, then each step of the handshake; None: no limit.
+    pub connect_timeout: Option<std::time::Duration>,
     /// What the messages tell the user to change, in the caller's option names.
     pub fixes: &'static Fixes,
 }
@@ -71,6 +73,8 @@ pub struct Fixes {
     pub tls_failed: &'static str,
     /// The option that sets the sslmode, as the user would write it.
     pub ssl_mode_option: &'static str,
+    /// The settings that bound connecting and logging in.
+    pub connect_timeout: &'static str,
 }
 
 /// Fixes in libpq's terms, for a caller with no options of its own.
@@ -78,6 +82,7 @@ pub static PLAIN_FIXES: Fixes = Fixes {
     tls_failed:
         "check sslmode and sslrootcert, or connect by the name the certificate was issued for",
     ssl_mode_option: "sslmode",
+    connect_timeout: "connect_timeout",
 };
 
 impl PgTarget {
@@ -85,8 +90,9 @@ impl PgTarget {
         self.host.starts_with('/')
     }
 
-    pub fn describe(&self) -> String {
-        let place = if self.is_socket() {
+    /// Where the session goes: "TCP host:port" or "Unix socket /dir/.s.PGSQL.port".
+    pub fn place(&self) -> String {
+        if self.is_socket() {
             format!(
                 "Unix socket {}/.s.PGSQL.{}",
                 self.host.trim_end_matches('/'),
@@ -94,7 +100,11 @@ impl PgTarget {
             )
         } else {
             format!("TCP {}:{}", self.host, self.port)
-        };
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        let place = self.place();
         let tls = match (self.is_socket(), self.ssl) {
             (true, _) | (_, PgSslMode::Disable) => String::new(),
             (false, m) => format!(", sslmode={}", m.name()),

@@ -18,6 +18,7 @@ fn target(host: &str, password: &str) -> PgTarget {
         ssl_root_cert: None,
         client_cert: None,
         schema: None,
+        connect_timeout: Some(std::time::Duration::from_secs(10)),
         fixes: &PLAIN_FIXES,
     }
 }

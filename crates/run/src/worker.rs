@@ -255,6 +255,7 @@ impl Worker<'_> {
                 }
                 Err(e)
                     if e.kind == DbErrorKind::Unreachable
+                        || e.kind == DbErrorKind::NoAnswer
                         || e.kind == DbErrorKind::ConnectionLost =>
                 {
                     if self.shared.stop.load(Ordering::Relaxed) {

@@ -24,6 +24,10 @@ pub enum DbErrorKind {
     /// The server cannot prepare this statement (MySQL 1295); fall back to text.
     UnsupportedPrepare,
     Unreachable,
+    /// The server accepted the connection, but a step of the handshake (greeting, TLS, login)
+    /// did not answer within the connect timeout: it runs, but is hung or overloaded, or is not
+    /// the kind of server expected.
+    NoAnswer,
     /// The session could not be set up for a reason the message states with its fix (an
     /// embedded database's directory, permissions or lock).
     Setup,

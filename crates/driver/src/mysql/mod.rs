@@ -14,7 +14,6 @@ use dbpress_mysql::escape::{escape_ansi, escape_backslash};
 use dbpress_mysql::{Fixes, OpenError, WireConn, WireOpts, WireTls};
 use dbpress_net::tls::{client_config, CertCheck};
 use mysql::prelude::Queryable;
-use std::time::Duration;
 use target::{MysqlTarget, SslMode, Transport};
 
 pub static MYSQL_HINTS: Hints = Hints {
@@ -32,6 +31,7 @@ static MYSQL_FIXES: Fixes = Fixes {
     certificate_refused: "check --mysql-ssl-ca (or use --mysql-ssl=required to skip verification)",
     no_compression: "run without --mysql-compression",
     no_tls: "enable TLS on the server or use --mysql-ssl=off/preferred",
+    connect_timeout: "--mysql-connect-timeout",
 };
 
 const MYSQL_READS: &[&str] = &["Com_select"];
@@ -155,7 +155,7 @@ impl MysqlDriver {
             // Known up front so the crate does not send `SELECT @@max_allowed_packet` on every
             // connect, which would show up in the server's Com_select and skew parity checks.
             .max_allowed_packet(Some(1 << 30))
-            .tcp_connect_timeout(Some(Duration::from_secs(10)))
+            .tcp_connect_timeout(t.connect_timeout)
             // The crate would otherwise silently move a loopback TCP connection to the socket.
             .prefer_socket(false)
             .compress(t.compress.then(mysql::Compression::default));
@@ -263,6 +263,7 @@ impl Driver for MysqlDriver {
             db: self.target.db.clone(),
             tls,
             compress: self.target.compress,
+            connect_timeout: self.target.connect_timeout,
             fixes: &MYSQL_FIXES,
         };
         match WireConn::open(&wire, self.ps_mode == PsMode::Disable) {

@@ -32,6 +32,8 @@ pub struct MysqlTarget {
     pub ssl_cipher: String,
     /// --mysql-compression: every session speaks the compressed protocol (zlib).
     pub compress: bool,
+    /// How long connecting may take, then each step of the handshake; None: no limit.
+    pub connect_timeout: Option<std::time::Duration>,
 }
 
 impl MysqlTarget {

@@ -1,0 +1,158 @@
+//! Issue 34, "trust under faults": dbpress run unattended (from `timeout`, systemd, CI, an ssh
+//! session) stops when told and never hangs on a server that does not answer. The servers here
+//! are listeners this file starts itself: they accept a connection and never say anything.
+
+use crate::common::*;
+use std::net::{TcpListener, TcpStream};
+use std::time::{Duration, Instant};
+
+/// A TCP listener on 127.0.0.1 that accepts connections and never answers; the connections are
+/// held open until the returned value is dropped with the test.
+pub struct SilentServer {
+    pub port: u16,
+    _held: std::thread::JoinHandle<()>,
+}
+
+pub fn silent_server() -> SilentServer {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind a silent listener");
+    let port = listener.local_addr().unwrap().port();
+    let held = std::thread::spawn(move || {
+        let mut open: Vec<TcpStream> = Vec::new();
+        for stream in listener.incoming().flatten() {
+            open.push(stream);
+        }
+    });
+    SilentServer { port, _held: held }
+}
+
+/// Wait for `child` with a bound that only keeps a broken build from hanging the suite.
+fn wait_bounded(mut child: std::process::Child) -> std::process::Output {
+    let t0 = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!("dbpress did not end within 120 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Items 1, 18 and 19: while connecting to a server that never answers, the first SIGTERM (or
+/// SIGHUP, or SIGINT) asks for a clean stop that this phase cannot act on; the second ends
+/// dbpress at once, with one line saying what was skipped and 128 + the signal as exit code.
+#[test]
+fn issue_34_a_second_stop_signal_ends_dbpress_in_any_phase() {
+    let server = silent_server();
+    let port = format!("--mysql-port={}", server.port);
+    for (first, second, code, word) in [
+        (libc::SIGTERM, libc::SIGTERM, 143, "a second SIGTERM"),
+        (libc::SIGHUP, libc::SIGHUP, 129, "a second SIGHUP"),
+        (libc::SIGTERM, libc::SIGINT, 130, "a second SIGINT"),
+    ] {
+        let child = spawn(&[
+            "oltp_point_select",
+            "run",
+            "--mysql-host=127.0.0.1",
+            &port,
+            "--mysql-user=sbtest",
+            "--mysql-password=sbtest",
+            "--mysql-connect-timeout=600",
+            "--time=5",
+        ]);
+        // dbpress is waiting for the silent server's greeting by now (and stays there).
+        std::thread::sleep(Duration::from_millis(800));
+        send_signal(&child, first);
+        std::thread::sleep(Duration::from_millis(300));
+        send_signal(&child, second);
+        let o = wait_bounded(child);
+        assert_eq!(o.status.code(), Some(code), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("{word}: stopped at once; no summary was printed")),
+            "{err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+/// Item 2: against a server that accepts the connection and never answers, every command that
+/// connects gives up after the connect timeout, with one line naming the step that did not
+/// answer and the setting that bounds it (exit 2), instead of hanging.
+#[test]
+fn issue_34_a_silent_server_is_named_after_the_connect_timeout() {
+    let server = silent_server();
+    let port = server.port.to_string();
+    let mysql = [
+        "--mysql-host=127.0.0.1",
+        &format!("--mysql-port={port}"),
+        "--mysql-connect-timeout=0.5",
+    ];
+    let mysql_said = "accepted the connection but sent no greeting within 0.5 s";
+    for command in [
+        &["oltp_point_select", "run", "--time=5"][..],
+        &["oltp_point_select", "prepare"],
+        &["oltp_point_select", "cleanup"],
+        &["tpcc", "check"],
+        &["slap", "--query=SELECT 1"],
+    ] {
+        let args: Vec<&str> = command.iter().chain(mysql.iter()).copied().collect();
+        let o = dbpress(&args);
+        assert_fails_with(&o, 2, mysql_said);
+        assert!(stderr(&o).contains("--mysql-connect-timeout sets this limit"));
+    }
+    // The URL's connect_timeout, as libpq and the MySQL connectors spell it.
+    let url = format!("--db=mysql://sbtest:sbtest@127.0.0.1:{port}/sbtest?connect_timeout=0.5");
+    assert_fails_with(
+        &dbpress(&["oltp_point_select", "run", &url, "--time=5"]),
+        2,
+        mysql_said,
+    );
+    // PostgreSQL: the option, and libpq's PGCONNECT_TIMEOUT.
+    let pg_said =
+        "accepted the connection but did not answer the startup and authentication within 0.5 s";
+    let pg = [
+        "--db-driver=pgsql",
+        "--pgsql-host=127.0.0.1",
+        &format!("--pgsql-port={port}"),
+        "--pgsql-sslmode=disable",
+    ];
+    let args: Vec<&str> = [
+        "oltp_point_select",
+        "run",
+        "--time=5",
+        "--pgsql-connect-timeout=0.5",
+    ]
+    .iter()
+    .chain(pg.iter())
+    .copied()
+    .collect();
+    assert_fails_with(&dbpress(&args), 2, pg_said);
+    let o = std::process::Command::new(bin())
+        .args([
+            "script",
+            "run",
+            "-c",
+            "1",
+            "-t",
+            "5",
+            "-h",
+            "127.0.0.1",
+            "-p",
+            &port,
+        ])
+        .env("PGCONNECT_TIMEOUT", "0.5")
+        .output()
+        .unwrap();
+    // sslmode=prefer (libpq's default) asks for TLS first: that is the step left unanswered.
+    assert_fails_with(
+        &o,
+        2,
+        "accepted the connection but did not finish the TLS request and handshake within 0.5 s",
+    );
+    assert!(
+        stderr(&o).contains("PGCONNECT_TIMEOUT sets this limit"),
+        "{}",
+        stderr(&o)
+    );
+}
