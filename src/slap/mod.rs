@@ -600,17 +600,11 @@ pub fn csv_line(
 
 /// mysqlslap's `--csv=FILE` appends, so that runs accumulate in one file.
 fn append_csv(path: &str, lines: &str) -> Result<()> {
-    use std::io::Write as _;
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .and_then(|mut f| f.write_all(lines.as_bytes()))
-        .map_err(|e| {
-            dbpress_core::error::environment(format!(
-                "cannot write the CSV file {path}: {e}: choose a writable path with --csv=FILE"
-            ))
-        })
+    dbpress_core::result_file::append_text(path, lines).map_err(|e| {
+        dbpress_core::error::environment(format!(
+            "cannot write the CSV file {path}: {e}: choose a writable path with --csv=FILE"
+        ))
+    })
 }
 
 /// (average, minimum, maximum) seconds of the rounds and the queries per client per round.

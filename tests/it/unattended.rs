@@ -156,3 +156,55 @@ fn issue_34_a_silent_server_is_named_after_the_connect_timeout() {
         stderr(&o)
     );
 }
+
+/// Item 4: a result file is replaced whole or not at all. Here the process may not write a file
+/// past 4 KiB (RLIMIT_FSIZE: to the writer, a disk that is full): the new result cannot be
+/// written, and the good one already there is left exactly as it was, with no temporary file
+/// beside it. (Before: the target was truncated and 4 KiB of broken JSON left in its place.)
+#[test]
+fn issue_34_a_result_file_is_replaced_whole_or_not_at_all() {
+    use std::os::unix::process::CommandExt as _;
+    let dir = scratch("atomic-output");
+    let out = dir.join("r.json");
+    let output = format!("--output={}", out.display());
+    let args = [
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--time=0",
+        "--events=200",
+        &output,
+    ];
+    let o = dbpress(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let good = std::fs::read(&out).unwrap();
+    assert!(good.len() > 4096, "the result must outgrow the limit below");
+    let mut cmd = std::process::Command::new(bin());
+    cmd.args(args);
+    // SAFETY: only async-signal-safe calls between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 4096,
+                rlim_max: 4096,
+            };
+            libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
+            // Past the limit a write fails with EFBIG instead of the process being killed.
+            libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let o = cmd.output().unwrap();
+    assert_fails_with(&o, 2, "cannot write the result file");
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        good,
+        "the good result was changed"
+    );
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "r.json")
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
