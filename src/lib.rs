@@ -27,12 +27,30 @@ pub use dbpress_measure::result::VERSION;
 
 /// Run dbpress with `args` (without the program name); returns the exit code.
 pub fn main_with_args(args: &[String]) -> u8 {
-    match commands::dispatch(args) {
+    let code = match commands::dispatch(args) {
         Ok(code) => code,
         Err(e) => {
-            let _ = std::io::stdout().flush();
+            let _ = dbpress_core::out::Stdout.flush();
             eprintln!("dbpress: error: {}", e.message());
             e.exit_code()
+        }
+    };
+    let _ = dbpress_core::out::Stdout.flush();
+    // Stdout failed along the way: the work (and its result file) is done; say how it ended.
+    match dbpress_core::out::failure() {
+        None => code,
+        // The reader went away (`| head`): a Unix tool ends quietly, as if by SIGPIPE.
+        Some(std::io::ErrorKind::BrokenPipe) if code == 0 => 141,
+        Some(std::io::ErrorKind::BrokenPipe) => code,
+        Some(kind) => {
+            eprintln!(
+                "dbpress: error: cannot write to standard output ({kind}): free space where it goes, or redirect it"
+            );
+            if code == 0 {
+                2
+            } else {
+                code
+            }
         }
     }
 }

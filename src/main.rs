@@ -22,6 +22,20 @@ fn main() -> std::process::ExitCode {
             "dbpress: internal error (a bug in dbpress): {what}{place}: please report it with the command that caused it"
         );
     }));
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `std::env::args` panics on an argument that is not UTF-8: read them raw and refuse such
+    // one in a line (every option and name dbpress knows is text).
+    let mut args = Vec::new();
+    for (i, a) in std::env::args_os().enumerate().skip(1) {
+        match a.into_string() {
+            Ok(s) => args.push(s),
+            Err(raw) => {
+                let shown: String = raw.to_string_lossy().chars().take(80).collect();
+                eprintln!(
+                    "dbpress: error: argument {i} ('{shown}') is not valid UTF-8: give options, names and paths as UTF-8 text"
+                );
+                return std::process::ExitCode::from(2);
+            }
+        }
+    }
     std::process::ExitCode::from(dbpress::main_with_args(&args))
 }

@@ -316,12 +316,12 @@ pub fn finish(
     match cfg.output_format {
         dbpress_config::OutputFormat::Text if !dbpress_core::verbosity::notices() => {}
         dbpress_config::OutputFormat::Text => {
-            print!(
+            dbpress_core::out!(
                 "{}",
                 dbpress_report::text::summary(&m.result, cfg.histogram)
             );
         }
-        other => print!("{}", dbpress_report::run_as(other, &m.result)),
+        other => dbpress_core::out!("{}", dbpress_report::run_as(other, &m.result)),
     }
     let _ = std::io::stdout().flush();
     if let Some(e) = &m.fatal {

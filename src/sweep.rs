@@ -118,7 +118,7 @@ pub fn run(
         o.set("threads", levels[0].to_string());
         RunConfig::from_options(workload_name, Command::Run, &o)?
     };
-    let mut stdout = std::io::stdout();
+    let mut stdout = dbpress_core::out::Stdout;
     let mut stderr = std::io::stderr();
     let mut quiet = std::io::sink();
     let out: &mut dyn Write = match first.output_format {
@@ -152,7 +152,7 @@ pub fn run(
         // its workers still wait on the server, and the next level would queue behind them.
         let forced = |m: run::Measured| {
             if first.output_format == OutputFormat::Text && dbpress_core::verbosity::notices() {
-                print!(
+                dbpress_core::out!(
                     "{}",
                     dbpress_report::text::summary(&m.result, cfg.histogram)
                 );
@@ -268,10 +268,10 @@ fn conclude(
     }
     match first.output_format {
         OutputFormat::Text if dbpress_core::verbosity::notices() => {
-            print!("{}", dbpress_report::text::sweep::render_table(&sweep))
+            dbpress_core::out!("{}", dbpress_report::text::sweep::render_table(&sweep))
         }
         OutputFormat::Text => {}
-        other => print!("{}", dbpress_report::sweep_as(other, &sweep)),
+        other => dbpress_core::out!("{}", dbpress_report::sweep_as(other, &sweep)),
     }
     let _ = std::io::stdout().flush();
     if let Some(sig) = interrupted {

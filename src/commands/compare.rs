@@ -49,7 +49,7 @@ pub fn main(args: &[String]) -> Result<u8> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "-h" || a == "--help" {
-            print!("{HELP}");
+            dbpress_core::out!("{HELP}");
             return Ok(0);
         }
         let Some(opt) = a.strip_prefix("--") else {
@@ -120,11 +120,13 @@ pub fn main(args: &[String]) -> Result<u8> {
         write_text(path, &written)?;
     }
     match format {
-        Format::Json => print!("{as_json}"),
-        Format::Text => print!("{}", text::render(&c, &metrics)),
-        Format::Csv => print!("{}", dbpress_report::csv::comparison(&c)),
-        Format::Markdown => print!("{}", dbpress_report::markdown::comparison(&c, &metrics)),
-        Format::Html => print!("{}", html()),
+        Format::Json => dbpress_core::out!("{as_json}"),
+        Format::Text => dbpress_core::out!("{}", text::render(&c, &metrics)),
+        Format::Csv => dbpress_core::out!("{}", dbpress_report::csv::comparison(&c)),
+        Format::Markdown => {
+            dbpress_core::out!("{}", dbpress_report::markdown::comparison(&c, &metrics))
+        }
+        Format::Html => dbpress_core::out!("{}", html()),
     }
     Ok(0)
 }

@@ -10,7 +10,7 @@ pub fn help(call: &Call<'_>) -> Result<u8> {
     match call.words.first() {
         Some(name) => workload(name),
         None => {
-            print!("{}", general(call.table));
+            dbpress_core::out!("{}", general(call.table));
             Ok(0)
         }
     }
@@ -19,7 +19,7 @@ pub fn help(call: &Call<'_>) -> Result<u8> {
 /// `dbpress <workload> help`: its options, then those every command takes.
 pub fn workload(name: &str) -> Result<u8> {
     dbpress_workload::registry::known(name)?;
-    print!("{}", workload_help(name));
+    dbpress_core::out!("{}", workload_help(name));
     Ok(0)
 }
 
@@ -29,14 +29,14 @@ pub fn list(_call: &Call<'_>) -> Result<u8> {
     // Names in one column, however long the longest.
     let w = all.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
     for (name, desc) in all {
-        println!("  {name:<w$}  {desc}");
+        dbpress_core::outln!("  {name:<w$}  {desc}");
     }
     Ok(0)
 }
 
 /// `dbpress --version`, `dbpress version`.
 pub fn version(_call: &Call<'_>) -> Result<u8> {
-    println!("dbpress {VERSION}");
+    dbpress_core::outln!("dbpress {VERSION}");
     Ok(0)
 }
 

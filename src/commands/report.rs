@@ -32,36 +32,39 @@ pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
     })?;
     match dbpress_report::json::read_document(file)? {
         Document::Sweep(s) => match format {
-            Format::Html => print!("{}", dbpress_report::html::sweep_page(&s)),
+            Format::Html => dbpress_core::out!("{}", dbpress_report::html::sweep_page(&s)),
             Format::Other(OutputFormat::Text) => {
                 // Each step as the sweep printed it, then the table.
                 let n = s.steps.len();
                 for (i, step) in s.steps.iter().enumerate() {
-                    println!(
+                    dbpress_core::outln!(
                         "=== Sweep step {} of {n}: {} threads ===\n",
                         i + 1,
                         step.threads
                     );
                     match (&step.result, &step.error) {
                         (Some(r), _) => {
-                            print!("{}", dbpress_report::text::interval_lines(r));
-                            print!("{}", dbpress_report::text::summary(r, false));
+                            dbpress_core::out!("{}", dbpress_report::text::interval_lines(r));
+                            dbpress_core::out!("{}", dbpress_report::text::summary(r, false));
                         }
                         (None, Some(e)) => {
-                            println!("dbpress: level {} did not run: {e}\n", step.threads)
+                            dbpress_core::outln!(
+                                "dbpress: level {} did not run: {e}\n",
+                                step.threads
+                            )
                         }
                         (None, None) => {}
                     }
                 }
-                print!("{}", dbpress_report::text::sweep::render_table(&s));
+                dbpress_core::out!("{}", dbpress_report::text::sweep::render_table(&s));
             }
-            Format::Other(f) => print!("{}", dbpress_report::sweep_as(f, &s)),
+            Format::Other(f) => dbpress_core::out!("{}", dbpress_report::sweep_as(f, &s)),
         },
         Document::Run(r) => match format {
-            Format::Html => print!("{}", dbpress_report::html::run_page(&r)),
+            Format::Html => dbpress_core::out!("{}", dbpress_report::html::run_page(&r)),
             Format::Other(OutputFormat::Text) => {
-                print!("{}", dbpress_report::text::interval_lines(&r));
-                print!(
+                dbpress_core::out!("{}", dbpress_report::text::interval_lines(&r));
+                dbpress_core::out!(
                     "{}",
                     dbpress_report::text::summary(
                         &r,
@@ -69,7 +72,7 @@ pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
                     )
                 );
             }
-            Format::Other(f) => print!("{}", dbpress_report::run_as(f, &r)),
+            Format::Other(f) => dbpress_core::out!("{}", dbpress_report::run_as(f, &r)),
         },
     }
     Ok(0)

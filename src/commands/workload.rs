@@ -53,7 +53,7 @@ fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8>
         invocation: format!("dbpress {}", cfg.workload),
     };
     // Header and interval lines go to stdout, unless stdout carries the JSON result.
-    let mut stdout = std::io::stdout();
+    let mut stdout = dbpress_core::out::Stdout;
     let mut stderr = std::io::stderr();
     let mut quiet = std::io::sink();
     let out: &mut dyn Write = match cfg.output_format {

@@ -313,7 +313,7 @@ fn define_value(v: &str) -> Num {
 
 pub fn main(raw: &[String]) -> Result<u8> {
     if raw.iter().any(|a| a == "--help" || a == "-?") || raw.is_empty() {
-        print!("{HELP}");
+        dbpress_core::out!("{HELP}");
         return Ok(if raw.is_empty() { 2 } else { 0 });
     }
     // pgbench takes --show-script without anything else; so does dbpress, command or not.
@@ -331,7 +331,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 builtin_names()
             ))
         })?;
-        print!("-- {name}\n{}\n", text.trim_end());
+        dbpress_core::out!("-- {name}\n{}\n", text.trim_end());
         return Ok(0);
     }
     let a = parse_args(raw)?;
@@ -388,7 +388,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
         RunCommand::Cleanup if uses_builtin_tables(&a) => {
             let mut conn = ctx.connect(0)?;
             for (t, _) in builtin::TABLES.iter().rev() {
-                println!("Dropping table '{t}'...");
+                dbpress_core::outln!("Dropping table '{t}'...");
                 conn.query(&format!("DROP TABLE IF EXISTS {t}"))
                     .map_err(|e| failed(format!("dropping {t} failed: {}", e.message)))?;
             }
@@ -476,7 +476,7 @@ fn run_scripts(
         invocation: "dbpress script".into(),
     };
     let signals = Signals::install();
-    let mut stdout = std::io::stdout();
+    let mut stdout = dbpress_core::out::Stdout;
     let mut stderr = std::io::stderr();
     let out: &mut dyn Write = match cfg.output_format {
         OutputFormat::Text => &mut stdout,
@@ -493,7 +493,7 @@ fn run_scripts(
             Some(Num::Int(n)) => *n,
             _ => 1,
         };
-        print!(
+        dbpress_core::out!(
             "{}",
             pgbench_block::block(
                 &m.result,
@@ -593,7 +593,7 @@ fn prepare_builtin(ctx: &Context<'_>, scale: u64, no_vacuum: bool) -> Result<u8>
         ))
     };
     for (t, ddl) in builtin::TABLES {
-        println!("Creating table '{t}'...");
+        dbpress_core::outln!("Creating table '{t}'...");
         conn.query(ddl)
             .map_err(|e| setup(&format!("creating {t}"), e))?;
     }
@@ -617,7 +617,7 @@ fn prepare_builtin(ctx: &Context<'_>, scale: u64, no_vacuum: bool) -> Result<u8>
             .map(|_| ())
             .map_err(|e| setup(&format!("loading {table}"), e))
     };
-    println!(
+    dbpress_core::outln!(
         "Loading {} accounts, {} tellers, {} branches (scale {scale})...",
         builtin::ACCOUNTS * scale,
         builtin::TELLERS * scale,
@@ -666,7 +666,7 @@ fn prepare_builtin(ctx: &Context<'_>, scale: u64, no_vacuum: bool) -> Result<u8>
                 .map_err(|e| setup(&format!("analyzing {t}"), e))?;
         }
     }
-    println!(
+    dbpress_core::outln!(
         "Loaded {} rows in {:.2}s",
         (builtin::ACCOUNTS + builtin::TELLERS + builtin::BRANCHES) * scale,
         started.elapsed().as_secs_f64()

@@ -246,7 +246,7 @@ CREATE TABLE and checking the server used it. See docs/GUIDE.md section 9.
 
 pub fn main(raw: &[String]) -> Result<u8> {
     if raw.iter().any(|a| a == "--help" || a == "-?") {
-        print!("{HELP}");
+        dbpress_core::out!("{HELP}");
         return Ok(0);
     }
     let a = args::parse(raw)?;
@@ -266,27 +266,27 @@ pub fn main(raw: &[String]) -> Result<u8> {
         // mysqlslap --only-print: what would run, nothing connects.
         for &e in &engines {
             if let Some(e) = e {
-                println!("-- engine {}", e.name);
+                dbpress_core::outln!("-- engine {}", e.name);
             }
             for s in plan.create_for(e).iter().chain(&plan.pre) {
-                println!("{s};");
+                dbpress_core::outln!("{s};");
             }
         }
         for &c in &a.concurrency {
-            println!(
+            dbpress_core::outln!(
                 "-- {c} clients, {} list iteration(s) in all, {} round(s):",
                 events(&a, &plan, c).0,
                 a.iterations
             );
             for s in &plan.queries {
-                println!("{s};");
+                dbpress_core::outln!("{s};");
             }
         }
         for s in &plan.post {
-            println!("{s};");
+            dbpress_core::outln!("{s};");
         }
         for t in created_tables(&plan.create) {
-            println!("DROP TABLE {t}; -- only if this run created it");
+            dbpress_core::outln!("DROP TABLE {t}; -- only if this run created it");
         }
         return Ok(0);
     }
@@ -299,7 +299,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
         cfg.connection_flags = ConnectionFlags::Mysqlslap;
         cfg
     };
-    let mut stdout = std::io::stdout();
+    let mut stdout = dbpress_core::out::Stdout;
     let mut sink = std::io::sink();
     let mut stderr = std::io::stderr();
     // `--csv` without a file: stdout carries mysqlslap's CSV alone, as with mysqlslap. A file
@@ -557,17 +557,17 @@ pub fn main(raw: &[String]) -> Result<u8> {
         dbpress_report::write_sweep(path, &doc)?;
     }
     match a.csv.as_deref() {
-        Some("") => print!("{csv}"),
+        Some("") => dbpress_core::out!("{csv}"),
         Some(path) => append_csv(path, &csv)?,
         None => {}
     }
     if !a.silent && !csv_on_stdout {
         match first.output_format {
             OutputFormat::Text if a.concurrency.len() > 1 => {
-                print!("{}", dbpress_report::text::sweep::render_table(&doc))
+                dbpress_core::out!("{}", dbpress_report::text::sweep::render_table(&doc))
             }
             OutputFormat::Text => {}
-            other => print!("{}", dbpress_report::sweep_as(other, &doc)),
+            other => dbpress_core::out!("{}", dbpress_report::sweep_as(other, &doc)),
         }
     }
     let _ = std::io::stdout().flush();

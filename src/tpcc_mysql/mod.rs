@@ -28,7 +28,7 @@ fn help(tool: &str) -> Option<u8> {
         "usage: dbpress tpcc-start -h host -P port [-S socket] -d database -u user -p password -w warehouses -c connections -r rampup_s -l measure_s -i report_s [-f file] [-t file] [-0..-4 limit]\n\
          Runs `dbpress tpcc run` (transactions on random warehouses, as tpcc_start) and prints tpcc_start's blocks after dbpress's report."
     };
-    println!("{lines}");
+    dbpress_core::outln!("{lines}");
     Some(0)
 }
 
@@ -123,7 +123,7 @@ fn run_words(words: &[String], argv: &[String], limits: Option<[f64; 5]>) -> Res
         dist: &cfg.dist,
         invocation: "dbpress tpcc".into(),
     };
-    println!("dbpress {VERSION} (tpcc-mysql-compatible)\n");
+    dbpress_core::outln!("dbpress {VERSION} (tpcc-mysql-compatible)\n");
     if cfg.command == dbpress_config::Command::Prepare {
         if let Some(usage) = w.prepare(&ctx)? {
             dbpress_report::text::host::report_prepare(&usage);
@@ -131,13 +131,13 @@ fn run_words(words: &[String], argv: &[String], limits: Option<[f64; 5]>) -> Res
         return Ok(0);
     }
     let signals = Signals::install();
-    let mut out = std::io::stdout();
+    let mut out = dbpress_core::out::Stdout;
     let m = run::measure(&cfg, w.as_ref(), &ctx, argv, &mut out, &signals, &|m| {
         run::exit_forced(&cfg, &m, driver.hints(), w.as_ref())
     })?;
     let code = run::finish(&cfg, &m, driver.hints(), w.as_ref())?;
     if let Some(limits) = limits {
-        print!("{}", blocks::blocks(&m.result, &limits));
+        dbpress_core::out!("{}", blocks::blocks(&m.result, &limits));
     }
     Ok(code)
 }

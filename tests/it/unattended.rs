@@ -208,3 +208,72 @@ fn issue_34_a_result_file_is_replaced_whole_or_not_at_all() {
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
 }
+
+/// Item 8: stdout closed before dbpress writes (`… | head` whose reader is gone) ends quietly
+/// with 141 after the result file is written; stdout on a full disk is one line and exit 2.
+/// (Before: a panic, exit 101, and no result file.)
+#[test]
+fn issue_34_a_closed_or_full_stdout_ends_cleanly() {
+    let dir = scratch("closed-stdout");
+    let out = dir.join("r.json");
+    let output = format!("--output={}", out.display());
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let o = std::process::Command::new(bin())
+        .args([
+            "oltp_point_select",
+            "run",
+            "--mysql-dry-run",
+            "--time=0",
+            "--events=500",
+            &output,
+        ])
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(141), "{}", stderr(&o));
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(saved["summary"]["events"], 500);
+
+    // `report r.json` into a closed pipe, and into a full device.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let o = std::process::Command::new(bin())
+        .args(["report", out.to_str().unwrap()])
+        .stdout(writer)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(141), "{}", stderr(&o));
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let o = std::process::Command::new(bin())
+        .args(["report", out.to_str().unwrap()])
+        .stdout(full)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    assert_fails_with(&o, 2, "cannot write to standard output");
+}
+
+/// Item 9: an argument that is not UTF-8 is refused in one line with exit 2 (before: a panic).
+#[test]
+fn issue_34_a_non_utf8_argument_is_one_clear_line() {
+    use std::os::unix::ffi::OsStrExt as _;
+    let bad = std::ffi::OsStr::from_bytes(b"--mysql-db=caf\xe9");
+    let o = std::process::Command::new(bin())
+        .arg("oltp_point_select")
+        .arg("run")
+        .arg(bad)
+        .output()
+        .unwrap();
+    assert_fails_with(
+        &o,
+        2,
+        "argument 3 ('--mysql-db=caf\u{fffd}') is not valid UTF-8",
+    );
+}

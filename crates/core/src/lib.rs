@@ -10,6 +10,7 @@
 
 pub mod error;
 pub mod options;
+pub mod out;
 pub mod rand;
 pub mod result_file;
 pub mod signals;

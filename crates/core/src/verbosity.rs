@@ -41,7 +41,7 @@ pub fn info() -> bool {
 macro_rules! notice {
     ($($arg:tt)*) => {
         if $crate::verbosity::notices() {
-            println!($($arg)*);
+            $crate::outln!($($arg)*);
         }
     };
 }

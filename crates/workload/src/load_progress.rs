@@ -47,7 +47,7 @@ impl Progress {
         match &self.bar {
             Some(b) => b.println(line),
             None => {
-                let mut out = std::io::stdout().lock();
+                let mut out = dbpress_core::out::Stdout;
                 let _ = writeln!(out, "{line}");
             }
         }

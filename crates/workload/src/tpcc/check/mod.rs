@@ -102,7 +102,7 @@ pub fn check(ctx: &Context<'_>) -> Result<()> {
     } else {
         After::Load
     };
-    println!(
+    dbpress_core::outln!(
         "TPC-C database: {} warehouse(s), {}",
         m.warehouses,
         match after {

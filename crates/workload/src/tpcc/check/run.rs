@@ -206,7 +206,7 @@ fn report(
     let mut failures = Vec::new();
     for (names, found) in sets.iter().zip(found) {
         if sets.len() > 1 {
-            println!("Table set {}:", names.number());
+            dbpress_core::outln!("Table set {}:", names.number());
         }
         let mut found: Vec<Found> = found
             .into_iter()
@@ -216,7 +216,7 @@ fn report(
         for (i, f) in found.iter_mut().enumerate() {
             let c = by_number(i as u32 + 1);
             if !applies(c.number, after) {
-                println!("Condition 11 skipped: {}", c.says);
+                dbpress_core::outln!("Condition 11 skipped: {}", c.says);
                 continue;
             }
             if let Some(e) = f.error.take() {
@@ -234,16 +234,17 @@ fn report(
                 }
             }
             match &f.first {
-                None => println!(
+                None => dbpress_core::outln!(
                     "Condition {:>2} holds ({}): {}",
                     c.number,
                     took(c.number, f.secs),
                     c.says
                 ),
                 Some((_, key)) => {
-                    println!(
+                    dbpress_core::outln!(
                         "Condition {:>2} FAILED: {} (first at {key})",
-                        c.number, c.says
+                        c.number,
+                        c.says
                     );
                     failures.push(format!("{}{} at {key}", c.number, names.label()));
                 }
