@@ -294,8 +294,27 @@ fn conclude(
             sweep.steps[0].error.clone().unwrap_or_default()
         )));
     }
+    // A level that could not start leaves a hole in the study: not a success, though every
+    // level that ran is in the table and the file.
+    let missing: Vec<String> = sweep
+        .steps
+        .iter()
+        .filter(|s| s.result.is_none())
+        .map(|s| s.threads.to_string())
+        .collect();
+    if !missing.is_empty() {
+        eprintln!(
+            "dbpress: level(s) {} did not run (see the table); the table and the result file cover the levels that ran",
+            missing.join(", ")
+        );
+        return Ok(MISSING_LEVEL_EXIT_CODE);
+    }
     Ok(if failed { 1 } else { 0 })
 }
+
+/// Exit code of a sweep in which a level could not start (connections refused, a limit
+/// reached): an environment problem, as for a single run that cannot start.
+pub const MISSING_LEVEL_EXIT_CODE: u8 = 2;
 
 #[cfg(test)]
 mod tests {

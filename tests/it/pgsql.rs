@@ -322,7 +322,7 @@ fn bad_postgres_targets_exit_2_with_one_line() {
     let cases: &[(&[&str], &str)] = &[
         (
             &["--pgsql-host=127.0.0.1", "--pgsql-port=5999"],
-            "is the server running? Start it (scripts/services.sh) or fix --pgsql-host/--pgsql-port",
+            "is the server running? Start it, or fix --pgsql-host/--pgsql-port",
         ),
         (
             // The default sslmode=prefer asks for TLS on dbpress's own client first.
@@ -361,7 +361,7 @@ fn bad_postgres_targets_exit_2_with_one_line() {
         ),
         (
             &["--db=postgres://sbtest@127.0.0.1:5999/sbtest"],
-            "is the server running? Start it (scripts/services.sh) or fix the host, port or socket directory in --db",
+            "is the server running? Start it, or fix the host, port or socket directory in --db",
         ),
         (
             &["--pgsql-host=127.0.0.1", "--pgsql-password=sbtest", "--pgsql-sslmode=require", "--pgsql-port=5432"],

@@ -422,7 +422,7 @@ fn pgbench_options_are_honoured_noted_or_refused_with_the_alternative() {
     assert_fails_with(
         &o,
         2,
-        "is the server running? Start it (scripts/services.sh) or fix -h/-p (--pgsql-host/--pgsql-port",
+        "is the server running? Start it, or fix -h/-p (--pgsql-host/--pgsql-port",
     );
     let o = dbpress(&["script", "--show-script=select-only"]);
     assert!(o.status.success(), "{}", stderr(&o));

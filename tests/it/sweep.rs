@@ -85,8 +85,10 @@ fn a_thread_list_runs_one_step_per_level_with_its_own_clients() {
     assert!(stderr(&o).contains("only `run` takes"), "{}", stderr(&o));
 }
 
+/// Issue 34 item 20: the sweep goes on past a refused level, and its exit code says a level is
+/// missing (2), where it said 0.
 #[test]
-fn a_level_the_server_refuses_is_reported_and_the_sweep_goes_on() {
+fn issue_34_a_level_the_server_refuses_is_reported_the_sweep_goes_on_and_exits_2() {
     let Some(_srv) = server("sweep-limit") else {
         return;
     };
@@ -107,7 +109,12 @@ fn a_level_the_server_refuses_is_reported_and_the_sweep_goes_on() {
     run.extend_from_slice(&["--threads=2,30,4", "--time=1", "--output", &out_s]);
     let o = dbpress(&run);
     as_root("SET GLOBAL max_connections = 2000");
-    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("level(s) 30 did not run (see the table)"),
+        "{}",
+        stderr(&o)
+    );
     let doc = json(&out);
     let table = doc["table"].as_array().unwrap();
     assert_eq!(table.len(), 3);

@@ -277,3 +277,26 @@ fn issue_34_a_non_utf8_argument_is_one_clear_line() {
         "argument 3 ('--mysql-db=caf\u{fffd}') is not valid UTF-8",
     );
 }
+
+/// Item 21 (in part): `--percentile=0` turns percentiles off as in sysbench (the summary says
+/// "percentile stats: disabled", interval lines 0.00), and help says 0 is accepted.
+#[test]
+fn issue_34_percentile_0_turns_percentiles_off() {
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--time=2",
+        "--report-interval=1",
+        "--percentile=0",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("percentile stats:               disabled"),
+        "{out}"
+    );
+    assert!(out.contains("lat (ms,0%): 0.00 "), "{out}");
+    let help = stdout(&dbpress(&["help", "oltp_point_select"]));
+    assert!(help.contains("0 turns percentiles off"), "{help}");
+}

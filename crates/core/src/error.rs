@@ -82,7 +82,7 @@ pub fn connect_failed(e: &DbError, h: &Hints) -> Error {
         // The message says which step did not answer and what sets the limit.
         DbErrorKind::NoAnswer => environment(format!("{} (error {})", e.message, e.code)),
         DbErrorKind::Unreachable => environment(format!(
-            "{} (error {}): is the server running? Start it (scripts/services.sh) or fix {}",
+            "{} (error {}): is the server running? Start it, or fix {}",
             e.message, e.code, h.address
         )),
         DbErrorKind::Auth if e.code == "1044" => environment(format!(

@@ -357,6 +357,19 @@ fn describe_code(code: &str) -> &'static str {
         "2013" => "lost connection during query",
         "2055" => "lost connection (system error)",
         "1317" => "query interrupted",
+        "1040" => "too many connections",
+        "1927" => "connection killed",
+        // PostgreSQL's SQLSTATEs (pgsql-ignore-errors' codes among them).
+        "40P01" => "deadlock",
+        "40001" => "serialization failure",
+        "55P03" => "lock not available",
+        "57014" => "query canceled (statement timeout)",
+        "23505" => "duplicate key",
+        "08006" => "connection failure (session lost)",
+        "08003" => "connection does not exist",
+        "08001" => "unable to establish the connection",
+        "57P01" => "server shutting down (admin shutdown)",
+        "53300" => "too many connections",
         _ => "",
     }
 }

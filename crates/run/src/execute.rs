@@ -487,7 +487,12 @@ fn interval_of(
         other: iv.counts.other,
         errors: iv.counts.errors,
         reconnects: iv.counts.reconnects,
-        latency_pct_ms: percentile_ms(&iv.response, f64::from(cfg.percentile.max(1))),
+        // --percentile=0: percentiles off, as in sysbench (its interval lines then say 0.00).
+        latency_pct_ms: if cfg.percentile == 0 {
+            0.0
+        } else {
+            percentile_ms(&iv.response, f64::from(cfg.percentile))
+        },
         latency_p99_ms: percentile_ms(&iv.response, 99.0),
         latency_max_ms: if iv.counts.events > 0 {
             iv.counts.lat_max_ns as f64 / 1e6

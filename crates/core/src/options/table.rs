@@ -91,7 +91,7 @@ pub static SPECS: &[Spec] = &[
     o("verbosity", Int, "3", General, "what to print: 0 errors only, 1-2 also warnings on stderr, 3 also the header, lines and report, 4-5 also the end of the run"),
     o("thread-init-timeout", Int, "30", General, "seconds the run may take to check its tables, connect its threads and prepare their statements before giving up with exit code 2 (0 = no limit)"),
     o("forced-shutdown", Str, "off", General, "seconds to wait after --time for events still running before ending the run without them (N, N% of --time, bare = 5%, or off)"),
-    o("percentile", Int, "95", General, "percentile to report in the sysbench block (1-100)"),
+    o("percentile", Int, "95", General, "percentile to report in the sysbench block and interval lines (1-100; 0 turns percentiles off, as in sysbench)"),
     o("histogram", Bool, "off", General, "print latency histogram in report"),
     o("rand-type", Str, "uniform", Rand, "random numbers distribution {uniform, gaussian, special, pareto, zipfian}"),
     o("rand-seed", Int, "0", Rand, "seed for random number generator (0 = from current time)"),

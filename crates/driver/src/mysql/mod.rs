@@ -28,7 +28,7 @@ pub static MYSQL_HINTS: Hints = Hints {
 /// The options to change when the handshake refuses the session, in sysbench's spelling.
 static MYSQL_FIXES: Fixes = Fixes {
     ciphers_refused: "the server accepts none of the cipher suites or TLS versions offered: check --mysql-ssl-cipher (an ECDSA suite needs an ECDSA server certificate) and the server's ssl_cipher and tls_version",
-    certificate_refused: "check --mysql-ssl-ca (or use --mysql-ssl=required to skip verification)",
+    certificate_refused: "check that --mysql-ssl-ca is the CA that signed the server's certificate and, under verify_identity, that --mysql-host is a name the certificate was issued for (verify_ca checks the CA alone)",
     no_compression: "run without --mysql-compression",
     no_tls: "enable TLS on the server or use --mysql-ssl=off/preferred",
     connect_timeout: "--mysql-connect-timeout",
@@ -445,7 +445,10 @@ fn connect_error(e: mysql::Error, transport: &Transport) -> DbError {
         return DbError::new(
             DbErrorKind::Setup,
             "2026",
-            format!("TLS handshake with {transport} failed: {text}: check --mysql-ssl-ca (or use --mysql-ssl=required to skip verification)"),
+            format!(
+                "TLS handshake with {transport} failed: {text}: {}",
+                MYSQL_FIXES.certificate_refused
+            ),
         );
     }
     match e {
@@ -467,7 +470,7 @@ fn connect_error(e: mysql::Error, transport: &Transport) -> DbError {
         mysql::Error::TlsError(t) => DbError::new(
             DbErrorKind::Setup,
             "2026",
-            format!("TLS handshake with {transport} failed: {t}: check --mysql-ssl-ca (or use --mysql-ssl=required to skip verification)"),
+            format!("TLS handshake with {transport} failed: {t}: {}", MYSQL_FIXES.certificate_refused),
         ),
         other => query_error(other),
     }
