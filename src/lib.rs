@@ -25,6 +25,24 @@ use std::io::Write;
 
 pub use dbpress_measure::result::VERSION;
 
+/// Overwrite every password in the process's argument memory (what `ps` shows other users)
+/// with `x`s, as the mysql client does: the same ones the result file's command line hides.
+/// `args` are the arguments without the program's name, as read.
+pub fn hide_secrets_from_ps(args: &[String]) {
+    let mut hidden = dbpress_config::redact::redact_args(args);
+    if matches!(
+        args.first().map(String::as_str),
+        Some("tpcc-load" | "tpcc-start")
+    ) {
+        hidden = tpcc_mysql::flags::hide_password(&hidden);
+    }
+    for (i, (a, h)) in args.iter().zip(&hidden).enumerate() {
+        if let Some(range) = dbpress_core::argv::secret_range(a, h) {
+            dbpress_core::argv::blank(i + 1, range);
+        }
+    }
+}
+
 /// Run dbpress with `args` (without the program name); returns the exit code.
 pub fn main_with_args(args: &[String]) -> u8 {
     let code = match commands::dispatch(args) {

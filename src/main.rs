@@ -37,5 +37,6 @@ fn main() -> std::process::ExitCode {
             }
         }
     }
+    dbpress::hide_secrets_from_ps(&args);
     std::process::ExitCode::from(dbpress::main_with_args(&args))
 }

@@ -300,3 +300,30 @@ fn issue_34_percentile_0_turns_percentiles_off() {
     let help = stdout(&dbpress(&["help", "oltp_point_select"]));
     assert!(help.contains("0 turns percentiles off"), "{help}");
 }
+
+/// Item 11: a password on the command line is overwritten in the process's argument memory
+/// once read, so `ps` and /proc/PID/cmdline show x's while the run goes on; the run itself still
+/// has it (here the dry run, which needs none, and the result file keeps `***`).
+#[test]
+fn issue_34_passwords_are_not_visible_in_ps() {
+    let child = spawn(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--time=3",
+        "--mysql-password=Sup3rSecretPw",
+        "--db=mysql://u:An0therSecret@127.0.0.1/db",
+    ]);
+    std::thread::sleep(Duration::from_millis(700));
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", child.id())).unwrap();
+    let shown = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+    let o = wait_bounded(child);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!shown.contains("Sup3rSecretPw"), "{shown}");
+    assert!(!shown.contains("An0therSecret"), "{shown}");
+    assert!(shown.contains("--mysql-password=xxxxxxxxxxxxx"), "{shown}");
+    assert!(
+        shown.contains("mysql://u:xxxxxxxxxxxxx@127.0.0.1/db"),
+        "{shown}"
+    );
+}

@@ -8,6 +8,7 @@
 //! - `rand`: sysbench's random numbers (xoroshiro128+, its five distributions, string templates)
 //! - `result_file`: a result file checked writable before a run and written after it
 
+pub mod argv;
 pub mod error;
 pub mod options;
 pub mod out;
