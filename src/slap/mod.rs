@@ -172,6 +172,14 @@ fn events(a: &SlapArgs, plan: &Plan, clients: u32) -> (u64, u64) {
     (per_client * u64::from(clients), per_client)
 }
 
+/// Drop the tables this round's --create statements made (never one that was there before);
+/// any that a failed statement never made are skipped.
+fn drop_created(conn: &mut dyn Connection, created: &[String], before: &[String]) {
+    for t in created.iter().filter(|t| !before.contains(t)) {
+        let _ = conn.query(&format!("DROP TABLE IF EXISTS {t}"));
+    }
+}
+
 fn run_all(conn: &mut dyn Connection, list: &[String], phase: &str) -> Result<()> {
     for s in list {
         conn.query(s).map_err(|e| {
@@ -330,6 +338,8 @@ pub fn main(raw: &[String]) -> Result<u8> {
     let mut csv = String::new();
     let mut failed_run = false;
     let mut interrupted = None;
+    // A round's clean-up could not reach the server: no further round is tried.
+    let mut server_gone = false;
     'engines: for &engine in &engines {
         let create = plan.create_for(engine);
         // The header says which engine the tables were created with (and checked to have).
@@ -401,13 +411,15 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 });
                 match (made, engine) {
                     (Ok(()), _) => {}
-                    (Err(e), None) => return Err(e),
+                    (Err(e), None) => {
+                        // A later --create statement failed: the earlier ones' tables go.
+                        drop_created(setup.as_mut(), &created, &before);
+                        return Err(e);
+                    }
                     // An engine the server lacks (or substituted) cannot run any level: its
                     // levels go in the table with the reason, and the next engine runs.
                     (Err(err), Some(e)) => {
-                        for t in created.iter().filter(|t| !before.contains(t)) {
-                            let _ = setup.query(&format!("DROP TABLE IF EXISTS {t}"));
-                        }
+                        drop_created(setup.as_mut(), &created, &before);
                         made_t1 = false;
                         eprintln!("dbpress: engine {} did not run: {}", e.name, err.message());
                         for &c in a.concurrency.iter().skip_while(|&&c| c != clients) {
@@ -421,7 +433,12 @@ pub fn main(raw: &[String]) -> Result<u8> {
                         continue 'engines;
                     }
                 }
-                run_all(setup.as_mut(), &plan.pre, "--pre-query")?;
+                if let Err(e) = run_all(setup.as_mut(), &plan.pre, "--pre-query") {
+                    if !a.no_drop {
+                        drop_created(setup.as_mut(), &created, &before);
+                    }
+                    return Err(e);
+                }
                 let generated;
                 let w: &dyn dbpress_workload::Workload = match (&plan.auto, &listed) {
                     (Some(sql), _) => {
@@ -458,18 +475,39 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 let measured = run::measure(&cfg, w, &ctx, &argv, out, &signals, &|m| {
                     run::exit_forced(&cfg, &m, driver.hints(), w)
                 });
-                let mut setup = ctx.connect(0)?;
-                run_all(setup.as_mut(), &plan.post, "--post-query")?;
-                if let Some(cmd) = &a.post_system {
-                    shell("--post-system", cmd);
-                }
-                if !a.no_drop {
-                    // Only what this round's --create made: never a table that was there before.
-                    for t in created.iter().filter(|t| !before.contains(t)) {
-                        let _ = setup.query(&format!("DROP TABLE {t}"));
+                // The round is measured: nothing after it may lose it. The clean-up runs on its
+                // own session; if it fails (the server went away), that is one more line, the
+                // round is reported and saved, and no further round is tried.
+                let cleanup = (|| -> Result<()> {
+                    let mut setup = ctx.connect(0)?;
+                    let post = run_all(setup.as_mut(), &plan.post, "--post-query");
+                    if let Some(cmd) = &a.post_system {
+                        shell("--post-system", cmd);
                     }
+                    if !a.no_drop {
+                        drop_created(setup.as_mut(), &created, &before);
+                    }
+                    post
+                })();
+                if !a.no_drop {
                     made_t1 = false;
                 }
+                let cleanup_failed = cleanup.err().map(|e| {
+                    let left: Vec<&String> =
+                        created.iter().filter(|t| !before.contains(t)).collect();
+                    let tables = match (a.no_drop, left.is_empty()) {
+                        (false, false) => format!(
+                            "; drop the tables it created ({}) if they are still there",
+                            left.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")
+                        ),
+                        _ => String::new(),
+                    };
+                    eprintln!(
+                        "dbpress: the clean-up after {clients} clients, round {round} failed: {}{tables}",
+                        e.message()
+                    );
+                    failed_run = true;
+                });
                 let m = match measured {
                     Ok(m) => m,
                     Err(e) => {
@@ -516,6 +554,11 @@ pub fn main(raw: &[String]) -> Result<u8> {
                     interrupted = m.interrupted_by.or(signals.caught());
                     break 'engines;
                 }
+                if cleanup_failed.is_some() {
+                    // The level's block still covers its rounds; then the run ends.
+                    server_gone = true;
+                    break;
+                }
             }
             if !seconds.is_empty() {
                 if !csv_on_stdout {
@@ -527,6 +570,9 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 }
                 let mode = a.auto.as_ref().map_or("mixed", |g| g.load.name());
                 csv.push_str(&csv_line(engine, mode, &seconds, clients, slap_queries_run));
+            }
+            if server_gone {
+                break 'engines;
             }
         }
     }

@@ -33,6 +33,8 @@ mod network;
 mod parity;
 /// Against a real PostgreSQL: server counters, SQLSTATEs, lost sessions, credentials.
 mod pgsql;
+/// A MariaDB of a test's own, for tests that kill or stop a server.
+mod private_server;
 /// pgbench-style scripts: parsing, built-ins on every engine, bound variables.
 mod script;
 /// dbpress slap: mysqlslap one-liners on every engine.

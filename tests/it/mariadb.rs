@@ -726,8 +726,9 @@ fn rate_beyond_capacity_reports_lag_and_late_events_and_keeps_running() {
     assert!(text.contains("Response vs service time under --rate=100000"));
 }
 
+/// Issue 34 item 12 included: a world-writable ~/.my.cnf is ignored.
 #[test]
-fn password_from_mysql_pwd_and_my_cnf_and_never_shown() {
+fn issue_34_password_from_mysql_pwd_and_my_cnf_and_never_shown() {
     let Some(_srv) = server("password_sources") else {
         return;
     };
@@ -763,6 +764,26 @@ fn password_from_mysql_pwd_and_my_cnf_and_never_shown() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
+    // Issue 34 item 12: the same file, world-writable, is ignored with the mysql client's
+    // warning (so the login has no password and fails).
+    use std::os::unix::fs::PermissionsExt as _;
+    let mode = |m: u32| {
+        std::fs::set_permissions(home.join(".my.cnf"), std::fs::Permissions::from_mode(m)).unwrap()
+    };
+    mode(0o666);
+    let o = Command::new(bin())
+        .args(base)
+        .env_remove("MYSQL_PWD")
+        .env("HOME", &home)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("World-writable config file") && stderr(&o).contains("is ignored"),
+        "{}",
+        stderr(&o)
+    );
+    mode(0o644);
     // A wrong one from the file fails as authentication, without echoing it.
     std::fs::write(home.join(".my.cnf"), "[client]\npassword=Wr0ngFromFile\n").unwrap();
     let o = Command::new(bin())

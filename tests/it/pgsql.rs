@@ -241,8 +241,9 @@ fn terminated_sessions_reconnect_when_ignorable_and_stop_the_run_otherwise() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
+/// Issue 34 item 12 included: a ~/.pgpass others may read is ignored.
 #[test]
-fn credentials_come_from_pgpassword_or_pgpass_and_are_never_shown() {
+fn issue_34_credentials_come_from_pgpassword_or_pgpass_and_are_never_shown() {
     let Some((_g, _c)) = pg_server("pg-credentials") else {
         return;
     };
@@ -253,6 +254,9 @@ fn credentials_come_from_pgpassword_or_pgpass_and_are_never_shown() {
     assert!(o.status.success(), "{}", stderr(&o));
     let dir = scratch("pg-credentials");
     std::fs::write(dir.join(".pgpass"), "*:*:sbtest:sbtest:sbtest\n").unwrap();
+    // libpq reads a password file only its owner may read (issue 34 item 12).
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::set_permissions(dir.join(".pgpass"), std::fs::Permissions::from_mode(0o600)).unwrap();
     let base = [
         "oltp_point_select",
         "run",
@@ -284,6 +288,20 @@ fn credentials_come_from_pgpassword_or_pgpass_and_are_never_shown() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
+    // The same file readable by others is ignored with libpq's warning: no password, exit 2.
+    std::fs::set_permissions(dir.join(".pgpass"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    let o = std::process::Command::new(bin())
+        .args(with_out(&[]))
+        .env_remove("PGPASSWORD")
+        .env("HOME", &dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("has group or world access; permissions should be u=rw (0600)"),
+        "{}",
+        stderr(&o)
+    );
     let o = std::process::Command::new(bin())
         .args(with_out(&[
             "--db=postgres://sbtest:sbtest@/sbtest?host=/var/run/postgresql",

@@ -41,6 +41,18 @@ pub fn parse(text: &str, groups: &[&str]) -> Vec<(String, String)> {
 
 /// `parse` of a file; None when it cannot be read.
 pub fn read(path: &Path, groups: &[&str]) -> Option<Vec<(String, String)>> {
+    // Anyone could have put options (a password, a host to send it to) in a file every user
+    // may write: the mysql client ignores such a file with this warning, and so does dbpress.
+    if let Ok(meta) = std::fs::metadata(path) {
+        use std::os::unix::fs::PermissionsExt as _;
+        if meta.is_file() && meta.permissions().mode() & 0o002 != 0 {
+            dbpress_core::verbosity::warn(&format!(
+                "World-writable config file '{}' is ignored (as the mysql client ignores it): chmod o-w it",
+                path.display()
+            ));
+            return None;
+        }
+    }
     std::fs::read_to_string(path)
         .ok()
         .map(|t| parse(&t, groups))

@@ -154,6 +154,17 @@ pub fn password_from_pgpass(
     db: &str,
     user: &str,
 ) -> Option<String> {
+    // libpq ignores a password file others may read, with this warning.
+    if let Ok(meta) = std::fs::metadata(file) {
+        use std::os::unix::fs::PermissionsExt as _;
+        if meta.is_file() && meta.permissions().mode() & 0o077 != 0 {
+            dbpress_core::verbosity::warn(&format!(
+                "password file \"{}\" has group or world access; permissions should be u=rw (0600) or less: it is ignored, as libpq ignores it",
+                file.display()
+            ));
+            return None;
+        }
+    }
     let text = std::fs::read_to_string(file).ok()?;
     let host = if host.starts_with('/') {
         "localhost"
@@ -217,6 +228,11 @@ mod tests {
             "# comment\nother:5432:*:sbtest:nope\nlocalhost:5432:sbtest:sbtest:s\\:e\\\\cret\n*:*:*:admin:star\n",
         )
         .unwrap();
+        use std::os::unix::fs::PermissionsExt as _;
+        // Readable by others: ignored, as libpq ignores it.
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o644)).unwrap();
+        assert_eq!(password_from_pgpass(&f, "db1", 6000, "x", "admin"), None);
+        std::fs::set_permissions(&f, std::fs::Permissions::from_mode(0o600)).unwrap();
         assert_eq!(
             password_from_pgpass(&f, "/var/run/postgresql", 5432, "sbtest", "sbtest").as_deref(),
             Some("s:e\\cret")

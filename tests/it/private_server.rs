@@ -1,0 +1,115 @@
+//! A MariaDB of a test's own — its own data directory, port and socket — for tests that kill,
+//! stop or reconfigure a server: the shared test servers are never touched. Made with the
+//! machine's `mariadb-install-db` and `mariadbd` (the packages scripts/services.sh installs),
+//! started with `--skip-grant-tables` (any user logs in, no password), removed when dropped.
+
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub struct PrivateMariadb {
+    pub dir: PathBuf,
+    pub port: u16,
+    pub socket: PathBuf,
+    child: Option<Child>,
+}
+
+fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
+impl PrivateMariadb {
+    /// A fresh server with an empty `sbtest` database, or None (after saying so) where the
+    /// MariaDB binaries are missing outside CI.
+    pub fn start(name: &str) -> Option<PrivateMariadb> {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+        let have = Command::new("mariadbd").arg("--version").output().is_ok();
+        if !have {
+            assert!(
+                !ci,
+                "{name}: mariadbd is not installed (scripts/services.sh installs it)"
+            );
+            eprintln!("SKIPPED {name}: mariadbd is not installed");
+            return None;
+        }
+        let dir =
+            std::env::temp_dir().join(format!("dbpress-private-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("data");
+        let o = Command::new("mariadb-install-db")
+            .args([
+                "--no-defaults",
+                "--auth-root-authentication-method=normal",
+                "--skip-test-db",
+            ])
+            .arg(format!("--datadir={}", data.display()))
+            .arg("--user=root")
+            .output()
+            .expect("mariadb-install-db runs");
+        assert!(
+            o.status.success(),
+            "mariadb-install-db: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let port = free_port();
+        let socket = dir.join("mysqld.sock");
+        let child = Command::new("mariadbd")
+            .arg("--no-defaults")
+            .arg(format!("--datadir={}", data.display()))
+            .arg(format!("--socket={}", socket.display()))
+            .arg(format!("--port={port}"))
+            .arg("--bind-address=127.0.0.1")
+            .arg(format!("--pid-file={}", dir.join("mysqld.pid").display()))
+            .arg(format!("--log-error={}", dir.join("error.log").display()))
+            .args([
+                "--user=root",
+                "--skip-grant-tables",
+                "--innodb-buffer-pool-size=32M",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("mariadbd starts");
+        let mut srv = PrivateMariadb {
+            dir,
+            port,
+            socket,
+            child: Some(child),
+        };
+        let t0 = Instant::now();
+        loop {
+            let o = Command::new("mariadb")
+                .args(["--no-defaults", "-uroot", "-S"])
+                .arg(&srv.socket)
+                .args(["-e", "CREATE DATABASE IF NOT EXISTS sbtest"])
+                .output()
+                .expect("the mariadb client runs");
+            if o.status.success() {
+                return Some(srv);
+            }
+            if t0.elapsed() > Duration::from_secs(60) {
+                let log = std::fs::read_to_string(srv.dir.join("error.log")).unwrap_or_default();
+                srv.kill();
+                panic!("{name}: the private MariaDB did not start in 60 s: {log}");
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+
+    /// The server dies at once, as in a crash (SIGKILL).
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Drop for PrivateMariadb {
+    fn drop(&mut self) {
+        self.kill();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
