@@ -94,6 +94,8 @@ fn parse_args(raw: &[String]) -> Result<Args> {
     let mut notices: Vec<String> = Vec::new();
     let mut conn: Vec<(&'static str, String)> = Vec::new();
     let mut i = first;
+    // pgbench's --progress-timestamp needs -P; both are remembered to check that.
+    let (mut progress, mut progress_timestamp) = (false, false);
     while i < raw.len() {
         let arg = raw[i].clone();
         i += 1;
@@ -114,6 +116,9 @@ fn parse_args(raw: &[String]) -> Result<Args> {
         };
         if let Some(why) = pgbench_flags::refused(&flag) {
             return Err(usage(why));
+        }
+        if flag == "--progress-timestamp" {
+            progress_timestamp = true;
         }
         if let Some(notice) = pgbench_flags::inert(&flag) {
             notices.push(format!("pgbench's {notice}"));
@@ -143,7 +148,9 @@ fn parse_args(raw: &[String]) -> Result<Args> {
                 | "-P"
                 | "--progress"
                 | "-R"
+                | "--rate"
                 | "-L"
+                | "--latency-limit"
                 | "-h"
                 | "--host"
                 | "-p"
@@ -204,7 +211,8 @@ fn parse_args(raw: &[String]) -> Result<Args> {
             }
             "-s" | "--scale" => a.scale = Some(num(&v, "--scale")?.max(1)),
             "-c" | "--client" => pass.push(format!("--threads={v}")),
-            "-j" | "--jobs" => {} // one OS thread per client already
+            // One OS thread per client already; the value is still checked, as pgbench does.
+            "-j" | "--jobs" => pgbench_flags::positive_int(&v, "number of threads").map_err(usage)?,
             "-T" => pass.push(format!("--time={v}")),
             "-t" | "--transactions" => a.per_client = Some(num(&v, "-t")?),
             "-M" | "--protocol" => match v.as_str() {
@@ -221,14 +229,35 @@ fn parse_args(raw: &[String]) -> Result<Args> {
                 pgbench_flags::random_seed(&v).map_err(usage)?
             )),
             "--max-tries" => pgbench_flags::max_tries(&v).map_err(usage)?,
-            "-P" | "--progress" => pass.push(format!("--report-interval={v}")),
-            "-R" => pass.push(format!("--rate={v}")),
-            "-L" => pass.push(format!("--latency-limit={v}")),
+            "-P" | "--progress" => {
+                pgbench_flags::positive_int(&v, "thread progress delay").map_err(usage)?;
+                progress = true;
+                pass.push(format!("--report-interval={v}"))
+            }
+            "-R" | "--rate" => {
+                pgbench_flags::positive_number(&v, "rate limit").map_err(usage)?;
+                pass.push(format!("--rate={v}"))
+            }
+            "-L" | "--latency-limit" => {
+                pgbench_flags::positive_number(&v, "latency limit").map_err(usage)?;
+                pass.push(format!("--latency-limit={v}"))
+            }
             "-h" | "--host" => conn.push(("host", v)),
             "-p" | "--port" => conn.push(("port", v)),
             "-U" | "--username" => conn.push(("user", v)),
             _ => unreachable!("every value flag is matched"),
         }
+    }
+    if progress_timestamp && !progress {
+        return Err(usage(
+            "--progress-timestamp is allowed only under --progress (-P), as in pgbench",
+        ));
+    }
+    if a.files.len() + a.builtins.len() > pgbench_flags::MAX_SCRIPTS {
+        return Err(usage(format!(
+            "at most {} SQL scripts are allowed (-f, -b, -S, -N together), as in pgbench",
+            pgbench_flags::MAX_SCRIPTS
+        )));
     }
     let mut opts = cli::parse_options_of(&pass, "script")?;
     opts.notices.extend(notices);

@@ -80,6 +80,29 @@ fn find(table: &[(Names, &'static str)], flag: &str) -> Option<&'static str> {
         .map(|(_, text)| *text)
 }
 
+/// pgbench's limit on the scripts of one run (its MAX_SCRIPTS).
+pub const MAX_SCRIPTS: usize = 128;
+
+/// A whole number of 1 or more, or pgbench's message for `what` (`-j`, `-P`).
+pub fn positive_int(v: &str, what: &str) -> Result<(), String> {
+    match v.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(()),
+        _ => Err(format!(
+            "invalid {what}: \"{v}\": expected a whole number of 1 or more, as pgbench requires"
+        )),
+    }
+}
+
+/// A number above 0, or pgbench's message for `what` (`-R`, `-L`).
+pub fn positive_number(v: &str, what: &str) -> Result<(), String> {
+    match v.parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(()),
+        _ => Err(format!(
+            "invalid {what}: \"{v}\": expected a number above 0, as pgbench requires"
+        )),
+    }
+}
+
 /// pgbench's `--random-seed=time|rand|N` as dbpress's `--rand-seed` (0: drawn at start).
 pub fn random_seed(v: &str) -> Result<String, String> {
     match v {

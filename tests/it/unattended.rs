@@ -450,3 +450,62 @@ fn issue_34_slap_keeps_the_measured_round_when_the_server_goes_away() {
         "no round after the server went"
     );
 }
+
+/// Item 7: under `script`, values pgbench rejects are rejected in one line (exit 2) instead of
+/// starting a run, and a script's `COPY … FROM STDIN` is refused when the script is read
+/// instead of hanging the run. Valid values still run.
+#[test]
+fn issue_34_script_rejects_what_pgbench_rejects() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["-j", "eleven"], "invalid number of threads: \"eleven\""),
+        (&["--rate=0.0"], "invalid rate limit: \"0.0\""),
+        (&["--latency-limit=0.0"], "invalid latency limit: \"0.0\""),
+        (&["--progress=0"], "invalid thread progress delay: \"0\""),
+        (
+            &["--progress-timestamp"],
+            "--progress-timestamp is allowed only under --progress",
+        ),
+    ];
+    for (extra, want) in cases {
+        let mut a = vec!["script", "run", "-t", "1", "--mysql-dry-run"];
+        a.extend_from_slice(extra);
+        assert_fails_with(&dbpress(&a), 2, want);
+    }
+    let mut many = vec!["script", "run", "-t", "1", "--mysql-dry-run"];
+    many.extend(std::iter::repeat_n("-S", 129));
+    assert_fails_with(&dbpress(&many), 2, "at most 128 SQL scripts are allowed");
+    let dir = scratch("script-copy");
+    let file = dir.join("load.sql");
+    std::fs::write(&file, "\\set id random(1, 10)\nCOPY t (id) FROM STDIN;\n").unwrap();
+    let o = dbpress(&[
+        "script",
+        "run",
+        "-t",
+        "1",
+        "--mysql-dry-run",
+        "-f",
+        file.to_str().unwrap(),
+    ]);
+    assert_fails_with(
+        &o,
+        2,
+        "COPY … FROM STDIN / TO STDOUT needs data sent or read outside SQL",
+    );
+    let o = dbpress(&[
+        "script",
+        "run",
+        "-T",
+        "1",
+        "--mysql-dry-run",
+        "-j",
+        "2",
+        "-R",
+        "200",
+        "-L",
+        "50",
+        "-P",
+        "1",
+        "--progress-timestamp",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -103,6 +103,27 @@ fn sleep(file: &str, line: usize, args: &str) -> Result<Sleep, String> {
         .map_err(|_| err(file, line, format!("bad \\sleep duration '{amount}'")))
 }
 
+/// `COPY … FROM STDIN` (or `TO STDOUT`) waits for rows the script cannot send (or sends rows
+/// nobody reads): the session would hang, and the run with it. Refused when the script is read.
+fn refuse_copy_stdio(file: &str, line: usize, sql: &str) -> Result<(), String> {
+    let words: Vec<String> = sql
+        .split_whitespace()
+        .map(|w| w.trim_end_matches(';').to_ascii_uppercase())
+        .collect();
+    let is_copy = words.first().is_some_and(|w| w == "COPY");
+    let stdio = words
+        .windows(2)
+        .any(|p| (p[0] == "FROM" && p[1] == "STDIN") || (p[0] == "TO" && p[1] == "STDOUT"));
+    if is_copy && stdio {
+        return Err(err(
+            file,
+            line,
+            "COPY … FROM STDIN / TO STDOUT needs data sent or read outside SQL, which a script cannot do, so the session would wait forever: use INSERT, or COPY with a server-side file",
+        ));
+    }
+    Ok(())
+}
+
 /// Parse script `text` named `file` (for messages).
 pub fn parse(file: &str, text: &str, weight: u32) -> Result<Script, String> {
     let mut commands = Vec::new();
@@ -145,6 +166,7 @@ pub fn parse(file: &str, text: &str, weight: u32) -> Result<Script, String> {
         sql.push_str(raw);
         if trimmed.ends_with(';') {
             let text = sql.trim().trim_end_matches(';').trim().to_string();
+            refuse_copy_stdio(file, sql_line, &text)?;
             let (text, params) = bind_variables(&text);
             commands.push(Command::Sql {
                 text,
@@ -156,6 +178,7 @@ pub fn parse(file: &str, text: &str, weight: u32) -> Result<Script, String> {
     }
     if !sql.trim().is_empty() {
         // pgbench also accepts a last statement without its semicolon.
+        refuse_copy_stdio(file, sql_line, sql.trim())?;
         let (text, params) = bind_variables(sql.trim());
         commands.push(Command::Sql {
             text,
@@ -272,5 +295,21 @@ mod tests {
                 .commands[0],
             Command::Sleep(Sleep::Var("d".into(), 1000))
         );
+    }
+
+    #[test]
+    fn issue_34_copy_from_stdin_is_refused_when_read() {
+        let e = parse("load.sql", "\\set n 1\nCOPY t (a) FROM stdin;\n", 1)
+            .err()
+            .unwrap();
+        assert!(
+            e.contains("load.sql:2:") && e.contains("COPY … FROM STDIN"),
+            "{e}"
+        );
+        let e = parse("dump.sql", "copy (select 1) to STDOUT", 1)
+            .err()
+            .unwrap();
+        assert!(e.contains("TO STDOUT"), "{e}");
+        assert!(parse("ok.sql", "COPY t FROM '/srv/rows.csv';", 1).is_ok());
     }
 }
