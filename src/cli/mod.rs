@@ -32,6 +32,8 @@ pub enum WorkloadCall {
     Run {
         workload: String,
         command: Command,
+        /// How a sysbench script path was taken (its workload), for a notice.
+        note: Option<String>,
     },
 }
 
@@ -78,9 +80,10 @@ fn words_to_invocation(
 /// `/usr/share/sysbench/oltp_read_write.lua run`), or the one line that says what is wrong.
 pub fn workload_call(words: &[String]) -> Result<WorkloadCall> {
     let mut first = words[0].clone();
+    let mut note = None;
     if first.ends_with(".lua") {
         // sysbench takes its packaged scripts by path (`sysbench /usr/share/sysbench/oltp_read_write.lua run`):
-        // each is one of dbpress's built-in workloads under the same name.
+        // each stock one is one of dbpress's built-in workloads under the same name.
         let name = workload_from_test(&first);
         if dbpress_workload::registry::known(&name).is_err() {
             return Err(usage(format!(
@@ -88,6 +91,7 @@ pub fn workload_call(words: &[String]) -> Result<WorkloadCall> {
                  or put the SQL in a script for `dbpress script run -f FILE`"
             )));
         }
+        note = Some(stock_lua::recognise(&first, &name)?);
         first = name;
     }
     let second = words.get(1).cloned();
@@ -115,6 +119,7 @@ pub fn workload_call(words: &[String]) -> Result<WorkloadCall> {
     Ok(WorkloadCall::Run {
         workload: first,
         command,
+        note,
     })
 }
 
@@ -123,7 +128,15 @@ pub fn workload_call(words: &[String]) -> Result<WorkloadCall> {
 pub fn parse_workload(args: &[String]) -> Result<(String, Command, OptionValues)> {
     match parse(args)? {
         Invocation::Words { words, opts } => match workload_call(&words)? {
-            WorkloadCall::Run { workload, command } => Ok((workload, command, opts)),
+            WorkloadCall::Run {
+                workload,
+                command,
+                note,
+            } => {
+                let mut opts = opts;
+                opts.notices.extend(note);
+                Ok((workload, command, opts))
+            }
             WorkloadCall::Help(w) => Err(usage(format!("`{w} help` asks for help, not a run"))),
         },
         other => Err(usage(format!("not a workload's command line: {other:?}"))),
@@ -139,6 +152,8 @@ pub fn print_notices(opts: &OptionValues) {
         eprintln!("dbpress: notice: {n}");
     }
 }
+
+mod stock_lua;
 
 #[cfg(test)]
 mod tests;

@@ -17,13 +17,21 @@ use dbpress_workload::{Context, Workload};
 use std::io::Write;
 
 pub fn main(call: &Call<'_>) -> Result<u8> {
-    let (workload, command) = match cli::workload_call(call.words)? {
+    let (workload, command, note) = match cli::workload_call(call.words)? {
         WorkloadCall::Help(name) => return help::workload(&name),
-        WorkloadCall::Run { workload, command } => (workload, command),
+        WorkloadCall::Run {
+            workload,
+            command,
+            note,
+        } => (workload, command, note),
     };
     let (opts, args) = (call.opts, call.argv);
     verbosity::set(dbpress_core::options::int(opts, "verbosity", 0, 5)? as u8);
     cli::print_notices(opts);
+    if let Some(note) = note {
+        // Which script ran as which workload is said before anything runs.
+        eprintln!("dbpress: notice: {note}");
+    }
     // An unknown name is reported before any option problem it would otherwise hide.
     dbpress_workload::registry::known(&workload)?;
     if let Some(levels) = sweep::levels(opts)? {

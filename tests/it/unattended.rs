@@ -509,3 +509,32 @@ fn issue_34_script_rejects_what_pgbench_rejects() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// Item 5: an edited copy of a stock sysbench script is refused (dbpress does not run Lua and
+/// would measure the built-in workload under its name); a byte-identical copy runs the built-in
+/// workload and says so.
+#[test]
+fn issue_34_an_edited_sysbench_script_is_refused() {
+    let dir = scratch("edited-lua");
+    let edited = dir.join("oltp_read_write.lua");
+    std::fs::write(
+        &edited,
+        "-- my oltp_read_write, ids from the server\nfunction event() end\n",
+    )
+    .unwrap();
+    let o = dbpress(&[
+        edited.to_str().unwrap(),
+        "run",
+        "--mysql-dry-run",
+        "--time=1",
+    ]);
+    assert_fails_with(&o, 2, "is not sysbench 1.0.20's stock oltp_read_write.lua");
+    let stock = std::path::Path::new("/usr/share/sysbench/oltp_point_select.lua");
+    if stock.exists() {
+        let copy = dir.join("oltp_point_select.lua");
+        std::fs::copy(stock, &copy).unwrap();
+        let o = dbpress(&[copy.to_str().unwrap(), "run", "--mysql-dry-run", "--time=1"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(stderr(&o).contains("its SHA-256 matches"), "{}", stderr(&o));
+    }
+}
