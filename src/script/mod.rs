@@ -7,6 +7,7 @@
 
 mod pgbench_block;
 mod pgbench_flags;
+mod target;
 
 use crate::cli;
 use crate::run;
@@ -72,7 +73,9 @@ fn parse_args(raw: &[String]) -> Result<Args> {
             Some("prepare") => (RunCommand::Prepare, 1),
             Some("run") => (RunCommand::Run, 1),
             Some("cleanup") => (RunCommand::Cleanup, 1),
-            Some(f) if f.starts_with('-') => match raw.iter().any(is_init) {
+            // pgbench takes its DBNAME anywhere (`pgbench mydb -c 4`): a plain first word is
+            // that, read with the rest below.
+            Some(f) if f.starts_with('-') || !f.is_empty() => match raw.iter().any(is_init) {
                 true => (RunCommand::Prepare, 0),
                 false => (RunCommand::Run, 0),
             },
@@ -262,14 +265,18 @@ fn parse_args(raw: &[String]) -> Result<Args> {
     let mut opts = cli::parse_options_of(&pass, "script")?;
     opts.notices.extend(notices);
     a.pgbench_connection = !conn.is_empty();
+    // pgbench's target rules: its flags, or libpq's environment, mean PostgreSQL unless --db
+    // or a driver's options say otherwise.
+    let from_env = target::libpq_env();
+    let (driver, defaulted) = resolve_driver(&opts)?;
+    let postgres_meant = defaulted && (!conn.is_empty() || from_env.is_some());
+    let driver = if postgres_meant {
+        opts.set("db-driver", "pgsql");
+        Driver::Pgsql
+    } else {
+        driver
+    };
     if !conn.is_empty() {
-        let driver = match resolve_driver(&opts)? {
-            (_, true) => {
-                opts.set("db-driver", "pgsql");
-                Driver::Pgsql
-            }
-            (d, false) => d,
-        };
         for (k, v) in conn {
             let name = match (driver, k) {
                 (Driver::Pgsql, "host") => "pgsql-host",
@@ -288,6 +295,20 @@ fn parse_args(raw: &[String]) -> Result<Args> {
             };
             opts.set(name, v);
         }
+    }
+    if postgres_meant {
+        target::fill_libpq_defaults(&mut opts)?;
+        if !a.pgbench_connection {
+            opts.notices.push(format!(
+                "{}: PostgreSQL, as pgbench would connect",
+                from_env.unwrap_or("libpq's environment")
+            ));
+        }
+    } else if defaulted {
+        opts.notices.push(format!(
+            "no server named (no -h/-p/-U or DBNAME, no PGHOST/PGPORT/PGUSER/PGDATABASE/PGSERVICE, no --db): running on the embedded SQLite database {}; name a PostgreSQL server with -h HOST (or PGHOST) as pgbench does, or any server with --db=URL",
+            opts.get("sqlite-path")
+        ));
     }
     a.opts = opts;
     Ok(a)

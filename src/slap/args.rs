@@ -372,13 +372,45 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
             .map(|(_, v)| v.clone())
     };
     let files = option_files(&get)?;
-    // The command line first, then the option file, as in mysqlslap.
-    let conn = |n: &str| get(n).or_else(|| files.get(n));
-    let conn_given = ["user", "password", "host", "port", "socket"]
+    // mysqlslap's defaults besides its flags: ~/.my.cnf's [client] and [mysqlslap] groups
+    // (unless --defaults-file or --no-defaults replace them), then MYSQL_HOST, MYSQL_TCP_PORT
+    // and MYSQL_UNIX_PORT. Their host, port or socket names a MySQL server as the flags do.
+    let home_cnf: Vec<(String, String)> = match files.exclusive {
+        true => Vec::new(),
+        false => std::env::var_os("HOME")
+            .and_then(|h| {
+                dbpress_config::option_file::read(
+                    &std::path::Path::new(&h).join(".my.cnf"),
+                    &[dbpress_config::option_file::CLIENT_GROUPS, &["mysqlslap"]].concat(),
+                )
+            })
+            .unwrap_or_default(),
+    };
+    let from_env = |n: &str| {
+        let var = match n {
+            "host" => "MYSQL_HOST",
+            "port" => "MYSQL_TCP_PORT",
+            "socket" => "MYSQL_UNIX_PORT",
+            _ => return None,
+        };
+        std::env::var(var).ok().filter(|v| !v.is_empty())
+    };
+    // The command line first, then the option files, then the environment, as in mysqlslap.
+    let conn = |n: &str| {
+        get(n)
+            .or_else(|| files.get(n))
+            .or_else(|| dbpress_config::option_file::last(&home_cnf, n).map(str::to_string))
+            .or_else(|| from_env(n))
+    };
+    let flags_given = ["user", "password", "host", "port", "socket"]
         .iter()
-        .any(|n| conn(n).is_some());
-    let driver = match resolve_driver(&opts)? {
-        // MySQL's client flags (a connection, an option file, TLS) say the target is MySQL.
+        .any(|n| get(n).is_some() || files.get(n).is_some());
+    let server_named = ["host", "port", "socket"].iter().any(|n| conn(n).is_some());
+    let conn_given = flags_given || server_named;
+    let (resolved, defaulted) = resolve_driver(&opts)?;
+    let driver = match (resolved, defaulted) {
+        // MySQL's client flags (a connection, an option file, TLS), or its defaults naming a
+        // server, say the target is MySQL.
         (Driver::Sqlite, true)
             if conn_given || files.named || SSL_FLAGS.iter().any(|f| get(f).is_some()) =>
         {
@@ -386,6 +418,12 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
         }
         (d, _) => d,
     };
+    if driver == Driver::Sqlite && defaulted {
+        opts.notices.push(format!(
+            "no server named (no -h/-P/-S, no host, port or socket in ~/.my.cnf, no MYSQL_HOST/MYSQL_TCP_PORT/MYSQL_UNIX_PORT, no --db): running on the embedded SQLite database {}; name a MySQL server with -h HOST or -S SOCKET as mysqlslap does, or any server with --db=URL",
+            opts.get("sqlite-path")
+        ));
+    }
     let set = |opts: &mut OptionValues, name: &'static str, v: Option<String>| {
         if let Some(v) = v.filter(|v| !v.is_empty()) {
             opts.set(name, v);
@@ -453,7 +491,7 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
             set(&mut opts, "pgsql-schema", get("create-schema"));
         }
         Driver::Sqlite => {
-            if conn_given {
+            if flags_given {
                 return Err(usage(
                     "-u/-p/-h/-P/-S connect to a server, but the target is SQLite: drop them or choose a server with --db",
                 ));

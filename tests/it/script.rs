@@ -391,6 +391,8 @@ fn pgbench_options_are_honoured_noted_or_refused_with_the_alternative() {
         "-S",
         "-T",
         "1",
+        "-P",
+        "1",
         "--progress-timestamp",
         "--max-tries=0",
         "--random-seed=time",

@@ -538,3 +538,129 @@ fn issue_34_an_edited_sysbench_script_is_refused() {
         assert!(stderr(&o).contains("its SHA-256 matches"), "{}", stderr(&o));
     }
 }
+
+/// Item 6 (script): a pasted pgbench line reaches the server pgbench would reach — libpq's
+/// environment alone, or a DBNAME given first — instead of silently running on embedded SQLite;
+/// where nothing names a server, SQLite stays and a notice says how to name one.
+#[test]
+fn issue_34_script_follows_pgbenchs_target_rules() {
+    let Some((_guard, _c)) = crate::engines::pg_server("script-target") else {
+        return;
+    };
+    let dir = scratch("script-target");
+    let file = dir.join("one.sql");
+    std::fs::write(&file, "SELECT 1;\n").unwrap();
+    let f = file.to_str().unwrap();
+    let script = |args: &[&str], envs: &[(&str, &str)]| {
+        let mut c = std::process::Command::new(bin());
+        c.arg("script").args(args).current_dir(&dir);
+        for v in [
+            "PGHOST",
+            "PGHOSTADDR",
+            "PGPORT",
+            "PGDATABASE",
+            "PGUSER",
+            "PGSERVICE",
+        ] {
+            c.env_remove(v);
+        }
+        c.envs(envs.iter().copied()).output().unwrap()
+    };
+    let on_postgres = "Target: PostgreSQL over Unix socket /var/run/postgresql/.s.PGSQL.5432, user sbtest, database sbtest";
+    // libpq's environment alone.
+    let o = script(
+        &["run", "-t", "1", "-f", f],
+        &[
+            ("PGHOST", "/var/run/postgresql"),
+            ("PGUSER", "sbtest"),
+            ("PGPASSWORD", "sbtest"),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(on_postgres), "{}", stdout(&o));
+    assert!(stderr(&o).contains("PGHOST: PostgreSQL, as pgbench would connect"));
+    // A DBNAME first, as `pgbench sbtest …` (no command word), with pgbench's flags.
+    let o = script(
+        &[
+            "sbtest",
+            "-h",
+            "/var/run/postgresql",
+            "-U",
+            "sbtest",
+            "-t",
+            "1",
+            "-f",
+            f,
+        ],
+        &[("PGPASSWORD", "sbtest")],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains(on_postgres), "{}", stdout(&o));
+    // Nothing names a server: SQLite, said on stderr.
+    let o = script(&["run", "-t", "1", "-f", f], &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no server named") && stderr(&o).contains("-h HOST (or PGHOST)"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Item 6 (slap): a pasted mysqlslap line reaches the server mysqlslap would reach — through
+/// MYSQL_HOST, or ~/.my.cnf's [client] socket — instead of silently running on embedded SQLite;
+/// where nothing names a server, SQLite stays and a notice says how to name one.
+#[test]
+fn issue_34_slap_follows_mysqlslaps_target_rules() {
+    let Some(_srv) = server("slap-target") else {
+        return;
+    };
+    let home = scratch("slap-target");
+    let slap = |envs: &[(&str, &str)]| {
+        let mut c = std::process::Command::new(bin());
+        c.args(["slap", "--query=SELECT 1", "--create-schema=sbtest"])
+            .current_dir(&home)
+            .env("HOME", &home);
+        for v in [
+            "MYSQL_HOST",
+            "MYSQL_TCP_PORT",
+            "MYSQL_UNIX_PORT",
+            "MYSQL_PWD",
+        ] {
+            c.env_remove(v);
+        }
+        c.envs(envs.iter().copied()).output().unwrap()
+    };
+    // The account comes from ~/.my.cnf, as mysqlslap would take it; the server from MYSQL_HOST.
+    std::fs::write(
+        home.join(".my.cnf"),
+        "[client]\nuser=sbtest\npassword=sbtest\n",
+    )
+    .unwrap();
+    let o = slap(&[("MYSQL_HOST", "127.0.0.1")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Target: MySQL TCP 127.0.0.1:3306 as 'sbtest'"),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::write(
+        home.join(".my.cnf"),
+        format!("[client]\nuser=sbtest\npassword=sbtest\nsocket={SOCKET}\n"),
+    )
+    .unwrap();
+    let o = slap(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(&format!("Target: MySQL Unix socket {SOCKET} as 'sbtest'")),
+        "{}",
+        stdout(&o)
+    );
+    std::fs::remove_file(home.join(".my.cnf")).unwrap();
+    let o = slap(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no server named") && stderr(&o).contains("-h HOST or -S SOCKET"),
+        "{}",
+        stderr(&o)
+    );
+}
