@@ -664,3 +664,66 @@ fn issue_34_slap_follows_mysqlslaps_target_rules() {
         stderr(&o)
     );
 }
+
+/// Item 16: a statement refused for lack of privilege is the account's to fix: exit 2 with the
+/// GRANT to ask for, on MySQL's prepare without CREATE (an account this test makes and drops)
+/// and PostgreSQL's run without rights on the tables (scripts/services.sh's sbtest_plain).
+#[test]
+fn issue_34_missing_privileges_are_exit_2_with_the_grant_to_ask_for() {
+    {
+        let Some(_srv) = server("no-create") else {
+            return;
+        };
+        assert!(as_root(
+            "CREATE USER IF NOT EXISTS 'i34_ro'@'localhost' IDENTIFIED BY 'ro'; GRANT SELECT ON sbtest.* TO 'i34_ro'@'localhost'"
+        ));
+        let o = dbpress(&[
+            "oltp_point_select",
+            "prepare",
+            "--mysql-socket",
+            SOCKET,
+            "--mysql-user=i34_ro",
+            "--mysql-password=ro",
+            "--mysql-db=sbtest",
+            "--table-size=100",
+        ]);
+        assert!(as_root("DROP USER 'i34_ro'@'localhost'"));
+        assert_fails_with(
+            &o,
+            2,
+            "was refused for lack of privilege (server error 1142",
+        );
+        assert!(
+            stderr(&o).contains("GRANT CREATE, DROP, INDEX"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let Some((_g, _c)) = crate::engines::pg_server("no-rights") else {
+        return;
+    };
+    let pg = |user: &str, command: &str| {
+        dbpress(&[
+            "oltp_point_select",
+            command,
+            "--db-driver=pgsql",
+            "--pgsql-host=/var/run/postgresql",
+            &format!("--pgsql-user={user}"),
+            "--pgsql-password=sbtest",
+            "--pgsql-db=sbtest",
+            "--table-size=100",
+            "--time=1",
+        ])
+    };
+    let o = pg("sbtest", "prepare");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = pg("sbtest_plain", "run");
+    let cleanup = pg("sbtest", "cleanup");
+    assert!(cleanup.status.success(), "{}", stderr(&cleanup));
+    assert_fails_with(
+        &o,
+        2,
+        "was refused for lack of privilege (server error 42501",
+    );
+    assert!(stderr(&o).contains("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA"));
+}

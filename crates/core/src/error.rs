@@ -70,6 +70,18 @@ pub fn failed(msg: impl Into<String>) -> Error {
 }
 
 /// The one-line message for a failure to open a session.
+/// A statement refused for lack of privilege: the environment's to fix (exit 2), with the
+/// grants to ask for on each kind of server.
+pub fn permission_denied(what: &str, e: &DbError, credentials: &str) -> Error {
+    environment(format!(
+        "{what} was refused for lack of privilege (server error {}: {}): ask for the privileges it needs — \
+         MySQL: GRANT CREATE, DROP, INDEX, SELECT, INSERT, UPDATE, DELETE ON <database>.* TO <user>; \
+         PostgreSQL: GRANT CREATE ON SCHEMA <schema> TO <user> and GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA <schema> TO <user> — \
+         or connect as another user with {credentials}",
+        e.code, e.message
+    ))
+}
+
 pub fn connect_failed(e: &DbError, h: &Hints) -> Error {
     match e.kind {
         // The driver's message already says what to fix (an embedded database's path).

@@ -94,11 +94,9 @@ fn worker_setup_error(
             e.code
         )),
         DbErrorKind::NoSuchTable => missing_table(e, workload),
-        DbErrorKind::PermissionDenied => environment(format!(
-            "the server refused a statement of the workload for lack of privilege (server error {}: {}): \
-             grant the user what the workload needs (e.g. GRANT ALL ON the database TO the user) or connect as another with {}",
-            e.code, e.message, h.credentials
-        )),
+        DbErrorKind::PermissionDenied => {
+            dbpress_core::error::permission_denied("a statement of the workload", e, h.credentials)
+        }
         DbErrorKind::BadStatement => environment(format!(
             "the server rejected {} (server error {}: {}): fix it",
             if e.origin.is_some() { "this statement" } else { "a statement of the workload" },
@@ -708,10 +706,10 @@ pub fn fatal_message(e: &DbError, h: &Hints, w: &dyn Workload) -> Error {
             e.message
         )),
         DbErrorKind::NoSuchTable => missing_table(e, w),
-        DbErrorKind::PermissionDenied => failed(format!(
-            "server error {} stopped the run: {}: grant the user that privilege or connect as another with {}",
-            e.code, e.message, h.credentials
-        )),
+        // Not the run's failure but the account's: exit 2, with the grants to ask for.
+        DbErrorKind::PermissionDenied => {
+            dbpress_core::error::permission_denied("a statement of the run", e, h.credentials)
+        }
         DbErrorKind::BadStatement => failed(format!(
             "server error {} stopped the run: {}: the statement itself is wrong, so retrying cannot help: fix it",
             e.code, e.message

@@ -27,6 +27,10 @@ impl Context<'_> {
 /// A setup-time database error (creating, loading, checking, dropping tables) as the one line
 /// the user sees: what failed, and the server's code and message.
 pub fn setup_error(e: dbpress_driver::DbError, what: &str) -> dbpress_core::error::Error {
+    if e.kind == dbpress_driver::DbErrorKind::PermissionDenied {
+        // The account's to fix, not the server's failure: exit 2 with the grants to ask for.
+        return dbpress_core::error::permission_denied(what, &e, "the connection options");
+    }
     dbpress_core::error::failed(format!(
         "{what} failed: server error {}: {}",
         e.code, e.message
