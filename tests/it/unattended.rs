@@ -727,3 +727,44 @@ fn issue_34_missing_privileges_are_exit_2_with_the_grant_to_ask_for() {
     );
     assert!(stderr(&o).contains("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA"));
 }
+
+/// Item 14: with every error ignored, a server that goes away and never returns ends the run
+/// with a line saying it ended while reconnecting and for how long the server was unreachable
+/// (before: "add 2003 to --mysql-ignore-errors", which was already there). A private server.
+#[test]
+fn issue_34_a_run_that_ends_while_reconnecting_says_so() {
+    let Some(mut srv) = crate::private_server::PrivateMariadb::start("gone-for-good") else {
+        return;
+    };
+    let port = format!("--mysql-port={}", srv.port);
+    let conn = [
+        "--mysql-host=127.0.0.1",
+        &port,
+        "--mysql-user=root",
+        "--mysql-db=sbtest",
+        "--table-size=100",
+    ];
+    let mut prepare = vec!["oltp_point_select", "prepare"];
+    prepare.extend(conn);
+    let o = dbpress(&prepare);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut run = vec![
+        "oltp_point_select",
+        "run",
+        "--time=4",
+        "--mysql-ignore-errors=all",
+        "--mysql-connect-timeout=1",
+    ];
+    run.extend(conn);
+    let child = spawn(&run);
+    std::thread::sleep(Duration::from_millis(1500));
+    srv.kill();
+    let o = wait_bounded(child);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("the run ended while reconnecting: the server had been unreachable for"),
+        "{err}"
+    );
+    assert!(!err.contains("add 2003"), "{err}");
+}

@@ -724,6 +724,9 @@ pub fn fatal_message(e: &DbError, h: &Hints, w: &dyn Workload) -> Error {
             "{} (error {}): not supported here, and retrying cannot help: change the statement",
             e.message, e.code
         )),
+        DbErrorKind::Unreachable if e.code == crate::worker::ENDED_RECONNECTING => {
+            failed(e.message.clone())
+        }
         DbErrorKind::ConnectionLost => failed(format!(
             "{} (error {}): the connection was lost; add {} to {} to reconnect and continue",
             e.message, e.code, e.code, h.ignore

@@ -12,6 +12,9 @@ use dbpress_workload::{EventGen, Exec};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
+/// The code of the error a worker ends with when the run stops while it is reconnecting.
+pub const ENDED_RECONNECTING: &str = "reconnecting";
+
 /// An event that starts this much after its intended time counts as late.
 pub const LATE_THRESHOLD_NS: u64 = 1_000_000;
 
@@ -247,6 +250,7 @@ impl Worker<'_> {
     fn reconnect(&mut self) -> Result<(), DbError> {
         let mut wait = Duration::from_millis(1);
         let old = self.conn.session_id();
+        let lost_at = std::time::Instant::now();
         loop {
             match self.conn.reconnect() {
                 Ok(()) => {
@@ -259,7 +263,18 @@ impl Worker<'_> {
                         || e.kind == DbErrorKind::ConnectionLost =>
                 {
                     if self.shared.stop.load(Ordering::Relaxed) {
-                        return Err(e);
+                        // Not the last connect error's fault: say where the run was and for how
+                        // long the server had been out of reach.
+                        return Err(DbError::new(
+                            DbErrorKind::Unreachable,
+                            ENDED_RECONNECTING,
+                            format!(
+                                "the run ended while reconnecting: the server had been unreachable for {:.1} s (last error {}: {})",
+                                lost_at.elapsed().as_secs_f64(),
+                                e.code,
+                                e.message
+                            ),
+                        ));
                     }
                     std::thread::sleep(wait);
                     wait = (wait * 2).min(Duration::from_millis(200));
