@@ -768,3 +768,37 @@ fn issue_34_a_run_that_ends_while_reconnecting_says_so() {
     );
     assert!(!err.contains("add 2003"), "{err}");
 }
+
+/// Item 17: a prepare ended by a server crash names every table it left half-loaded and the
+/// cleanup command, as the Ctrl-C path does (before: the one table whose block failed). A
+/// private server, killed mid-load.
+#[test]
+fn issue_34_a_prepare_cut_by_a_crash_names_every_half_loaded_table() {
+    let Some(mut srv) = crate::private_server::PrivateMariadb::start("crash-in-prepare") else {
+        return;
+    };
+    let port = format!("--mysql-port={}", srv.port);
+    let child = spawn(&[
+        "oltp_read_write",
+        "prepare",
+        "--mysql-host=127.0.0.1",
+        &port,
+        "--mysql-user=root",
+        "--mysql-db=sbtest",
+        "--tables=4",
+        "--table-size=400000",
+        "--threads=2",
+    ]);
+    std::thread::sleep(Duration::from_millis(1500));
+    srv.kill();
+    let o = wait_bounded(child);
+    let err = stderr(&o);
+    assert!(!o.status.success(), "{err}");
+    assert!(err.contains("left half-loaded ("), "{err}");
+    assert!(
+        err.contains("run `dbpress oltp_read_write cleanup --tables=4` before preparing again"),
+        "{err}"
+    );
+    let named = err.matches("sbtest").count();
+    assert!(named >= 2, "every unfinished table named: {err}");
+}

@@ -39,6 +39,16 @@ impl Error {
         }
     }
 
+    /// The same error with `more` after its message (what it left behind, what to do next).
+    pub fn followed_by(self, more: &str) -> Error {
+        match self {
+            Error::Usage(m) => Error::Usage(format!("{m}{more}")),
+            Error::Environment(m) => Error::Environment(format!("{m}{more}")),
+            Error::Failed(m) => Error::Failed(format!("{m}{more}")),
+            Error::Interrupted(m, code) => Error::Interrupted(format!("{m}{more}"), code),
+        }
+    }
+
     pub fn message(&self) -> &str {
         match self {
             Error::Usage(m) | Error::Environment(m) | Error::Failed(m) => m,

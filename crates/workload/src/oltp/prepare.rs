@@ -437,8 +437,23 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
         }
     });
     if let Some(e) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        progress.stopped();
-        return Err(e);
+        // As after Ctrl-C: every table the load left half-done, and the way out.
+        let rows_in = progress.stopped();
+        let unfinished: Vec<String> = (1..=s.tables)
+            .filter(|&t| remaining[t as usize - 1].load(Ordering::Relaxed) > 0)
+            .map(|t| format!("sbtest{t}"))
+            .collect();
+        if unfinished.is_empty() {
+            return Err(e);
+        }
+        return Err(e.followed_by(&format!(
+            "; the load stopped with {} left half-loaded ({} of {} rows in): run `{} cleanup --tables={}` before preparing again",
+            unfinished.join(", "),
+            rows_in,
+            u64::from(s.tables) * u64::from(s.load_rows),
+            ctx.invocation,
+            s.tables
+        )));
     }
     if let Some(sig) = signals.caught() {
         let unfinished: Vec<String> = (1..=s.tables)
