@@ -43,13 +43,34 @@ pub fn hide_secrets_from_ps(args: &[String]) {
     }
 }
 
+/// The error line with each very long word (a 100 KB argument echoed back, say) cut to its
+/// start and end and its length, so the line stays one line a person can read.
+pub fn shorten_long_words(message: &str) -> String {
+    const LONGEST: usize = 160;
+    let mut out = String::with_capacity(message.len().min(4096));
+    for (i, word) in message.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        let chars = word.chars().count();
+        if chars <= LONGEST {
+            out.push_str(word);
+            continue;
+        }
+        let head: String = word.chars().take(60).collect();
+        let tail: String = word.chars().skip(chars - 20).collect();
+        out.push_str(&format!("{head}…[{} bytes]…{tail}", word.len()));
+    }
+    out
+}
+
 /// Run dbpress with `args` (without the program name); returns the exit code.
 pub fn main_with_args(args: &[String]) -> u8 {
     let code = match commands::dispatch(args) {
         Ok(code) => code,
         Err(e) => {
             let _ = dbpress_core::out::Stdout.flush();
-            eprintln!("dbpress: error: {}", e.message());
+            eprintln!("dbpress: error: {}", shorten_long_words(e.message()));
             e.exit_code()
         }
     };

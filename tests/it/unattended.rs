@@ -802,3 +802,43 @@ fn issue_34_a_prepare_cut_by_a_crash_names_every_half_loaded_table() {
     let named = err.matches("sbtest").count();
     assert!(named >= 2, "every unfinished table named: {err}");
 }
+
+/// Item 21 (in part): a 100 KB bad argument is not echoed whole: the error stays one readable
+/// line, the argument cut to its start, its length and its end.
+#[test]
+fn issue_34_a_huge_bad_argument_is_not_echoed_whole() {
+    let huge = format!("--threads={}", "9".repeat(100_000));
+    let o = dbpress(&["oltp_point_select", "run", "--mysql-dry-run", &huge]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.len() < 1000, "{} bytes of error", err.len());
+    assert!(err.contains("bytes]…"), "{err}");
+    assert_one_clean_line(&o);
+}
+
+/// Item 21 (in part): cleanup says "Dropping table" only for the tables that are there.
+#[test]
+fn issue_34_cleanup_names_only_the_tables_it_drops() {
+    let dir = scratch("cleanup-absent");
+    let db = format!("--db=sqlite:{}", dir.join("c.sqlite").display());
+    let o = dbpress(&["oltp_point_select", "cleanup", &db, "--tables=3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("Dropping table"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("nothing to drop"), "{}", stdout(&o));
+    let o = dbpress(&[
+        "oltp_point_select",
+        "prepare",
+        &db,
+        "--tables=1",
+        "--table-size=10",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = dbpress(&["oltp_point_select", "cleanup", &db, "--tables=3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o).matches("Dropping table").count(),
+        1,
+        "{}",
+        stdout(&o)
+    );
+}

@@ -606,10 +606,21 @@ pub fn cleanup(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
 /// Drop sbtest1..sbtest`tables`: only what a prepare of this size creates.
 pub fn drop_tables(ctx: &Context<'_>, tables: u32) -> Result<()> {
     let mut conn = ctx.connect(0)?;
+    // Only the tables that are there are said to be dropped (the statement stays IF EXISTS).
+    let existing = existing_tables(conn.as_mut(), ctx)?;
+    let mut dropped = 0;
     for t in 1..=tables {
-        dbpress_core::notice!("Dropping table 'sbtest{t}'...");
+        let name = format!("sbtest{t}");
+        if !existing.iter().any(|e| e == &name) {
+            continue;
+        }
+        dbpress_core::notice!("Dropping table '{name}'...");
         conn.query(&drop_table(t))
-            .map_err(|e| setup_error(e, &format!("dropping sbtest{t}")))?;
+            .map_err(|e| setup_error(e, &format!("dropping {name}")))?;
+        dropped += 1;
+    }
+    if dropped == 0 {
+        dbpress_core::notice!("No table sbtest1..sbtest{tables} here: nothing to drop.");
     }
     Ok(())
 }
