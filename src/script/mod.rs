@@ -64,6 +64,34 @@ fn weighted(v: &str) -> Result<(String, u32)> {
     }
 }
 
+/// Whether `word` is one edit (a letter added, dropped or changed, or two swapped) away from a
+/// command word: `runn`, `prepar`, `claenup`.
+fn near_command(word: &str) -> bool {
+    fn one_edit(a: &[u8], b: &[u8]) -> bool {
+        if a == b {
+            return false;
+        }
+        let (la, lb) = (a.len(), b.len());
+        if la.abs_diff(lb) > 1 {
+            return false;
+        }
+        let start = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let (ra, rb) = (&a[start..], &b[start..]);
+        match la.cmp(&lb) {
+            std::cmp::Ordering::Equal => {
+                ra[1..] == rb[1..]
+                    || (ra.len() >= 2 && ra[0] == rb[1] && ra[1] == rb[0] && ra[2..] == rb[2..])
+            }
+            std::cmp::Ordering::Greater => ra[1..] == *rb,
+            std::cmp::Ordering::Less => *ra == rb[1..],
+        }
+    }
+    let w = word.to_ascii_lowercase();
+    ["prepare", "run", "cleanup"]
+        .iter()
+        .any(|c| one_edit(w.as_bytes(), c.as_bytes()))
+}
+
 fn parse_args(raw: &[String]) -> Result<Args> {
     let is_init = |a: &String| a == "-i" || a == "--initialize";
     // A pgbench command line pasted after `dbpress script` has no command word: as pgbench,
@@ -73,6 +101,12 @@ fn parse_args(raw: &[String]) -> Result<Args> {
             Some("prepare") => (RunCommand::Prepare, 1),
             Some("run") => (RunCommand::Run, 1),
             Some("cleanup") => (RunCommand::Cleanup, 1),
+            // A command word mistyped is not taken for a database name.
+            Some(f) if !f.starts_with('-') && near_command(f) => {
+                return Err(usage(format!(
+                    "unknown command '{f}': use prepare, run or cleanup (a database name, pgbench's DBNAME, is taken after the options)"
+                )))
+            }
             // pgbench takes its DBNAME anywhere (`pgbench mydb -c 4`): a plain first word is
             // that, read with the rest below.
             Some(f) if f.starts_with('-') || !f.is_empty() => match raw.iter().any(is_init) {
@@ -362,7 +396,12 @@ fn define_value(v: &str) -> Num {
 }
 
 pub fn main(raw: &[String]) -> Result<u8> {
-    if raw.iter().any(|a| a == "--help" || a == "-?") || raw.is_empty() {
+    // `help` as the first word asks for help, as for every dbpress command (it is not taken as
+    // pgbench's DBNAME).
+    if raw.iter().any(|a| a == "--help" || a == "-?")
+        || raw.is_empty()
+        || raw.first().is_some_and(|a| a == "help")
+    {
         dbpress_core::out!("{HELP}");
         return Ok(if raw.is_empty() { 2 } else { 0 });
     }

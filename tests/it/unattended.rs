@@ -596,6 +596,14 @@ fn issue_34_script_follows_pgbenchs_target_rules() {
     );
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains(on_postgres), "{}", stdout(&o));
+    // A mistyped command word is not taken for a database name; `help` is help.
+    assert_fails_with(
+        &script(&["runn", "-t", "1"], &[]),
+        2,
+        "unknown command 'runn'",
+    );
+    let o = script(&["help"], &[]);
+    assert!(o.status.success() && stdout(&o).contains("pgbench-style"));
     // Nothing names a server: SQLite, said on stderr.
     let o = script(&["run", "-t", "1", "-f", f], &[]);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -42,6 +42,13 @@ impl Write for Stdout {
         }
     }
 
+    /// A formatted write is made whole first and written under one lock, so lines printed by
+    /// several threads at once (a load's progress) do not interleave.
+    fn write_fmt(&mut self, args: std::fmt::Arguments<'_>) -> io::Result<()> {
+        let text = std::fmt::format(args);
+        self.write_all(text.as_bytes())
+    }
+
     fn flush(&mut self) -> io::Result<()> {
         if failure().is_none() {
             if let Err(e) = io::stdout().flush() {
