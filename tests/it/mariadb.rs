@@ -308,25 +308,30 @@ fn cleanup_drops_only_its_own_tables() {
     assert_eq!(left, vec!["sbtest3".to_string(), "sbtest_keep".to_string()]);
 }
 
+/// The limits are lowered on a server of the test's own: the shared one's are never changed.
 #[test]
 fn server_limits_give_their_own_messages() {
-    let Some(_srv) = server("server_limits") else {
+    let Some(srv) = crate::private_server::PrivateMariadb::start("server-limits") else {
         return;
     };
-    let o = dbpress(&args(
+    let private = |words: &[&str], extra: &[&str]| {
+        let mut a: Vec<String> = words.iter().map(|s| s.to_string()).collect();
+        a.extend(srv.socket_options());
+        a.extend(extra.iter().map(|s| s.to_string()));
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        dbpress(&refs)
+    };
+    let o = private(
         &["oltp_read_write", "prepare"],
         &["--tables=2", "--table-size=100"],
-    ));
+    );
     assert!(o.status.success(), "{}", stderr(&o));
-    if !as_root("SET GLOBAL max_prepared_stmt_count = 5") {
-        eprintln!("SKIPPED server_limits: needs root on the server (run as root with scripts/services.sh)");
-        return;
-    }
-    let o = dbpress(&args(
+    assert!(srv.sql("SET GLOBAL max_prepared_stmt_count = 5"));
+    let o = private(
         &["oltp_read_write", "run"],
         &["--tables=2", "--table-size=100", "--time=1"],
-    ));
-    as_root("SET GLOBAL max_prepared_stmt_count = DEFAULT");
+    );
+    assert!(srv.sql("SET GLOBAL max_prepared_stmt_count = DEFAULT"));
     assert_eq!(o.status.code(), Some(2), "{}\n{}", stdout(&o), stderr(&o));
     assert!(
         stderr(&o).starts_with("dbpress: error: the session could not prepare its statements: the server's max_prepared_stmt_count=5 (for all its sessions together) was reached (server error 1461)")
@@ -337,12 +342,11 @@ fn server_limits_give_their_own_messages() {
     assert_one_clean_line(&o);
 
     // MariaDB's lowest accepted max_connections is 10.
-    assert!(as_root("SET GLOBAL max_connections = 10"));
-    let o = dbpress(&args(
+    assert!(srv.sql("SET GLOBAL max_connections = 10"));
+    let o = private(
         &["oltp_read_write", "run"],
         &["--tables=2", "--table-size=100", "--time=1", "--threads=16"],
-    ));
-    as_root("SET GLOBAL max_connections = 2000");
+    );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(

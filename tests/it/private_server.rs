@@ -98,6 +98,25 @@ impl PrivateMariadb {
         }
     }
 
+    /// Run `sql` with the mariadb client on this server; whether it worked.
+    pub fn sql(&self, sql: &str) -> bool {
+        Command::new("mariadb")
+            .args(["--no-defaults", "-uroot", "-S"])
+            .arg(&self.socket)
+            .args(["-e", sql])
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
+    /// dbpress's options to reach it over its socket, in its `sbtest` database.
+    pub fn socket_options(&self) -> Vec<String> {
+        vec![
+            format!("--mysql-socket={}", self.socket.display()),
+            "--mysql-user=root".into(),
+            "--mysql-db=sbtest".into(),
+        ]
+    }
+
     /// The server dies at once, as in a crash (SIGKILL).
     pub fn kill(&mut self) {
         if let Some(mut c) = self.child.take() {
