@@ -850,3 +850,47 @@ fn issue_34_cleanup_names_only_the_tables_it_drops() {
         stdout(&o)
     );
 }
+
+/// Item 15: an `sbtest1` of another shape (another tool's table) is recognised: run and check
+/// say it is not a sysbench table and never suggest dropping it.
+#[test]
+fn issue_34_a_foreign_sbtest1_is_named_not_a_sysbench_table() {
+    let dir = scratch("foreign-sbtest1");
+    for (file, ddl) in [
+        ("a.sqlite", "CREATE TABLE sbtest1 (a INT, b TEXT)"),
+        (
+            "b.sqlite",
+            "CREATE TABLE sbtest1 (id INTEGER PRIMARY KEY, a TEXT)",
+        ),
+    ] {
+        let path = dir.join(file);
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute_batch(ddl).unwrap();
+        if file == "b.sqlite" {
+            c.execute_batch(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 10000) \
+                 INSERT INTO sbtest1 SELECT i, 'x' FROM n",
+            )
+            .unwrap();
+        }
+        drop(c);
+        let db = format!("--db=sqlite:{}", path.display());
+        for command in ["run", "check"] {
+            if file == "b.sqlite" && command == "check" {
+                continue;
+            }
+            let o = dbpress(&["oltp_read_write", command, &db, "--time=1"]);
+            assert_eq!(o.status.code(), Some(2), "{file} {command}: {}", stderr(&o));
+            let err = stderr(&o);
+            assert!(
+                err.contains("is not a sysbench table")
+                    || err.contains("is not the oltp_read_write workload's"),
+                "{file} {command}: {err}"
+            );
+            assert!(
+                !err.contains("cleanup") && !err.to_lowercase().contains("drop"),
+                "{err}"
+            );
+        }
+    }
+}

@@ -97,6 +97,25 @@ fn worker_setup_error(
         DbErrorKind::PermissionDenied => {
             dbpress_core::error::permission_denied("a statement of the workload", e, h.credentials)
         }
+        // The workload's own statement names a column the table lacks: the table is someone
+        // else's (another tool's sbtest1, say), not a statement to fix.
+        DbErrorKind::BadStatement
+            if e.origin.is_none()
+                && (workload.name().starts_with("oltp") || workload.name().starts_with("select_random"))
+                && (e.code == "1054"
+                    || e.code == "42703"
+                    || e.message.contains("no such column")) =>
+        {
+            environment(format!(
+                "a table here is not the {} workload's: it lacks a column the workload's statements use ({}; server error {}); \
+                 it was not made by `dbpress {} prepare`: keep it, and choose another database with {}",
+                workload.name(),
+                e.message,
+                e.code,
+                workload.name(),
+                h.database
+            ))
+        }
         DbErrorKind::BadStatement => environment(format!(
             "the server rejected {} (server error {}: {}): fix it",
             if e.origin.is_some() { "this statement" } else { "a statement of the workload" },

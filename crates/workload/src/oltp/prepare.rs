@@ -98,7 +98,7 @@ pub fn check_ready(w: &Oltp, conn: &mut dyn Connection, ctx: &Context<'_>) -> Re
             Some(_) => {}
         }
     }
-    Ok(short_tables_warning(w, conn, &tables)?
+    Ok(short_tables_warning(w, conn, ctx, &tables)?
         .into_iter()
         .collect())
 }
@@ -135,8 +135,31 @@ fn missing_table(w: &Oltp, listed: &[ListedTable], name: &str, ctx: &Context<'_>
     ))
 }
 
-fn largest_id(conn: &mut dyn Connection, table: &str) -> Result<u64> {
-    max_id(conn, table).map_err(|e| setup_error(e, &format!("checking {table}")))
+fn largest_id(conn: &mut dyn Connection, ctx: &Context<'_>, table: &str) -> Result<u64> {
+    max_id(conn, table).map_err(|e| table_error(e, ctx, table))
+}
+
+/// A statement on `table` failed. A column the sysbench tables have that this one lacks means
+/// the table is someone else's, not a damaged one of dbpress's: say so, and never suggest
+/// dropping it (dbpress drops only what its prepare made).
+fn table_error(
+    e: dbpress_driver::DbError,
+    ctx: &Context<'_>,
+    table: &str,
+) -> dbpress_core::error::Error {
+    let unknown_column =
+        e.code == "1054" || e.code == "42703" || e.message.contains("no such column");
+    if !unknown_column {
+        return setup_error(e, &format!("checking {table}"));
+    }
+    environment(format!(
+        "table '{table}' is not a sysbench table ({}; server error {}): sysbench's tables have the columns id, k, c and pad, \
+         and this one was not made by `{} prepare`; keep it, and choose another database with {}",
+        e.message,
+        e.code,
+        ctx.invocation,
+        ctx.driver.hints().database
+    ))
 }
 
 /// `SELECT MAX(id)` of `table`; 0 for an empty table.
@@ -157,6 +180,7 @@ pub fn max_id(conn: &mut dyn Connection, table: &str) -> DbResult<u64> {
 fn short_tables_warning(
     w: &Oltp,
     conn: &mut dyn Connection,
+    ctx: &Context<'_>,
     listed: &[ListedTable],
 ) -> Result<Option<String>> {
     let s = &w.schema;
@@ -177,7 +201,7 @@ fn short_tables_warning(
             // MySQL 8 may show table statistics cached up to a day old
             // (information_schema_stats_expiry): a short table is confirmed from the table
             // itself, so only a warning's tables cost a SELECT that Com_select counts.
-            LargestId::Listed(_) | LargestId::AskTable => largest_id(conn, &name)?,
+            LargestId::Listed(_) | LargestId::AskTable => largest_id(conn, ctx, &name)?,
             // A MySQL table without AUTO_INCREMENT (--auto-inc=off): not worth a SELECT that
             // the server's Com_select would count.
             LargestId::NotListed => continue,
@@ -218,7 +242,7 @@ pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
         };
         let stats = first(
             conn.query_rows(&format!("SELECT COUNT(*), MIN(id), MAX(id) FROM {name}"))
-                .map_err(|e| setup_error(e, &format!("checking {name}")))?,
+                .map_err(|e| table_error(e, ctx, &name))?,
         );
         let num = |i: usize| {
             stats
