@@ -102,9 +102,7 @@ fn worker_setup_error(
         DbErrorKind::BadStatement
             if e.origin.is_none()
                 && (workload.name().starts_with("oltp") || workload.name().starts_with("select_random"))
-                && (e.code == "1054"
-                    || e.code == "42703"
-                    || e.message.contains("no such column")) =>
+                && e.names_unknown_column() =>
         {
             environment(format!(
                 "a table here is not the {} workload's: it lacks a column the workload's statements use ({}; server error {}); \

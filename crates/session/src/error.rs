@@ -66,6 +66,12 @@ impl DbError {
         }))
     }
 
+    /// Whether the statement named a column its table lacks (MySQL 1054, PostgreSQL 42703,
+    /// SQLite's "no such column"): a table of another shape than the statement expects.
+    pub fn names_unknown_column(&self) -> bool {
+        self.code == "1054" || self.code == "42703" || self.message.contains("no such column")
+    }
+
     /// The same error, noted as coming from the statement written at `origin`.
     pub fn at(mut self, origin: String) -> DbError {
         self.origin = Some(origin);

@@ -147,9 +147,7 @@ fn table_error(
     ctx: &Context<'_>,
     table: &str,
 ) -> dbpress_core::error::Error {
-    let unknown_column =
-        e.code == "1054" || e.code == "42703" || e.message.contains("no such column");
-    if !unknown_column {
+    if !e.names_unknown_column() {
         return setup_error(e, &format!("checking {table}"));
     }
     environment(format!(
@@ -460,40 +458,34 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
             });
         }
     });
-    if let Some(e) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        // As after Ctrl-C: every table the load left half-done, and the way out.
-        let rows_in = progress.stopped();
+    // After an error or a signal: every table the load left half-done, and the way out.
+    let half_loaded = || {
         let unfinished: Vec<String> = (1..=s.tables)
             .filter(|&t| remaining[t as usize - 1].load(Ordering::Relaxed) > 0)
             .map(|t| format!("sbtest{t}"))
             .collect();
-        if unfinished.is_empty() {
+        (!unfinished.is_empty()).then(|| {
+            format!(
+                "{} left half-loaded ({} of {} rows in): run `{} cleanup --tables={}` before preparing again",
+                unfinished.join(", "),
+                progress.stopped(),
+                u64::from(s.tables) * u64::from(s.load_rows),
+                ctx.invocation,
+                s.tables
+            )
+        })
+    };
+    if let Some(e) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        let Some(left) = half_loaded() else {
+            progress.stopped();
             return Err(e);
-        }
-        return Err(e.followed_by(&format!(
-            "; the load stopped with {} left half-loaded ({} of {} rows in): run `{} cleanup --tables={}` before preparing again",
-            unfinished.join(", "),
-            rows_in,
-            u64::from(s.tables) * u64::from(s.load_rows),
-            ctx.invocation,
-            s.tables
-        )));
+        };
+        return Err(e.followed_by(&format!("; the load stopped with {left}")));
     }
     if let Some(sig) = signals.caught() {
-        let unfinished: Vec<String> = (1..=s.tables)
-            .filter(|&t| remaining[t as usize - 1].load(Ordering::Relaxed) > 0)
-            .map(|t| format!("sbtest{t}"))
-            .collect();
-        if !unfinished.is_empty() {
+        if let Some(left) = half_loaded() {
             return Err(Error::Interrupted(
-                format!(
-                    "prepare interrupted by {sig}: {} left half-loaded ({} of {} rows in): run `{} cleanup --tables={}` before preparing again",
-                    unfinished.join(", "),
-                    progress.stopped(),
-                    u64::from(s.tables) * u64::from(s.load_rows),
-                    ctx.invocation,
-                    s.tables
-                ),
+                format!("prepare interrupted by {sig}: {left}"),
                 signals::exit_code(sig),
             ));
         }
