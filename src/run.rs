@@ -44,7 +44,9 @@ pub fn measure(
 ) -> Result<Measured> {
     let driver = ctx.driver;
     let init = dbpress_run::init_watchdog::InitWatchdog::arm(cfg.thread_init_timeout, cfg.threads);
+    let sessions_before = driver.clients();
     let mut probe = dbpress_run::probe(driver)?;
+    let probe_client = dbpress_driver::clients::since(&sessions_before, &driver.clients());
     let info = driver.server_info(probe.as_mut());
     let warnings = w.check_ready(probe.as_mut(), ctx)?;
     let server_process = dbpress_measure::host::server_process_of(driver, probe.as_ref());
@@ -113,6 +115,13 @@ pub fn measure(
         driver.describe(),
         info.tls_note()
     );
+    // The probe's session opened on the client every session will use, unless the server
+    // asks a later one for what that client does not speak (the result then names both).
+    let _ = writeln!(
+        out,
+        "Client: {}",
+        dbpress_driver::clients::describe(&probe_client)
+    );
     let _ = writeln!(out, "Stop condition: {}", stop_condition(cfg));
     let statements = match (w.sends_text_as(), cfg.ps_mode, driver.dialect().name) {
         (Some(script), ..) => format!("text SQL, as {script}"),
@@ -152,7 +161,10 @@ pub fn measure(
         .map(|d| d.as_secs())
         .unwrap_or(0);
     let assemble = |output: dbpress_run::RunOutput| {
-        assemble(cfg, w, driver, &info, &warnings, started_at, args, output)
+        let mut m = assemble(cfg, w, driver, &info, &warnings, started_at, args, output);
+        m.result.environment.clients =
+            dbpress_driver::clients::since(&sessions_before, &driver.clients());
+        m
     };
     let forced = |output| on_forced(assemble(output));
     let controls = dbpress_run::Controls {

@@ -94,7 +94,7 @@ impl Level {
             driver: self.driver.as_ref(),
             threads: self.cfg.threads,
             dist: &self.cfg.dist,
-            invocation: format!("dbpress {}", self.workload_name),
+            invocation: self.cfg.invocation(&self.workload_name),
         }
     }
 }

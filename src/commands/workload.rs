@@ -58,7 +58,7 @@ fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8>
         driver: driver.as_ref(),
         threads: cfg.threads,
         dist: &cfg.dist,
-        invocation: format!("dbpress {}", cfg.workload),
+        invocation: cfg.invocation(&cfg.workload),
     };
     // Header and interval lines go to stdout, unless stdout carries the JSON result.
     let mut stdout = dbpress_core::out::Stdout;

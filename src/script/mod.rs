@@ -464,7 +464,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
         driver: driver.as_ref(),
         threads: cfg.threads,
         dist: &cfg.dist,
-        invocation: "dbpress script".into(),
+        invocation: cfg.invocation("script"),
     };
     match a.command {
         RunCommand::Prepare if uses_builtin_tables(&a) => prepare_builtin(
@@ -562,7 +562,7 @@ fn run_scripts(
         driver: driver.as_ref(),
         threads: cfg.threads,
         dist: &cfg.dist,
-        invocation: "dbpress script".into(),
+        invocation: cfg.invocation("script"),
     };
     let signals = Signals::install();
     let mut stdout = dbpress_core::out::Stdout;

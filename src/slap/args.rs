@@ -241,6 +241,7 @@ fn is_flag(name: &str) -> bool {
             | "ssl"
             | "skip-ssl"
             | "ssl-verify-server-cert"
+            | "get-server-public-key"
             | "no-defaults"
             | "verbose"
             | "compress"
@@ -317,6 +318,8 @@ pub fn parse(args: &[String]) -> Result<SlapArgs> {
                 | "ssl-key"
                 | "ssl-cipher"
                 | "ssl-verify-server-cert"
+                | "server-public-key-path"
+                | "get-server-public-key"
                 | "defaults-file"
                 | "defaults-extra-file"
                 | "no-defaults"
@@ -451,6 +454,16 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
             set(&mut opts, "mysql-ssl-cert", get("ssl-cert"));
             set(&mut opts, "mysql-ssl-key", get("ssl-key"));
             set(&mut opts, "mysql-ssl-cipher", get("ssl-cipher"));
+            set(
+                &mut opts,
+                "mysql-server-public-key-path",
+                get("server-public-key-path"),
+            );
+            set(
+                &mut opts,
+                "mysql-get-server-public-key",
+                get("get-server-public-key"),
+            );
             set(
                 &mut opts,
                 "mysql-compression-algorithms",

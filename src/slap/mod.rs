@@ -375,7 +375,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
                     driver: driver.as_ref(),
                     threads: clients,
                     dist: &cfg.dist,
-                    invocation: "dbpress slap".into(),
+                    invocation: cfg.invocation("slap"),
                 };
                 let mut setup = ctx.connect(0)?;
                 let before = table_names(setup.as_mut(), &ctx)?;

@@ -121,7 +121,7 @@ fn run_words(words: &[String], argv: &[String], limits: Option<[f64; 5]>) -> Res
         driver: driver.as_ref(),
         threads: cfg.threads,
         dist: &cfg.dist,
-        invocation: "dbpress tpcc".into(),
+        invocation: cfg.invocation("tpcc"),
     };
     dbpress_core::outln!("dbpress {VERSION} (tpcc-mysql-compatible)\n");
     if cfg.command == dbpress_config::Command::Prepare {

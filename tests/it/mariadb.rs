@@ -259,7 +259,7 @@ fn environment_errors_name_cause_and_fix() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o)
-            .contains("table 'sbtest1' does not exist: run `dbpress oltp_point_select prepare`"),
+            .contains("table 'sbtest1' does not exist: run `dbpress oltp_point_select --mysql-socket=/run/mysqld/mysqld.sock --mysql-user=sbtest --mysql-password=*** --mysql-db=sbtest prepare`"),
         "{}",
         stderr(&o)
     );
@@ -276,7 +276,7 @@ fn environment_errors_name_cause_and_fix() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o)
-            .contains("table 'sbtest1' already exists: run `dbpress oltp_point_select cleanup"),
+            .contains("table 'sbtest1' already exists: run `dbpress oltp_point_select --mysql-socket=/run/mysqld/mysqld.sock --mysql-user=sbtest --mysql-password=*** --mysql-db=sbtest cleanup"),
         "{}",
         stderr(&o)
     );
@@ -924,7 +924,7 @@ fn check_and_run_report_a_table_left_half_loaded_by_an_interrupted_prepare() {
         &["--tables=2", "--table-size=3000000", "--time=1"],
     ));
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("was left half-loaded by an interrupted prepare: run `dbpress oltp_read_write cleanup --tables=2`"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("was left half-loaded by an interrupted prepare: run `dbpress oltp_read_write --mysql-socket=/run/mysqld/mysqld.sock --mysql-user=sbtest --mysql-password=*** --mysql-db=sbtest cleanup --tables=2`"), "{}", stderr(&o));
 
     // After a clean prepare, check passes and prewarm reads every table.
     assert!(

@@ -383,7 +383,7 @@ fn bad_postgres_targets_exit_2_with_one_line() {
         ),
         (
             &["--pgsql-host=127.0.0.1", "--pgsql-password=sbtest", "--pgsql-sslmode=require", "--pgsql-port=5432"],
-            "does not exist: run `dbpress oltp_point_select prepare`",
+            "does not exist: run `dbpress oltp_point_select --pgsql-",
         ),
     ];
     for (flags, want) in cases {

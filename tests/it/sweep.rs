@@ -330,7 +330,7 @@ fn issue_5_a_sweep_whose_tables_are_missing_fails_once_in_one_line() {
     assert_fails_with(
         &o,
         2,
-        "table 'sbtest1' does not exist: run `dbpress oltp_point_select prepare`",
+        "table 'sbtest1' does not exist: run `dbpress oltp_point_select --sqlite-path=",
     );
     assert!(!stdout(&o).contains("Sweep step"), "{}", stdout(&o));
     assert!(!stdout(&o).contains("Thread sweep"), "{}", stdout(&o));

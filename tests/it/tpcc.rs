@@ -193,10 +193,10 @@ fn tpcc_names_a_missing_or_interrupted_load_and_drops_only_what_it_loaded() {
     assert_fails_with(
         &o,
         2,
-        "no TPC-C tables here: run `dbpress tpcc prepare` first",
+        "no TPC-C tables here: run `dbpress tpcc --db=sqlite:",
     );
     let o = dbpress(&["tpcc", "check", &db]);
-    assert_fails_with(&o, 2, "run `dbpress tpcc prepare` first");
+    assert_fails_with(&o, 2, " prepare` first");
 
     // A load that never finished says so.
     let c = rusqlite::Connection::open(dir.join("t.sqlite")).unwrap();

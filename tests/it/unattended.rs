@@ -804,7 +804,7 @@ fn issue_34_a_prepare_cut_by_a_crash_names_every_half_loaded_table() {
     assert!(!o.status.success(), "{err}");
     assert!(err.contains("left half-loaded ("), "{err}");
     assert!(
-        err.contains("run `dbpress oltp_read_write cleanup --tables=4` before preparing again"),
+        err.contains(&format!("run `dbpress oltp_read_write --mysql-host=127.0.0.1 --mysql-port={} --mysql-user=root --mysql-db=sbtest cleanup --tables=4` before preparing again", srv.port)),
         "{err}"
     );
     let named = err.matches("sbtest").count();
@@ -893,4 +893,153 @@ fn issue_34_a_foreign_sbtest1_is_named_not_a_sysbench_table() {
             );
         }
     }
+}
+
+/// Item 13 and the issue's Done-when: the header names the client the sessions run on, and the
+/// result counts every session the run opened by client (workers, the probe, the observers).
+#[test]
+fn issue_34_the_header_and_result_name_the_client_of_every_session() {
+    let dir = scratch("clients");
+    let db = format!("--db=sqlite:{}", dir.join("c.sqlite").display());
+    let common = ["--tables=1", "--table-size=100", "--threads=2"];
+    let mut prepare = vec!["oltp_point_select", "prepare", db.as_str()];
+    prepare.extend_from_slice(&common);
+    assert!(dbpress(&prepare).status.success());
+    let mut run = vec!["oltp_point_select", "run", db.as_str(), "--events=200"];
+    run.extend_from_slice(&common);
+    let (out, r) = run_to_json(&run, "clients-sqlite");
+    assert!(out.contains("\nClient: SQLite 3."), "{out}");
+    let clients = r["environment"]["clients"].as_array().unwrap();
+    assert_eq!(clients.len(), 1, "{clients:?}");
+    assert!(clients[0]["client"]
+        .as_str()
+        .unwrap()
+        .starts_with("SQLite 3."));
+    // The probe and both workers at least.
+    assert!(clients[0]["sessions"].as_u64().unwrap() >= 3, "{clients:?}");
+    // One client, dbpress's own: nothing more to say in the summary.
+    assert!(!out.contains("Clients:"), "{out}");
+
+    let Some(_s) = server("issue_34_clients") else {
+        return;
+    };
+    let mut prepare = vec!["oltp_point_select", "prepare"];
+    prepare.extend_from_slice(CONN);
+    prepare.extend_from_slice(&common);
+    assert!(dbpress(&prepare).status.success());
+    let mut run = vec!["oltp_point_select", "run", "--events=200"];
+    run.extend_from_slice(CONN);
+    run.extend_from_slice(&common);
+    let (out, r) = run_to_json(&run, "clients-mariadb");
+    assert!(
+        out.contains("\nClient: dbpress's MySQL protocol client\n"),
+        "{out}"
+    );
+    let clients = r["environment"]["clients"].as_array().unwrap();
+    assert_eq!(clients.len(), 1, "{clients:?}");
+    assert_eq!(clients[0]["client"], "dbpress's MySQL protocol client");
+    assert!(clients[0].get("reason").is_none(), "{clients:?}");
+    assert!(clients[0]["sessions"].as_u64().unwrap() >= 3, "{clients:?}");
+    let mut cleanup = vec!["oltp_point_select", "cleanup"];
+    cleanup.extend_from_slice(CONN);
+    assert!(dbpress(&cleanup).status.success());
+}
+
+/// Item 13: the server's public key is read before anything connects; a missing or wrong file
+/// is one line naming it and what to give instead.
+#[test]
+fn issue_34_a_bad_server_public_key_file_is_one_line() {
+    let dir = scratch("bad-public-key");
+    let not_a_key = dir.join("not-a-key.pem");
+    std::fs::write(&not_a_key, "hello\n").unwrap();
+    for (path, want) in [
+        (
+            dir.join("missing.pem"),
+            "cannot read the server's public key",
+        ),
+        (not_a_key, "is not the server's RSA public key"),
+    ] {
+        let o = dbpress(&[
+            "oltp_point_select",
+            "run",
+            "--mysql-host=127.0.0.1",
+            "--mysql-port=1",
+            &format!("--mysql-server-public-key-path={}", path.display()),
+        ]);
+        assert_fails_with(&o, 2, want);
+    }
+}
+
+/// Item 21: on PostgreSQL a `--create-schema` (or `--pgsql-schema`) naming no schema is
+/// refused before anything runs, instead of the server ignoring the search_path it names.
+#[test]
+fn issue_34_a_postgresql_schema_that_does_not_exist_is_refused() {
+    let Some(_pg) = crate::engines::pg_server("issue_34_missing_schema") else {
+        return;
+    };
+    let o = dbpress(&[
+        "slap",
+        "--db-driver=pgsql",
+        "-h",
+        "/var/run/postgresql",
+        "-u",
+        "sbtest",
+        "-psbtest",
+        "--create-schema=no_such_schema_34",
+        "--query=SELECT 1",
+        "-c",
+        "1",
+        "-i",
+        "1",
+    ]);
+    assert_fails_with(
+        &o,
+        2,
+        "schema 'no_such_schema_34' does not exist in database 'sbtest': create it (CREATE SCHEMA no_such_schema_34) or name an existing one with --create-schema",
+    );
+    let mut run = vec![
+        "oltp_point_select",
+        "run",
+        "--pgsql-schema=no_such_schema_34",
+    ];
+    run.extend_from_slice(crate::engines::PG_CONN);
+    assert_fails_with(
+        &dbpress(&run),
+        2,
+        "name an existing one with --pgsql-schema",
+    );
+    // An existing schema is taken as before.
+    let mut ok = vec![
+        "slap",
+        "--db-driver=pgsql",
+        "--create-schema=public",
+        "--query=SELECT 1",
+    ];
+    ok.extend_from_slice(crate::engines::PG_CONN);
+    let o = dbpress(&ok);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// Item 21: a command a message suggests carries the connection options in use, passwords
+/// hidden, so that pasting it reaches the same server.
+#[test]
+fn issue_34_suggested_commands_carry_the_connection_options() {
+    let Some(_s) = server("issue_34_hints_options") else {
+        return;
+    };
+    let o = dbpress(&[
+        "oltp_read_only",
+        "run",
+        "--mysql-host=127.0.0.1",
+        "--mysql-port=3306",
+        "--mysql-user=sbtest",
+        "--mysql-password=sbtest",
+        "--tables=2",
+    ]);
+    assert_fails_with(
+        &o,
+        2,
+        "run `dbpress oltp_read_only --mysql-host=127.0.0.1 --mysql-port=3306 --mysql-user=sbtest --mysql-password=*** prepare`",
+    );
+    assert!(!stderr(&o).contains("password=sbtest"), "{}", stderr(&o));
 }

@@ -382,7 +382,12 @@ pub fn from_options(opts: &OptionValues) -> Result<MysqlTarget> {
         url.connect_timeout.as_deref(),
         None,
     )?;
+    let server_public_key_path = Some(opts.get("mysql-server-public-key-path"))
+        .filter(|s| !s.is_empty())
+        .map(PathBuf::from);
     Ok(MysqlTarget {
+        server_public_key_path,
+        get_server_public_key: dbpress_core::options::boolean(opts, "mysql-get-server-public-key")?,
         connect_timeout,
         client_cert,
         ssl_cipher,

@@ -115,6 +115,10 @@ pub struct RunConfig {
     pub echo: BTreeMap<String, String>,
     /// Whose spelling the target was given in, so connection errors name what the user typed.
     pub connection_flags: ConnectionFlags,
+    /// The connection options in effect that were not defaults, as sysbench-style options
+    /// (" --mysql-host=db1 --mysql-password=***"), so a suggested command reaches the same
+    /// server; passwords are never shown.
+    pub target_args: String,
 }
 
 /// The grammar a target was written in: sysbench's `--mysql-*`/`--pgsql-*` options, a `--db`
@@ -324,7 +328,53 @@ pub fn resolve_driver(opts: &OptionValues) -> Result<(Driver, bool)> {
     }
 }
 
+/// The explicitly set options that say which server a session reaches and how, each as
+/// ` --name=value` (shell-quoted where needed; a password as ***).
+fn target_args(opts: &OptionValues) -> String {
+    use dbpress_core::options::table::{Group, SPECS};
+    let mut out = String::new();
+    // In the option table's order: host, port, socket, user, password, database, TLS…
+    for spec in SPECS {
+        let name = spec.name;
+        if !opts.is_set(name) {
+            continue;
+        }
+        let value = opts.get(name);
+        let connection = matches!(
+            spec.group,
+            Group::Db | Group::Mysql | Group::Pgsql | Group::Sqlite
+        ) && !name.ends_with("ignore-errors")
+            && name != "db-ps-mode";
+        if !connection {
+            continue;
+        }
+        let value = if spec.secret {
+            "***".to_string()
+        } else if name == "db" {
+            crate::mysql_target::redact_url(value)
+        } else {
+            value.to_string()
+        };
+        let plain = !value.is_empty()
+            && value
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_./:,@=+%*".contains(c));
+        if plain {
+            out.push_str(&format!(" --{name}={value}"));
+        } else {
+            out.push_str(&format!(" '--{name}={}'", value.replace('\'', "'\\''")));
+        }
+    }
+    out
+}
+
 impl RunConfig {
+    /// `dbpress WORD` with the connection options in use: the start of a command line a
+    /// message suggests (cleanup, prepare), which must reach the same server.
+    pub fn invocation(&self, word: &str) -> String {
+        format!("dbpress {word}{}", self.target_args)
+    }
+
     pub fn from_options(
         workload: &str,
         command: Command,
@@ -413,6 +463,7 @@ impl RunConfig {
             .collect();
         // The driver that ran, whether given or inferred.
         echo.insert("db-driver".into(), driver.name().into());
+        let target_args = target_args(opts);
 
         Ok(RunConfig {
             workload: workload.to_string(),
@@ -446,6 +497,7 @@ impl RunConfig {
                 ConnectionFlags::Url
             },
             echo,
+            target_args,
         })
     }
 }

@@ -32,6 +32,6 @@ pub fn make_driver(cfg: &RunConfig) -> Result<Box<dyn Driver>> {
                 Sysbench => d,
             })
         }
-        Target::DryRun => Box::new(DryRunDriver),
+        Target::DryRun => Box::new(DryRunDriver::default()),
     })
 }

@@ -82,6 +82,13 @@ pub trait Driver: Send + Sync {
     fn dialect(&self) -> &'static Dialect;
     /// How connections reach the server, for the run header.
     fn describe(&self) -> String;
+    /// The sessions this driver opened so far, by the client library that opened them.
+    fn clients(&self) -> Vec<crate::clients::ClientSessions>;
+    /// Check over a fresh session what the server would accept silently and then work
+    /// elsewhere than asked (PostgreSQL's search_path naming no schema that exists).
+    fn check_session(&self, _conn: &mut dyn Connection) -> DbResult<()> {
+        Ok(())
+    }
     /// Version and key settings, read over `conn`.
     fn server_info(&self, conn: &mut dyn Connection) -> ServerInfo;
     /// The options a user changes to fix a connection problem, for error messages.
@@ -125,6 +132,14 @@ pub trait Driver: Send + Sync {
     }
 }
 
+/// A setup or probe session: opened, then checked once (`Driver::check_session`). Workers'
+/// sessions skip the check, which would add a statement to the server's counters per session.
+pub fn connect_checked(driver: &dyn Driver, index: usize) -> DbResult<Box<dyn Connection>> {
+    let mut conn = driver.connect(index)?;
+    driver.check_session(conn.as_mut())?;
+    Ok(conn)
+}
+
 /// Rows of (name, value) as counter values; rows whose value is not a whole number are left out.
 pub fn counter_rows(rows: Vec<Vec<Option<String>>>) -> Vec<(String, u64)> {
     rows.into_iter()
@@ -146,6 +161,8 @@ pub struct Hints {
     pub credentials: &'static str,
     /// The database option.
     pub database: &'static str,
+    /// The schema option, where the engine has one inside a database (PostgreSQL).
+    pub schema: &'static str,
     /// The ignorable-errors option.
     pub ignore: &'static str,
     /// How to let the server accept more connections.

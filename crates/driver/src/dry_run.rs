@@ -6,7 +6,10 @@ use super::{
     dialect, Connection, DbResult, Dialect, Driver, Hints, QueryKind, ServerInfo, StmtHandle, Value,
 };
 
-pub struct DryRunDriver;
+#[derive(Default)]
+pub struct DryRunDriver {
+    sessions: super::clients::SessionTally,
+}
 
 struct DryRunConnection {
     prepared: u32,
@@ -22,7 +25,13 @@ impl Driver for DryRunDriver {
     }
 
     fn connect(&self, _index: usize) -> DbResult<Box<dyn Connection>> {
+        self.sessions
+            .opened("none (dry run: nothing is sent)", None);
         Ok(Box::new(DryRunConnection { prepared: 0 }))
+    }
+
+    fn clients(&self) -> Vec<super::clients::ClientSessions> {
+        self.sessions.snapshot()
     }
     fn dialect(&self) -> &'static Dialect {
         &dialect::MYSQL

@@ -18,6 +18,7 @@ pub static PGSQL_SLAP_HINTS: Hints = Hints {
     address: "-h/-P/-S (--host/--port/--socket; a socket directory such as /var/run/postgresql is a host)",
     credentials: "-u and -p (--user, --password; or PGUSER, PGPASSWORD, ~/.pgpass)",
     // --create-schema names a PostgreSQL schema inside the database, which --pgsql-db names.
+    schema: "--create-schema",
     ..PGSQL_HINTS
 };
 

@@ -9,10 +9,12 @@
 //! - `pgsql/`: the PostgreSQL driver on dbpress-pg
 //! - `sqlite/`: embedded SQLite, with the process-wide write queue (`sqlite/write_queue.rs`)
 //! - `dry_run`: executes nothing, for measuring dbpress itself
+//! - `clients`: which client library opened each session, counted (`SessionTally`)
 //! - `dialect`: every SQL difference between engines, one value per engine
 //! - `driver`: the `Driver` trait, `ServerInfo`, `Hints`, `PsMode`, `CounterSpec`, `DataLocation`
 //! - `flag_hints`: the option names errors quote, for each grammar a target can come from
 
+pub mod clients;
 pub mod dialect;
 pub mod driver;
 pub mod dry_run;
@@ -21,6 +23,7 @@ pub mod mysql;
 pub mod pgsql;
 pub mod sqlite;
 
+pub use clients::{ClientSessions, SessionTally};
 pub use dbpress_session::text::{push_int, render_text};
 pub use dbpress_session::{
     rows, Connection, DbError, DbErrorFields, DbErrorKind, DbResult, QueryKind, ResultRows,
@@ -28,5 +31,6 @@ pub use dbpress_session::{
 };
 pub use dialect::Dialect;
 pub use driver::{
-    counter_rows, tls_description, CounterSpec, DataLocation, Driver, Hints, PsMode, ServerInfo,
+    connect_checked, counter_rows, tls_description, CounterSpec, DataLocation, Driver, Hints,
+    PsMode, ServerInfo,
 };

@@ -5,9 +5,11 @@
 //! per row measured under callgrind), which makes the client, not the server, the bottleneck of a
 //! range-heavy OLTP event. A load generator only needs to know that rows arrived and how many
 //! statements did what, so this client speaks just that much of the protocol — handshake, TLS
-//! (rustls, configured in tls.rs), mysql_native_password and caching_sha2_password (fast path,
-//! and full auth over TLS or the socket), COM_QUERY, COM_STMT_PREPARE/EXECUTE — and skips rows in
-//! place. Servers that want another auth plugin get the `mysql` crate (see `dbpress_driver::mysql`).
+//! (rustls, configured in tls.rs), mysql_native_password, client_ed25519, caching_sha2_password
+//! and sha256_password (full authentication over TLS or the socket in cleartext, over plain TCP
+//! encrypted with the server's RSA key, rsa.rs), COM_QUERY, COM_STMT_PREPARE/EXECUTE — and skips
+//! rows in place. Servers that want another auth plugin get the `mysql` crate (see
+//! `dbpress_driver::mysql`), and the run names it.
 
 mod bulk;
 mod rows;
@@ -222,7 +224,7 @@ impl WireConn {
             )));
         }
         let mut at = 1;
-        let _server_version = cstr(&p, &mut at).ok_or_else(|| protocol("handshake"))?;
+        let server_version = cstr(&p, &mut at).ok_or_else(|| protocol("handshake"))?;
         let connection_id = p
             .get(at..at + 4)
             .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
@@ -335,7 +337,17 @@ impl WireConn {
             }
         }
         let password = opts.password.expose().as_bytes();
-        let reply = auth_reply(&plugin, password, &scramble)?;
+        // A transport where a cleartext password cannot be read by others.
+        let secure = encrypted || matches!(opts.transport, Transport::Socket(_));
+        let mut login = Login {
+            password,
+            secure,
+            padding: crate::rsa::Padding::for_server(&String::from_utf8_lossy(&server_version)),
+            key: opts.server_public_key.clone(),
+            awaiting_key: false,
+            opts,
+        };
+        let reply = login.first_reply(&plugin, &scramble)?;
         {
             let out = io.begin();
             put_response_header(out, caps, ext_caps);
@@ -353,11 +365,9 @@ impl WireConn {
             out.push(0);
         }
         io.send().map_err(|e| lost_in(Phase::Login, e))?;
-        // A transport where a cleartext password cannot be read by others.
-        let secure = encrypted || matches!(opts.transport, Transport::Socket(_));
         loop {
             let p = io.next().map_err(|e| lost_in(Phase::Login, e))?.to_vec();
-            match p.first() {
+            let reply = match p.first() {
                 Some(0x00) => {
                     // The OK that ends the login is the last packet sent as is.
                     if caps & CLIENT_COMPRESS != 0 {
@@ -373,31 +383,19 @@ impl WireConn {
                     // Kept whole: the 20-byte scrambles' trailing NUL is cut by `auth_reply`,
                     // and client_ed25519's 32 random bytes may end in a zero that counts.
                     scramble = p.get(at..).unwrap_or(&[]).to_vec();
-                    let reply = auth_reply(&plugin, password, &scramble)?;
-                    io.begin().extend_from_slice(&reply);
-                    io.send().map_err(|e| lost_in(Phase::Login, e))?;
+                    login.awaiting_key = false;
+                    Some(login.first_reply(&plugin, &scramble)?)
                 }
-                Some(0x01) if plugin == b"caching_sha2_password" => match p.get(1) {
-                    Some(3) => {} // fast auth succeeded; an OK packet follows
-                    Some(4) if secure => {
-                        // Full authentication: the password in cleartext, as the server asks
-                        // on a secure transport.
-                        let out = io.begin();
-                        out.extend_from_slice(password);
-                        out.push(0);
-                        io.send().map_err(|e| lost_in(Phase::Login, e))?;
-                    }
-                    _ => {
-                        return Err(OpenError::Unsupported(
-                            "caching_sha2_password full authentication over plain TCP".into(),
-                        ))
-                    }
-                },
+                Some(0x01) => login.more_data(&plugin, &p[1..], &scramble)?,
                 _ => {
                     return Err(OpenError::Unsupported(
                         "unexpected authentication packet".into(),
                     ))
                 }
+            };
+            if let Some(reply) = reply {
+                io.begin().extend_from_slice(&reply);
+                io.send().map_err(|e| lost_in(Phase::Login, e))?;
             }
         }
         // Logged in: from here on a statement may take as long as it takes.
@@ -616,27 +614,126 @@ fn terminator_status(p: &[u8], deprecate_eof: bool) -> u16 {
     }
 }
 
-fn auth_reply(plugin: &[u8], password: &[u8], scramble: &[u8]) -> Result<Vec<u8>, OpenError> {
-    let full_scramble = scramble;
-    let scramble = &scramble[..scramble.len().min(20)];
-    match plugin {
-        b"mysql_native_password" => Ok(auth::native_password(password, scramble)),
-        b"caching_sha2_password" => Ok(auth::caching_sha2(password, scramble)),
-        // The whole 32-byte scramble is the message MariaDB's server verifies.
-        b"client_ed25519" => Ok(auth::ed25519(password, full_scramble)),
-        // The `mysql` crate, the fallback for other plugins, panics on this one unless built
-        // with more dependencies: refuse it here, clearly.
-        b"parsec" => Err(OpenError::Db(DbError::new(
-            DbErrorKind::Setup,
-            "1251",
-            "the account authenticates with MariaDB's parsec plugin, which dbpress does not speak: \
-             use an account IDENTIFIED VIA ed25519 or mysql_native_password",
-        ))),
-        other => Err(OpenError::Unsupported(format!(
-            "authentication plugin {}",
-            String::from_utf8_lossy(other)
-        ))),
+/// One login's answers to the server's authentication packets.
+struct Login<'a> {
+    password: &'a [u8],
+    /// TLS or a Unix socket: the password may travel in cleartext.
+    secure: bool,
+    padding: crate::rsa::Padding,
+    /// The server's RSA public key: given by the user, or received during this login.
+    key: Option<Arc<crate::rsa::PublicKey>>,
+    /// The key was asked for; the next AuthMoreData carries it.
+    awaiting_key: bool,
+    opts: &'a WireOpts,
+}
+
+impl Login<'_> {
+    /// The reply a plugin's first round sends with this scramble.
+    fn first_reply(&mut self, plugin: &[u8], scramble: &[u8]) -> Result<Vec<u8>, OpenError> {
+        let full_scramble = scramble;
+        let scramble = &scramble[..scramble.len().min(20)];
+        let password = self.password;
+        match plugin {
+            b"mysql_native_password" => Ok(auth::native_password(password, scramble)),
+            b"caching_sha2_password" => Ok(auth::caching_sha2(password, scramble)),
+            // The whole 32-byte scramble is the message MariaDB's server verifies.
+            b"client_ed25519" => Ok(auth::ed25519(password, full_scramble)),
+            // No password is one zero byte; over TLS or the socket the password itself;
+            // otherwise encrypted with the server's key, asked for (one byte, 1) unless given,
+            // as libmysqlclient does for this plugin whatever --get-server-public-key says.
+            b"sha256_password" if password.is_empty() => Ok(vec![0]),
+            b"sha256_password" if self.secure => Ok(with_nul(password)),
+            b"sha256_password" => match &self.key {
+                Some(_) => self.encrypted(scramble),
+                None => {
+                    self.awaiting_key = true;
+                    Ok(vec![1])
+                }
+            },
+            // The `mysql` crate, the fallback for other plugins, panics on this one unless built
+            // with more dependencies: refuse it here, clearly.
+            b"parsec" => Err(OpenError::Db(DbError::new(
+                DbErrorKind::Setup,
+                "1251",
+                "the account authenticates with MariaDB's parsec plugin, which dbpress does not speak: \
+                 use an account IDENTIFIED VIA ed25519 or mysql_native_password",
+            ))),
+            other => Err(OpenError::Unsupported(format!(
+                "authentication plugin {}",
+                String::from_utf8_lossy(other)
+            ))),
+        }
     }
+
+    /// The answer to an AuthMoreData packet (its payload after the 0x01), if one is due.
+    fn more_data(
+        &mut self,
+        plugin: &[u8],
+        data: &[u8],
+        scramble: &[u8],
+    ) -> Result<Option<Vec<u8>>, OpenError> {
+        let scramble = &scramble[..scramble.len().min(20)];
+        if self.awaiting_key {
+            // The server's public key, in PEM, as asked for.
+            self.awaiting_key = false;
+            let key = crate::rsa::PublicKey::from_pem(data).map_err(|why| {
+                OpenError::Db(DbError::new(
+                    DbErrorKind::Setup,
+                    "2061",
+                    format!(
+                        "the server at {} sent an RSA public key dbpress cannot use: {why}",
+                        self.opts.transport
+                    ),
+                ))
+            })?;
+            self.key = Some(Arc::new(key));
+            return self.encrypted(scramble).map(Some);
+        }
+        match (plugin, data.first()) {
+            // caching_sha2_password: the fast path succeeded; an OK packet follows.
+            (b"caching_sha2_password", Some(3)) => Ok(None),
+            // Full authentication: the server has no cached hash for this account (first login
+            // since it started or since FLUSH PRIVILEGES) and wants the password itself.
+            (b"caching_sha2_password", Some(4)) => {
+                if self.secure {
+                    Ok(Some(with_nul(self.password)))
+                } else if self.key.is_some() {
+                    self.encrypted(scramble).map(Some)
+                } else if self.opts.get_server_public_key {
+                    self.awaiting_key = true;
+                    Ok(Some(vec![2]))
+                } else {
+                    Err(OpenError::Db(DbError::new(
+                        DbErrorKind::Setup,
+                        "2061",
+                        format!(
+                            "authentication plugin 'caching_sha2_password' needs the password itself from this client (the server has not cached the account since it started or since FLUSH PRIVILEGES), which over plain {} must be encrypted with the server's RSA public key: {}",
+                            self.opts.transport, self.opts.fixes.needs_public_key
+                        ),
+                    )))
+                }
+            }
+            _ => Err(OpenError::Unsupported(
+                "unexpected authentication packet".into(),
+            )),
+        }
+    }
+
+    /// The password, scrambled and encrypted with the server's key.
+    fn encrypted(&self, scramble: &[u8]) -> Result<Vec<u8>, OpenError> {
+        let key = self.key.as_ref().expect("a key before encrypting");
+        key.encrypt(
+            &crate::rsa::obfuscate(self.password, scramble),
+            self.padding,
+        )
+        .map_err(|why| OpenError::Db(DbError::new(DbErrorKind::Setup, "2061", why)))
+    }
+}
+
+fn with_nul(password: &[u8]) -> Vec<u8> {
+    let mut v = password.to_vec();
+    v.push(0);
+    v
 }
 
 impl Drop for WireConn {
@@ -651,29 +748,99 @@ impl Drop for WireConn {
 mod tests {
     use super::*;
 
+    fn login(opts: &WireOpts, secure: bool) -> Login<'_> {
+        Login {
+            password: b"pw",
+            secure,
+            padding: crate::rsa::Padding::Oaep,
+            key: None,
+            awaiting_key: false,
+            opts,
+        }
+    }
+
+    fn plain_opts() -> WireOpts {
+        WireOpts {
+            transport: Transport::Tcp {
+                host: "127.0.0.1".into(),
+                port: 3306,
+            },
+            user: "u".into(),
+            password: dbpress_session::Secret::new("pw".into()),
+            db: "d".into(),
+            tls: None,
+            compress: false,
+            connect_timeout: None,
+            fixes: &crate::options::PLAIN_FIXES,
+            server_public_key: None,
+            get_server_public_key: false,
+        }
+    }
+
     #[test]
     fn auth_plugins_are_answered_handed_over_or_refused_clearly() {
         let scramble: Vec<u8> = (1..=32).collect();
+        let opts = plain_opts();
+        let mut l = login(&opts, false);
+        let len = |r: Result<Vec<u8>, OpenError>| r.ok().map(|r| r.len());
         assert_eq!(
-            auth_reply(b"mysql_native_password", b"pw", &scramble)
-                .ok()
-                .map(|r| r.len()),
+            len(l.first_reply(b"mysql_native_password", &scramble)),
             Some(20)
         );
-        assert_eq!(
-            auth_reply(b"client_ed25519", b"pw", &scramble)
-                .ok()
-                .map(|r| r.len()),
-            Some(64)
-        );
+        assert_eq!(len(l.first_reply(b"client_ed25519", &scramble)), Some(64));
         // Unknown plugins go to the `mysql` crate; parsec, on which it would panic, does not.
         assert!(matches!(
-            auth_reply(b"dialog", b"pw", &scramble),
+            l.first_reply(b"dialog", &scramble),
             Err(OpenError::Unsupported(_))
         ));
-        match auth_reply(b"parsec", b"pw", &scramble) {
+        match l.first_reply(b"parsec", &scramble) {
             Err(OpenError::Db(e)) => assert!(e.message.contains("parsec plugin"), "{e}"),
             _ => panic!("parsec must be refused with a message"),
         }
+    }
+
+    #[test]
+    fn sha256_password_sends_cleartext_only_where_it_is_safe_and_else_asks_for_the_key() {
+        let scramble: Vec<u8> = (1..=20).collect();
+        let opts = plain_opts();
+        let mut secure = login(&opts, true);
+        assert_eq!(
+            secure.first_reply(b"sha256_password", &scramble).ok(),
+            Some(b"pw\0".to_vec())
+        );
+        let mut plain = login(&opts, false);
+        assert_eq!(
+            plain.first_reply(b"sha256_password", &scramble).ok(),
+            Some(vec![1])
+        );
+        assert!(plain.awaiting_key);
+    }
+
+    #[test]
+    fn caching_sha2_full_auth_over_plain_tcp_without_a_key_is_refused_with_the_fix() {
+        let scramble: Vec<u8> = (1..=20).collect();
+        let opts = plain_opts();
+        let mut l = login(&opts, false);
+        assert!(matches!(
+            l.more_data(b"caching_sha2_password", &[3], &scramble),
+            Ok(None)
+        ));
+        match l.more_data(b"caching_sha2_password", &[4], &scramble) {
+            Err(OpenError::Db(e)) => {
+                assert_eq!(e.code, "2061");
+                assert!(e.message.contains("RSA public key"), "{e}");
+            }
+            _ => panic!("full auth without a key must be refused"),
+        }
+        let asking = WireOpts {
+            get_server_public_key: true,
+            ..plain_opts()
+        };
+        let mut l = login(&asking, false);
+        assert_eq!(
+            l.more_data(b"caching_sha2_password", &[4], &scramble).ok(),
+            Some(Some(vec![2]))
+        );
+        assert!(l.awaiting_key);
     }
 }

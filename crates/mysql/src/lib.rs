@@ -14,6 +14,8 @@
 //!   INSERTs for bulk loads
 //! - `packet`: framing with one reusable buffer, over a plain or compressed stream
 //! - `auth`: scrambles for mysql_native_password, caching_sha2_password and client_ed25519
+//! - `rsa`: the server's RSA public key and the password encrypted under it (full
+//!   authentication of caching_sha2_password and sha256_password over plain TCP)
 //! - `errors`: server error numbers as normalised kinds
 //! - `escape`: string literals with and without backslash escapes
 
@@ -23,6 +25,7 @@ pub mod errors;
 pub mod escape;
 pub mod options;
 mod packet;
+pub mod rsa;
 
 pub use conn::{OpenError, WireConn};
 pub use options::{Fixes, Transport, WireOpts, WireTls, PLAIN_FIXES};

@@ -37,6 +37,9 @@ pub struct Fixes {
     pub no_tls: &'static str,
     /// The setting that bounds connecting and logging in, as the user would write it.
     pub connect_timeout: &'static str,
+    /// Full authentication over plain TCP needs the server's RSA public key, and none was given
+    /// or allowed to be asked for.
+    pub needs_public_key: &'static str,
 }
 
 /// Fixes in the protocol's own terms, for a caller with no options of its own.
@@ -46,6 +49,7 @@ pub static PLAIN_FIXES: Fixes = Fixes {
     no_compression: "connect without compression",
     no_tls: "enable TLS on the server or connect without it",
     connect_timeout: "the connect timeout",
+    needs_public_key: "give the server's RSA public key or allow asking the server for it, or connect over TLS or a Unix socket",
 };
 
 /// Everything needed to open (and reopen) a session.
@@ -64,6 +68,13 @@ pub struct WireOpts {
     pub connect_timeout: Option<std::time::Duration>,
     /// What the messages tell the user to change, in the caller's option names.
     pub fixes: &'static Fixes,
+    /// The server's RSA public key, for full authentication over plain TCP (caching_sha2 and
+    /// sha256_password), when the user gave its file.
+    pub server_public_key: Option<Arc<crate::rsa::PublicKey>>,
+    /// Ask the server for its RSA public key when caching_sha2_password's full authentication
+    /// needs it over plain TCP and none was given (the mysql client's --get-server-public-key:
+    /// off by default, because a key taken from the wire is only as good as the network).
+    pub get_server_public_key: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -18,6 +18,8 @@ fn opts(transport: Transport, password: &str) -> WireOpts {
         compress: false,
         connect_timeout: Some(std::time::Duration::from_secs(10)),
         fixes: &PLAIN_FIXES,
+        server_public_key: None,
+        get_server_public_key: false,
     }
 }
 

@@ -252,6 +252,15 @@ fn dbpress_sections(r: &RunResult) -> String {
     if let Some(t) = &r.tpcc {
         o.push_str(&tpcc::section(t));
     }
+    // Sessions that ran on another client than dbpress's own do not measure the same thing.
+    let clients = &r.environment.clients;
+    if clients.len() > 1 || clients.iter().any(|c| c.reason.is_some()) {
+        let _ = writeln!(
+            o,
+            "Clients: {}\n",
+            dbpress_measure::result::clients::describe(clients)
+        );
+    }
     let _ = writeln!(o, "Latency by statement (ms, dbpress):");
     let _ = writeln!(
         o,

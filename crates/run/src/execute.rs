@@ -700,8 +700,7 @@ fn report_loop(
 
 /// Open the probe session used for metadata and readiness checks.
 pub fn probe(driver: &dyn Driver) -> Result<Box<dyn Connection>> {
-    driver
-        .connect(0)
+    dbpress_driver::connect_checked(driver, 0)
         .map_err(|e| dbpress_core::error::connect_failed(&e, driver.hints()))
 }
 

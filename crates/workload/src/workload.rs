@@ -18,8 +18,7 @@ pub struct Context<'a> {
 impl Context<'_> {
     /// Open connection `index`, turning a failure into the one-line message for this driver.
     pub fn connect(&self, index: usize) -> Result<Box<dyn Connection>> {
-        self.driver
-            .connect(index)
+        dbpress_driver::connect_checked(self.driver, index)
             .map_err(|e| dbpress_core::error::connect_failed(&e, self.driver.hints()))
     }
 }

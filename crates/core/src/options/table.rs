@@ -116,6 +116,8 @@ pub static SPECS: &[Spec] = &[
     o("mysql-ssl-key", Str, "", Mysql, "private key (PEM) of --mysql-ssl-cert"),
     o("mysql-ssl-cipher", Str, "", Mysql, "TLS cipher suites to offer, ':'-separated, OpenSSL's names (ECDHE-RSA-AES128-GCM-SHA256, TLS_CHACHA20_POLY1305_SHA256, ...); empty = rustls's defaults"),
     o("mysql-connect-timeout", Float, "10", Mysql, "seconds connecting may take, then each step of the handshake (greeting, TLS, login); 0 = no limit; also connect_timeout= in a --db URL"),
+    o("mysql-server-public-key-path", Str, "", Mysql, "the server's RSA public key (PEM, a copy of its public_key.pem): encrypts the password when caching_sha2_password or sha256_password needs it over plain TCP"),
+    o("mysql-get-server-public-key", Bool, "off", Mysql, "ask the server for its RSA public key when caching_sha2_password needs the password over plain TCP (trust it only on a network you trust)"),
     o("mysql-compression", Bool, "off", Mysql, "compressed client/server protocol (zlib), as over a slow or metered network"),
     o("mysql-compression-algorithms", List, "zlib", Mysql, "compression algorithms the client may use; dbpress speaks zlib"),
     o("mysql-ignore-errors", List, "1213,1020,1205", Mysql, "list of errors to ignore, or \"all\"; empty = none"),

@@ -20,6 +20,7 @@ pub static MYSQL_HINTS: Hints = Hints {
     address: "--mysql-host/--mysql-port/--mysql-socket",
     credentials: "--mysql-user and --mysql-password (or MYSQL_PWD, ~/.my.cnf)",
     database: "--mysql-db",
+    schema: "--mysql-db",
     ignore: "--mysql-ignore-errors",
     max_connections_fix: "SET GLOBAL max_connections=N, or max_connections in my.cnf",
     files_per_session: 1,
@@ -32,6 +33,7 @@ static MYSQL_FIXES: Fixes = Fixes {
     no_compression: "run without --mysql-compression",
     no_tls: "enable TLS on the server or use --mysql-ssl=off/preferred",
     connect_timeout: "--mysql-connect-timeout",
+    needs_public_key: "add --mysql-get-server-public-key (the server sends its key; trust it only on a network you trust) or --mysql-server-public-key-path=FILE (a copy of the server's public_key.pem), or connect over TLS (--mysql-ssl=on) or the Unix socket (--mysql-socket)",
 };
 
 const MYSQL_READS: &[&str] = &["Com_select"];
@@ -104,7 +106,15 @@ pub struct MysqlDriver {
     tls: Option<WireTls>,
     /// The option names error messages quote: sysbench's, or those of the command in use.
     hints: &'static Hints,
+    /// Read once from --mysql-server-public-key-path.
+    server_public_key: Option<std::sync::Arc<dbpress_mysql::rsa::PublicKey>>,
+    sessions: crate::clients::SessionTally,
 }
+
+/// The client of every session the server lets it log in to.
+const OWN_CLIENT: &str = "dbpress's MySQL protocol client";
+/// The fallback, for servers that want what dbpress's client does not speak.
+const CRATE_CLIENT: &str = "the mysql crate";
 
 impl MysqlDriver {
     /// Fails only if the TLS configuration cannot be built (an unreadable CA file).
@@ -128,11 +138,31 @@ impl MysqlDriver {
             }),
             None => None,
         };
+        let server_public_key = match &target.server_public_key_path {
+            Some(path) => {
+                let text = std::fs::read(path).map_err(|e| {
+                    format!(
+                        "cannot read the server's public key {}: {e}: give the path of a copy of the server's public_key.pem",
+                        path.display()
+                    )
+                })?;
+                let key = dbpress_mysql::rsa::PublicKey::from_pem(&text).map_err(|why| {
+                    format!(
+                        "{} is not the server's RSA public key: {why}: give a copy of the server's public_key.pem (SHOW STATUS LIKE 'Caching_sha2_password_rsa_public_key' prints it)",
+                        path.display()
+                    )
+                })?;
+                Some(std::sync::Arc::new(key))
+            }
+            None => None,
+        };
         Ok(MysqlDriver {
             target,
             ps_mode,
             tls,
             hints: &MYSQL_HINTS,
+            server_public_key,
+            sessions: crate::clients::SessionTally::default(),
         })
     }
 
@@ -265,13 +295,29 @@ impl Driver for MysqlDriver {
             compress: self.target.compress,
             connect_timeout: self.target.connect_timeout,
             fixes: &MYSQL_FIXES,
+            server_public_key: self.server_public_key.clone(),
+            get_server_public_key: self.target.get_server_public_key,
         };
-        match WireConn::open(&wire, self.ps_mode == PsMode::Disable) {
-            Ok(c) => return Ok(Box::new(c)),
+        let why = match WireConn::open(&wire, self.ps_mode == PsMode::Disable) {
+            Ok(c) => {
+                self.sessions.opened(OWN_CLIENT, None);
+                return Ok(Box::new(c));
+            }
             Err(OpenError::Db(e)) => return Err(e),
-            Err(OpenError::Unsupported(_)) => {}
-        }
-        self.connect_with_crate(index)
+            Err(OpenError::Unsupported(why)) => why,
+        };
+        let c = self.connect_with_crate(index)?;
+        self.sessions.opened(
+            CRATE_CLIENT,
+            Some(&format!(
+                "the server asked for {why}, which {OWN_CLIENT} does not speak"
+            )),
+        );
+        Ok(c)
+    }
+
+    fn clients(&self) -> Vec<crate::clients::ClientSessions> {
+        self.sessions.snapshot()
     }
 
     fn dialect(&self) -> &'static Dialect {

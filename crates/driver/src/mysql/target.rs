@@ -34,6 +34,11 @@ pub struct MysqlTarget {
     pub compress: bool,
     /// How long connecting may take, then each step of the handshake; None: no limit.
     pub connect_timeout: Option<std::time::Duration>,
+    /// --mysql-server-public-key-path: the server's RSA public key (PEM), for full
+    /// authentication over plain TCP.
+    pub server_public_key_path: Option<PathBuf>,
+    /// --mysql-get-server-public-key: ask the server for its RSA key when that needs it.
+    pub get_server_public_key: bool,
 }
 
 impl MysqlTarget {

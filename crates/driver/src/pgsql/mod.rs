@@ -5,7 +5,9 @@
 //! for them (an id is int4), so workloads bind plain integers and byte strings. Errors carry the
 //! SQLSTATE as their code, which is what --pgsql-ignore-errors lists.
 
-use super::{dialect, Connection, DbResult, Dialect, Driver, Hints, ServerInfo};
+use super::{
+    dialect, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, Hints, ServerInfo,
+};
 use super::{CounterSpec, DataLocation, PsMode};
 use dbpress_net::tls::{client_config, CertCheck};
 use dbpress_pg::{PgSslMode, PgTarget};
@@ -16,6 +18,7 @@ pub static PGSQL_HINTS: Hints = Hints {
     address: "--pgsql-host/--pgsql-port (a socket directory such as /var/run/postgresql is a host)",
     credentials: "--pgsql-user and --pgsql-password (or PGUSER, PGPASSWORD, ~/.pgpass)",
     database: "--pgsql-db",
+    schema: "--pgsql-schema",
     ignore: "--pgsql-ignore-errors",
     max_connections_fix: "ALTER SYSTEM SET max_connections = N and restart the server",
     files_per_session: 1,
@@ -47,6 +50,7 @@ pub struct PgDriver {
     tls: Option<Arc<ClientConfig>>,
     /// The option names error messages quote: sysbench's, or those of the command in use.
     hints: &'static Hints,
+    sessions: crate::clients::SessionTally,
 }
 
 impl PgDriver {
@@ -74,6 +78,7 @@ impl PgDriver {
             ps_mode,
             tls,
             hints: &PGSQL_HINTS,
+            sessions: crate::clients::SessionTally::default(),
         })
     }
 
@@ -85,11 +90,42 @@ impl PgDriver {
 
 impl Driver for PgDriver {
     fn connect(&self, _index: usize) -> DbResult<Box<dyn Connection>> {
-        Ok(Box::new(dbpress_pg::PgWire::open(
+        let c = dbpress_pg::PgWire::open(
             &self.target,
             self.tls.clone(),
             self.ps_mode == PsMode::Disable,
-        )?))
+        )?;
+        self.sessions
+            .opened("dbpress's PostgreSQL protocol client", None);
+        Ok(Box::new(c))
+    }
+
+    fn clients(&self) -> Vec<crate::clients::ClientSessions> {
+        self.sessions.snapshot()
+    }
+
+    fn check_session(&self, conn: &mut dyn Connection) -> DbResult<()> {
+        // The server takes a search_path naming no schema that exists without a word, and
+        // tables are then made or looked for in none: current_schema() is NULL then.
+        let Some(schema) = &self.target.schema else {
+            return Ok(());
+        };
+        let rows = conn.query_rows("SELECT current_schema()")?;
+        if rows
+            .first()
+            .and_then(|r| r.first().cloned().flatten())
+            .is_some()
+        {
+            return Ok(());
+        }
+        Err(DbError::new(
+            DbErrorKind::Setup,
+            "3F000",
+            format!(
+                "schema '{schema}' does not exist in database '{}': create it (CREATE SCHEMA {schema}) or name an existing one with {}",
+                self.target.db, self.hints.schema
+            ),
+        ))
     }
 
     fn dialect(&self) -> &'static Dialect {

@@ -26,6 +26,7 @@ pub static SQLITE_HINTS: Hints = Hints {
     address: "--sqlite-path",
     credentials: "--sqlite-path (SQLite has no users)",
     database: "--sqlite-path",
+    schema: "--sqlite-path",
     ignore: "--sqlite-ignore-errors",
     max_connections_fix: "nothing to raise: SQLite has no connection limit",
     // The database file and its WAL; the shared-memory index is one per process.
@@ -73,11 +74,16 @@ impl SqliteTarget {
 pub struct SqliteDriver {
     target: SqliteTarget,
     ps_mode: PsMode,
+    sessions: crate::clients::SessionTally,
 }
 
 impl SqliteDriver {
     pub fn new(target: SqliteTarget, ps_mode: PsMode) -> SqliteDriver {
-        SqliteDriver { target, ps_mode }
+        SqliteDriver {
+            target,
+            ps_mode,
+            sessions: crate::clients::SessionTally::default(),
+        }
     }
 }
 
@@ -91,10 +97,19 @@ impl Driver for SqliteDriver {
     }
 
     fn connect(&self, _index: usize) -> DbResult<Box<dyn Connection>> {
-        Ok(Box::new(SqliteConnection::open(
-            &self.target,
-            self.ps_mode == PsMode::Disable,
-        )?))
+        let c = SqliteConnection::open(&self.target, self.ps_mode == PsMode::Disable)?;
+        self.sessions.opened(
+            &format!(
+                "SQLite {} (embedded, through rusqlite)",
+                rusqlite::version()
+            ),
+            None,
+        );
+        Ok(Box::new(c))
+    }
+
+    fn clients(&self) -> Vec<crate::clients::ClientSessions> {
+        self.sessions.snapshot()
     }
 
     fn dialect(&self) -> &'static Dialect {

@@ -10,6 +10,8 @@ pub mod tpcc;
 pub mod waits;
 
 use counters::ServerCounters;
+/// Which client opened a run's sessions (`Environment::clients`), and their one-line summary.
+pub use dbpress_driver::clients::{self, ClientSessions};
 use dbpress_driver::ServerInfo;
 pub use host::{DiskIo, DiskUsage, HostCpu, HostUsage};
 use serde::{Deserialize, Serialize};
@@ -85,6 +87,10 @@ pub struct Environment {
     /// How connections reached the server (transport, user, database; never the password).
     pub target: String,
     pub server: ServerInfo,
+    /// The client library that opened each of the run's sessions (dbpress's own unless a
+    /// server asked for what it does not speak), with how many; absent in earlier results.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clients: Vec<ClientSessions>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
