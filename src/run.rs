@@ -336,6 +336,9 @@ pub fn finish(
         other => dbpress_core::out!("{}", dbpress_report::run_as(other, &m.result)),
     }
     let _ = std::io::stdout().flush();
+    if let Some(store) = &cfg.store {
+        crate::keep::save(store, &cfg.tags, &[&m.result], None)?;
+    }
     if let Some(e) = &m.fatal {
         return Err(dbpress_run::fatal_message(e, hints, w));
     }

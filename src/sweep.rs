@@ -274,6 +274,19 @@ fn conclude(
         other => dbpress_core::out!("{}", dbpress_report::sweep_as(other, &sweep)),
     }
     let _ = std::io::stdout().flush();
+    if let Some(store) = &first.store {
+        let runs: Vec<&dbpress_measure::result::RunResult> = sweep
+            .steps
+            .iter()
+            .filter_map(|s| s.result.as_ref())
+            .collect();
+        crate::keep::save(
+            store,
+            &first.tags,
+            &runs,
+            Some(&crate::keep::batch_name("sweep")),
+        )?;
+    }
     if let Some(sig) = interrupted {
         eprintln!("dbpress: interrupted by {sig}; the table covers the levels that ran");
         return Ok(signals::exit_code(sig));

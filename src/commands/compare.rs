@@ -6,7 +6,7 @@
 use dbpress_core::error::{usage, Result};
 use dbpress_report::compare::model;
 use dbpress_report::compare::text::{self, Metric, METRIC_NAMES};
-use dbpress_report::json::{read_document, write_text};
+use dbpress_report::json::{read_document, write_text, Document};
 
 const HELP: &str = "Usage: dbpress compare BASELINE OTHER [MORE…] [options]
 
@@ -16,7 +16,9 @@ differs between the runs (options, server version and settings, host).
 
 Each of BASELINE, OTHER… is a result file, or repeated runs of one thing as
 NAME=a.json,b.json,c.json: their median, with the range of the runs beside it, so a ratio
-can be read against the runs' own spread.
+can be read against the runs' own spread. A run kept in the results store is #ID (ids from
+`dbpress results list`), in a group too (NAME=#4,#7,#9); tag:KEY=VALUE is every stored run
+with that tag, as one group.
 
 Options:
   --metrics=LIST          tables to print, from tps, qps, p95, p99, err, cpu (server
@@ -30,6 +32,7 @@ Options:
                           html (a page with charts) [text]
   --output=FILE           also write the comparison to FILE: as CSV, Markdown or HTML
                           when its name ends in .csv, .md or .html, else as JSON
+  --store=PATH            the results store #ID and tag: read [./dbpress-results.db]
 ";
 
 enum Format {
@@ -46,6 +49,7 @@ pub fn main(args: &[String]) -> Result<u8> {
     let mut metrics = vec![Metric::Qps, Metric::P95];
     let mut format = Format::Text;
     let mut output = None;
+    let mut store = None;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "-h" || a == "--help" {
@@ -83,9 +87,10 @@ pub fn main(args: &[String]) -> Result<u8> {
                 }
             }
             "output" => output = Some(value()?),
+            "store" => store = Some(value()?),
             _ => {
                 return Err(usage(format!(
-                    "unknown option '{a}' for dbpress compare: it takes --metrics, --output-format and --output (dbpress compare --help)"
+                    "unknown option '{a}' for dbpress compare: it takes --metrics, --output-format, --output and --store (dbpress compare --help)"
                 )))
             }
         }
@@ -95,12 +100,23 @@ pub fn main(args: &[String]) -> Result<u8> {
             "dbpress compare needs two or more result files, the baseline first: dbpress compare before.json after.json",
         ));
     }
+    let mut runs = StoredRuns {
+        path: super::results::store_path(store),
+        store: None,
+    };
     let mut groups = Vec::new();
     for arg in &files {
+        if let Some(tags) = arg.strip_prefix("tag:") {
+            groups.push(runs.tagged(tags)?);
+            continue;
+        }
         let (label, list) = group_of(arg)?;
         let mut docs = Vec::new();
         for f in list {
-            let doc = read_document(f)?;
+            let doc = match f.strip_prefix('#') {
+                Some(id) if !std::path::Path::new(f).exists() => runs.one(id)?,
+                _ => read_document(f)?,
+            };
             one_engine(f, &doc)?;
             docs.push((f.to_string(), doc));
         }
@@ -185,4 +201,65 @@ fn parse_metrics(list: &str) -> Result<Vec<Metric>> {
         )));
     }
     Ok(out)
+}
+
+/// The results store `#ID` and `tag:` name, opened when first needed.
+struct StoredRuns {
+    path: std::path::PathBuf,
+    store: Option<dbpress_store::Store>,
+}
+
+impl StoredRuns {
+    fn open(&mut self) -> Result<&dbpress_store::Store> {
+        if self.store.is_none() {
+            self.store = Some(super::results::open_existing(&self.path)?);
+        }
+        Ok(self.store.as_ref().expect("opened above"))
+    }
+
+    /// `#ID`: one stored run.
+    fn one(&mut self, id: &str) -> Result<Document> {
+        let id: i64 = id.parse().map_err(|_| {
+            usage(format!(
+                "'#{id}' is not a stored run: #ID takes the number `dbpress results list` shows"
+            ))
+        })?;
+        let (_, r) = super::results::stored_result(self.open()?, id)?;
+        Ok(Document::Run(Box::new(r)))
+    }
+
+    /// `tag:KEY=VALUE[,KEY=VALUE]`: every stored run with all these tags, as one group.
+    fn tagged(&mut self, list: &str) -> Result<model::Group> {
+        let mut filter = dbpress_store::RunFilter::default();
+        for kv in list.split(',').filter(|t| !t.is_empty()) {
+            let (k, v) = kv.split_once('=').ok_or_else(|| {
+                usage(format!(
+                    "tag:{list}: select stored runs by tag:KEY=VALUE, such as tag:os=centos7"
+                ))
+            })?;
+            filter.tags.push((k.to_string(), v.to_string()));
+        }
+        let store = self.open()?;
+        let rows = store
+            .list(&filter)
+            .map_err(dbpress_core::error::environment)?;
+        let mut docs = Vec::new();
+        for row in rows
+            .iter()
+            .filter(|r| r.status == dbpress_store::Status::Ok)
+        {
+            let (_, r) = super::results::stored_result(store, row.id)?;
+            docs.push((format!("#{}", row.id), Document::Run(Box::new(r))));
+        }
+        if docs.is_empty() {
+            return Err(usage(format!(
+                "no measured run in {} has the tag {list}: `dbpress results list` shows the runs and their tags",
+                store.path().display()
+            )));
+        }
+        Ok(model::Group {
+            label: Some(list.to_string()),
+            docs,
+        })
+    }
 }

@@ -7,12 +7,14 @@
 //! - `workload`: `dbpress <workload> prepare|run|…`, one run or a thread sweep
 //! - `help`: the general help, a workload's options, `list`, `--version`
 //! - `report`: `dbpress report FILE`, a saved result rendered again
-//! - `compare`: `dbpress compare A B …`, results side by side
+//! - `compare`: `dbpress compare A B …`, results side by side (files, or runs of the store)
+//! - `results`: `dbpress results list|show|export`, the runs of a results store
 
 mod compare;
 mod dispatch;
 mod help;
 mod report;
+mod results;
 pub mod subcommand;
 pub mod table;
 mod workload;

@@ -617,6 +617,16 @@ pub fn main(raw: &[String]) -> Result<u8> {
         }
     }
     let _ = std::io::stdout().flush();
+    if let Some(store) = &first.store {
+        let runs: Vec<&dbpress_measure::result::RunResult> =
+            doc.steps.iter().filter_map(|s| s.result.as_ref()).collect();
+        crate::keep::save(
+            store,
+            &first.tags,
+            &runs,
+            Some(&crate::keep::batch_name("slap")),
+        )?;
+    }
     if let Some(sig) = interrupted {
         eprintln!("dbpress: interrupted by {sig}; the results cover what ran");
         return Ok(signals::exit_code(sig));

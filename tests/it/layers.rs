@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     ("entry", &["lib", "main", "commands"]),
     ("subcommands", &["slap", "script", "tpcc_mysql"]),
-    ("runs", &["sweep", "run"]),
+    ("runs", &["sweep", "run", "keep"]),
     ("grammar", &["cli"]),
 ];
 

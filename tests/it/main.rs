@@ -41,6 +41,8 @@ mod script;
 mod slap;
 /// Embedded SQLite: zero-setup default, options, bad input.
 mod sqlite;
+/// Issue 33: the results store (`--store`, `dbpress results`, `compare` of stored runs).
+mod store;
 /// Thread sweeps: steps, table, JSON, a refused level.
 mod sweep;
 /// CSV and Markdown: rows that add up to the JSON result they come from.

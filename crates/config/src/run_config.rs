@@ -111,6 +111,10 @@ pub struct RunConfig {
     pub target: Target,
     pub output_format: OutputFormat,
     pub output_file: Option<String>,
+    /// `--store`: the results store to keep the run in, if any.
+    pub store: Option<std::path::PathBuf>,
+    /// `--tag key=value`s, kept with the run in the store.
+    pub tags: Vec<(String, String)>,
     /// Every effective option (defaults included) with secrets removed, for the result file.
     pub echo: BTreeMap<String, String>,
     /// Whose spelling the target was given in, so connection errors name what the user typed.
@@ -328,6 +332,44 @@ pub fn resolve_driver(opts: &OptionValues) -> Result<(Driver, bool)> {
     }
 }
 
+/// The file name `--store` alone means.
+pub const DEFAULT_STORE: &str = "dbpress-results.db";
+
+/// `--tag key=value`s.
+pub type Tags = Vec<(String, String)>;
+
+/// `--store` (a path, or on/off) and the `--tag key=value`s (one per line, as the scan joins
+/// repeated ones).
+pub fn store_and_tags(opts: &OptionValues) -> Result<(Option<std::path::PathBuf>, Tags)> {
+    let store = match opts.get("store") {
+        "" => None,
+        v => match dbpress_core::options::parse_bool(v) {
+            Some(false) => None,
+            Some(true) => Some(std::path::PathBuf::from(DEFAULT_STORE)),
+            None => Some(std::path::PathBuf::from(v)),
+        },
+    };
+    let mut tags = Vec::new();
+    for t in opts.get("tag").lines().filter(|t| !t.is_empty()) {
+        match t.split_once('=') {
+            Some((k, v)) if !k.trim().is_empty() => {
+                tags.push((k.trim().to_string(), v.trim().to_string()))
+            }
+            _ => {
+                return Err(usage(format!(
+                    "--tag={t}: a tag is key=value, such as --tag os=centos7"
+                )))
+            }
+        }
+    }
+    if !tags.is_empty() && store.is_none() {
+        return Err(usage(
+            "--tag is kept with the run in the results store: add --store (./dbpress-results.db) or --store=PATH",
+        ));
+    }
+    Ok((store, tags))
+}
+
 /// The explicitly set options that say which server a session reaches and how, each as
 /// ` --name=value` (shell-quoted where needed; a password as ***).
 fn target_args(opts: &OptionValues) -> String {
@@ -463,7 +505,11 @@ impl RunConfig {
             .collect();
         // The driver that ran, whether given or inferred.
         echo.insert("db-driver".into(), driver.name().into());
+        if let Some(tags) = echo.get_mut("tag") {
+            *tags = tags.replace('\n', ",");
+        }
         let target_args = target_args(opts);
+        let (store, tags) = store_and_tags(opts)?;
 
         Ok(RunConfig {
             workload: workload.to_string(),
@@ -498,6 +544,8 @@ impl RunConfig {
             },
             echo,
             target_args,
+            store,
+            tags,
         })
     }
 }

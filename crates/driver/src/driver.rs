@@ -89,6 +89,11 @@ pub trait Driver: Send + Sync {
     fn check_session(&self, _conn: &mut dyn Connection) -> DbResult<()> {
         Ok(())
     }
+    /// How this server's global settings are changed and put back; None where there are none
+    /// to change (an embedded engine, a dry run).
+    fn global_settings(&self) -> Option<&'static dyn crate::settings::GlobalSettings> {
+        None
+    }
     /// Version and key settings, read over `conn`.
     fn server_info(&self, conn: &mut dyn Connection) -> ServerInfo;
     /// The options a user changes to fix a connection problem, for error messages.

@@ -12,6 +12,8 @@
 //! - `clients`: which client library opened each session, counted (`SessionTally`)
 //! - `dialect`: every SQL difference between engines, one value per engine
 //! - `driver`: the `Driver` trait, `ServerInfo`, `Hints`, `PsMode`, `CounterSpec`, `DataLocation`
+//! - `settings`: a server's global settings changed and put back (`GlobalSettings`), for
+//!   experiments
 //! - `flag_hints`: the option names errors quote, for each grammar a target can come from
 
 pub mod clients;
@@ -21,6 +23,7 @@ pub mod dry_run;
 pub mod flag_hints;
 pub mod mysql;
 pub mod pgsql;
+pub mod settings;
 pub mod sqlite;
 
 pub use clients::{ClientSessions, SessionTally};

@@ -99,6 +99,12 @@ pub fn scan(args: &[String]) -> Result<Scanned> {
         }
         if let Some(spec) = find(&name) {
             let v = take_value(spec.name, inline, args, &mut i, spec.kind)?;
+            // --tag adds to the tags given before it (one per line); any other option's last
+            // value wins.
+            let v = match (spec.name, opts.is_set("tag")) {
+                ("tag", true) => format!("{}\n{v}", opts.get("tag")),
+                _ => v,
+            };
             opts.set(spec.name, v);
             continue;
         }
@@ -231,6 +237,20 @@ fn take_value(
             return Ok(n.clone());
         }
         return Ok(String::new());
+    }
+    if name == "store" {
+        // Bare `--store` means the default file; a following word is its value only when it
+        // names a file (`--store runs.db`, `--store ./x`), not a command word (`--store run`).
+        if let Some(n) = next.filter(|n| {
+            n.contains('/')
+                || [".db", ".sqlite", ".sqlite3"]
+                    .iter()
+                    .any(|e| n.ends_with(e))
+        }) {
+            *i += 1;
+            return Ok(n.clone());
+        }
+        return Ok("on".to_string());
     }
     if name == "think-time" {
         // Bare `--think-time` means on; a following on/off or factor is its value.

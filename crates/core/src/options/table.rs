@@ -143,6 +143,8 @@ pub static SPECS: &[Spec] = &[
     o("sqlite-ignore-errors", List, "SQLITE_BUSY,SQLITE_LOCKED", Sqlite, "errors to ignore (count and retry the event), or \"all\"; empty = none"),
     o("mysql-storage-engine", Str, "innodb", Oltp, "storage engine, if MySQL is used"),
     o("output-format", Str, "text", Output, "result format on stdout {text, json, csv (one row per interval; per level in a sweep), markdown}"),
+    o("store", Str, "", Output, "also keep the run in a results store (SQLite): --store for ./dbpress-results.db, --store=PATH for another; `dbpress results list` shows them"),
+    o("tag", Str, "", Output, "a tag key=value kept with the run in the store (--tag may be given several times); `dbpress results list --tag key=value` selects by it"),
     o("output", Str, "", Output, "also write the result to this file: JSON (what report and compare read), or CSV, Markdown or HTML when its name ends in .csv, .md or .html"),
     o("tables", Int, "1", Oltp, "number of tables"),
     o("table-size", Int, "10000", Oltp, "number of rows per table"),

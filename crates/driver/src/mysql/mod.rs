@@ -2,6 +2,7 @@
 //! thread, on dbpress's own protocol client (the dbpress-mysql crate), TLS by rustls; the `mysql` crate for
 //! servers that want an auth plugin the own client does not speak.
 
+mod settings;
 pub mod target;
 
 use super::{
@@ -318,6 +319,10 @@ impl Driver for MysqlDriver {
 
     fn clients(&self) -> Vec<crate::clients::ClientSessions> {
         self.sessions.snapshot()
+    }
+
+    fn global_settings(&self) -> Option<&'static dyn crate::settings::GlobalSettings> {
+        Some(&settings::MysqlSettings)
     }
 
     fn dialect(&self) -> &'static Dialect {

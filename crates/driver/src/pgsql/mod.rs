@@ -5,6 +5,8 @@
 //! for them (an id is int4), so workloads bind plain integers and byte strings. Errors carry the
 //! SQLSTATE as their code, which is what --pgsql-ignore-errors lists.
 
+mod settings;
+
 use super::{
     dialect, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, Hints, ServerInfo,
 };
@@ -102,6 +104,10 @@ impl Driver for PgDriver {
 
     fn clients(&self) -> Vec<crate::clients::ClientSessions> {
         self.sessions.snapshot()
+    }
+
+    fn global_settings(&self) -> Option<&'static dyn crate::settings::GlobalSettings> {
+        Some(&settings::PgSettings)
     }
 
     fn check_session(&self, conn: &mut dyn Connection) -> DbResult<()> {

@@ -156,6 +156,7 @@ pub struct Ratios {
 const NOT_COMPARED: &[&str] = &[
     "output",
     "output-format",
+    "store",
     "report-interval",
     "report-checkpoints",
     "verbosity",
