@@ -8,13 +8,17 @@
 //! - `help`: the general help, a workload's options, `list`, `--version`
 //! - `report`: `dbpress report FILE`, a saved result rendered again
 //! - `compare`: `dbpress compare A B …`, results side by side (files, or runs of the store)
+//! - `experiment`: `dbpress experiment check|run|restore|report PLAN`, a study from a plan
+//!   file (`dbpress_study`); `study_report` its tables and charts from the store
 //! - `results`: `dbpress results list|show|export`, the runs of a results store
 
 mod compare;
 mod dispatch;
+mod experiment;
 mod help;
 mod report;
 mod results;
+mod study_report;
 pub mod subcommand;
 pub mod table;
 mod workload;

@@ -2,7 +2,7 @@
 //! entry point. A new command (`tpcc`, `experiment`, `results`) is one more row here.
 
 use super::subcommand::{Grammar, Subcommand};
-use super::{compare, help, report, results, workload};
+use super::{compare, experiment, help, report, results, workload};
 
 pub static SUBCOMMANDS: &[Subcommand] = &[
     Subcommand {
@@ -54,6 +54,11 @@ pub static SUBCOMMANDS: &[Subcommand] = &[
             "dbpress compare BASELINE.json OTHER.json… [--metrics=qps,p95]   (results side by side)",
         ],
         grammar: Grammar::Own(compare::main),
+    },
+    Subcommand {
+        name: Some("experiment"),
+        usage: &["dbpress experiment check|run|restore|report PLAN.toml   (a whole study from one plan file)"],
+        grammar: Grammar::Own(experiment::main),
     },
     Subcommand {
         name: Some("results"),

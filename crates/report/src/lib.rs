@@ -8,6 +8,7 @@ pub mod file_format;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod study;
 pub mod sweep_row;
 pub mod table;
 pub mod text;

@@ -167,18 +167,19 @@ impl Store {
             .map_err(|e| self.fail("recording a prepare", e))
     }
 
-    /// Every prepare this experiment's generation recorded and has not cleaned up.
+    /// Every prepare this experiment's generation recorded and has not cleaned up: target,
+    /// prepare command, and the settings set it ran under.
     pub fn all_prepared(
         &self,
         experiment: &str,
         generation: i64,
-    ) -> Result<Vec<(String, String)>, String> {
+    ) -> Result<Vec<(String, String, String)>, String> {
         let mut stmt = self
             .conn()
-            .prepare("SELECT target, prepare FROM prepared WHERE experiment = ?1 AND generation = ?2 ORDER BY rowid")
+            .prepare("SELECT target, prepare, settings FROM prepared WHERE experiment = ?1 AND generation = ?2 ORDER BY rowid")
             .map_err(|e| self.fail("reading prepared tables", e))?;
         stmt.query_map(params![experiment, generation], |r| {
-            Ok((r.get(0)?, r.get(1)?))
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
         })
         .and_then(|rows| rows.collect())
         .map_err(|e| self.fail("reading prepared tables", e))
@@ -223,7 +224,14 @@ mod tests {
                 .as_deref(),
             Some("double1")
         );
-        assert_eq!(s.all_prepared("e", 2).unwrap().len(), 1);
+        assert_eq!(
+            s.all_prepared("e", 2).unwrap(),
+            vec![(
+                "m".to_string(),
+                "oltp_write_only --tables=1".to_string(),
+                "double1".to_string()
+            )]
+        );
         s.set_prepared("e", 2, "m", "oltp_write_only --tables=1", None)
             .unwrap();
         assert!(s.all_prepared("e", 2).unwrap().is_empty());

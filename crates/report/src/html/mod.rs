@@ -4,7 +4,9 @@
 //! Rendered from saved JSON (`dbpress report FILE --output-format=html`, `dbpress compare …
 //! --output-format=html`), so a page can be made at any time from what a run wrote.
 
+mod frame;
 mod host;
+mod study;
 mod svg;
 mod tpcc;
 
@@ -13,25 +15,10 @@ use crate::compare::model::Comparison;
 use dbpress_measure::result::sweep::SweepResult;
 use dbpress_measure::result::RunResult;
 pub use esc::esc;
+use frame::{levels_chart, page, text_block};
 use std::fmt::Write;
+pub use study::study_page;
 use svg::{Band, Chart, Series, Whisker, XAxis};
-
-const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:24px;max-width:980px;color:#222}\
-h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}\
-table{border-collapse:collapse;margin:8px 0}td,th{padding:3px 10px;border-bottom:1px solid #e4e4e4;text-align:right}\
-td:first-child,th:first-child{text-align:left}figure{margin:12px 0}figcaption{font-weight:600;margin-bottom:4px}\
-.tick{font-size:11px;fill:#555}.axis{font-size:12px;fill:#333}.legend span{margin-right:16px;font-size:13px}\
-.legend i{display:inline-block;width:12px;height:12px;margin-right:5px;vertical-align:-1px}\
-pre{background:#f6f6f6;padding:10px;overflow-x:auto;font-size:12px}.note{color:#a33}";
-
-fn page(title: &str, body: &str) -> String {
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head>\n<body>\n<h1>{}</h1>\n{body}<p class=\"tick\">Made by dbpress {}.</p>\n</body></html>\n",
-        esc(title),
-        esc(title),
-        dbpress_measure::result::VERSION
-    )
-}
 
 /// The run's setting as a two-column table.
 fn about(o: &mut String, r: &RunResult) {
@@ -187,38 +174,6 @@ pub fn run_page(r: &RunResult) -> String {
 
 fn full_text(r: &RunResult) -> String {
     crate::text::interval_lines(r) + &crate::text::summary(r, false)
-}
-
-fn text_block(o: &mut String, title: &str, text: &str, open: bool) {
-    let _ = writeln!(
-        o,
-        "<details{}><summary>{}</summary><pre>{}</pre></details>",
-        if open { " open" } else { "" },
-        esc(title),
-        esc(text)
-    );
-}
-
-/// A chart against thread counts (`names`, evenly spaced), its y axis reaching at least
-/// `y_at_least`, with the spread of repeated runs as `whiskers`.
-fn levels_chart(
-    title: &str,
-    y: &str,
-    names: &[String],
-    series: Vec<Series<'_>>,
-    y_at_least: f64,
-    whiskers: Vec<Whisker>,
-) -> String {
-    Chart {
-        title,
-        y_label: y,
-        x: XAxis::Levels(names),
-        series,
-        bands: vec![],
-        y_at_least,
-        whiskers,
-    }
-    .render()
 }
 
 /// A thread sweep: throughput and latency against threads, the table, each step's report.

@@ -1,0 +1,74 @@
+//! A study's page: for each workload, each metric against threads with one line per (target,
+//! settings) column — a point is the median of the repeats, its bar their range — then the
+//! tables as text.
+
+use super::esc::esc;
+use super::frame::{levels_chart, page, text_block};
+use super::svg::{Series, Whisker};
+use crate::study::model::Study;
+use std::fmt::Write;
+
+pub fn study_page(s: &Study, text: &str) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "<h1>Experiment {}</h1>", esc(&s.name));
+    if !s.description.is_empty() {
+        let _ = writeln!(o, "<p>{}</p>", esc(&s.description));
+    }
+    o.push_str("<ul>\n");
+    for (name, about) in &s.settings_about {
+        let _ = writeln!(o, "<li>settings <b>{}</b>: {}</li>", esc(name), esc(about));
+    }
+    for (name, about) in &s.workload_about {
+        let _ = writeln!(
+            o,
+            "<li>workload <b>{}</b>: <code>{}</code></li>",
+            esc(name),
+            esc(about)
+        );
+    }
+    o.push_str("</ul>\n");
+    let _ = writeln!(
+        o,
+        "<p>A point is the median of up to {} repeat(s); its bar spans the lowest and highest. Ratios in the tables are to the baseline ({}).</p>",
+        s.repeats,
+        esc(&s.baseline)
+    );
+    let names: Vec<String> = s.threads.iter().map(u32::to_string).collect();
+    for t in &s.tables {
+        let series = s
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(c, col)| Series {
+                name: &col.label,
+                points: t
+                    .rows
+                    .iter()
+                    .enumerate()
+                    .map(|(i, row)| (i as f64, row.cells[c].as_ref().map(|x| x.median)))
+                    .collect(),
+            })
+            .collect();
+        let whiskers = t
+            .rows
+            .iter()
+            .enumerate()
+            .flat_map(|(i, row)| {
+                row.cells.iter().enumerate().filter_map(move |(c, x)| {
+                    let x = x.as_ref().filter(|x| x.runs.len() > 1)?;
+                    Some(Whisker {
+                        series: c,
+                        x: i as f64,
+                        lo: x.min,
+                        hi: x.max,
+                    })
+                })
+            })
+            .collect();
+        let title = format!("{} — {}", t.workload, t.title);
+        let unit = t.title.split(" (").next().unwrap_or("");
+        o.push_str(&levels_chart(&title, unit, &names, series, 0.0, whiskers));
+    }
+    text_block(&mut o, "The tables", text, true);
+    page(&format!("dbpress: experiment {}", s.name), &o)
+}

@@ -1,0 +1,151 @@
+//! `dbpress experiment report PLAN.toml|NAME`: the study's tables and charts from the runs the
+//! store holds for its current generation (a report of a study still under way covers the
+//! cells measured so far).
+
+use dbpress_core::error::{environment, usage, Result};
+use dbpress_report::study::{self, StudyInput, StudyRun};
+use dbpress_study::plan::{Baseline, Plan};
+use std::path::{Path, PathBuf};
+
+pub fn main(
+    what: Option<&String>,
+    store_for: &dyn Fn(Option<&Plan>) -> PathBuf,
+    format: Option<&str>,
+    output: Option<&str>,
+) -> Result<u8> {
+    let what = what.ok_or_else(|| {
+        usage("`dbpress experiment report` needs the plan file or the experiment's name: dbpress experiment report study.toml")
+    })?;
+    // A plan file, or the name of an experiment whose plan the store keeps.
+    let (plan, store_path) = if Path::new(what).is_file() {
+        let plan = Plan::load(Path::new(what)).map_err(usage)?;
+        let path = store_for(Some(&plan));
+        (plan, path)
+    } else {
+        let path = store_for(None);
+        let store = super::results::open_existing(&path)?;
+        let (text, _) = store.experiment(what).map_err(environment)?.ok_or_else(|| {
+            usage(format!(
+                "'{what}' is neither a plan file nor an experiment in {}: give the plan file, or one of the names `dbpress results list` shows",
+                path.display()
+            ))
+        })?;
+        let plan = Plan::parse(Path::new(&format!("{what} (as kept in the store)")), &text)
+            .map_err(usage)?;
+        (plan, path)
+    };
+    let store = super::results::open_existing(&store_path)?;
+    let (_, generation) = store
+        .experiment(&plan.name)
+        .map_err(environment)?
+        .ok_or_else(|| {
+            usage(format!(
+                "experiment {} has no runs in {}: run it first (dbpress experiment run {})",
+                plan.name,
+                store_path.display(),
+                plan.path.display()
+            ))
+        })?;
+    let filter = dbpress_store::RunFilter {
+        experiment: Some(plan.name.clone()),
+        generation: Some(generation),
+        tags: Vec::new(),
+    };
+    let mut runs = Vec::new();
+    for row in store.list(&filter).map_err(environment)? {
+        if row.status != dbpress_store::Status::Ok {
+            continue;
+        }
+        let Some(cell) = &row.cell else { continue };
+        // Cells of names the plan no longer has are left out.
+        let (Some(t), Some(s), Some(w)) = (
+            plan.targets.iter().position(|x| x.name == cell.target),
+            plan.settings.iter().position(|x| x.name == cell.settings),
+            plan.workloads.iter().position(|x| x.name == cell.workload),
+        ) else {
+            continue;
+        };
+        let (_, result) = super::results::stored_result(&store, row.id)?;
+        runs.push(StudyRun {
+            id: row.id,
+            target: t,
+            settings: s,
+            workload: w,
+            threads: cell.threads,
+            repeat: cell.repeat,
+            result,
+        });
+    }
+    let input = StudyInput {
+        name: plan.name.clone(),
+        description: plan.description.clone(),
+        targets: plan.targets.iter().map(|t| t.name.clone()).collect(),
+        settings: plan.settings.iter().map(|s| s.name.clone()).collect(),
+        settings_about: plan
+            .settings
+            .iter()
+            .map(|s| {
+                let mut parts: Vec<String> = s
+                    .variables
+                    .iter()
+                    .map(|(k, v)| format!("{k}={v}"))
+                    .collect();
+                if let Some(r) = &s.restart {
+                    parts.push(format!("restart: {r}"));
+                }
+                parts.extend(
+                    s.expect
+                        .iter()
+                        .map(|(k, v)| format!("{k}={v} (after restart)")),
+                );
+                if parts.is_empty() {
+                    "the servers as they are".into()
+                } else {
+                    parts.join(", ")
+                }
+            })
+            .collect(),
+        workloads: plan.workloads.iter().map(|w| w.name.clone()).collect(),
+        workload_about: plan.workloads.iter().map(|w| w.args.join(" ")).collect(),
+        threads: plan.threads.clone(),
+        repeats: plan.repeats,
+        baseline_target: match plan.baseline {
+            Baseline::Target(t) => Some(t),
+            Baseline::Settings(_) => None,
+        },
+        baseline_settings: match plan.baseline {
+            Baseline::Settings(s) => Some(s),
+            Baseline::Target(_) => None,
+        },
+        metrics: plan.metrics.clone(),
+        runs,
+    };
+    let s = study::study(&input);
+    let text = study::text::render(&s);
+    let render = |f: &str| -> Result<String> {
+        Ok(match f {
+            "text" => text.clone(),
+            "markdown" | "md" => study::text::markdown(&s),
+            "csv" => study::text::csv(&s),
+            "html" => dbpress_report::html::study_page(&s, &text),
+            "json" => serde_json::to_string_pretty(&s).expect("Study always serialises") + "\n",
+            other => {
+                return Err(usage(format!(
+                    "invalid value '{other}' for --output-format: use text, markdown, csv, html or json"
+                )))
+            }
+        })
+    };
+    if let Some(path) = output {
+        use dbpress_report::FileFormat;
+        let f = match FileFormat::of(path) {
+            FileFormat::Json => "json",
+            FileFormat::Csv => "csv",
+            FileFormat::Markdown => "markdown",
+            FileFormat::Html => "html",
+        };
+        dbpress_report::json::write_text(path, &render(f)?)?;
+    }
+    dbpress_core::out!("{}", render(format.unwrap_or("text"))?);
+    Ok(0)
+}
