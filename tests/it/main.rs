@@ -19,6 +19,8 @@ mod conformance;
 mod dry_run;
 /// Engines under test for the conformance suite, each with an independent client.
 mod engines;
+/// Issue 33: experiments from a plan file, settings changed and put back, resumed, reported.
+mod experiment;
 /// JSON results: schema, report re-rendering.
 mod export;
 /// Runs whose events the server stops answering: --forced-shutdown, and the wait without it.

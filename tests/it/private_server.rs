@@ -108,6 +108,17 @@ impl PrivateMariadb {
             .is_ok_and(|s| s.success())
     }
 
+    /// The first value `sql` returns, read with the mariadb client ("" when none).
+    pub fn value(&self, sql: &str) -> String {
+        let o = Command::new("mariadb")
+            .args(["--no-defaults", "-uroot", "-N", "-B", "-S"])
+            .arg(&self.socket)
+            .args(["-e", sql])
+            .output()
+            .expect("the mariadb client runs");
+        String::from_utf8_lossy(&o.stdout).trim().to_string()
+    }
+
     /// dbpress's options to reach it over its socket, in its `sbtest` database.
     pub fn socket_options(&self) -> Vec<String> {
         vec![

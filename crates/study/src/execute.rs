@@ -260,6 +260,12 @@ pub fn run(plan: &Plan, opts: &Options, out: &mut dyn Write) -> Result<Outcome, 
             };
             let ready = servers
                 .switch(&store, cell.target, cell.settings)
+                .map_err(|e| {
+                    format!(
+                        "settings '{}' on target '{}': {e}",
+                        plan.settings[cell.settings].name, plan.targets[cell.target].name
+                    )
+                })
                 .and_then(|_| prepared(plan, opts, &store, generation, cell, &signals));
             if let Err(why) = ready {
                 let _ = writeln!(out, "FAILED: {why}");

@@ -391,18 +391,19 @@ impl Plan {
         if !(r.pause >= 0.0 && r.pause.is_finite()) {
             return Err(err(None, "[run] pause: seconds, 0 or more".into()));
         }
-        let order =
-            match r.order.as_ref().map(|o| (o.get_ref().as_str(), o.span())) {
-                None | Some(("interleaved", _)) => Order::Interleaved,
-                Some(("sequential", _)) => Order::Sequential,
-                Some(("shuffled", _)) => Order::Shuffled,
-                Some((other, span)) => return Err(err(
+        let order = match r.order.as_ref().map(|o| (o.get_ref().as_str(), o.span())) {
+            None | Some(("interleaved", _)) => Order::Interleaved,
+            Some(("sequential", _)) => Order::Sequential,
+            Some(("shuffled", _)) => Order::Shuffled,
+            Some((other, span)) => {
+                return Err(err(
                     Some(span),
                     format!(
                         "order = \"{other}\": use \"interleaved\", \"sequential\" or \"shuffled\""
                     ),
-                )),
-            };
+                ))
+            }
+        };
         let prepare = match r.prepare.as_ref().map(|o| (o.get_ref().as_str(), o.span())) {
             None | Some(("once", _)) => PrepareMode::Once,
             Some(("per-settings", _)) => PrepareMode::PerSettings,

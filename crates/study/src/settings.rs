@@ -109,7 +109,7 @@ impl<'a> Servers<'a> {
                 if !remembered.contains(var) {
                     let saved = gs
                         .save(conn, var)
-                        .map_err(|e| format!("target '{t}': reading {var}: {e}"))?;
+                        .map_err(|e| format!("reading {var}: {e}"))?;
                     store.remember_setting(
                         &plan.name,
                         &ChangedSetting {
@@ -120,13 +120,8 @@ impl<'a> Servers<'a> {
                         },
                     )?;
                 }
-                gs.apply(conn, var, value).map_err(|e| {
-                    format!(
-                        "target '{t}', settings '{}': {} {var} = {value}: {e}",
-                        s.name,
-                        gs.verb()
-                    )
-                })?;
+                gs.apply(conn, var, value)
+                    .map_err(|e| format!("{} {var} = {value}: {e}", gs.verb()))?;
             }
         }
         if let Some(cmd) = &s.restart {
@@ -146,19 +141,18 @@ impl<'a> Servers<'a> {
     /// What the server reads for `var`, once it is `value` (PostgreSQL applies a reload to
     /// sessions as they next start a command, so the reading is tried for a few seconds).
     fn read_back(&mut self, target: usize, var: &str, value: &str) -> Result<String, String> {
-        let t = self.plan.targets[target].name.clone();
         let until = Instant::now() + Duration::from_secs(5);
         loop {
             let (gs, conn) = self.session(target)?;
             let read = gs
                 .read(conn, var)
-                .map_err(|e| format!("target '{t}': reading back {var}: {e}"))?;
+                .map_err(|e| format!("reading back {var}: {e}"))?;
             if same_value(value, &read) {
                 return Ok(read);
             }
             if Instant::now() >= until {
                 return Err(format!(
-                    "target '{t}': {var} was set to {value} but the server reads {read}: the setting did not take (a value the server rounds or refuses, or one set elsewhere)"
+                    "{var} was set to {value} but the server reads {read}: the setting did not take (a value the server rounds or refuses, or one set elsewhere)"
                 ));
             }
             std::thread::sleep(Duration::from_millis(100));
@@ -167,14 +161,13 @@ impl<'a> Servers<'a> {
 
     /// Wait until the target answers again after a restart.
     fn wait_for(&mut self, target: usize, limit: Duration) -> Result<(), String> {
-        let t = self.plan.targets[target].name.clone();
         let until = Instant::now() + limit;
         loop {
             match self.session(target) {
                 Ok(_) => return Ok(()),
                 Err(e) if Instant::now() >= until => {
                     return Err(format!(
-                        "target '{t}' did not answer within {} s of its restart command: {e}",
+                        "the server did not answer within {} s of the restart command: {e}",
                         limit.as_secs()
                     ))
                 }

@@ -10,7 +10,6 @@ use std::fmt::Write;
 
 pub fn study_page(s: &Study, text: &str) -> String {
     let mut o = String::new();
-    let _ = writeln!(o, "<h1>Experiment {}</h1>", esc(&s.name));
     if !s.description.is_empty() {
         let _ = writeln!(o, "<p>{}</p>", esc(&s.description));
     }

@@ -1,0 +1,394 @@
+//! Issue 33: a study from one plan file. Settings are changed on a MariaDB of the test's own
+//! (tests/it/private_server.rs: the shared servers are never reconfigured) and must be back as
+//! they were after a study that succeeds, one with a failing cell, one stopped by SIGINT and one
+//! killed outright; a resumed study runs only the missing cells; the report's medians and
+//! ratios are those recomputed from the stored runs.
+
+use crate::common::*;
+use crate::private_server::PrivateMariadb;
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A plan on `srv`: double 1 and a relaxed set, two thread levels, two repeats, 1 s cells.
+fn double_plan(dir: &Path, srv: &PrivateMariadb, extra_settings: &str) -> PathBuf {
+    let opts: Vec<String> = srv
+        .socket_options()
+        .iter()
+        .map(|o| format!("\"{o}\""))
+        .collect();
+    let text = format!(
+        r#"name = "doubles"
+description = "double 1 against relaxed durability"
+store = "study.db"
+
+[run]
+threads = [1, 2]
+repeats = 2
+duration = 1
+baseline = "double1"
+
+[[target]]
+name = "maria"
+options = [{}]
+
+[[settings]]
+name = "double1"
+variables = {{ sync_binlog = 1, innodb_flush_log_at_trx_commit = 1 }}
+
+[[settings]]
+name = "relaxed"
+variables = {{ sync_binlog = 0, innodb_flush_log_at_trx_commit = 2 }}
+{extra_settings}
+[[workload]]
+name = "ps"
+command = "oltp_point_select --tables=1 --table-size=500"
+"#,
+        opts.join(", ")
+    );
+    let path = dir.join("doubles.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The server's durability settings now.
+fn doubles(srv: &PrivateMariadb) -> (String, String) {
+    (
+        srv.value("SELECT @@GLOBAL.sync_binlog"),
+        srv.value("SELECT @@GLOBAL.innodb_flush_log_at_trx_commit"),
+    )
+}
+
+fn experiment(args: &[&str]) -> std::process::Output {
+    let mut a = vec!["experiment"];
+    a.extend_from_slice(args);
+    dbpress(&a)
+}
+
+/// Every measured run of the study's current generation, as the store exports them.
+fn stored_runs(store: &Path) -> Vec<(i64, serde_json::Value)> {
+    let c = rusqlite::Connection::open(store).unwrap();
+    let mut stmt = c
+        .prepare(
+            "SELECT id FROM runs WHERE status = 'ok' AND generation = \
+             (SELECT generation FROM experiments WHERE name = 'doubles') ORDER BY id",
+        )
+        .unwrap();
+    let ids: Vec<i64> = stmt
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    ids.into_iter()
+        .map(|id| {
+            let o = dbpress(&[
+                "results",
+                "export",
+                &id.to_string(),
+                &format!("--store={}", store.display()),
+            ]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            (id, serde_json::from_str(&stdout(&o)).unwrap())
+        })
+        .collect()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+#[test]
+fn issue_33_a_study_runs_every_cell_restores_settings_and_reports_what_the_store_holds() {
+    let Some(srv) = PrivateMariadb::start("experiment-ok") else {
+        return;
+    };
+    let before = doubles(&srv);
+    let dir = scratch("experiment-ok");
+    let plan = double_plan(&dir, &srv, "");
+    let p = plan.to_str().unwrap();
+    let o = experiment(&["check", p]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains(
+            "8 cells = 1 target(s) × 2 settings × 1 workload(s) × 2 thread level(s) × 2 repeat(s)"
+        ),
+        "{}",
+        stdout(&o)
+    );
+
+    let o = experiment(&["run", p]);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.matches("] maria · ").count(), 8, "{out}");
+    assert!(out.contains("8 of 8 cells measured"), "{out}");
+    assert!(out.contains("Cleaning up ps on maria"), "{out}");
+    // The settings as they were, and no table left behind.
+    assert_eq!(doubles(&srv), before);
+    assert_eq!(
+        srv.value("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'sbtest'"),
+        "0"
+    );
+
+    let store = dir.join("study.db");
+    let runs = stored_runs(&store);
+    assert_eq!(runs.len(), 8);
+    // Each cell ran under its set: the run itself read the server's setting at its start.
+    let c = rusqlite::Connection::open(&store).unwrap();
+    let mut by_settings: BTreeMap<(String, u32), Vec<f64>> = BTreeMap::new();
+    for (id, r) in &runs {
+        let (settings, threads): (String, u32) = c
+            .query_row(
+                "SELECT settings, threads FROM runs WHERE id = ?1",
+                [id],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
+            .unwrap();
+        let flush = r["environment"]["server"]["variables"]["innodb_flush_log_at_trx_commit"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            flush,
+            if settings == "double1" { "1" } else { "2" },
+            "run {id}"
+        );
+        assert_eq!(r["run"]["threads"].as_u64().unwrap() as u32, threads);
+        by_settings
+            .entry((settings, threads))
+            .or_default()
+            .push(r["summary"]["tps"].as_f64().unwrap());
+    }
+
+    // The report's medians and ratios are the stored runs' own.
+    let o = experiment(&["report", p, "--output-format=csv"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = stdout(&o);
+    let mut checked = 0;
+    for line in csv.lines().skip(1).filter(|l| l.starts_with("ps,tps,")) {
+        let f: Vec<&str> = line.split(',').collect();
+        let threads: u32 = f[2].parse().unwrap();
+        let settings = f[4].to_string();
+        let median_reported: f64 = f[6].parse().unwrap();
+        let want = median(by_settings[&(settings.clone(), threads)].clone());
+        assert!(
+            (median_reported - want).abs() < 1e-6 * want,
+            "{line}: {want}"
+        );
+        let base = median(by_settings[&("double1".to_string(), threads)].clone());
+        let ratio: f64 = f[9].parse().unwrap();
+        assert!((ratio - want / base).abs() < 1e-9, "{line}");
+        checked += 1;
+    }
+    assert_eq!(checked, 4, "{csv}");
+    // Text, Markdown and HTML render the same study.
+    let text = stdout(&experiment(&["report", p]));
+    assert!(text.contains("ps — TPS (higher is better)"), "{text}");
+    assert!(
+        text.contains("settings relaxed: innodb_flush_log_at_trx_commit=2, sync_binlog=0"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Summary: throughput relative to settings double1"),
+        "{text}"
+    );
+    let html = dir.join("study.html");
+    let o = experiment(&["report", p, &format!("--output={}", html.display())]);
+    assert!(o.status.success());
+    let page = std::fs::read_to_string(&html).unwrap();
+    // One line per (target, settings), a point per thread level.
+    assert_eq!(
+        chart_points(&page, "ps — TPS (higher is better)"),
+        2,
+        "{page}"
+    );
+    assert_eq!(page.matches("<polyline").count() % 2, 0);
+    // By name, from the plan the store keeps.
+    let o = experiment(&["report", "doubles", &format!("--store={}", store.display())]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), text);
+
+    // Running it again finds every cell measured.
+    let o = experiment(&["run", p]);
+    assert!(o.status.success());
+    assert!(
+        stdout(&o).contains("Resuming: 8 measured already, 0 to run"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn issue_33_a_failing_cell_is_recorded_the_study_goes_on_and_settings_come_back() {
+    let Some(srv) = PrivateMariadb::start("experiment-fail") else {
+        return;
+    };
+    let before = doubles(&srv);
+    let dir = scratch("experiment-fail");
+    // A set that changes innodb_flush_log_at_trx_commit, then names no variable.
+    let plan = double_plan(
+        &dir,
+        &srv,
+        "\n[[settings]]\nname = \"broken\"\nvariables = { innodb_flush_log_at_trx_commit = 0, no_such_variable_33 = 1 }\n",
+    );
+    let o = experiment(&["run", plan.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}\n{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(out.matches("broken · ps").count(), 4, "{out}");
+    assert_eq!(
+        out.matches("FAILED: settings 'broken' on target 'maria': ")
+            .count(),
+        4,
+        "{out}"
+    );
+    assert!(
+        out.contains("8 of 12 cells measured (8 this time, 4 failed)"),
+        "{out}"
+    );
+    assert_eq!(doubles(&srv), before);
+    // The failures are in the store with their error.
+    let c = rusqlite::Connection::open(dir.join("study.db")).unwrap();
+    let failed: i64 = c
+        .query_row(
+            "SELECT count(*) FROM runs WHERE status = 'failed' AND settings = 'broken' AND error LIKE '%no_such_variable_33%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(failed, 4);
+    let left: i64 = c
+        .query_row("SELECT count(*) FROM changed_settings", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(left, 0);
+
+    // --stop-on-error stops at the first one (the settings still put back).
+    let o = experiment(&["run", plan.to_str().unwrap(), "--fresh", "--stop-on-error"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("stopped at the first failed cell"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(doubles(&srv), before);
+}
+
+/// Start `experiment run`, wait until `cells` cells have printed their figures, then hand the
+/// process back.
+fn run_until(plan: &Path, cells: usize, fresh: bool) -> (std::process::Child, String) {
+    let mut cmd = Command::new(bin());
+    cmd.args(["experiment", "run"]).arg(plan);
+    if fresh {
+        cmd.arg("--fresh");
+    }
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut seen = String::new();
+    let mut done = 0;
+    let t0 = Instant::now();
+    while done < cells && t0.elapsed() < Duration::from_secs(120) {
+        let Some(Ok(line)) = lines.next() else { break };
+        if line.contains(" tps, ") {
+            done += 1;
+        }
+        seen.push_str(&line);
+        seen.push('\n');
+    }
+    // Keep draining so the child never blocks on a full pipe.
+    std::thread::spawn(move || for _ in lines {});
+    (child, seen)
+}
+
+#[test]
+fn issue_33_sigint_and_sigkill_leave_the_settings_restored_and_resume_runs_only_missing_cells() {
+    let Some(srv) = PrivateMariadb::start("experiment-signal") else {
+        return;
+    };
+    let before = doubles(&srv);
+    let dir = scratch("experiment-signal");
+    let plan = double_plan(&dir, &srv, "");
+    let store = dir.join("study.db");
+
+    // SIGINT after three cells: the cell under way stops, the settings come back, exit 130.
+    let (child, _) = run_until(&plan, 3, false);
+    send_signal(&child, libc::SIGINT);
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("resumes at the first missing cell"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(doubles(&srv), before);
+    let measured = stored_runs(&store).len();
+    assert!((3..8).contains(&measured), "{measured}");
+
+    // Resumed: only the missing cells run.
+    let o = experiment(&["run", plan.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!(
+            "Resuming: {measured} measured already, {} to run",
+            8 - measured
+        )),
+        "{out}"
+    );
+    assert_eq!(out.matches(" tps, ").count(), 8 - measured, "{out}");
+    assert_eq!(stored_runs(&store).len(), 8);
+    assert_eq!(doubles(&srv), before);
+
+    // SIGKILL mid-study (a fresh generation): nothing can put the settings back at once, but
+    // the store remembers them, and `experiment restore` (or the next run) does.
+    let (mut child, _) = run_until(&plan, 1, true);
+    std::thread::sleep(Duration::from_millis(300));
+    child.kill().unwrap();
+    let _ = child.wait();
+    let o = experiment(&["restore", plan.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(doubles(&srv), before);
+    let o = experiment(&["restore", plan.to_str().unwrap()]);
+    assert!(stdout(&o).contains("Nothing to put back"), "{}", stdout(&o));
+    // The killed study's store is whole.
+    let c = rusqlite::Connection::open(&store).unwrap();
+    let ok: String = c
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok, "ok");
+    // Its half-made tables: the next run finds and uses them (its check passes) or says why.
+    let o = experiment(&["run", plan.to_str().unwrap()]);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    assert_eq!(doubles(&srv), before);
+}
+
+#[test]
+fn issue_33_a_bad_plan_is_one_line_with_its_line_number() {
+    let dir = scratch("experiment-bad");
+    let plan = dir.join("bad.toml");
+    std::fs::write(
+        &plan,
+        "[run]\nthreads = [1]\nrepeat = 3\n[[target]]\nname = \"a\"\ndb = \"sqlite:x.db\"\n[[workload]]\nname = \"w\"\ncommand = \"oltp_point_select\"\n",
+    )
+    .unwrap();
+    let o = experiment(&["check", plan.to_str().unwrap()]);
+    assert_fails_with(&o, 2, "bad.toml:3: unknown field `repeat`");
+    std::fs::write(
+        &plan,
+        "[[target]]\nname = \"a\"\noptions = [\"--mysql-hots=x\"]\n[[workload]]\nname = \"w\"\ncommand = \"oltp_point_select\"\n",
+    )
+    .unwrap();
+    let o = experiment(&["check", plan.to_str().unwrap()]);
+    assert_fails_with(&o, 2, "target 'a': unknown option");
+    let o = experiment(&["run", dir.join("missing.toml").to_str().unwrap()]);
+    assert_fails_with(&o, 2, "cannot read the plan");
+}
