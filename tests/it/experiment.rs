@@ -392,3 +392,75 @@ fn issue_33_a_bad_plan_is_one_line_with_its_line_number() {
     let o = experiment(&["run", dir.join("missing.toml").to_str().unwrap()]);
     assert_fails_with(&o, 2, "cannot read the plan");
 }
+
+/// The Done-when's PostgreSQL study, on a PostgreSQL of the test's own: ALTER SYSTEM and a
+/// reload for each set, read back by each run, and the server's configuration as it was after.
+#[test]
+fn issue_33_a_postgresql_study_changes_settings_with_alter_system_and_puts_them_back() {
+    let Some(srv) = crate::private_server::PrivatePostgres::start("experiment-pg") else {
+        return;
+    };
+    let before = srv.value("SHOW synchronous_commit");
+    let auto_before =
+        srv.value("SELECT count(*) FROM pg_file_settings WHERE sourcefile LIKE '%auto.conf'");
+    let dir = scratch("experiment-pg");
+    let opts: Vec<String> = srv.options().iter().map(|o| format!("\"{o}\"")).collect();
+    let plan = dir.join("pg.toml");
+    std::fs::write(
+        &plan,
+        format!(
+            r#"name = "pg-commit"
+store = "study.db"
+[run]
+threads = [1, 2]
+repeats = 2
+duration = 1
+[[target]]
+name = "pg"
+options = [{}]
+[[settings]]
+name = "sync-on"
+variables = {{ synchronous_commit = "on" }}
+[[settings]]
+name = "sync-off"
+variables = {{ synchronous_commit = "off" }}
+[[workload]]
+name = "upd"
+command = "oltp_update_index --tables=1 --table-size=500"
+"#,
+            opts.join(", ")
+        ),
+    )
+    .unwrap();
+    let o = experiment(&["run", plan.to_str().unwrap()]);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("8 of 8 cells measured"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(srv.value("SHOW synchronous_commit"), before);
+    assert_eq!(
+        srv.value("SELECT count(*) FROM pg_file_settings WHERE sourcefile LIKE '%auto.conf'"),
+        auto_before,
+        "ALTER SYSTEM entries left behind"
+    );
+    let c = rusqlite::Connection::open(dir.join("study.db")).unwrap();
+    let mut stmt = c
+        .prepare("SELECT settings, result FROM runs WHERE status = 'ok'")
+        .unwrap();
+    let rows: Vec<(String, String)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(rows.len(), 8);
+    for (settings, json) in rows {
+        let r: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let read = r["environment"]["server"]["variables"]["synchronous_commit"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(read, settings.trim_start_matches("sync-"), "{settings}");
+    }
+}

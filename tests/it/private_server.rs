@@ -143,3 +143,127 @@ impl Drop for PrivateMariadb {
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
+
+/// A PostgreSQL of a test's own — its own data directory, port and socket directory — for
+/// tests that reconfigure a server (ALTER SYSTEM). Made with the machine's `initdb` and started
+/// with `pg_ctl` as the `postgres` user (PostgreSQL refuses to run as root), trust
+/// authentication on its socket only; stopped and removed when dropped.
+pub struct PrivatePostgres {
+    pub dir: PathBuf,
+    pub port: u16,
+    bin: PathBuf,
+}
+
+impl PrivatePostgres {
+    pub fn start(name: &str) -> Option<PrivatePostgres> {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+        let bin = std::fs::read_dir("/usr/lib/postgresql").ok().and_then(|d| {
+            d.flatten()
+                .map(|e| e.path().join("bin"))
+                .find(|b| b.join("initdb").exists())
+        });
+        let root = unsafe { libc::geteuid() } == 0;
+        let (Some(bin), true) = (bin, root) else {
+            assert!(!ci, "{name}: a private PostgreSQL needs initdb (scripts/services.sh installs it) and root to run it as postgres");
+            eprintln!("SKIPPED {name}: no initdb, or not root");
+            return None;
+        };
+        let dir =
+            std::env::temp_dir().join(format!("dbpress-private-pg-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let as_postgres = |args: &[&str]| {
+            Command::new("runuser")
+                .args(["-u", "postgres", "--"])
+                .args(args)
+                .output()
+                .expect("runuser runs")
+        };
+        let o = Command::new("chown")
+            .arg("postgres:")
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "chown: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let data = dir.join("data");
+        let o = as_postgres(&[
+            bin.join("initdb").to_str().unwrap(),
+            "-D",
+            data.to_str().unwrap(),
+            "-A",
+            "trust",
+            "-U",
+            "postgres",
+            "--no-sync",
+        ]);
+        assert!(
+            o.status.success(),
+            "initdb: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let port = free_port();
+        let opts = format!(
+            "-p {port} -k {} -c listen_addresses='' -c fsync=off -c shared_buffers=16MB",
+            dir.display()
+        );
+        let o = as_postgres(&[
+            bin.join("pg_ctl").to_str().unwrap(),
+            "-D",
+            data.to_str().unwrap(),
+            "-o",
+            &opts,
+            "-l",
+            dir.join("log").to_str().unwrap(),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        ]);
+        let srv = PrivatePostgres { dir, port, bin };
+        assert!(
+            o.status.success(),
+            "pg_ctl start: {}{}",
+            String::from_utf8_lossy(&o.stderr),
+            std::fs::read_to_string(srv.dir.join("log")).unwrap_or_default()
+        );
+        Some(srv)
+    }
+
+    /// The first value `sql` returns, read with psql as postgres.
+    pub fn value(&self, sql: &str) -> String {
+        let o = Command::new("runuser")
+            .args(["-u", "postgres", "--", "psql", "-X", "-A", "-t", "-h"])
+            .arg(&self.dir)
+            .args(["-p", &self.port.to_string(), "-d", "postgres", "-c", sql])
+            .output()
+            .expect("psql runs");
+        String::from_utf8_lossy(&o.stdout).trim().to_string()
+    }
+
+    /// dbpress's options to reach it over its socket as postgres.
+    pub fn options(&self) -> Vec<String> {
+        vec![
+            format!("--pgsql-host={}", self.dir.display()),
+            format!("--pgsql-port={}", self.port),
+            "--pgsql-user=postgres".into(),
+            "--pgsql-db=postgres".into(),
+        ]
+    }
+}
+
+impl Drop for PrivatePostgres {
+    fn drop(&mut self) {
+        let _ = Command::new("runuser")
+            .args(["-u", "postgres", "--"])
+            .arg(self.bin.join("pg_ctl"))
+            .arg("-D")
+            .arg(self.dir.join("data"))
+            .args(["-m", "immediate", "-w", "stop"])
+            .output();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}

@@ -135,6 +135,9 @@ impl<'a> Servers<'a> {
         }
         self.readings[target] = readings;
         self.current[target] = Some(set);
+        // No idle session of the study's own during a measurement: the server would count it
+        // among the run's (PostgreSQL's statistics wait for every session to end).
+        self.drop_session(target);
         Ok(())
     }
 
