@@ -464,3 +464,45 @@ command = "oltp_update_index --tables=1 --table-size=500"
         assert_eq!(read, settings.trim_start_matches("sync-"), "{settings}");
     }
 }
+
+/// What a DBA noticed on the pages: a sweep's page says the levels it ran, not its first one;
+/// a comparison's legend names what differed, not only the file names.
+#[test]
+fn issue_33_a_sweep_page_lists_its_levels_and_legends_name_what_differed() {
+    let dir = scratch("pages");
+    let page = dir.join("s.html");
+    let o = dbpress(&[
+        "oltp_point_select",
+        "run",
+        "--mysql-dry-run",
+        "--events=500",
+        "--threads=1,2",
+        &format!("--output={}", page.display()),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains(r#"<tr><td>threads</td><td style="text-align:left">1, 2</td></tr>"#),
+        "{html}"
+    );
+    for (name, rand) in [("a", "uniform"), ("b", "pareto")] {
+        let o = dbpress(&[
+            "oltp_point_select",
+            "run",
+            "--mysql-dry-run",
+            "--events=500",
+            &format!("--rand-type={rand}"),
+            &format!("--output={}", dir.join(format!("{name}.json")).display()),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let o = dbpress(&[
+        "compare",
+        dir.join("a.json").to_str().unwrap(),
+        dir.join("b.json").to_str().unwrap(),
+        "--output-format=html",
+    ]);
+    let html = stdout(&o);
+    assert!(html.contains("a: rand-type=uniform"), "{html}");
+    assert!(html.contains("b: rand-type=pareto"), "{html}");
+}

@@ -1930,6 +1930,17 @@ fn a_write_stall_is_found_in_the_intervals_and_placed_in_time() {
         text.contains("    the machine's CPUs during the stalls: busy "),
         "{text}"
     );
+    // Issue 33: the page's latency chart shades the stall as the events chart does.
+    let o = dbpress(&["report", out.to_str().unwrap(), "--output-format=html"]);
+    let page = stdout(&o);
+    let latency = &page[page
+        .find("<figcaption>Event latency per interval, ms (stalls shaded)</figcaption>")
+        .expect("the latency chart")..];
+    let latency = &latency[..latency.find("</figure>").unwrap()];
+    assert!(
+        latency.contains("<title>no event finished from"),
+        "{latency}"
+    );
     let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }

@@ -20,14 +20,14 @@ use std::fmt::Write;
 pub use study::study_page;
 use svg::{Band, Chart, Series, Whisker, XAxis};
 
-/// The run's setting as a two-column table.
-fn about(o: &mut String, r: &RunResult) {
+/// The run's setting as a two-column table; `threads` as the page has them (a sweep's list).
+fn about(o: &mut String, r: &RunResult, threads: &str) {
     let e = &r.environment;
     let rows = [
         ("workload", r.run.workload.clone()),
         ("target", e.target.clone()),
         ("server", r.server_name()),
-        ("threads", r.run.threads.to_string()),
+        ("threads", threads.to_string()),
         ("stop condition", r.run.stop_condition.clone()),
         ("statements", r.run.ps_mode.clone()),
         ("random ids", r.run.rand_type.clone()),
@@ -119,11 +119,11 @@ fn interval_charts(o: &mut String, r: &RunResult) {
     // The max is left to the text: one slow event would flatten the percentiles to a line.
     o.push_str(
         &Chart {
-            title: "Event latency per interval, ms",
+            title: "Event latency per interval, ms (stalls shaded)",
             y_label: "ms",
             x: XAxis::Time,
             series,
-            bands: vec![],
+            bands: bands.clone(),
             whiskers: vec![],
             y_at_least: 0.0,
         }
@@ -151,7 +151,7 @@ fn summary_table(o: &mut String, r: &RunResult) {
 /// One run: what ran, the figures, the charts, and the full text report.
 pub fn run_page(r: &RunResult) -> String {
     let mut o = String::new();
-    about(&mut o, r);
+    about(&mut o, r, &r.run.threads.to_string());
     o.push_str("<h2>Summary</h2>\n");
     summary_table(&mut o, r);
     for w in &r.run.warnings {
@@ -180,7 +180,9 @@ fn full_text(r: &RunResult) -> String {
 pub fn sweep_page(s: &SweepResult) -> String {
     let mut o = String::new();
     if let Some(r) = s.steps.iter().find_map(|st| st.result.as_ref()) {
-        about(&mut o, r);
+        // A sweep ran at every level, not at its first step's.
+        let levels: Vec<String> = s.levels.iter().map(u32::to_string).collect();
+        about(&mut o, r, &levels.join(", "));
     }
     let names: Vec<String> = s
         .table
@@ -356,6 +358,7 @@ pub fn compare_page(c: &Comparison, text: &str) -> String {
         }
     }
     o.push_str("<h2>Against threads</h2>\n");
+    let legends = legend_names(c);
     let grouped = c.runs.iter().any(|r| r.files.len() > 1);
     if grouped {
         o.push_str("<p>A point is the median of a group's runs; its bar spans their lowest and highest.</p>\n");
@@ -365,8 +368,8 @@ pub fn compare_page(c: &Comparison, text: &str) -> String {
             .runs
             .iter()
             .enumerate()
-            .map(|(k, run)| Series {
-                name: &run.label,
+            .map(|(k, _)| Series {
+                name: &legends[k],
                 points: c
                     .rows
                     .iter()
@@ -395,4 +398,54 @@ pub fn compare_page(c: &Comparison, text: &str) -> String {
     }
     text_block(&mut o, "The comparison", text, true);
     page(&format!("dbpress: {} results compared", c.runs.len()), &o)
+}
+
+/// Each result's legend: its label and what set it apart from the others (`b:
+/// synchronous_commit=off`), not the file name alone; the baseline with its own values of what
+/// the others changed.
+fn legend_names(c: &Comparison) -> Vec<String> {
+    let short = |what: &str| -> Option<String> {
+        what.strip_prefix("server variable ")
+            .or_else(|| what.strip_prefix("option --"))
+            .map(String::from)
+            .or_else(|| (what == "workload" || what == "server").then(|| what.to_string()))
+    };
+    let shown = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
+    let mut names: Vec<String> = Vec::with_capacity(c.runs.len());
+    let mut base_keys: Vec<(String, String)> = Vec::new();
+    for run in c.runs.iter().skip(1) {
+        let parts: Vec<String> = c
+            .differences
+            .iter()
+            .filter(|d| d.run == run.label)
+            .filter_map(|d| {
+                let k = short(&d.what)?;
+                if !base_keys.iter().any(|(bk, _)| bk == &k) {
+                    base_keys.push((k.clone(), shown(&d.baseline)));
+                }
+                Some(format!("{k}={}", shown(&d.value)))
+            })
+            .take(3)
+            .collect();
+        names.push(if parts.is_empty() {
+            run.label.clone()
+        } else {
+            format!("{}: {}", run.label, parts.join(", "))
+        });
+    }
+    let base = &c.runs[0].label;
+    let base_parts: Vec<String> = base_keys
+        .iter()
+        .take(3)
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    names.insert(
+        0,
+        if base_parts.is_empty() {
+            base.clone()
+        } else {
+            format!("{base}: {}", base_parts.join(", "))
+        },
+    );
+    names
 }
