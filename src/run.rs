@@ -303,6 +303,7 @@ fn assemble(
         checkpoints: output.checkpoints,
         host_usage: output.host_usage,
         server_waits: output.waits,
+        server_status: output.server_status,
         tpcc: None,
     };
     let mut result = result;

@@ -131,19 +131,42 @@ fn check(plan: &Plan) -> Result<u8> {
         dbpress_study::settings::driver_for(&t.args)
             .map_err(|e| usage(format!("{}: target '{}': {e}", plan.path.display(), t.name)))?;
     }
-    for w in plan
-        .workloads
-        .iter()
-        .filter(|w| w.kind == WorkloadKind::Sysbench)
-    {
-        dbpress_core::options::scan::scan(&w.args).map_err(|e| {
-            usage(format!(
-                "{}: workload '{}': {}",
+    // Each sysbench-grammar workload's cell command, as the study will run it, once against
+    // the dry-run driver: an option the workload does not take is named now, not at its cell.
+    let exe = std::env::current_exe()
+        .map_err(|e| environment(format!("cannot find the dbpress binary: {e}")))?;
+    let scratch = std::env::temp_dir().join(format!("dbpress-check-{}.json", std::process::id()));
+    for (i, w) in plan.workloads.iter().enumerate() {
+        if w.kind != WorkloadKind::Sysbench {
+            continue;
+        }
+        let cell = dbpress_study::cells::Cell {
+            target: 0,
+            settings: 0,
+            workload: i,
+            threads: plan.threads[0],
+            repeat: 1,
+        };
+        let args = dbpress_study::command::dry_run_args(plan, &cell, &scratch);
+        let o = std::process::Command::new(&exe)
+            .args(&args)
+            .output()
+            .map_err(|e| environment(format!("cannot run {}: {e}", exe.display())))?;
+        let _ = std::fs::remove_file(&scratch);
+        if !o.status.success() {
+            let err = String::from_utf8_lossy(&o.stderr);
+            let line = err
+                .lines()
+                .find(|l| l.starts_with("dbpress: error:"))
+                .map(|l| l.trim_start_matches("dbpress: error: ").to_string())
+                .unwrap_or_else(|| "it failed on a dry run".into());
+            return Err(usage(format!(
+                "{}: workload '{}' (command = \"{}\"): {line}",
                 plan.path.display(),
                 w.name,
-                e.message()
-            ))
-        })?;
+                w.args.join(" ")
+            )));
+        }
     }
     let n = dbpress_study::cells::cells(plan).len();
     let each = plan.duration + plan.warmup;

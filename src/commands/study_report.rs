@@ -118,6 +118,7 @@ pub fn main(
             Baseline::Target(_) => None,
         },
         metrics: plan.metrics.clone(),
+        status: plan.status.clone(),
         runs,
     };
     let s = study::study(&input);

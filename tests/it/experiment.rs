@@ -199,6 +199,9 @@ fn issue_33_a_study_runs_every_cell_restores_settings_and_reports_what_the_store
         text.contains("Summary: throughput relative to settings double1"),
         "{text}"
     );
+    // The server's own status per cell, read during each run.
+    assert!(text.contains("ps — the server's status per cell"), "{text}");
+    assert!(text.contains("    Threads_running "), "{text}");
     let html = dir.join("study.html");
     let o = experiment(&["report", p, &format!("--output={}", html.display())]);
     assert!(o.status.success());
@@ -389,6 +392,18 @@ fn issue_33_a_bad_plan_is_one_line_with_its_line_number() {
     .unwrap();
     let o = experiment(&["check", plan.to_str().unwrap()]);
     assert_fails_with(&o, 2, "target 'a': unknown option");
+    // A workload option its command does not take, found by a dry run of its cell.
+    std::fs::write(
+        &plan,
+        "[[target]]\nname = \"a\"\ndb = \"sqlite:x.db\"\n[[workload]]\nname = \"t\"\ncommand = \"tpcc --warehouses=1 --no-such-option=2\"\n",
+    )
+    .unwrap();
+    let o = experiment(&["check", plan.to_str().unwrap()]);
+    assert_fails_with(
+        &o,
+        2,
+        "workload 't' (command = \"tpcc --warehouses=1 --no-such-option=2\"): unknown option --no-such-option",
+    );
     let o = experiment(&["run", dir.join("missing.toml").to_str().unwrap()]);
     assert_fails_with(&o, 2, "cannot read the plan");
 }
@@ -462,6 +477,26 @@ command = "oltp_update_index --tables=1 --table-size=500"
             .unwrap()
             .to_string();
         assert_eq!(read, settings.trim_start_matches("sync-"), "{settings}");
+        // PostgreSQL's status over the run: its backends working, commits and WAL per second.
+        assert!(
+            r["server_status"]["samples"].as_u64().unwrap() >= 1,
+            "{}",
+            r["server_status"]
+        );
+        let seen = |name: &str| {
+            r["intervals"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(|i| i.get("server_status")?.get(name)?.as_f64())
+                .fold(0.0, f64::max)
+        };
+        assert!(seen("active_backends") >= 1.0, "{}", r["intervals"]);
+        assert!(
+            seen("xact_commit") > 0.0 && seen("wal_bytes") > 0.0,
+            "{}",
+            r["intervals"]
+        );
     }
 }
 
@@ -505,4 +540,107 @@ fn issue_33_a_sweep_page_lists_its_levels_and_legends_name_what_differed() {
     let html = stdout(&o);
     assert!(html.contains("a: rand-type=uniform"), "{html}");
     assert!(html.contains("b: rand-type=pareto"), "{html}");
+}
+
+/// Item 5: the server's status is read once a second into every interval — gauges at the
+/// interval's end, counters per second — and what it says adds up to what the run did: the
+/// server's Com_select per second, summed over the intervals, is the run's reads.
+#[test]
+fn issue_33_the_servers_status_is_read_into_every_interval_and_adds_up() {
+    let Some(srv) = PrivateMariadb::start("status") else {
+        return;
+    };
+    let dir = scratch("status");
+    let mut conn = srv.socket_options();
+    conn.push("--tables=1".into());
+    conn.push("--table-size=500".into());
+    let args = |head: &[&str], tail: &[&str]| -> Vec<String> {
+        let mut v: Vec<String> = head.iter().map(|s| s.to_string()).collect();
+        v.extend(conn.iter().cloned());
+        v.extend(tail.iter().map(|s| s.to_string()));
+        v
+    };
+    let prep = args(&["oltp_point_select", "prepare"], &[]);
+    let o = dbpress(&prep.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = dir.join("r.json");
+    let run = args(
+        &["oltp_point_select", "run"],
+        &[
+            "--time=4",
+            "--threads=2",
+            "--server-status=Com_select/s,Uptime",
+            &format!("--output={}", out.display()),
+        ],
+    );
+    let o = dbpress(&run.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Server status over the run (SHOW GLOBAL STATUS, read every 1000 ms"),
+        "{}",
+        stdout(&o)
+    );
+    let r = json(&out);
+    crate::export::assert_valid(&r);
+    let st = &r["server_status"];
+    let names: Vec<&str> = st["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"Threads_running") && names.contains(&"Com_select"),
+        "{names:?}"
+    );
+    assert!(st["samples"].as_u64().unwrap() >= 4, "{st}");
+    let intervals = r["intervals"].as_array().unwrap();
+    let full: Vec<&serde_json::Value> =
+        intervals.iter().filter(|i| i["closing"] == false).collect();
+    assert!(full.len() >= 3);
+    let mut selects = 0.0;
+    for i in intervals {
+        let Some(s) = i.get("server_status") else {
+            continue;
+        };
+        selects += s["Com_select"].as_f64().unwrap_or(0.0) * i["duration_s"].as_f64().unwrap();
+    }
+    for i in &full {
+        let s = &i["server_status"];
+        // Two workers and the reading session itself.
+        assert!(s["Threads_running"].as_f64().unwrap() >= 1.0, "{i}");
+        assert!(s["Uptime"].as_f64().unwrap() > 0.0, "{i}");
+    }
+    let reads = r["summary"]["reads"].as_f64().unwrap();
+    assert!(
+        (selects - reads).abs() <= 0.15 * reads,
+        "Com_select over the intervals {selects:.0} against the run's reads {reads}"
+    );
+    // The page charts them, stalls shaded.
+    let o = dbpress(&["report", out.to_str().unwrap(), "--output-format=html"]);
+    assert!(
+        stdout(&o).contains(
+            "Threads_running (SHOW GLOBAL STATUS), at each interval's end (stalls shaded)"
+        ),
+        "no status chart"
+    );
+    // Off is off; a bad name is one line.
+    let off = args(
+        &["oltp_point_select", "run"],
+        &[
+            "--time=1",
+            "--server-status=off",
+            &format!("--output={}", out.display()),
+        ],
+    );
+    assert!(dbpress(&off.iter().map(String::as_str).collect::<Vec<_>>())
+        .status
+        .success());
+    assert!(json(&out).get("server_status").is_none());
+    let bad = args(&["oltp_point_select", "run"], &["--server-status=a;b"]);
+    assert_fails_with(
+        &dbpress(&bad.iter().map(String::as_str).collect::<Vec<_>>()),
+        2,
+        "is not a status name",
+    );
 }

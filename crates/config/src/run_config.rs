@@ -90,6 +90,8 @@ pub struct RunConfig {
     pub latency_limit_ns: Option<u64>,
     /// `--server-waits`: sample the server's view of the sessions during the run.
     pub server_waits: bool,
+    /// `--server-status`: None when off, else the figures added to the engine's own set.
+    pub server_status: Option<Vec<(String, dbpress_driver::status::StatusKind)>>,
     pub arrival: Arrival,
     /// `--forced-shutdown`: seconds after the end of --time to wait for events still running
     /// before ending the run without them; None = wait as long as they take.
@@ -332,6 +334,26 @@ pub fn resolve_driver(opts: &OptionValues) -> Result<(Driver, bool)> {
     }
 }
 
+/// `--server-status`: on (the engine's set), off, or names to add to it.
+fn server_status(v: &str) -> Result<Option<Vec<(String, dbpress_driver::status::StatusKind)>>> {
+    match dbpress_core::options::parse_bool(v) {
+        Some(true) => return Ok(Some(Vec::new())),
+        Some(false) => return Ok(None),
+        None => {}
+    }
+    let mut extra = Vec::new();
+    for item in v.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let (name, kind) = dbpress_driver::status::parse_extra(item);
+        if dbpress_driver::settings::check_name(&name).is_err() {
+            return Err(usage(format!(
+                "--server-status={v}: '{item}' is not a status name (letters, digits and _; NAME/s for a counter per second), or give on/off"
+            )));
+        }
+        extra.push((name, kind));
+    }
+    Ok(Some(extra))
+}
+
 /// The file name `--store` alone means.
 pub const DEFAULT_STORE: &str = "dbpress-results.db";
 
@@ -522,6 +544,7 @@ impl RunConfig {
             rate: (rate > 0.0).then_some(rate),
             latency_limit_ns: (latency_limit_ms > 0.0).then_some((latency_limit_ms * 1e6) as u64),
             server_waits: boolean(opts, "server-waits")?,
+            server_status: server_status(opts.get("server-status"))?,
             arrival,
             forced_shutdown,
             thread_init_timeout,

@@ -89,6 +89,21 @@ pub trait Driver: Send + Sync {
     fn check_session(&self, _conn: &mut dyn Connection) -> DbResult<()> {
         Ok(())
     }
+    /// The server's status figures sampled once a second during a run, and where they come
+    /// from; None where the server keeps none (an embedded engine, a dry run) or several
+    /// servers share the run.
+    fn status_spec(&self) -> Option<&'static crate::status::StatusSpec> {
+        None
+    }
+    /// The current values of `names` (the spec's and the user's), read over `conn`; a name the
+    /// server does not have is left out.
+    fn read_status(
+        &self,
+        _conn: &mut dyn Connection,
+        _names: &[String],
+    ) -> DbResult<Vec<(String, f64)>> {
+        Ok(Vec::new())
+    }
     /// How this server's global settings are changed and put back; None where there are none
     /// to change (an embedded engine, a dry run).
     fn global_settings(&self) -> Option<&'static dyn crate::settings::GlobalSettings> {

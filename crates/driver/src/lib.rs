@@ -14,6 +14,7 @@
 //! - `driver`: the `Driver` trait, `ServerInfo`, `Hints`, `PsMode`, `CounterSpec`, `DataLocation`
 //! - `settings`: a server's global settings changed and put back (`GlobalSettings`), for
 //!   experiments
+//! - `status`: the server's status figures sampled during a run (`StatusSpec`, `StatusKind`)
 //! - `flag_hints`: the option names errors quote, for each grammar a target can come from
 
 pub mod clients;
@@ -25,6 +26,7 @@ pub mod mysql;
 pub mod pgsql;
 pub mod settings;
 pub mod sqlite;
+pub mod status;
 
 pub use clients::{ClientSessions, SessionTally};
 pub use dbpress_session::text::{push_int, render_text};

@@ -8,6 +8,8 @@
 //!   data and the sessions' network interface, from /proc
 //! - `counters`: the server's own counters around a run, set against dbpress's reads and writes
 //! - `waits`: what the server said the run's sessions were waiting on, sampled
+//! - `status`: the server's status figures (gauges and counters) read once a second into the
+//!   intervals
 //! - `environment`: the OS, kernel and CPU, for the result
 
 pub mod counters;
@@ -15,4 +17,5 @@ pub mod environment;
 pub mod host;
 pub mod result;
 pub mod stats;
+pub mod status;
 pub mod waits;

@@ -319,6 +319,9 @@ fn dbpress_sections(r: &RunResult) -> String {
         });
         o.push_str(&server_counters::section(c, s.events, disk_reads));
     }
+    if let Some(st) = &r.server_status {
+        o.push_str(&dbpress_measure::status::section(st, &r.intervals));
+    }
     if let Some(w) = &r.server_waits {
         o.push_str(&dbpress_measure::waits::section(w));
     }

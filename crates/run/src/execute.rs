@@ -35,6 +35,8 @@ pub struct RunOutput {
     pub checkpoints: Option<dbpress_measure::result::Checkpoints>,
     /// The server's wait events of the run's sessions, where sampled.
     pub waits: Option<dbpress_measure::waits::ServerWaits>,
+    /// The server's status figures, where read (their values are in the intervals).
+    pub server_status: Option<dbpress_measure::status::ServerStatus>,
     /// What ran during the warm-up, for the comparison with the server's counters.
     pub warmup: counters::WarmupCounts,
     /// CPU over the measured time (machine, dbpress, the server's process).
@@ -171,6 +173,7 @@ pub fn run(
     let transactional = workload.transactional();
 
     progress.phase(Phase::Initializing);
+    let status_items = status_items(cfg, driver);
     let outcome = std::thread::scope(|s| -> Result<RunOutput> {
         let mut handles = Vec::with_capacity(threads);
         for tid in 0..threads as u32 {
@@ -324,6 +327,10 @@ pub fn run(
             .map(|source| {
                 s.spawn(move || dbpress_measure::waits::sample(driver, source, threads, shared_ref))
             });
+        // The server's status, read once a second on a thread and a session of their own.
+        let status = status_items.as_ref().map(|(items, source)| {
+            s.spawn(move || dbpress_measure::status::sample(driver, items, source, shared_ref))
+        });
         let result = report_loop(
             cfg,
             &shared,
@@ -356,6 +363,7 @@ pub fn run(
         // The sampler's session too is closed before the counters are read again (PostgreSQL's
         // reading waits until no dbpress session is left) and the server's CPU is read.
         let waits = waits.and_then(|h| h.join().ok());
+        let status = status.and_then(|h| h.join().ok());
         // Every worker has closed its session.
         let counters = counters_before.map(|before| {
             let after = match before {
@@ -370,6 +378,10 @@ pub fn run(
         output.waits = waits.map(|(w, timeline)| {
             timeline.assign(&mut output.intervals, output.measure_start);
             w
+        });
+        output.server_status = status.map(|(st, timeline)| {
+            timeline.assign(&st.items, &mut output.intervals, output.measure_start);
+            st
         });
         Ok(output)
     });
@@ -444,6 +456,7 @@ fn conclude(
         // Every session has ended (or, forced, is left to the process's exit).
         host_usage: host.finish(),
         waits: None,
+        server_status: None,
         measure_start,
     }
 }
@@ -524,6 +537,7 @@ fn interval_of(
         host_cpu: None,
         disk: None,
         waits: None,
+        server_status: None,
         events_by_kind: {
             let n = iv
                 .counts
@@ -753,6 +767,33 @@ pub fn fatal_message(e: &DbError, h: &Hints, w: &dyn Workload) -> Error {
         )),
     };
     error.located(e.origin.as_deref())
+}
+
+/// The status figures to read for this run (the engine's set and `--server-status`'s), and
+/// where from; None when off or where the server keeps none.
+fn status_items(
+    cfg: &RunConfig,
+    driver: &dyn dbpress_driver::Driver,
+) -> Option<(Vec<dbpress_measure::status::StatusItem>, String)> {
+    let extra = cfg.server_status.as_ref()?;
+    let spec = driver.status_spec()?;
+    let mut items: Vec<dbpress_measure::status::StatusItem> = spec
+        .items
+        .iter()
+        .map(|(name, kind)| dbpress_measure::status::StatusItem {
+            name: name.to_string(),
+            kind: *kind,
+        })
+        .collect();
+    for (name, kind) in extra {
+        if !items.iter().any(|i| &i.name == name) {
+            items.push(dbpress_measure::status::StatusItem {
+                name: name.clone(),
+                kind: *kind,
+            });
+        }
+    }
+    Some((items, spec.source.to_string()))
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@ pub fn run_args(plan: &Plan, cell: &Cell, output: &Path) -> Vec<String> {
             a.push(format!("--threads={}", cell.threads));
             a.push(format!("--time={}", plan.duration));
             if plan.warmup > 0 {
-                a.push(format!("--warmup={}", plan.warmup));
+                a.push(format!("--warmup-time={}", plan.warmup));
             }
             a.push(format!("--report-interval={}", plan.report_interval));
         }
@@ -40,6 +40,25 @@ pub fn run_args(plan: &Plan, cell: &Cell, output: &Path) -> Vec<String> {
     a.extend_from_slice(target);
     a.extend_from_slice(&plan.options);
     a.push(format!("--output={}", output.display()));
+    a
+}
+
+/// A cell's run against the dry-run driver for one event, to check its command line (its
+/// workload's options, the plan's `options`) before a study starts.
+pub fn dry_run_args(plan: &Plan, cell: &Cell, output: &Path) -> Vec<String> {
+    let target_len = plan.targets[cell.target].args.len();
+    let mut a = run_args(plan, cell, output);
+    // The target's options sit between the workload's and the plan's: replaced by a dry run.
+    let w = &plan.workloads[cell.workload];
+    let head = match w.kind {
+        WorkloadKind::Sysbench => w.args.len() + 1 + 3 + usize::from(plan.warmup > 0),
+        WorkloadKind::Slap => w.args.len() + 1,
+        WorkloadKind::Script => w.args.len() + 1 + 4,
+    };
+    a.splice(
+        head..head + target_len,
+        ["--mysql-dry-run".to_string(), "--events=1".to_string()],
+    );
     a
 }
 
@@ -89,7 +108,7 @@ command = "script -b select-only"
         let out = Path::new("/tmp/c.json");
         assert_eq!(
             run_args(&plan, &cell(0), out).join(" "),
-            "oltp_read_write run --tables=2 --threads=8 --time=30 --warmup=5 --report-interval=1 --mysql-host=127.0.0.1 --percentile=99 --output=/tmp/c.json"
+            "oltp_read_write run --tables=2 --threads=8 --time=30 --warmup-time=5 --report-interval=1 --mysql-host=127.0.0.1 --percentile=99 --output=/tmp/c.json"
         );
         assert_eq!(
             run_args(&plan, &cell(1), out).join(" "),
@@ -98,6 +117,10 @@ command = "script -b select-only"
         assert_eq!(
             run_args(&plan, &cell(2), out).join(" "),
             "script run -b select-only -c 8 -T 30 --mysql-host=127.0.0.1 --percentile=99 --output=/tmp/c.json"
+        );
+        assert_eq!(
+            dry_run_args(&plan, &cell(0), out).join(" "),
+            "oltp_read_write run --tables=2 --threads=8 --time=30 --warmup-time=5 --report-interval=1 --mysql-dry-run --events=1 --percentile=99 --output=/tmp/c.json"
         );
         assert_eq!(
             setup_args(&plan, 0, plan.workloads[0].prepare.as_ref().unwrap()).join(" "),

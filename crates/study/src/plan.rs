@@ -54,6 +54,8 @@ pub struct Plan {
     pub workloads: Vec<Workload>,
     /// The figures the report's tables show, in order.
     pub metrics: Vec<String>,
+    /// The server status figures the report shows per cell (empty: every one that moved).
+    pub status: Vec<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -260,6 +262,8 @@ struct WorkloadSpec {
 struct ReportSection {
     #[serde(default)]
     metrics: Vec<Spanned<String>>,
+    #[serde(default)]
+    status: Vec<String>,
 }
 
 /// The metrics a report may show.
@@ -341,6 +345,7 @@ const SET_BY_THE_STUDY: &[&str] = &[
     "--threads",
     "--time",
     "--warmup",
+    "--warmup-time",
     "--output",
     "--output-format",
     "--store",
@@ -622,6 +627,7 @@ impl Plan {
             settings,
             workloads,
             metrics,
+            status: f.report.status.clone(),
         })
     }
 }

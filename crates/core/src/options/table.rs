@@ -84,6 +84,7 @@ pub static SPECS: &[Spec] = &[
     o("warmup-time", Int, "0", General, "run events for this many seconds before measuring; excluded from all figures"),
     o("rate", Float, "0", General, "target average events per second, open loop (0 = closed loop)"),
     o("rate-arrival", Str, "poisson", General, "arrival process under --rate: poisson or uniform"),
+    o("server-status", List, "on", General, "read the server's status once a second (SHOW GLOBAL STATUS; pg_stat_database, pg_stat_bgwriter, …) into each interval: on (each engine's set), off, or more names to add, NAME for a level, NAME/s for a counter per second"),
     o("server-waits", Bool, "on", General, "sample what the server says each session is doing (pg_stat_activity, SHOW PROCESSLIST) every 100 ms of the run and report the wait events' shares"),
     o("latency-limit", Float, "0", General, "ms: count events slower than this (from their intended start under --rate) and, under --rate, skip those already this late when due, as pgbench's -L (0 = off)"),
     o("report-interval", Int, "0", General, "periodically report intermediate statistics every N seconds (0 = off)"),

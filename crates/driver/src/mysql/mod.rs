@@ -10,6 +10,7 @@ use super::{
     QueryKind, ResultRows, ServerInfo, StmtHandle, Value,
 };
 use super::{CounterSpec, DataLocation, PsMode};
+use crate::status::StatusKind;
 use dbpress_mysql::errors::kind_of_code;
 use dbpress_mysql::escape::{escape_ansi, escape_backslash};
 use dbpress_mysql::{Fixes, OpenError, WireConn, WireOpts, WireTls};
@@ -94,6 +95,27 @@ static MYSQL_COUNTERS: CounterSpec = CounterSpec {
     ],
     notes: &[],
     lifetime: &[(SERVER_STARTED_AT, "the server restarted")],
+};
+
+/// What a run samples of the server's status once a second: sessions running and connected,
+/// open tables (table_open_cache pressure), slow queries, row locks waited for now and in all,
+/// dirty pages and the checkpoint age (MariaDB's; MySQL's redo figures where it has them), redo
+/// written, fsyncs, temporary tables on disk.
+static MYSQL_STATUS: crate::status::StatusSpec = crate::status::StatusSpec {
+    source: "SHOW GLOBAL STATUS",
+    items: &[
+        ("Threads_running", StatusKind::Gauge),
+        ("Threads_connected", StatusKind::Gauge),
+        ("Open_tables", StatusKind::Gauge),
+        ("Slow_queries", StatusKind::Counter),
+        ("Innodb_row_lock_current_waits", StatusKind::Gauge),
+        ("Innodb_row_lock_waits", StatusKind::Counter),
+        ("Innodb_buffer_pool_pages_dirty", StatusKind::Gauge),
+        ("Innodb_checkpoint_age", StatusKind::Gauge),
+        ("Innodb_os_log_written", StatusKind::Counter),
+        ("Innodb_data_fsyncs", StatusKind::Counter),
+        ("Created_tmp_disk_tables", StatusKind::Counter),
+    ],
 };
 
 /// When the server started (seconds since the epoch, by this machine's clock), from Uptime: a
@@ -323,6 +345,40 @@ impl Driver for MysqlDriver {
 
     fn global_settings(&self) -> Option<&'static dyn crate::settings::GlobalSettings> {
         Some(&settings::MysqlSettings)
+    }
+
+    fn status_spec(&self) -> Option<&'static crate::status::StatusSpec> {
+        // With several hosts each server has only its own share.
+        (self.target.transports.len() == 1).then_some(&MYSQL_STATUS)
+    }
+
+    fn read_status(
+        &self,
+        conn: &mut dyn Connection,
+        names: &[String],
+    ) -> DbResult<Vec<(String, f64)>> {
+        // A SHOW: it counts in Com_show_status and Questions, none of the run's counters.
+        let list: Vec<String> = names
+            .iter()
+            .filter(|n| crate::settings::check_name(n).is_ok())
+            .map(|n| format!("'{n}'"))
+            .collect();
+        if list.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = conn.query_rows(&format!(
+            "SHOW GLOBAL STATUS WHERE Variable_name IN ({})",
+            list.join(", ")
+        ))?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|r| {
+                let mut c = r.into_iter();
+                let name = c.next().flatten()?;
+                let value = c.next().flatten()?.parse::<f64>().ok()?;
+                Some((name, value))
+            })
+            .collect())
     }
 
     fn dialect(&self) -> &'static Dialect {

@@ -7,6 +7,8 @@
 
 mod settings;
 
+use crate::status::StatusKind;
+
 use super::{
     dialect, Connection, DbError, DbErrorKind, DbResult, Dialect, Driver, Hints, ServerInfo,
 };
@@ -44,6 +46,45 @@ static PGSQL_COUNTERS: CounterSpec = CounterSpec {
         ),
     ],
 };
+
+/// What a run samples of PostgreSQL once a second: active and waiting backends, the database's
+/// commits, rollbacks, blocks read, deadlocks and temporary files, checkpoints and the buffers
+/// they and the backends wrote, and WAL written (pg_current_wal_lsn).
+static PGSQL_STATUS: crate::status::StatusSpec = crate::status::StatusSpec {
+    source: "pg_stat_activity, pg_locks, pg_stat_database, pg_stat_bgwriter (pg_stat_checkpointer from 17), pg_current_wal_lsn()",
+    items: &[
+        ("active_backends", StatusKind::Gauge),
+        ("lock_waiting_backends", StatusKind::Gauge),
+        ("xact_commit", StatusKind::Counter),
+        ("xact_rollback", StatusKind::Counter),
+        ("blks_read", StatusKind::Counter),
+        ("deadlocks", StatusKind::Counter),
+        ("temp_files", StatusKind::Counter),
+        ("checkpoints_timed", StatusKind::Counter),
+        ("checkpoints_req", StatusKind::Counter),
+        ("buffers_checkpoint", StatusKind::Counter),
+        ("buffers_backend", StatusKind::Counter),
+        ("wal_bytes", StatusKind::Counter),
+    ],
+};
+
+/// The default figures in one statement (the column aliases are their names): before 17, the
+/// checkpoint figures are pg_stat_bgwriter's; from 17, pg_stat_checkpointer's under the same
+/// names (it has no per-backend writes).
+const PG_STATUS_SQL: &str = "SELECT \
+    (SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend') AS active_backends, \
+    (SELECT count(DISTINCT pid) FROM pg_locks WHERE NOT granted) AS lock_waiting_backends, \
+    d.xact_commit, d.xact_rollback, d.blks_read, d.deadlocks, d.temp_files, \
+    b.checkpoints_timed, b.checkpoints_req, b.buffers_checkpoint, b.buffers_backend, \
+    pg_current_wal_lsn() - '0/0' AS wal_bytes \
+    FROM pg_stat_database d, pg_stat_bgwriter b WHERE d.datname = current_database()";
+const PG17_STATUS_SQL: &str = "SELECT \
+    (SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend') AS active_backends, \
+    (SELECT count(DISTINCT pid) FROM pg_locks WHERE NOT granted) AS lock_waiting_backends, \
+    d.xact_commit, d.xact_rollback, d.blks_read, d.deadlocks, d.temp_files, \
+    c.num_timed AS checkpoints_timed, c.num_requested AS checkpoints_req, c.buffers_written AS buffers_checkpoint, \
+    pg_current_wal_lsn() - '0/0' AS wal_bytes \
+    FROM pg_stat_database d, pg_stat_checkpointer c WHERE d.datname = current_database()";
 
 pub struct PgDriver {
     target: PgTarget,
@@ -108,6 +149,72 @@ impl Driver for PgDriver {
 
     fn global_settings(&self) -> Option<&'static dyn crate::settings::GlobalSettings> {
         Some(&settings::PgSettings)
+    }
+
+    fn status_spec(&self) -> Option<&'static crate::status::StatusSpec> {
+        Some(&PGSQL_STATUS)
+    }
+
+    fn read_status(
+        &self,
+        conn: &mut dyn Connection,
+        names: &[String],
+    ) -> DbResult<Vec<(String, f64)>> {
+        let defaults: Vec<&str> = PGSQL_STATUS.items.iter().map(|(n, _)| *n).collect();
+        let columns = [
+            defaults.clone(),
+            vec![
+                "active_backends",
+                "lock_waiting_backends",
+                "xact_commit",
+                "xact_rollback",
+                "blks_read",
+                "deadlocks",
+                "temp_files",
+                "checkpoints_timed",
+                "checkpoints_req",
+                "buffers_checkpoint",
+                "wal_bytes",
+            ],
+        ];
+        let mut out = Vec::new();
+        let first = conn.query_rows(PG_STATUS_SQL);
+        let (rows, cols) = match first {
+            Ok(rows) => (rows, &columns[0]),
+            // 42P01/42703: pg_stat_bgwriter lost its checkpoint columns in 17.
+            Err(e) if e.code == "42703" || e.code == "42P01" => {
+                (conn.query_rows(PG17_STATUS_SQL)?, &columns[1])
+            }
+            Err(e) => return Err(e),
+        };
+        if let Some(row) = rows.into_iter().next() {
+            for (name, v) in cols.iter().zip(row) {
+                if let Some(v) = v.and_then(|v| v.parse::<f64>().ok()) {
+                    out.push((name.to_string(), v));
+                }
+            }
+        }
+        // The user's own: columns of pg_stat_database, by name.
+        let extra: Vec<&String> = names
+            .iter()
+            .filter(|n| !defaults.contains(&n.as_str()))
+            .filter(|n| crate::settings::check_name(n).is_ok())
+            .collect();
+        if !extra.is_empty() {
+            let list: Vec<String> = extra.iter().map(|n| format!("d.{n}::float8")).collect();
+            let rows = conn.query_rows(&format!(
+                "SELECT {} FROM pg_stat_database d WHERE d.datname = current_database()",
+                list.join(", ")
+            ))?;
+            if let Some(row) = rows.into_iter().next() {
+                for (name, v) in extra.iter().zip(row) {
+                    if let Some(v) = v.and_then(|v| v.parse::<f64>().ok()) {
+                        out.push((name.to_string(), v));
+                    }
+                }
+            }
+        }
+        Ok(out)
     }
 
     fn check_session(&self, conn: &mut dyn Connection) -> DbResult<()> {

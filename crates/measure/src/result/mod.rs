@@ -4,6 +4,7 @@
 
 pub mod counters;
 pub mod host;
+pub mod status;
 pub mod sweep;
 pub mod throughput;
 pub mod tpcc;
@@ -58,6 +59,10 @@ pub struct RunResult {
     /// (`--server-waits`); absent where the server has no such view (SQLite, a dry run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub server_waits: Option<waits::ServerWaits>,
+    /// The server's status figures read once a second (`--server-status`): which, where from;
+    /// each interval holds their values. Absent where the server keeps none, or when off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_status: Option<status::ServerStatus>,
     /// TPC-C's figures (tpmC, mix, response-time check), for a tpcc run only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tpcc: Option<tpcc::TpccFigures>,
@@ -188,6 +193,10 @@ pub struct Interval {
     /// interval: sessions seen in each (`--server-waits`); absent without samples in it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waits: Option<BTreeMap<String, u64>>,
+    /// The server's status figures (`RunResult::server_status` names them): gauges at the
+    /// interval's end, counters per second over it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_status: Option<BTreeMap<String, f64>>,
     /// Finished events of each kind the workload labels (TPC-C: New-Order, Payment,
     /// Order-Status, Delivery, Stock-Level, in that order); absent for other workloads.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

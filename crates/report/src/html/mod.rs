@@ -6,6 +6,7 @@
 
 mod frame;
 mod host;
+mod status;
 mod study;
 mod svg;
 mod tpcc;
@@ -133,7 +134,8 @@ fn interval_charts(o: &mut String, r: &RunResult) {
     // What the machine did meanwhile, under the run's own figures.
     host::cpu_chart(o, &full, bands.clone());
     host::disk_charts(o, &full, bands.clone());
-    host::waits_chart(o, &full, r, bands);
+    host::waits_chart(o, &full, r, bands.clone());
+    status::charts(o, &full, r, bands);
 }
 
 fn summary_table(o: &mut String, r: &RunResult) {

@@ -22,6 +22,8 @@ pub struct StudyInput {
     pub baseline_target: Option<usize>,
     pub baseline_settings: Option<usize>,
     pub metrics: Vec<String>,
+    /// The server status figures to show per cell (empty: every one sampled that moved).
+    pub status: Vec<String>,
     pub runs: Vec<StudyRun>,
 }
 
@@ -101,6 +103,36 @@ pub struct Study {
     pub summary: Vec<SummaryRow>,
     /// Runs in the store for this study, measured.
     pub runs: usize,
+    /// Per workload: the server's status figures per cell (the run's mean over its intervals,
+    /// then the median of the repeats).
+    pub status: Vec<StatusTable>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct StatusTable {
+    pub workload: String,
+    /// (figure, as shown: `Slow_queries/s` for a counter), threads, a value per column.
+    pub rows: Vec<(String, u32, Vec<Option<f64>>)>,
+}
+
+/// A run's mean of one status figure over its full intervals, and its shown name.
+fn status_mean(r: &RunResult, name: &str) -> Option<(f64, String)> {
+    let st = r.server_status.as_ref()?;
+    let item = st.items.iter().find(|i| i.name == name)?;
+    let values: Vec<f64> = r
+        .intervals
+        .iter()
+        .filter(|i| !i.closing)
+        .filter_map(|i| i.server_status.as_ref()?.get(name).copied())
+        .collect();
+    if values.is_empty() {
+        return None;
+    }
+    let shown = match item.kind {
+        dbpress_measure::result::status::StatusKind::Gauge => name.to_string(),
+        dbpress_measure::result::status::StatusKind::Counter => format!("{name}/s"),
+    };
+    Some((values.iter().sum::<f64>() / values.len() as f64, shown))
 }
 
 /// A metric's value in a run, if the run has it.
@@ -281,7 +313,9 @@ pub fn study(input: &StudyInput) -> Study {
         (None, Some(s)) => format!("settings {}", input.settings[s]),
         (None, None) => "none".into(),
     };
+    let status = status_tables(input, &columns);
     Study {
+        status,
         name: input.name.clone(),
         description: input.description.clone(),
         settings_about: input
@@ -305,6 +339,60 @@ pub fn study(input: &StudyInput) -> Study {
         summary,
         runs: input.runs.len(),
     }
+}
+
+/// Per workload, the status figures of each cell: the figures the plan names, or every one
+/// the runs sampled that was not zero throughout.
+fn status_tables(input: &StudyInput, columns: &[Column]) -> Vec<StatusTable> {
+    let ns = input.settings.len();
+    let mut out = Vec::new();
+    for (w, wname) in input.workloads.iter().enumerate() {
+        let runs: Vec<&StudyRun> = input.runs.iter().filter(|r| r.workload == w).collect();
+        let mut names: Vec<String> = Vec::new();
+        if input.status.is_empty() {
+            for r in &runs {
+                for item in r.result.server_status.iter().flat_map(|s| &s.items) {
+                    let moved = status_mean(&r.result, &item.name).is_some_and(|(m, _)| m != 0.0);
+                    if moved && !names.contains(&item.name) {
+                        names.push(item.name.clone());
+                    }
+                }
+            }
+        } else {
+            names = input.status.clone();
+        }
+        let mut rows = Vec::new();
+        for name in &names {
+            for &threads in &input.threads {
+                let mut shown = name.clone();
+                let cells: Vec<Option<f64>> = (0..columns.len())
+                    .map(|c| {
+                        let (t, s) = (c / ns, c % ns);
+                        let mut v: Vec<f64> = runs
+                            .iter()
+                            .filter(|r| r.threads == threads && r.target == t && r.settings == s)
+                            .filter_map(|r| {
+                                let (m, n) = status_mean(&r.result, name)?;
+                                shown = n;
+                                Some(m)
+                            })
+                            .collect();
+                        (!v.is_empty()).then(|| median(&mut v))
+                    })
+                    .collect();
+                if cells.iter().any(Option::is_some) {
+                    rows.push((shown, threads, cells));
+                }
+            }
+        }
+        if !rows.is_empty() {
+            out.push(StatusTable {
+                workload: wname.clone(),
+                rows,
+            });
+        }
+    }
+    out
 }
 
 #[cfg(test)]

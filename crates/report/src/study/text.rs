@@ -89,6 +89,51 @@ fn table_text(s: &Study, t: &Table) -> String {
     o
 }
 
+/// A workload's server status per cell: each figure's mean over a run, the median of the
+/// repeats.
+fn status_text(s: &Study, t: &super::model::StatusTable) -> String {
+    let cells: Vec<Vec<String>> = t
+        .rows
+        .iter()
+        .map(|(_, _, v)| v.iter().map(|x| x.map_or("-".into(), fig)).collect())
+        .collect();
+    let name_w = t
+        .rows
+        .iter()
+        .map(|(n, _, _)| n.len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let widths: Vec<usize> = (0..s.columns.len())
+        .map(|c| {
+            cells
+                .iter()
+                .map(|r| r[c].len())
+                .chain([s.columns[c].label.chars().count()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut o = format!(
+        "{} — the server's status per cell (mean over the run; median of the repeats)\n",
+        t.workload
+    );
+    let _ = write!(o, "    {:<name_w$} {:>7}", "figure", "threads");
+    for (c, col) in s.columns.iter().enumerate() {
+        let _ = write!(o, "  {:>w$}", col.label, w = widths[c]);
+    }
+    o.push('\n');
+    for (r, (name, threads, _)) in t.rows.iter().enumerate() {
+        let _ = write!(o, "    {name:<name_w$} {threads:>7}");
+        for (c, w) in widths.iter().enumerate() {
+            let _ = write!(o, "  {:>w$}", cells[r][c]);
+        }
+        o.push('\n');
+    }
+    o.push('\n');
+    o
+}
+
 /// The report as text.
 pub fn render(s: &Study) -> String {
     let mut o = String::new();
@@ -106,6 +151,9 @@ pub fn render(s: &Study) -> String {
         let _ = writeln!(o, "{} — {}", t.workload, t.title);
         o.push_str(&table_text(s, t));
         o.push('\n');
+    }
+    for t in &s.status {
+        o.push_str(&status_text(s, t));
     }
     if !s.summary_columns.is_empty() {
         let _ = writeln!(
@@ -175,6 +223,23 @@ pub fn markdown(s: &Study) -> String {
                     .enumerate()
                     .map(|(c, x)| cell(x, s.columns[c].baseline == c)),
             );
+            table.row(cells);
+        }
+        o.push_str(&table.markdown());
+        o.push('\n');
+    }
+    for t in &s.status {
+        let _ = writeln!(
+            o,
+            "## {} — the server's status per cell (mean over the run; median of the repeats)\n",
+            t.workload
+        );
+        let mut head = vec!["figure".to_string(), "threads".to_string()];
+        head.extend(s.columns.iter().map(|c| c.label.clone()));
+        let mut table = Plain::new(&head);
+        for (name, threads, values) in &t.rows {
+            let mut cells = vec![name.clone(), threads.to_string()];
+            cells.extend(values.iter().map(|v| v.map_or(String::new(), fig)));
             table.row(cells);
         }
         o.push_str(&table.markdown());

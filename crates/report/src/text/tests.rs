@@ -87,6 +87,7 @@ pub(crate) fn fixture() -> RunResult {
         checkpoints: None,
         host_usage: None,
         server_waits: None,
+        server_status: None,
         tpcc: None,
     }
 }
@@ -190,6 +191,7 @@ fn interval_line_matches_sysbench() {
         host_cpu: None,
         disk: None,
         waits: None,
+        server_status: None,
         events_by_kind: Vec::new(),
     };
     assert_eq!(
