@@ -50,26 +50,19 @@ pub fn main(args: &[String]) -> Result<u8> {
     let mut format = Format::Text;
     let mut output = None;
     let mut store = None;
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == "-h" || a == "--help" {
-            dbpress_core::out!("{HELP}");
-            return Ok(0);
-        }
-        let Some(opt) = a.strip_prefix("--") else {
-            files.push(a.clone());
-            continue;
-        };
-        let (name, inline) = match opt.split_once('=') {
-            Some((n, v)) => (n.replace('_', "-"), Some(v.to_string())),
-            None => (opt.replace('_', "-"), None),
-        };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| it.next().cloned())
-                .ok_or_else(|| usage(format!("--{name} needs a value: --{name}=VALUE")))
-        };
+    let Some(parsed) = super::own_args::parse(
+        "compare",
+        args,
+        &[],
+        &["metrics", "output-format", "output", "store"],
+    )?
+    else {
+        dbpress_core::out!("{HELP}");
+        return Ok(0);
+    };
+    files.extend(parsed.words);
+    for (name, v) in parsed.options {
+        let value = || -> Result<String> { Ok(v.clone().unwrap_or_default()) };
         match name.as_str() {
             "metrics" => metrics = parse_metrics(&value()?)?,
             "output-format" => {
@@ -90,7 +83,7 @@ pub fn main(args: &[String]) -> Result<u8> {
             "store" => store = Some(value()?),
             _ => {
                 return Err(usage(format!(
-                    "unknown option '{a}' for dbpress compare: it takes --metrics, --output-format, --output and --store (dbpress compare --help)"
+                    "unknown option '--{name}' for dbpress compare: it takes --metrics, --output-format, --output and --store (dbpress compare --help)"
                 )))
             }
         }

@@ -48,26 +48,23 @@ fn parse(args: &[String]) -> Result<Option<Args>> {
         format: None,
         output: None,
     };
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        if arg == "-h" || arg == "--help" || arg == "help" {
-            dbpress_core::out!("{HELP}");
-            return Ok(None);
-        }
-        let Some(opt) = arg.strip_prefix("--") else {
-            a.words.push(arg.clone());
-            continue;
-        };
-        let (name, inline) = match opt.split_once('=') {
-            Some((n, v)) => (n.replace('_', "-"), Some(v.to_string())),
-            None => (opt.replace('_', "-"), None),
-        };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| it.next().cloned())
-                .ok_or_else(|| usage(format!("--{name} needs a value: --{name}=VALUE")))
-        };
+    let Some(parsed) = super::own_args::parse(
+        "experiment",
+        args,
+        &["fresh", "stop-on-error"],
+        &["store", "output-format", "output"],
+    )?
+    else {
+        dbpress_core::out!("{HELP}");
+        return Ok(None);
+    };
+    if parsed.words.first().is_some_and(|w| w == "help") {
+        dbpress_core::out!("{HELP}");
+        return Ok(None);
+    }
+    a.words = parsed.words;
+    for (name, v) in parsed.options {
+        let value = || -> Result<String> { Ok(v.clone().unwrap_or_default()) };
         match name.as_str() {
             "fresh" => a.fresh = true,
             "stop-on-error" => a.stop_on_error = true,
@@ -76,7 +73,7 @@ fn parse(args: &[String]) -> Result<Option<Args>> {
             "output" => a.output = Some(value()?),
             _ => {
                 return Err(usage(format!(
-                    "unknown option '{arg}' for dbpress experiment: it takes --fresh, --stop-on-error, --store, --output-format and --output (dbpress experiment --help)"
+                    "unknown option '--{name}' for dbpress experiment: it takes --fresh, --stop-on-error, --store, --output-format and --output (dbpress experiment --help)"
                 )))
             }
         }

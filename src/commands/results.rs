@@ -70,29 +70,21 @@ fn parse_id(word: Option<&String>, what: &str) -> Result<i64> {
 }
 
 pub fn main(args: &[String]) -> Result<u8> {
-    let mut words = Vec::new();
     let mut store = None;
     let mut filter = RunFilter::default();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if a == "-h" || a == "--help" || a == "help" {
-            dbpress_core::out!("{HELP}");
-            return Ok(0);
-        }
-        let Some(opt) = a.strip_prefix("--") else {
-            words.push(a.clone());
-            continue;
-        };
-        let (name, inline) = match opt.split_once('=') {
-            Some((n, v)) => (n.replace('_', "-"), Some(v.to_string())),
-            None => (opt.replace('_', "-"), None),
-        };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| it.next().cloned())
-                .ok_or_else(|| usage(format!("--{name} needs a value: --{name}=VALUE")))
-        };
+    let Some(parsed) =
+        super::own_args::parse("results", args, &[], &["store", "experiment", "tag"])?
+    else {
+        dbpress_core::out!("{HELP}");
+        return Ok(0);
+    };
+    let words = parsed.words;
+    if words.first().is_some_and(|w| w == "help") {
+        dbpress_core::out!("{HELP}");
+        return Ok(0);
+    }
+    for (name, v) in parsed.options {
+        let value = || -> Result<String> { Ok(v.clone().unwrap_or_default()) };
         match name.as_str() {
             "store" => store = Some(value()?),
             "experiment" => filter.experiment = Some(value()?),
@@ -105,7 +97,7 @@ pub fn main(args: &[String]) -> Result<u8> {
             }
             _ => {
                 return Err(usage(format!(
-                    "unknown option '{a}' for dbpress results: it takes --store, --experiment and --tag (dbpress results --help)"
+                    "unknown option '--{name}' for dbpress results: it takes --store, --experiment and --tag (dbpress results --help)"
                 )))
             }
         }

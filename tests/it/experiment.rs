@@ -644,3 +644,67 @@ fn issue_33_the_servers_status_is_read_into_every_interval_and_adds_up() {
         "is not a status name",
     );
 }
+
+/// Workloads that share tables and change them: oltp_delete after oltp_insert finds sbtest1
+/// grown past its --table-size, so the study drops what it made and prepares afresh; a table
+/// the study did not make is never dropped, and the cell fails saying why.
+#[test]
+fn issue_33_shared_tables_are_prepared_afresh_when_changed_and_foreign_ones_are_left_alone() {
+    let dir = scratch("experiment-shared");
+    let db = dir.join("s.sqlite");
+    let plan = dir.join("shared.toml");
+    std::fs::write(
+        &plan,
+        format!(
+            r#"name = "shared"
+store = "study.db"
+[run]
+threads = [1]
+repeats = 2
+duration = 1
+[[target]]
+name = "lite"
+db = "sqlite:{}"
+[[workload]]
+name = "insert"
+command = "oltp_insert --tables=1 --table-size=200"
+[[workload]]
+name = "delete"
+command = "oltp_delete --tables=1 --table-size=200"
+"#,
+            db.display()
+        ),
+    )
+    .unwrap();
+    let o = experiment(&["run", plan.to_str().unwrap()]);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("4 of 4 cells measured"),
+        "{}",
+        stdout(&o)
+    );
+    let c = rusqlite::Connection::open(&db).unwrap();
+    let left: i64 = c
+        .query_row(
+            "SELECT count(*) FROM sqlite_master WHERE name LIKE 'sbtest%'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(left, 0, "the study's tables are dropped at its end");
+
+    // A table of the user's in the way: the cells fail, the table stays.
+    c.execute_batch("CREATE TABLE sbtest1 (a INT); INSERT INTO sbtest1 VALUES (42);")
+        .unwrap();
+    let o = experiment(&["run", plan.to_str().unwrap(), "--fresh"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("FAILED: prepare (oltp_insert prepare"),
+        "{}",
+        stdout(&o)
+    );
+    let kept: i64 = c
+        .query_row("SELECT a FROM sbtest1", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(kept, 42);
+}

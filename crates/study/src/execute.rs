@@ -429,14 +429,52 @@ fn prepared(
             }
             _ => None,
         };
-        match check {
-            Some(c) if setup(plan, opts, cell.target, &c, signals, "check").is_ok() => {
+        if let Some(c) = check {
+            if setup(plan, opts, cell.target, &c, signals, "check").is_ok() {
                 return store.set_prepared(&plan.name, generation, target, &key, Some(FOUND));
             }
-            _ => return Err(why),
         }
+        // Not as prepare leaves them (an earlier workload inserted or deleted rows): if the
+        // study made what is in the way, it drops that and prepares afresh; tables it did not
+        // make are never touched.
+        if !clear_target(plan, opts, store, generation, cell.target, signals)? {
+            return Err(why);
+        }
+        setup(plan, opts, cell.target, prepare, signals, "prepare")?;
     }
     store.set_prepared(&plan.name, generation, target, &key, Some(settings))
+}
+
+/// Drop every table the study made on `target` (each with its workload's cleanup) and forget
+/// every prepare recorded there, those that used another's tables too; whether any was made.
+fn clear_target(
+    plan: &Plan,
+    opts: &Options,
+    store: &Store,
+    generation: i64,
+    target: usize,
+    signals: &Signals,
+) -> Result<bool, String> {
+    let name = &plan.targets[target].name;
+    let mut made_any = false;
+    for (t, prepare, under) in store.all_prepared(&plan.name, generation)? {
+        if &t != name {
+            continue;
+        }
+        if under != FOUND {
+            let cleanup = plan
+                .workloads
+                .iter()
+                .find(|w| w.prepare.as_ref().map(|p| p.join(" ")) == Some(prepare.clone()))
+                .and_then(|w| w.cleanup.as_ref());
+            if let Some(cleanup) = cleanup {
+                setup(plan, opts, target, cleanup, signals, "cleanup")?;
+                made_any = true;
+            }
+        }
+        store.set_prepared(&plan.name, generation, &t, &prepare, None)?;
+    }
+    Ok(made_any)
 }
 
 /// The mark of tables a workload found in place (made by another of the study's workloads, or
