@@ -213,6 +213,18 @@ fn issue_33_a_study_runs_every_cell_restores_settings_and_reports_what_the_store
         "{page}"
     );
     assert_eq!(page.matches("<polyline").count() % 2, 0);
+    // An A/B's runs one by one: over time, and as latency spectra from their HDR histograms,
+    // one curve per run (2 settings × 2 repeats).
+    let spectrum = &page[page
+        .find("ps at 2 threads: event latency by percentile, ms, run by run")
+        .expect("a spectrum per level")..];
+    let spectrum = &spectrum[..spectrum.find("</figure>").unwrap()];
+    assert_eq!(spectrum.matches("<polyline").count(), 4, "{spectrum}");
+    assert!(
+        spectrum.contains(">p99.9<") && spectrum.contains("relaxed r2"),
+        "{spectrum}"
+    );
+    assert!(page.contains("ps at 1 thread: events per second"), "{page}");
     // By name, from the plan the store keeps.
     let o = experiment(&["report", "doubles", &format!("--store={}", store.display())]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -707,4 +719,72 @@ command = "oltp_delete --tables=1 --table-size=200"
         .query_row("SELECT a FROM sbtest1", [], |r| r.get(0))
         .unwrap();
     assert_eq!(kept, 42);
+}
+
+/// Settings that need a restart: the set's command runs, dbpress waits for the server to answer
+/// and reads back what `expect` lists; a command that fails, or a value that did not come out
+/// as expected, fails the set's cells with what happened.
+#[test]
+fn issue_33_a_restart_command_is_waited_for_and_its_settings_read_back() {
+    let Some(srv) = PrivateMariadb::start("experiment-restart") else {
+        return;
+    };
+    let dir = scratch("experiment-restart");
+    let marker = dir.join("restarted");
+    let opts: Vec<String> = srv
+        .socket_options()
+        .iter()
+        .map(|o| format!("\"{o}\""))
+        .collect();
+    let plan = dir.join("restart.toml");
+    // The private server runs with a 32 MiB buffer pool (tests/it/private_server.rs).
+    std::fs::write(
+        &plan,
+        format!(
+            r#"name = "restarts"
+store = "study.db"
+[run]
+threads = [1]
+duration = 1
+order = "sequential"
+[[target]]
+name = "maria"
+options = [{}]
+[[settings]]
+name = "bp32"
+restart = "touch {}"
+expect = {{ innodb_buffer_pool_size = "32M" }}
+[[settings]]
+name = "bp1g"
+restart = "true"
+expect = {{ innodb_buffer_pool_size = "1G" }}
+[[settings]]
+name = "broken"
+restart = "exit 3"
+[[workload]]
+name = "ps"
+command = "oltp_point_select --tables=1 --table-size=100"
+"#,
+            opts.join(", "),
+            marker.display()
+        ),
+    )
+    .unwrap();
+    let o = experiment(&["run", plan.to_str().unwrap()]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{}", stderr(&o));
+    assert!(marker.exists(), "the restart command did not run");
+    assert!(
+        out.contains("maria · bp32 · ps · 1 thread · repeat 1 … ")
+            && out.contains("1 of 3 cells measured"),
+        "{out}"
+    );
+    assert!(
+        out.contains("innodb_buffer_pool_size should be, after the restart, 1G but the server reads 33554432"),
+        "{out}"
+    );
+    assert!(
+        out.contains("its restart command for target 'maria' failed"),
+        "{out}"
+    );
 }

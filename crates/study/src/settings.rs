@@ -129,8 +129,12 @@ impl<'a> Servers<'a> {
             restart(cmd, &t, &s.name)?;
             self.wait_for(target, Duration::from_secs(s.restart_timeout))?;
         }
-        for (var, value) in s.variables.iter().chain(&s.expect) {
-            let read = self.read_back(target, var, value)?;
+        for (var, value) in &s.variables {
+            let read = self.read_back(target, var, value, "was set to")?;
+            readings.push((var.clone(), read));
+        }
+        for (var, value) in &s.expect {
+            let read = self.read_back(target, var, value, "should be, after the restart,")?;
             readings.push((var.clone(), read));
         }
         self.readings[target] = readings;
@@ -143,7 +147,13 @@ impl<'a> Servers<'a> {
 
     /// What the server reads for `var`, once it is `value` (PostgreSQL applies a reload to
     /// sessions as they next start a command, so the reading is tried for a few seconds).
-    fn read_back(&mut self, target: usize, var: &str, value: &str) -> Result<String, String> {
+    fn read_back(
+        &mut self,
+        target: usize,
+        var: &str,
+        value: &str,
+        asked: &str,
+    ) -> Result<String, String> {
         let until = Instant::now() + Duration::from_secs(5);
         loop {
             let (gs, conn) = self.session(target)?;
@@ -155,7 +165,7 @@ impl<'a> Servers<'a> {
             }
             if Instant::now() >= until {
                 return Err(format!(
-                    "{var} was set to {value} but the server reads {read}: the setting did not take (a value the server rounds or refuses, or one set elsewhere)"
+                    "{var} {asked} {value} but the server reads {read}: the setting did not take (a value the server rounds or refuses, or one set elsewhere)"
                 ));
             }
             std::thread::sleep(Duration::from_millis(100));

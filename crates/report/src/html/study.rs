@@ -68,6 +68,74 @@ pub fn study_page(s: &Study, text: &str) -> String {
         let unit = t.title.split(" (").next().unwrap_or("");
         o.push_str(&levels_chart(&title, unit, &names, series, 0.0, whiskers));
     }
+    overlays(&mut o, s);
     text_block(&mut o, "The tables", text, true);
     page(&format!("dbpress: experiment {}", s.name), &o)
+}
+
+/// An A/B's runs one by one: events per second over each run's time, and each run's latency
+/// spectrum from its HDR histogram (one curve per run).
+fn overlays(o: &mut String, s: &Study) {
+    use super::svg::{Chart, XAxis};
+    use crate::study::model::SPECTRUM;
+    if s.overlays.is_empty() {
+        return;
+    }
+    o.push_str("<h2>Run by run</h2>\n<p>Each run of a level on its own: its events per second over its time, and its event latency at each percentile (from the run's HDR histogram).</p>\n");
+    let names: Vec<String> = SPECTRUM.iter().map(|(n, _)| n.to_string()).collect();
+    for ov in &s.overlays {
+        let rate_series = ov
+            .runs
+            .iter()
+            .map(|r| Series {
+                name: &r.label,
+                points: r.rate.iter().map(|&(t, v)| (t, Some(v))).collect(),
+            })
+            .collect();
+        let at = format!(
+            "{} at {} thread{}",
+            ov.workload,
+            ov.threads,
+            if ov.threads == 1 { "" } else { "s" }
+        );
+        let title = format!("{at}: events per second, run by run");
+        o.push_str(
+            &Chart {
+                title: &title,
+                y_label: "events/s",
+                x: XAxis::Time,
+                series: rate_series,
+                bands: vec![],
+                whiskers: vec![],
+                y_at_least: 0.0,
+            }
+            .render(),
+        );
+        let spectrum = ov
+            .runs
+            .iter()
+            .map(|r| Series {
+                name: &r.label,
+                points: r
+                    .spectrum
+                    .iter()
+                    .enumerate()
+                    .map(|(i, v)| (i as f64, *v))
+                    .collect(),
+            })
+            .collect();
+        let title = format!("{at}: event latency by percentile, ms, run by run");
+        o.push_str(
+            &Chart {
+                title: &title,
+                y_label: "ms",
+                x: XAxis::Categories(&names, "percentile"),
+                series: spectrum,
+                bands: vec![],
+                whiskers: vec![],
+                y_at_least: 0.0,
+            }
+            .render(),
+        );
+    }
 }

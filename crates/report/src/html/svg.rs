@@ -26,6 +26,8 @@ pub enum XAxis<'a> {
     Time,
     /// Evenly spaced categories (thread counts), labelled with these names.
     Levels(&'a [String]),
+    /// Evenly spaced categories of another kind (percentiles), and the axis's name.
+    Categories(&'a [String], &'a str),
 }
 
 /// A shaded span of the x axis, with the text shown on hover (stalls).
@@ -71,7 +73,9 @@ impl Chart<'_> {
             }
             // Half a step of room on each side, so the first level's point and bar stay clear
             // of the y axis (and a single level sits in the middle).
-            XAxis::Levels(names) => (-0.5, names.len().max(1) as f64 - 0.5),
+            XAxis::Levels(names) | XAxis::Categories(names, _) => {
+                (-0.5, names.len().max(1) as f64 - 0.5)
+            }
         };
         let y_top = self
             .series
@@ -128,7 +132,7 @@ impl Chart<'_> {
                     x += xstep;
                 }
             }
-            XAxis::Levels(names) => {
+            XAxis::Levels(names) | XAxis::Categories(names, _) => {
                 for (i, n) in names.iter().enumerate() {
                     let _ = write!(
                         o,
@@ -143,6 +147,7 @@ impl Chart<'_> {
         let x_name = match self.x {
             XAxis::Time => "time",
             XAxis::Levels(_) => "threads",
+            XAxis::Categories(_, name) => name,
         };
         let _ = write!(
             o,
@@ -171,7 +176,7 @@ impl Chart<'_> {
                     pts.join(" ")
                 );
             }
-            if matches!(self.x, XAxis::Levels(_)) {
+            if matches!(self.x, XAxis::Levels(_) | XAxis::Categories(..)) {
                 for &(x, y) in &s.points {
                     if let Some(y) = y {
                         let _ = write!(

@@ -106,6 +106,102 @@ pub struct Study {
     /// Per workload: the server's status figures per cell (the run's mean over its intervals,
     /// then the median of the repeats).
     pub status: Vec<StatusTable>,
+    /// Per workload and level, each run's own curves, for an A/B's overlays (a study of at
+    /// most four columns).
+    pub overlays: Vec<Overlay>,
+}
+
+/// The latency percentiles of a spectrum, as the page names them.
+pub const SPECTRUM: &[(&str, f64)] = &[
+    ("p50", 50.0),
+    ("p90", 90.0),
+    ("p99", 99.0),
+    ("p99.9", 99.9),
+    ("p99.99", 99.99),
+    ("max", 100.0),
+];
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Overlay {
+    pub workload: String,
+    pub threads: u32,
+    pub runs: Vec<OverlayRun>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct OverlayRun {
+    /// "old r2": the column and the repeat.
+    pub label: String,
+    /// (seconds, events per second) of each full interval.
+    pub rate: Vec<(f64, f64)>,
+    /// Event latency in ms at each of `SPECTRUM`'s percentiles, from the run's HDR histogram.
+    pub spectrum: Vec<Option<f64>>,
+}
+
+/// The overlays of an A/B: every run of each (workload, level), where the study has at most
+/// four columns (more lines than that on one chart are not read).
+fn overlays(input: &StudyInput, columns: &[Column]) -> Vec<Overlay> {
+    if columns.len() > 4 {
+        return Vec::new();
+    }
+    let ns = input.settings.len();
+    let mut out = Vec::new();
+    for (w, wname) in input.workloads.iter().enumerate() {
+        for &threads in &input.threads {
+            let mut runs: Vec<&StudyRun> = input
+                .runs
+                .iter()
+                .filter(|r| r.workload == w && r.threads == threads)
+                .collect();
+            runs.sort_by_key(|r| (r.target * ns + r.settings, r.repeat));
+            if runs.is_empty() {
+                continue;
+            }
+            let runs = runs
+                .iter()
+                .map(|r| {
+                    let unit = if r.result.histograms.unit == "us" {
+                        1e-3
+                    } else {
+                        1.0
+                    };
+                    let h = dbpress_measure::stats::summary::decode(&r.result.histograms.response);
+                    OverlayRun {
+                        label: format!(
+                            "{} r{}",
+                            columns[r.target * ns + r.settings].label,
+                            r.repeat
+                        ),
+                        rate: r
+                            .result
+                            .intervals
+                            .iter()
+                            .filter(|i| !i.closing)
+                            .map(|i| (i.time_s, i.events as f64 / i.duration_s.max(1e-9)))
+                            .collect(),
+                        spectrum: SPECTRUM
+                            .iter()
+                            .map(|(_, q)| {
+                                let h = h.as_ref().filter(|h| !h.is_empty())?;
+                                let v = if *q >= 100.0 {
+                                    h.max()
+                                } else {
+                                    h.value_at_quantile(q / 100.0)
+                                };
+                                Some(v as f64 * unit)
+                            })
+                            .collect(),
+                    }
+                })
+                .collect();
+            out.push(Overlay {
+                workload: wname.clone(),
+                threads,
+                runs,
+            });
+        }
+    }
+    out
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -314,7 +410,9 @@ pub fn study(input: &StudyInput) -> Study {
         (None, None) => "none".into(),
     };
     let status = status_tables(input, &columns);
+    let overlays = overlays(input, &columns);
     Study {
+        overlays,
         status,
         name: input.name.clone(),
         description: input.description.clone(),
