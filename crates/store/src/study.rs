@@ -35,7 +35,16 @@ impl Store {
             .optional()
             .map_err(|e| self.fail("reading the experiment", e))?;
         let next = match current {
-            Some(g) if !fresh => return Ok(g),
+            Some(g) if !fresh => {
+                // The plan as it is now (a resumed study may have gained a level or a set).
+                self.conn()
+                    .execute(
+                        "UPDATE experiments SET plan = ?2, plan_path = ?3 WHERE name = ?1",
+                        params![experiment, plan, plan_path],
+                    )
+                    .map_err(|e| self.fail("updating the experiment's plan", e))?;
+                return Ok(g);
+            }
             Some(g) => g + 1,
             None => 1,
         };
@@ -197,7 +206,8 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let mut s = Store::open(&dir.join("r.db")).unwrap();
         assert_eq!(s.generation("e", "plan", "p.toml", false).unwrap(), 1);
-        assert_eq!(s.generation("e", "plan", "p.toml", false).unwrap(), 1);
+        assert_eq!(s.generation("e", "plan1b", "p.toml", false).unwrap(), 1);
+        assert_eq!(s.experiment("e").unwrap(), Some(("plan1b".into(), 1)));
         assert_eq!(s.generation("e", "plan2", "p.toml", true).unwrap(), 2);
         assert_eq!(s.experiment("e").unwrap(), Some(("plan2".into(), 2)));
         let set = |v: &str, o: &str| ChangedSetting {

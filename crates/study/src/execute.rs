@@ -182,7 +182,7 @@ pub fn run(plan: &Plan, opts: &Options, out: &mut dyn Write) -> Result<Outcome, 
     }
     let generation = store.generation(
         &plan.name,
-        &plan.text,
+        &crate::plan::redacted(&plan.text),
         &plan.path.display().to_string(),
         opts.fresh,
     )?;

@@ -632,6 +632,30 @@ impl Plan {
     }
 }
 
+/// The plan's text as the store keeps it: every password in it (an option's, a URL's,
+/// mysqlslap's `-p…`) replaced by `***`, as in a result's command line.
+pub fn redacted(text: &str) -> String {
+    let mut out = text.to_string();
+    let tokens = text.split(|c: char| c.is_whitespace() || "\"',[]{}".contains(c));
+    for t in tokens.filter(|t| !t.is_empty()) {
+        let mut r = dbpress_config::redact::redact_args(&[t.to_string()])
+            .pop()
+            .unwrap_or_default();
+        let lower = t.to_ascii_lowercase();
+        if lower.contains("password=") {
+            let (name, _) = t.split_once('=').unwrap_or((t, ""));
+            r = format!("{name}=***");
+        }
+        if t.contains("://") {
+            r = dbpress_config::mysql_target::redact_url(&r);
+        }
+        if r != t {
+            out = out.replace(t, &r);
+        }
+    }
+    out
+}
+
 fn check_not_set_by_study(word: &str) -> Result<(), String> {
     let name = word.split('=').next().unwrap_or(word);
     match SET_BY_THE_STUDY.iter().find(|o| **o == name) {
@@ -807,6 +831,19 @@ command = ["slap", "--query=SELECT 1"]
         assert!(
             e.contains("a setting is a number, a string or true/false"),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn passwords_are_kept_out_of_the_stored_plan() {
+        let text = "options = [\"--mysql-password=s3cret\", \"--pgsql-password=p2\"]\ndb = \"postgres://u:pw9@h/db\"\ncommand = \"slap -pzz1 --query='SELECT 1'\"\n";
+        let r = redacted(text);
+        for secret in ["s3cret", "p2\"", "pw9", "zz1"] {
+            assert!(!r.contains(secret), "{r}");
+        }
+        assert!(
+            r.contains("--mysql-password=***") && r.contains("postgres://u:***@h/db"),
+            "{r}"
         );
     }
 
