@@ -66,12 +66,22 @@ fn run_child(
     if let Some(o) = output {
         let _ = std::fs::remove_file(o);
     }
-    let mut child = Command::new(exe)
-        .args(args)
+    let mut cmd = Command::new(exe);
+    cmd.args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
-        .process_group(0)
+        .process_group(0);
+    // SAFETY: prctl(2) is async-signal-safe and touches only the child's own state. A study
+    // killed outright (SIGKILL) takes its cell with it: the child, in a group of its own, would
+    // otherwise go on loading the server unseen.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+            Ok(())
+        });
+    }
+    let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
     let stderr = child.stderr.take();

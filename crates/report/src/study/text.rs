@@ -167,25 +167,38 @@ pub fn render(s: &Study) -> String {
                 head.push(format!("{} {t}t", s.columns[c].label));
             }
         }
-        let widths: Vec<usize> = head.iter().map(|h| h.chars().count().max(8)).collect();
-        let _ = write!(o, "    ");
-        for (h, w) in head.iter().zip(&widths) {
-            let _ = write!(o, "{h:>w$}  ");
-        }
-        o.push('\n');
-        for row in &s.summary {
-            let mut cells = vec![row.workload.clone()];
-            for per_level in &row.ratios {
-                for r in per_level {
-                    cells.push(match r {
-                        Some((r, noise)) => format!("{}{}", pct(*r), if *noise { "~" } else { "" }),
-                        None => "-".into(),
-                    });
+        let rows: Vec<Vec<String>> = s
+            .summary
+            .iter()
+            .map(|row| {
+                let mut cells = vec![row.workload.clone()];
+                for per_level in &row.ratios {
+                    for r in per_level {
+                        cells.push(match r {
+                            Some((r, noise)) => {
+                                format!("{}{}", pct(*r), if *noise { "~" } else { "" })
+                            }
+                            None => "-".into(),
+                        });
+                    }
                 }
-            }
-            let _ = write!(o, "    ");
-            for (c, w) in cells.iter().zip(&widths) {
-                let _ = write!(o, "{c:>w$}  ");
+                cells
+            })
+            .collect();
+        // Each column as wide as its widest cell; the workloads line up left, the figures right.
+        let widths: Vec<usize> = (0..head.len())
+            .map(|c| {
+                rows.iter()
+                    .map(|r| r[c].chars().count())
+                    .chain([head[c].chars().count()])
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        for line in std::iter::once(&head).chain(&rows) {
+            let _ = write!(o, "    {:<w$}", line[0], w = widths[0]);
+            for (c, w) in line.iter().zip(&widths).skip(1) {
+                let _ = write!(o, "  {c:>w$}");
             }
             o.push('\n');
         }
