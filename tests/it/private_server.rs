@@ -55,14 +55,34 @@ impl PrivateMariadb {
         );
         let port = free_port();
         let socket = dir.join("mysqld.sock");
+        let mut srv = PrivateMariadb {
+            dir,
+            port,
+            socket,
+            child: None,
+        };
+        srv.launch(name);
+        Some(srv)
+    }
+
+    /// Start mariadbd on this server's directory, port and socket, and wait until it answers
+    /// (with the `sbtest` database there).
+    fn launch(&mut self, name: &str) {
+        let data = self.dir.join("data");
         let child = Command::new("mariadbd")
             .arg("--no-defaults")
             .arg(format!("--datadir={}", data.display()))
-            .arg(format!("--socket={}", socket.display()))
-            .arg(format!("--port={port}"))
+            .arg(format!("--socket={}", self.socket.display()))
+            .arg(format!("--port={}", self.port))
             .arg("--bind-address=127.0.0.1")
-            .arg(format!("--pid-file={}", dir.join("mysqld.pid").display()))
-            .arg(format!("--log-error={}", dir.join("error.log").display()))
+            .arg(format!(
+                "--pid-file={}",
+                self.dir.join("mysqld.pid").display()
+            ))
+            .arg(format!(
+                "--log-error={}",
+                self.dir.join("error.log").display()
+            ))
             .args([
                 "--user=root",
                 "--skip-grant-tables",
@@ -72,30 +92,29 @@ impl PrivateMariadb {
             .stderr(Stdio::null())
             .spawn()
             .expect("mariadbd starts");
-        let mut srv = PrivateMariadb {
-            dir,
-            port,
-            socket,
-            child: Some(child),
-        };
+        self.child = Some(child);
         let t0 = Instant::now();
         loop {
-            let o = Command::new("mariadb")
-                .args(["--no-defaults", "-uroot", "-S"])
-                .arg(&srv.socket)
-                .args(["-e", "CREATE DATABASE IF NOT EXISTS sbtest"])
-                .output()
-                .expect("the mariadb client runs");
-            if o.status.success() {
-                return Some(srv);
+            if self.sql("CREATE DATABASE IF NOT EXISTS sbtest") {
+                return;
             }
             if t0.elapsed() > Duration::from_secs(60) {
-                let log = std::fs::read_to_string(srv.dir.join("error.log")).unwrap_or_default();
-                srv.kill();
+                let log = std::fs::read_to_string(self.dir.join("error.log")).unwrap_or_default();
+                self.kill();
                 panic!("{name}: the private MariaDB did not start in 60 s: {log}");
             }
             std::thread::sleep(Duration::from_millis(200));
         }
+    }
+
+    /// A clean restart: SHUTDOWN, wait for the process to end, start it again on the same
+    /// data, port and socket.
+    pub fn restart(&mut self) {
+        assert!(self.sql("SHUTDOWN"), "SHUTDOWN");
+        if let Some(mut c) = self.child.take() {
+            let _ = c.wait();
+        }
+        self.launch("restart");
     }
 
     /// Run `sql` with the mariadb client on this server; whether it worked.
