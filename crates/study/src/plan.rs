@@ -550,6 +550,9 @@ impl Plan {
         }
 
         let baseline = match &r.baseline {
+            // Two targets and no settings sets to set apart: an A/B of the targets, the first
+            // the baseline; otherwise the first settings set on each target.
+            None if targets.len() > 1 && f.settings.is_empty() => Baseline::Target(0),
             None => Baseline::Settings(0),
             Some(b) => {
                 let n = b.get_ref();
@@ -775,6 +778,13 @@ command = ["slap", "--query=SELECT 1"]
         assert_eq!(p.order, Order::Interleaved);
         assert_eq!(p.prepare, PrepareMode::Once);
         assert_eq!(p.baseline, Baseline::Settings(0));
+        // Two targets and no settings sets: an A/B of the targets, the first the baseline.
+        let ab = parse(
+            "[[target]]\nname = \"a\"\ndb = \"sqlite:a\"\n[[target]]\nname = \"b\"\ndb = \"sqlite:b\"\n\
+             [[workload]]\nname = \"w\"\ncommand = \"oltp_point_select\"\n",
+        )
+        .unwrap();
+        assert_eq!(ab.baseline, Baseline::Target(0));
         assert_eq!(
             p.targets[1].args,
             vec!["--db=postgres://sbtest@127.0.0.1/sbtest"]
