@@ -10,6 +10,8 @@
 //! - `waits`: what the server said the run's sessions were waiting on, sampled
 //! - `status`: the server's status figures (gauges and counters) read once a second into the
 //!   intervals
+//! - `ticker`: the samplers' pace (a tick a period, no catching up) and when a lost session is
+//!   worth opening again
 //! - `environment`: the OS, kernel and CPU, for the result
 
 pub mod counters;
@@ -18,4 +20,5 @@ pub mod host;
 pub mod result;
 pub mod stats;
 pub mod status;
+pub mod ticker;
 pub mod waits;

@@ -6,9 +6,10 @@
 
 pub use crate::result::status::{ServerStatus, StatusItem};
 use crate::result::Interval;
+use crate::ticker::{session_lost, Ticker};
 use crate::waits::WatchedRun;
 use dbpress_driver::status::StatusKind;
-use dbpress_driver::{DbErrorKind, Driver};
+use dbpress_driver::Driver;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -95,18 +96,10 @@ pub fn sample(
         }
     };
     let mut costs: Vec<f64> = Vec::new();
-    let mut next = Instant::now();
+    let mut ticker = Ticker::new(EVERY);
     loop {
-        let stopping = run.stopped();
-        let now = Instant::now();
-        if now < next && !stopping {
-            std::thread::sleep((next - now).min(Duration::from_millis(20)));
-            continue;
-        }
-        next += EVERY;
-        if next < now {
-            next = now + EVERY;
-        }
+        // Once the run has stopped, one last reading closes its last interval.
+        let stopping = !ticker.wait(&|| run.stopped());
         let at = Instant::now();
         match driver.read_status(conn.as_mut(), &names) {
             Ok(values) => {
@@ -118,17 +111,11 @@ pub fn sample(
                 status.unavailable = Some(format!("not sampled: {}", e.message));
                 return (status, timeline);
             }
-            Err(e)
-                if matches!(
-                    e.kind,
-                    DbErrorKind::ConnectionLost | DbErrorKind::Unreachable | DbErrorKind::NoAnswer
-                ) =>
-            {
+            Err(e) if session_lost(&e) => {
                 let _ = conn.reconnect();
             }
             Err(_) => break,
         }
-        // One last reading once the run has stopped closes its last interval.
         if stopping {
             break;
         }

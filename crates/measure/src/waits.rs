@@ -12,7 +12,8 @@
 //! (`Driver::sample_waits`): what each session of the run is doing, in the server's words.
 
 pub use crate::result::waits::{ServerWaits, WaitShare};
-use dbpress_driver::{DbErrorKind, Driver};
+use crate::ticker::{session_lost, Ticker};
+use dbpress_driver::Driver;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -149,18 +150,8 @@ pub fn sample(
     };
     let mut tally: BTreeMap<String, u64> = BTreeMap::new();
     let mut timeline = Timeline::default();
-    let mut next = Instant::now();
-    while !run.stopped() {
-        let now = Instant::now();
-        if now < next {
-            std::thread::sleep((next - now).min(Duration::from_millis(20)));
-            continue;
-        }
-        next += EVERY;
-        // A sampler the scheduler held up does not catch up with a burst of samples.
-        if next < now {
-            next = now + EVERY;
-        }
+    let mut ticker = Ticker::new(EVERY);
+    while ticker.wait(&|| run.stopped()) {
         if !run.measuring() {
             continue;
         }
@@ -186,12 +177,7 @@ pub fn sample(
             }
             // The session was lost (a restart, a failover, a killed session): sample again on
             // a new one from the next tick; while there is none, what was seen stands.
-            Err(e)
-                if matches!(
-                    e.kind,
-                    DbErrorKind::ConnectionLost | DbErrorKind::Unreachable | DbErrorKind::NoAnswer
-                ) =>
-            {
+            Err(e) if session_lost(&e) => {
                 let _ = conn.reconnect();
             }
             // Anything else would fail again: what was seen stands.

@@ -334,6 +334,21 @@ fn setting_value(v: &toml::Value) -> Option<String> {
     }
 }
 
+/// A name for a target, settings set or workload: usable in a cell's key, and not taken.
+fn new_name(kind: &str, kind_again: &str, n: &str, taken: bool) -> Result<(), String> {
+    if !good_name(n) {
+        return Err(format!(
+            "{kind} name '{n}': use letters, digits, _, . and -"
+        ));
+    }
+    if taken {
+        return Err(format!(
+            "a second {kind_again} named '{n}': names must differ"
+        ));
+    }
+    Ok(())
+}
+
 fn good_name(n: &str) -> bool {
     !n.is_empty()
         && n.chars()
@@ -435,18 +450,8 @@ impl Plan {
         let mut targets = Vec::new();
         for t in &f.target {
             let n = t.name.get_ref();
-            if !good_name(n) {
-                return Err(err(
-                    Some(t.name.span()),
-                    format!("target name '{n}': use letters, digits, _, . and -"),
-                ));
-            }
-            if targets.iter().any(|x: &Target| &x.name == n) {
-                return Err(err(
-                    Some(t.name.span()),
-                    format!("a second target named '{n}': names must differ"),
-                ));
-            }
+            let taken = targets.iter().any(|x: &Target| &x.name == n);
+            new_name("target", "target", n, taken).map_err(|m| err(Some(t.name.span()), m))?;
             let mut args = Vec::new();
             for o in &t.options {
                 check_not_set_by_study(o.get_ref()).map_err(|m| err(Some(o.span()), m))?;
@@ -470,18 +475,9 @@ impl Plan {
         let mut settings = Vec::new();
         for s in &f.settings {
             let n = s.name.get_ref();
-            if !good_name(n) {
-                return Err(err(
-                    Some(s.name.span()),
-                    format!("settings name '{n}': use letters, digits, _, . and -"),
-                ));
-            }
-            if settings.iter().any(|x: &SettingsSet| &x.name == n) {
-                return Err(err(
-                    Some(s.name.span()),
-                    format!("a second settings set named '{n}': names must differ"),
-                ));
-            }
+            let taken = settings.iter().any(|x: &SettingsSet| &x.name == n);
+            new_name("settings", "settings set", n, taken)
+                .map_err(|m| err(Some(s.name.span()), m))?;
             let values = |m: &BTreeMap<String, Spanned<toml::Value>>| -> Result<Vec<(String, String)>, String> {
                 let mut out = Vec::new();
                 for (k, v) in m {
@@ -530,18 +526,8 @@ impl Plan {
         let mut workloads = Vec::new();
         for w in &f.workload {
             let n = w.name.get_ref();
-            if !good_name(n) {
-                return Err(err(
-                    Some(w.name.span()),
-                    format!("workload name '{n}': use letters, digits, _, . and -"),
-                ));
-            }
-            if workloads.iter().any(|x: &Workload| &x.name == n) {
-                return Err(err(
-                    Some(w.name.span()),
-                    format!("a second workload named '{n}': names must differ"),
-                ));
-            }
+            let taken = workloads.iter().any(|x: &Workload| &x.name == n);
+            new_name("workload", "workload", n, taken).map_err(|m| err(Some(w.name.span()), m))?;
             let span = w.command.span();
             let args = words_of(w.command.get_ref()).map_err(|m| err(Some(span.clone()), m))?;
             let workload = Workload::from_words(n, args, w.prepare.as_ref(), w.cleanup.as_ref())

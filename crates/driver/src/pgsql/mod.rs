@@ -94,6 +94,8 @@ pub struct PgDriver {
     /// The option names error messages quote: sysbench's, or those of the command in use.
     hints: &'static Hints,
     sessions: crate::clients::SessionTally,
+    /// The server is PostgreSQL 17 or later as far as its status views go.
+    status_pg17: std::sync::atomic::AtomicBool,
 }
 
 impl PgDriver {
@@ -122,6 +124,7 @@ impl PgDriver {
             tls,
             hints: &PGSQL_HINTS,
             sessions: crate::clients::SessionTally::default(),
+            status_pg17: std::sync::atomic::AtomicBool::new(false),
         })
     }
 
@@ -160,33 +163,31 @@ impl Driver for PgDriver {
         conn: &mut dyn Connection,
         names: &[String],
     ) -> DbResult<Vec<(String, f64)>> {
+        use std::sync::atomic::Ordering;
         let defaults: Vec<&str> = PGSQL_STATUS.items.iter().map(|(n, _)| *n).collect();
-        let columns = [
-            defaults.clone(),
-            vec![
-                "active_backends",
-                "lock_waiting_backends",
-                "xact_commit",
-                "xact_rollback",
-                "blks_read",
-                "deadlocks",
-                "temp_files",
-                "checkpoints_timed",
-                "checkpoints_req",
-                "buffers_checkpoint",
-                "wal_bytes",
-            ],
-        ];
         let mut out = Vec::new();
-        let first = conn.query_rows(PG_STATUS_SQL);
-        let (rows, cols) = match first {
-            Ok(rows) => (rows, &columns[0]),
-            // 42P01/42703: pg_stat_bgwriter lost its checkpoint columns in 17.
-            Err(e) if e.code == "42703" || e.code == "42P01" => {
-                (conn.query_rows(PG17_STATUS_SQL)?, &columns[1])
+        // pg_stat_bgwriter lost its checkpoint columns in 17 (42703/42P01): found out at the
+        // first reading and remembered, so later readings ask once.
+        let mut pg17 = self.status_pg17.load(Ordering::Relaxed);
+        let rows = if pg17 {
+            conn.query_rows(PG17_STATUS_SQL)?
+        } else {
+            match conn.query_rows(PG_STATUS_SQL) {
+                Ok(rows) => rows,
+                Err(e) if e.code == "42703" || e.code == "42P01" => {
+                    self.status_pg17.store(true, Ordering::Relaxed);
+                    pg17 = true;
+                    conn.query_rows(PG17_STATUS_SQL)?
+                }
+                Err(e) => return Err(e),
             }
-            Err(e) => return Err(e),
         };
+        // PG17_STATUS_SQL's columns are the defaults but buffers_backend, in the same order.
+        let cols: Vec<&str> = defaults
+            .iter()
+            .copied()
+            .filter(|n| !(pg17 && *n == "buffers_backend"))
+            .collect();
         if let Some(row) = rows.into_iter().next() {
             for (name, v) in cols.iter().zip(row) {
                 if let Some(v) = v.and_then(|v| v.parse::<f64>().ok()) {
