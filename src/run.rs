@@ -292,6 +292,7 @@ fn assemble(
                     unfinished,
                 },
             ),
+            abandoned: output.abandoned,
         },
         throughput: stats::stability::of(&output.intervals),
         intervals: output.intervals,
@@ -340,8 +341,16 @@ pub fn finish(
     if let Some(store) = &cfg.store {
         crate::keep::save(store, &cfg.tags, &[&m.result], None)?;
     }
+    // Said first: a fatal error's line would otherwise hide the sessions left behind.
+    let abandoned = m.result.run.abandoned.as_ref().map(|a| {
+        eprintln!("dbpress: {}", abandoned_message(a, cfg.threads));
+        abandoned_exit_code(a)
+    });
     if let Some(e) = &m.fatal {
         return Err(dbpress_run::fatal_message(e, hints, w));
+    }
+    if let Some(code) = abandoned {
+        return Ok(code);
     }
     if let Some(sig) = m.interrupted_by {
         eprintln!("dbpress: interrupted by {sig}; the summary covers what ran");
@@ -365,6 +374,38 @@ pub fn forced_message(f: &result::ForcedShutdown, threads: u32) -> String {
         f.unfinished,
         seconds(f.grace_s)
     )
+}
+
+/// One line on a run that ended with sessions left behind: how many, after what, and what the
+/// server's answer to a new session says about why.
+pub fn abandoned_message(a: &result::Abandoned, threads: u32) -> String {
+    let why = if a.server_answered {
+        "the server answers new sessions: they were waiting on it, for a lock or a long statement"
+    } else {
+        "the server did not answer a new session either: a cut network, or a stopped or hung server"
+    };
+    let waited = format!("{:.1}", a.waited_s);
+    let left = format!(
+        "{} of {threads} sessions were still waiting for the server's answer {waited} s after",
+        a.sessions
+    );
+    match a.after.as_str() {
+        "end" => format!(
+            "{left} the run ended and were left behind ({why}); the summary covers the events that finished"
+        ),
+        sig => format!(
+            "interrupted by {sig}: {left} it and were left behind ({why}); the summary covers the events that finished"
+        ),
+    }
+}
+
+/// The exit code of a run that left sessions behind: the signal's, or 1 (the server stopped
+/// answering: the run failed).
+pub fn abandoned_exit_code(a: &result::Abandoned) -> u8 {
+    match a.after.as_str() {
+        "end" => 1,
+        sig => signals::exit_code(sig),
+    }
 }
 
 /// The end of a single run that `--forced-shutdown` cut short: its report as `finish` gives

@@ -148,8 +148,9 @@ pub fn run(
             i + 1,
             levels.len()
         );
-        // A level --forced-shutdown cuts short ends the sweep there, with its table and file:
-        // its workers still wait on the server, and the next level would queue behind them.
+        // A level --forced-shutdown cuts short, or one that left sessions behind, ends the
+        // sweep there, with its table and file: its workers still wait on the server, and the
+        // next level would queue behind them.
         let forced = |m: run::Measured| {
             if first.output_format == OutputFormat::Text && dbpress_core::verbosity::notices() {
                 dbpress_core::out!(
@@ -164,12 +165,20 @@ pub fn run(
                 result: Some(m.result),
                 error: None,
             });
-            let code = conclude(&first, workload_name, levels, args, steps, None, failed)
-                .map(|_| run::FORCED_EXIT_CODE)
-                .unwrap_or_else(|e| {
-                    eprintln!("dbpress: error: {}", e.message());
-                    e.exit_code()
-                });
+            let interrupted = m.interrupted_by;
+            let code = conclude(
+                &first,
+                workload_name,
+                levels,
+                args,
+                steps,
+                interrupted,
+                failed,
+            )
+            .unwrap_or_else(|e| {
+                eprintln!("dbpress: error: {}", e.message());
+                e.exit_code()
+            });
             std::process::exit(i32::from(code))
         };
         match run::measure(cfg, w.as_ref(), &ctx, args, out, &signals, &forced) {
@@ -244,7 +253,13 @@ fn conclude(
     interrupted: Option<&'static str>,
     failed: bool,
 ) -> Result<u8> {
-    let stopped_by = stopped_by(interrupted);
+    let left_behind = steps
+        .iter()
+        .any(|s| s.result.as_ref().is_some_and(|r| r.run.abandoned.is_some()));
+    let stopped_by = match interrupted {
+        None if left_behind => "the sweep stopped: the server stopped answering".to_string(),
+        _ => stopped_by(interrupted),
+    };
     let not_reached: Vec<(Option<String>, u32)> = levels[steps.len().min(levels.len())..]
         .iter()
         .map(|&t| (None, t))
@@ -286,6 +301,16 @@ fn conclude(
             &runs,
             Some(&crate::keep::batch_name("sweep")),
         )?;
+    }
+    if let Some((threads, a)) = sweep.steps.iter().find_map(|s| {
+        let r = s.result.as_ref()?;
+        Some((r.run.threads, r.run.abandoned.as_ref()?))
+    }) {
+        eprintln!(
+            "dbpress: {}; the sweep stops at this level",
+            run::abandoned_message(a, threads)
+        );
+        return Ok(run::abandoned_exit_code(a));
     }
     if let Some(sig) = interrupted {
         eprintln!("dbpress: interrupted by {sig}; the table covers the levels that ran");

@@ -45,6 +45,8 @@ mod slap;
 mod sqlite;
 /// Issue 33: the results store (`--store`, `dbpress results`, `compare` of stored runs).
 mod store;
+/// Issue 48: one stop signal ends a run whose sessions the server never answers.
+mod stuck;
 /// Thread sweeps: steps, table, JSON, a refused level.
 mod sweep;
 /// CSV and Markdown: rows that add up to the JSON result they come from.

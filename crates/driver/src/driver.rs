@@ -80,6 +80,13 @@ pub trait Driver: Send + Sync {
     /// Open connection number `index` (connections are spread over the target's addresses).
     fn connect(&self, index: usize) -> DbResult<Box<dyn Connection>>;
     fn dialect(&self) -> &'static Dialect;
+    /// Whether the server answers a new session within `limit` (a login refused is an answer;
+    /// silence, a refused or lost connection is not): asked when a run's sessions do not come
+    /// back from the server, to tell a server busy with them from one out of reach. The session
+    /// is closed at once. An engine without a server always answers.
+    fn answers_within(&self, _limit: std::time::Duration) -> bool {
+        true
+    }
     /// How connections reach the server, for the run header.
     fn describe(&self) -> String;
     /// The sessions this driver opened so far, by the client library that opened them.

@@ -1,7 +1,7 @@
 //! The pace of the samplers that watch a run from a session of their own (server waits, server
 //! status): a tick every period, never a burst to catch up, and an end as soon as the run stops.
 
-use dbpress_driver::{DbError, DbErrorKind};
+use dbpress_driver::DbError;
 use std::time::{Duration, Instant};
 
 pub struct Ticker {
@@ -42,10 +42,7 @@ impl Ticker {
 /// The sampler's session is gone (a restart, a failover, a killed session): worth opening
 /// again, where any other error would only repeat.
 pub fn session_lost(e: &DbError) -> bool {
-    matches!(
-        e.kind,
-        DbErrorKind::ConnectionLost | DbErrorKind::Unreachable | DbErrorKind::NoAnswer
-    )
+    e.kind.out_of_reach()
 }
 
 #[cfg(test)]

@@ -178,7 +178,7 @@ fn connect_stream(t: &Transport, limit: Option<std::time::Duration>) -> Result<S
     };
     match t {
         Transport::Socket(p) => UnixStream::connect(p)
-            .map(Stream::Unix)
+            .map(Stream::from)
             .map_err(|e| unreachable(e.to_string())),
         Transport::Tcp { host, port } => dbpress_net::tcp_connect(host, *port, limit)
             .map(Stream::Tcp)

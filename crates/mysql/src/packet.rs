@@ -249,8 +249,8 @@ mod tests {
     #[test]
     fn packets_split_and_join_across_16_mib() {
         let (a, b) = UnixStream::pair().unwrap();
-        let mut w = PacketIo::new(Stream::Unix(a));
-        let mut r = PacketIo::new(Stream::Unix(b));
+        let mut w = PacketIo::new(Stream::from(a));
+        let mut r = PacketIo::new(Stream::from(b));
         let big: Vec<u8> = (0..MAX_CHUNK + 10).map(|i| i as u8).collect();
         let writer = std::thread::spawn(move || {
             w.begin_command().extend_from_slice(&big);

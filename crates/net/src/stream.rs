@@ -13,7 +13,7 @@ use std::time::Duration;
 
 pub enum Stream {
     Tcp(Tcp),
-    Unix(UnixStream),
+    Unix(Unix),
     /// TLS over TCP through rustls: records are read and written on the same `Tcp`.
     Tls(Box<StreamOwned<ClientConnection, Tcp>>),
     /// MySQL's compressed protocol over one of the others.
@@ -36,6 +36,13 @@ impl Stream {
                 tv_usec: 0,
             },
         };
+        if let Stream::Unix(u) = self {
+            // Its reads wait in ppoll, which SO_RCVTIMEO does not bound: the wait takes it.
+            u.wait_limit.set(limit.map(|d| libc::timespec {
+                tv_sec: d.as_secs() as libc::time_t,
+                tv_nsec: libc::c_long::from(d.subsec_nanos().max(u32::from(d.is_zero()))),
+            }));
+        }
         for opt in [libc::SO_RCVTIMEO, libc::SO_SNDTIMEO] {
             // SAFETY: setsockopt on our own socket with a timeval of the size given.
             let r = unsafe {
@@ -58,7 +65,7 @@ impl Stream {
     pub fn raw_fd(&self) -> RawFd {
         match self {
             Stream::Tcp(t) => t.0.as_raw_fd(),
-            Stream::Unix(s) => s.as_raw_fd(),
+            Stream::Unix(s) => s.sock.as_raw_fd(),
             Stream::Tls(t) => t.sock.0.as_raw_fd(),
             Stream::Zlib(z) => z.inner().stream.raw_fd(),
         }
@@ -67,6 +74,22 @@ impl Stream {
 
 /// A TCP connection read and written with the plain system calls below.
 pub struct Tcp(pub TcpStream);
+
+/// A Unix socket connection read and written with the plain system calls below.
+pub struct Unix {
+    pub sock: UnixStream,
+    /// `set_io_timeout`'s bound on each wait for data; None: no bound.
+    wait_limit: std::cell::Cell<Option<libc::timespec>>,
+}
+
+impl From<UnixStream> for Stream {
+    fn from(sock: UnixStream) -> Stream {
+        Stream::Unix(Unix {
+            sock,
+            wait_limit: std::cell::Cell::new(None),
+        })
+    }
+}
 
 /// Connect over TCP to the first address of `host:port` that answers within `limit` (a
 /// silently dropped SYN would otherwise hang for minutes; None leaves it to the system), with
@@ -154,7 +177,7 @@ impl Read for Stream {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self {
             Stream::Tcp(s) => s.read(buf),
-            Stream::Unix(s) => read_unix(s.as_raw_fd(), buf),
+            Stream::Unix(s) => read_unix(s.sock.as_raw_fd(), buf, s.wait_limit.get()),
             Stream::Tls(s) => s.read(buf),
             Stream::Zlib(z) => z.read(buf),
         }
@@ -207,26 +230,29 @@ fn sys_send(fd: RawFd, buf: &[u8]) -> io::Result<usize> {
     })
 }
 
-/// Wait until `fd` is readable (or hung up, or in error), with no timeout.
-fn sys_wait_readable(fd: RawFd) -> io::Result<()> {
+/// Wait until `fd` is readable (or hung up, or in error), at most `limit` (None: no limit).
+/// Ok(false): the limit ran out first.
+fn sys_wait_readable(fd: RawFd, limit: Option<&libc::timespec>) -> io::Result<bool> {
     let mut pfd = libc::pollfd {
         fd,
         events: libc::POLLIN,
         revents: 0,
     };
     let null = std::ptr::null::<libc::c_void>();
-    // SAFETY: one valid pollfd; no timeout (ppoll's form of poll's -1) and no signal mask.
+    let limit = limit.map_or(std::ptr::null(), |t| t as *const libc::timespec);
+    // SAFETY: one valid pollfd; a valid timespec or none (ppoll's form of poll's -1), and no
+    // signal mask.
     sys_result(unsafe {
         libc::syscall(
             libc::SYS_ppoll,
             &mut pfd as *mut libc::pollfd,
             1 as libc::c_ulong,
-            null,
+            limit,
             null,
             0usize,
         )
     })
-    .map(|_| ())
+    .map(|ready| ready > 0)
 }
 
 /// Read from a Unix socket without sleeping inside `recv`.
@@ -239,12 +265,16 @@ fn sys_wait_readable(fd: RawFd) -> io::Result<()> {
 /// waits only for "readable", as libmariadb and libpq do. It comes first because a response is
 /// almost never there yet when the client starts reading (libmariadb's non-blocking `recv` first
 /// costs a third call per query, measured ~150 client instructions).
-fn read_unix(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
+///
+/// `limit` bounds each wait (the handshake's connect timeout): past it the read fails as a
+/// timed-out `recv` would (`timed_out`).
+fn read_unix(fd: RawFd, buf: &mut [u8], limit: Option<libc::timespec>) -> io::Result<usize> {
     loop {
-        match sys_wait_readable(fd) {
+        match sys_wait_readable(fd, limit.as_ref()) {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
-            Ok(()) => {}
+            Ok(false) => return Err(io::ErrorKind::WouldBlock.into()),
+            Ok(true) => {}
         }
         // Readable, hung up or in error: this recv returns the data, 0 or the error.
         match sys_recv(fd, buf, libc::MSG_DONTWAIT) {
@@ -262,7 +292,7 @@ impl Write for Stream {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         match self {
             Stream::Tcp(s) => s.write(buf),
-            Stream::Unix(s) => sys_send(s.as_raw_fd(), buf),
+            Stream::Unix(s) => sys_send(s.sock.as_raw_fd(), buf),
             Stream::Tls(s) => s.write(buf),
             Stream::Zlib(z) => z.write(buf),
         }
@@ -371,5 +401,38 @@ impl PacketSource for Buffered {
     }
     fn flush(&mut self) -> io::Result<()> {
         self.stream.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 48: a server that says nothing over a Unix socket (stopped, hung) must not hold a
+    /// handshake or a probe past its time limit, as over TCP.
+    #[test]
+    fn issue_48_a_unix_socket_read_gives_up_at_the_io_timeout() {
+        let (a, mut silent) = UnixStream::pair().unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        // On a thread of its own, so that a read that ignores the limit fails the test (after
+        // a bound far past the limit) instead of hanging it.
+        std::thread::spawn(move || {
+            let mut s = Stream::from(a);
+            s.set_io_timeout(Some(Duration::from_millis(50))).unwrap();
+            let mut buf = [0u8; 4];
+            let timed = s.read(&mut buf).map_err(|e| timed_out(&e));
+            let _ = tx.send(timed);
+            // No limit again: data that is there is read as before.
+            s.set_io_timeout(None).unwrap();
+            let _ = tx.send(s.read(&mut buf).map_err(|e| timed_out(&e)));
+        });
+        let first = rx.recv_timeout(Duration::from_secs(30));
+        assert_eq!(
+            first,
+            Ok(Err(true)),
+            "the read did not give up at its limit"
+        );
+        silent.write_all(b"ok").unwrap();
+        assert_eq!(rx.recv_timeout(Duration::from_secs(30)), Ok(Ok(2)));
     }
 }

@@ -165,8 +165,8 @@ mod tests {
     fn pair() -> (Zlib<Buffered>, Zlib<Buffered>) {
         let (a, b) = UnixStream::pair().unwrap();
         (
-            Zlib::new(Buffered::new(Stream::Unix(a))),
-            Zlib::new(Buffered::new(Stream::Unix(b))),
+            Zlib::new(Buffered::new(Stream::from(a))),
+            Zlib::new(Buffered::new(Stream::from(b))),
         )
     }
 
@@ -176,7 +176,7 @@ mod tests {
         let Stream::Unix(raw) = b.inner.stream else {
             unreachable!()
         };
-        let mut raw = raw;
+        let mut raw = raw.sock;
         a.write_all(b"\x03SELECT 1").unwrap();
         let mut h = [0u8; HEADER + 9];
         raw.read_exact(&mut h).unwrap();

@@ -350,7 +350,7 @@ fn connect(t: &PgTarget, tls: Option<&Arc<ClientConfig>>) -> DbResult<(Io, u32)>
     };
     let stream = if t.is_socket() {
         let path = format!("{}/.s.PGSQL.{}", t.host.trim_end_matches('/'), t.port);
-        Stream::Unix(
+        Stream::from(
             UnixStream::connect(&path)
                 .map_err(|e| unreachable(e.to_string(), format!("Unix socket {path}")))?,
         )

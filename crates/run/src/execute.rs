@@ -32,6 +32,8 @@ pub struct RunOutput {
     pub counters: Option<(Snapshot, Snapshot)>,
     /// `--forced-shutdown` ended the run with this many workers still inside an event.
     pub forced_unfinished: Option<u32>,
+    /// The run ended with sessions left behind, still waiting for the server.
+    pub abandoned: Option<dbpress_measure::result::Abandoned>,
     pub checkpoints: Option<dbpress_measure::result::Checkpoints>,
     /// The server's wait events of the run's sessions, where sampled.
     pub waits: Option<dbpress_measure::waits::ServerWaits>,
@@ -45,8 +47,9 @@ pub struct RunOutput {
     pub measure_start: Instant,
 }
 
-/// What a run forced to end by `--forced-shutdown` is handed to: it reports what finished and
-/// exits the process, since the workers still waiting on the server cannot be joined.
+/// What a run that ended with workers still waiting on the server (`--forced-shutdown`, or
+/// sessions abandoned) is handed to: it reports what finished and exits the process, since
+/// those workers cannot be joined.
 pub type OnForced<'a> = &'a dyn Fn(RunOutput) -> std::convert::Infallible;
 
 /// What steers a run from outside its workers.
@@ -343,15 +346,35 @@ pub fn run(
             progress,
         );
         shared.stop.store(true, Ordering::Relaxed);
-        if let crate::shutdown::Ending::Forced { unfinished } =
-            crate::shutdown::wait_for_workers(cfg, &shared, progress)
-        {
-            // sysbench's words, where its report goes, then the report of what finished. The
-            // workers still waiting on the server are left to the process's exit.
-            progress.phase(Phase::ForcedShutdown);
-            let mut output = conclude(cfg, &cells, &shared, result, &mut host, true);
-            output.forced_unfinished = Some(unfinished);
-            match on_forced(output) {}
+        let probe = |within: Duration| {
+            let (tx, rx) = mpsc::channel();
+            s.spawn(move || {
+                let _ = tx.send(driver.answers_within(within));
+            });
+            rx
+        };
+        let watch = crate::shutdown::Watch {
+            cfg,
+            shared: &shared,
+            signals,
+            probe: &probe,
+        };
+        match crate::shutdown::wait_for_workers(&watch, result.interrupted_by, progress) {
+            crate::shutdown::Ending::AllStopped => {}
+            // The workers still waiting on the server are left to the process's exit.
+            crate::shutdown::Ending::Forced { unfinished } => {
+                // sysbench's words, where its report goes, then the report of what finished.
+                progress.phase(Phase::ForcedShutdown);
+                let mut output = conclude(cfg, &cells, &shared, result, &mut host, End::Forced);
+                output.forced_unfinished = Some(unfinished);
+                match on_forced(output) {}
+            }
+            crate::shutdown::Ending::Abandoned { abandoned, signal } => {
+                let mut output = conclude(cfg, &cells, &shared, result, &mut host, End::Abandoned);
+                output.interrupted_by = output.interrupted_by.or(signal);
+                output.abandoned = Some(abandoned);
+                match on_forced(output) {}
+            }
         }
         let mut fatal = None;
         for h in handles {
@@ -372,7 +395,7 @@ pub fn run(
             };
             (before, after)
         });
-        let mut output = conclude(cfg, &cells, &shared, result, &mut host, false);
+        let mut output = conclude(cfg, &cells, &shared, result, &mut host, End::Joined);
         output.fatal = fatal;
         output.counters = counters;
         output.waits = waits.map(|(w, timeline)| {
@@ -388,16 +411,27 @@ pub fn run(
     outcome
 }
 
+/// How the workers' part of a run ended, for where its measured time ends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum End {
+    /// Every worker stopped: at the last one.
+    Joined,
+    /// `--forced-shutdown`: now, as sysbench counts (the unfinished events ran until now).
+    Forced,
+    /// Sessions left behind: when the run stopped, or at the last event that finished after
+    /// it (the abandoned events are in no figure, and neither is the wait for them).
+    Abandoned,
+}
+
 /// The run's figures once it has ended: what finished after the last tick as a last, closing
-/// interval (so the intervals add up to the summary), and the summary. The measured time ends
-/// when the last worker stopped or, when `forced`, now: the unfinished events ran until now.
+/// interval (so the intervals add up to the summary), and the summary.
 fn conclude(
     cfg: &RunConfig,
     cells: &[ThreadCell],
     shared: &Shared,
     result: LoopOutput,
     host: &mut dbpress_measure::host::Sampler,
-    forced: bool,
+    ended: End,
 ) -> RunOutput {
     let LoopOutput {
         mut intervals,
@@ -433,10 +467,16 @@ fn conclude(
             .as_nanos() as u64,
     );
     let last = shared.last_finish_ns.load(Ordering::Relaxed);
-    let total_time = if !forced && last > measure_start_ns {
-        (last - measure_start_ns) as f64 / 1e9
-    } else {
-        measured.as_secs_f64()
+    let last_finish_s = last.saturating_sub(measure_start_ns) as f64 / 1e9;
+    let total_time = match ended {
+        End::Joined if last > measure_start_ns => last_finish_s,
+        End::Joined | End::Forced => measured.as_secs_f64(),
+        // The reporter's last reading was taken when the run stopped.
+        End::Abandoned => last_finish_s.max(
+            last_tick
+                .saturating_duration_since(measure_start)
+                .as_secs_f64(),
+        ),
     };
     let checkpoints = checkpoints.finish(cfg, &tail, total_time, &per_thread_tail);
     let mut warmup = counters::WarmupCounts::default();
@@ -451,6 +491,7 @@ fn conclude(
         fatal: None,
         counters: None,
         forced_unfinished: None,
+        abandoned: None,
         checkpoints,
         warmup,
         // Every session has ended (or, forced, is left to the process's exit).

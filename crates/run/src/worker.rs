@@ -257,11 +257,7 @@ impl Worker<'_> {
                     self.shared.session_replaced(old, self.conn.session_id());
                     return Ok(());
                 }
-                Err(e)
-                    if e.kind == DbErrorKind::Unreachable
-                        || e.kind == DbErrorKind::NoAnswer
-                        || e.kind == DbErrorKind::ConnectionLost =>
-                {
+                Err(e) if e.kind.out_of_reach() => {
                     if self.shared.stop.load(Ordering::Relaxed) {
                         // Not the last connect error's fault: say where the run was and for how
                         // long the server had been out of reach.

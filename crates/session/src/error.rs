@@ -39,6 +39,17 @@ pub enum DbErrorKind {
     Other,
 }
 
+impl DbErrorKind {
+    /// The server is out of reach on this session: it went away, cannot be reached, or left a
+    /// step unanswered. Worth a new session; any other error would only repeat.
+    pub fn out_of_reach(self) -> bool {
+        matches!(
+            self,
+            DbErrorKind::ConnectionLost | DbErrorKind::Unreachable | DbErrorKind::NoAnswer
+        )
+    }
+}
+
 /// A failed database operation. Boxed so a `DbResult` stays two words, returned in registers:
 /// every statement returns one, and an 80-byte error carried through memory on each success
 /// cost about 10 instructions per statement. Fields read through `Deref`.

@@ -294,22 +294,15 @@ impl MysqlDriver {
         Ok(Box::new(c))
     }
 
-    fn transport_of(&self, index: usize) -> &Transport {
-        &self.target.transports[index % self.target.transports.len()]
-    }
-}
-
-impl Driver for MysqlDriver {
-    fn connect(&self, index: usize) -> DbResult<Box<dyn Connection>> {
-        // Every session starts on dbpress's own protocol client (rows skipped without
-        // decoding), TLS included; only a server that wants an auth method it does not speak
-        // gets the crate. TLS is not negotiated over a Unix socket, whatever --mysql-ssl says.
+    /// What dbpress's own client needs to open session `index`. TLS is not negotiated over a
+    /// Unix socket, whatever --mysql-ssl says.
+    fn wire_opts(&self, index: usize) -> WireOpts {
         let transport = self.transport_of(index).clone();
         let tls = match transport {
             Transport::Tcp { .. } => self.tls.clone(),
             Transport::Socket(_) => None,
         };
-        let wire = WireOpts {
+        WireOpts {
             transport,
             user: self.target.user.clone(),
             password: self.target.password.clone(),
@@ -320,7 +313,20 @@ impl Driver for MysqlDriver {
             fixes: &MYSQL_FIXES,
             server_public_key: self.server_public_key.clone(),
             get_server_public_key: self.target.get_server_public_key,
-        };
+        }
+    }
+
+    fn transport_of(&self, index: usize) -> &Transport {
+        &self.target.transports[index % self.target.transports.len()]
+    }
+}
+
+impl Driver for MysqlDriver {
+    fn connect(&self, index: usize) -> DbResult<Box<dyn Connection>> {
+        // Every session starts on dbpress's own protocol client (rows skipped without
+        // decoding), TLS included; only a server that wants an auth method it does not speak
+        // gets the crate.
+        let wire = self.wire_opts(index);
         let why = match WireConn::open(&wire, self.ps_mode == PsMode::Disable) {
             Ok(c) => {
                 self.sessions.opened(OWN_CLIENT, None);
@@ -341,6 +347,25 @@ impl Driver for MysqlDriver {
 
     fn clients(&self) -> Vec<crate::clients::ClientSessions> {
         self.sessions.snapshot()
+    }
+
+    fn answers_within(&self, limit: std::time::Duration) -> bool {
+        let wire = WireOpts {
+            connect_timeout: Some(limit),
+            ..self.wire_opts(0)
+        };
+        // In binary mode the session sends nothing after its login: the server's statement
+        // counters see no probe.
+        let answered = match WireConn::open(&wire, false) {
+            Ok(_) => true,
+            // It greeted and asked for a method this client lacks: it answers.
+            Err(OpenError::Unsupported(_)) => return true,
+            Err(OpenError::Db(e)) => !e.kind.out_of_reach(),
+        };
+        if answered {
+            self.sessions.opened(OWN_CLIENT, None);
+        }
+        answered
     }
 
     fn global_settings(&self) -> Option<&'static dyn crate::settings::GlobalSettings> {

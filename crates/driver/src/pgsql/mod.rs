@@ -150,6 +150,22 @@ impl Driver for PgDriver {
         self.sessions.snapshot()
     }
 
+    fn answers_within(&self, limit: std::time::Duration) -> bool {
+        let target = dbpress_pg::PgTarget {
+            connect_timeout: Some(limit),
+            ..self.target.clone()
+        };
+        match dbpress_pg::PgWire::open(&target, self.tls.clone(), false) {
+            Ok(_) => {
+                self.sessions
+                    .opened("dbpress's PostgreSQL protocol client", None);
+                true
+            }
+            // A refused login is an answer too.
+            Err(e) => !e.kind.out_of_reach(),
+        }
+    }
+
     fn global_settings(&self) -> Option<&'static dyn crate::settings::GlobalSettings> {
         Some(&settings::PgSettings)
     }

@@ -114,7 +114,7 @@ pub struct RunInfo {
     pub ps_mode: String,
     pub percentile: u32,
     pub started_at_unix_s: u64,
-    /// "SIGINT"/"SIGTERM" when the run was stopped by a signal.
+    /// "SIGINT"/"SIGTERM"/"SIGHUP" when the run was stopped by a signal.
     pub interrupted_by: Option<String>,
     /// The error that stopped the run, if one did.
     pub fatal_error: Option<String>,
@@ -125,6 +125,27 @@ pub struct RunInfo {
     /// Set when `--forced-shutdown` ended the run with events still unfinished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forced_shutdown: Option<ForcedShutdown>,
+    /// Set when the run ended with sessions left behind, still waiting for the server.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abandoned: Option<Abandoned>,
+}
+
+/// Sessions a run left behind at its end, each inside an event the server never answered: after
+/// a stop signal once the grace had passed, or after the run's own end (--time, --events, an
+/// error) once the server no longer answered a new session either. Their events are in no
+/// figure; total_time_s ends when the run stopped (or at the last event that finished after).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Abandoned {
+    /// Sessions left behind (one unfinished event each).
+    pub sessions: u32,
+    /// What stopped the run: "SIGINT", "SIGTERM", "SIGHUP", or "end" (its own end).
+    pub after: String,
+    /// Seconds the run waited for them once it had stopped.
+    pub waited_s: f64,
+    /// Whether the server answered a new session while the run waited: true means the
+    /// sessions were waiting on a server that works (a lock, a long statement); false, on one
+    /// out of reach (a cut network, a stopped or hung server).
+    pub server_answered: bool,
 }
 
 /// sysbench's `--report-checkpoints` reports: each covers the time since the one before.

@@ -49,6 +49,7 @@ pub(crate) fn fixture() -> RunResult {
             fatal_error: None,
             warnings: Vec::new(),
             forced_shutdown: None,
+            abandoned: None,
         },
         intervals: vec![],
         throughput: None,
