@@ -198,6 +198,13 @@ fn stuck_run(conn: &[String], pids: &dyn Fn() -> Vec<i32>, stop: Stop, dir: &Pat
     if let Stop::Signal(_, name, _) = stop {
         assert_eq!(r["run"]["interrupted_by"], name);
     }
+    let report = stdout(&dbpress(&["report", file.to_str().unwrap()]));
+    assert!(
+        report.contains(
+            ": 2 of 2 sessions still waiting for the server's answer, left out of every figure"
+        ),
+        "{report}"
+    );
 }
 
 #[test]

@@ -40,8 +40,20 @@ pub fn row(threads: u32, step: &Step) -> Row {
         };
     };
     let s = &r.summary;
+    let left = r
+        .run
+        .abandoned
+        .as_ref()
+        .map(|a| format!(", {} sessions left behind", a.sessions))
+        .unwrap_or_default();
     let note = match (&r.run.interrupted_by, &r.run.forced_shutdown) {
-        (Some(sig), _) => Some(format!("interrupted by {sig} after {:.2}s", s.total_time_s)),
+        (Some(sig), _) => Some(format!(
+            "interrupted by {sig} after {:.2}s{left}",
+            s.total_time_s
+        )),
+        (None, _) if r.run.abandoned.is_some() => {
+            Some(format!("the server stopped answering{left}"))
+        }
         (None, Some(f)) => Some(format!(
             "forced shutdown: {} transactions unfinished",
             f.unfinished

@@ -353,10 +353,31 @@ fn dbpress_sections(r: &RunResult) -> String {
             r.run.threads
         );
     }
+    if let Some(a) = &r.run.abandoned {
+        let _ = writeln!(o, "{}", left_behind(a, r.run.threads));
+    }
     for w in &r.run.warnings {
         let _ = writeln!(o, "Warning: {w}");
     }
     o
+}
+
+/// The report's line on sessions a run left behind at its end.
+fn left_behind(a: &dbpress_measure::result::Abandoned, threads: u32) -> String {
+    let after = match a.after.as_str() {
+        "end" => "the run's end".to_string(),
+        sig => sig.to_string(),
+    };
+    let server = if a.server_answered {
+        "answered a new session (they waited on it: a lock, a long statement)"
+    } else {
+        "did not answer a new session either"
+    };
+    format!(
+        "Left behind {:.1} s after {after}: {} of {threads} sessions still waiting for the server's answer, left out of every figure; \
+         the server {server}, and its counters were not read again.",
+        a.waited_s, a.sessions
+    )
 }
 
 fn describe_code(code: &str) -> &'static str {
