@@ -12,6 +12,7 @@
 //! `dbpress_driver::mysql`), and the run names it.
 
 mod bulk;
+mod greeting;
 mod rows;
 mod session;
 
@@ -22,6 +23,7 @@ use crate::options::{Fixes, Transport, WireOpts};
 use crate::packet::{lenenc, put_lenenc, PacketIo, Stream};
 use dbpress_session::text::render_text;
 use dbpress_session::{Connection, DbError, DbErrorKind, DbResult, QueryKind, Value};
+use greeting::Greeting;
 use std::os::unix::net::UnixStream;
 use std::sync::Arc;
 
@@ -212,69 +214,15 @@ impl WireConn {
         let _ = stream.set_io_timeout(limit);
         let lost_in = |phase: Phase, e: std::io::Error| handshake_lost(phase, e, opts);
         let mut io = PacketIo::new(stream);
-        let p = io.next().map_err(|e| lost_in(Phase::Greeting, e))?.to_vec();
-        if p.first() == Some(&0xFF) {
-            // e.g. 1040 too many connections, 1130 host not allowed: sent instead of a handshake.
-            return Err(OpenError::Db(err_packet(&p)));
-        }
-        if p.first() != Some(&10) {
-            return Err(OpenError::Unsupported(format!(
-                "handshake protocol {:?}",
-                p.first()
-            )));
-        }
-        let mut at = 1;
-        let server_version = cstr(&p, &mut at).ok_or_else(|| protocol("handshake"))?;
-        let connection_id = p
-            .get(at..at + 4)
-            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-        at += 4;
-        let mut scramble = p
-            .get(at..at + 8)
-            .ok_or_else(|| protocol("handshake"))?
-            .to_vec();
-        at += 9; // scramble part 1 + filler
-        let cap_low = u16::from_le_bytes(
-            p.get(at..at + 2)
-                .ok_or_else(|| protocol("handshake"))?
-                .try_into()
-                .unwrap(),
-        );
-        at += 2;
-        let mut server_caps = u32::from(cap_low);
-        let mut plugin = b"mysql_native_password".to_vec();
-        let mut server_ext_caps = 0u32;
-        if p.len() > at {
-            at += 1 + 2; // charset, status
-            let cap_high = u16::from_le_bytes(
-                p.get(at..at + 2)
-                    .ok_or_else(|| protocol("handshake"))?
-                    .try_into()
-                    .unwrap(),
-            );
-            server_caps |= u32::from(cap_high) << 16;
-            at += 2;
-            let auth_len = usize::from(*p.get(at).ok_or_else(|| protocol("handshake"))?);
-            // MariaDB announces itself by clearing CLIENT_MYSQL (= CLIENT_LONG_PASSWORD) and puts
-            // a third capability word in the last 4 of the 10 reserved bytes.
-            if server_caps & CLIENT_LONG_PASSWORD == 0 {
-                if let Some(b) = p.get(at + 7..at + 11) {
-                    server_ext_caps = u32::from_le_bytes(b.try_into().unwrap());
-                }
-            }
-            at += 1 + 10;
-            if server_caps & CLIENT_SECURE_CONNECTION != 0 {
-                let n = auth_len.saturating_sub(8).max(13);
-                let part2 = p.get(at..at + n).ok_or_else(|| protocol("handshake"))?;
-                scramble.extend_from_slice(&part2[..n - 1]);
-                at += n;
-            }
-            if server_caps & CLIENT_PLUGIN_AUTH != 0 {
-                if let Some(name) = cstr(&p, &mut at) {
-                    plugin = name;
-                }
-            }
-        }
+        let p = io.next().map_err(|e| lost_in(Phase::Greeting, e))?;
+        let Greeting {
+            server_version,
+            connection_id,
+            mut scramble,
+            server_caps,
+            server_ext_caps,
+            mut plugin,
+        } = Greeting::parse(p)?;
         if server_caps & CLIENT_PROTOCOL_41 == 0 {
             return Err(OpenError::Unsupported("server without protocol 4.1".into()));
         }
