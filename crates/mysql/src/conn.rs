@@ -5,7 +5,7 @@
 //! per row measured under callgrind), which makes the client, not the server, the bottleneck of a
 //! range-heavy OLTP event. A load generator only needs to know that rows arrived and how many
 //! statements did what, so this client speaks just that much of the protocol — handshake, TLS
-//! (rustls, configured in tls.rs), mysql_native_password, client_ed25519, caching_sha2_password
+//! (rustls, configured in dbpress_net::tls), mysql_native_password, client_ed25519, caching_sha2_password
 //! and sha256_password (full authentication over TLS or the socket in cleartext, over plain TCP
 //! encrypted with the server's RSA key, rsa.rs), COM_QUERY, COM_STMT_PREPARE/EXECUTE — and skips
 //! rows in place. Servers that want another auth plugin get the `mysql` crate (see
