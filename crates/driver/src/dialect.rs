@@ -53,6 +53,9 @@ pub struct Dialect {
     pub add_primary_key: fn(table: &str, column: &str) -> String,
     /// Quote a string literal's body for text-mode SQL.
     pub escape: fn(&[u8], &mut Vec<u8>),
+    /// Statements are generated and timed but reach no server (the dry run): there is no data
+    /// to check, load or drop.
+    pub executes_nothing: bool,
 }
 
 pub use dbpress_session::text::escape_standard;
@@ -65,7 +68,7 @@ fn mysql_prewarm(t: u32, n: u32) -> Vec<String> {
     ]
 }
 
-pub static MYSQL: Dialect = Dialect {
+const MYSQL_SQL: Dialect = Dialect {
     name: "mysql",
     auto_increment_id: "INTEGER NOT NULL AUTO_INCREMENT",
     storage_engine_clause: true,
@@ -95,6 +98,15 @@ pub static MYSQL: Dialect = Dialect {
     after_load: None,
     add_primary_key: |t, c| format!("ALTER TABLE {t} ADD PRIMARY KEY ({c})"),
     escape: dbpress_mysql::escape::escape_backslash,
+    executes_nothing: false,
+};
+
+pub static MYSQL: Dialect = MYSQL_SQL;
+
+/// The dry run speaks MySQL's SQL to nothing.
+pub static DRY_RUN: Dialect = Dialect {
+    executes_nothing: true,
+    ..MYSQL_SQL
 };
 
 fn pgsql_prewarm(t: u32, _n: u32) -> Vec<String> {
@@ -153,6 +165,7 @@ pub static PGSQL: Dialect = Dialect {
     after_load: Some(|table| format!("VACUUM ANALYZE {table}")),
     add_primary_key: |t, c| format!("ALTER TABLE {t} ADD PRIMARY KEY ({c})"),
     escape: escape_standard,
+    executes_nothing: false,
 };
 
 fn sqlite_prewarm(t: u32, _n: u32) -> Vec<String> {
@@ -206,6 +219,7 @@ pub static SQLITE: Dialect = Dialect {
     after_load: Some(|table| format!("ANALYZE {table}")),
     add_primary_key: |t, c| format!("CREATE UNIQUE INDEX {t}_pkey ON {t}({c})"),
     escape: escape_standard,
+    executes_nothing: false,
 };
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ impl Driver for DryRunDriver {
         self.sessions.snapshot()
     }
     fn dialect(&self) -> &'static Dialect {
-        &dialect::MYSQL
+        &dialect::DRY_RUN
     }
     fn hints(&self) -> &'static Hints {
         &super::mysql::MYSQL_HINTS

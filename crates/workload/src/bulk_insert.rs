@@ -91,7 +91,7 @@ impl Workload for BulkInsert {
 
     fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>> {
         let existing = super::oltp::prepare::existing_tables(conn, ctx)?;
-        if ctx.driver.server_info(conn).product == "dry-run" {
+        if ctx.driver.dialect().executes_nothing {
             return Ok(Vec::new());
         }
         for t in 1..=self.threads {

@@ -58,8 +58,14 @@ pub trait Workload: Send + Sync {
     }
     /// Create and load the tables; what the machine did meanwhile, where the workload measured
     /// it (a load bounded by the server's CPU looks nothing like one bounded by its disk).
-    fn prepare(&self, ctx: &Context<'_>) -> Result<Option<dbpress_measure::host::HostUsage>>;
-    fn cleanup(&self, ctx: &Context<'_>) -> Result<()>;
+    /// Nothing by default: a workload whose tables are the user's (slap's, a script's).
+    fn prepare(&self, _ctx: &Context<'_>) -> Result<Option<dbpress_measure::host::HostUsage>> {
+        Ok(None)
+    }
+    /// Drop what `prepare` made; nothing by default.
+    fn cleanup(&self, _ctx: &Context<'_>) -> Result<()> {
+        Ok(())
+    }
     /// Verify the prepared data (tables, rows, ids, index) and report each table.
     fn check(&self, _ctx: &Context<'_>) -> Result<()> {
         Err(usage(format!(
@@ -83,8 +89,10 @@ pub trait Workload: Send + Sync {
     }
     /// Fail with a clear message if the prepared data is missing, before any worker starts.
     /// Returns warnings: what lets the run go but must be known to read its figures (shown
-    /// before the run and kept in its result).
-    fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>>;
+    /// before the run and kept in its result). Ready by default: nothing prepared to check.
+    fn check_ready(&self, _conn: &mut dyn Connection, _ctx: &Context<'_>) -> Result<Vec<String>> {
+        Ok(Vec::new())
+    }
     /// The workload's own figures of a finished run (TPC-C's tpmC, mix and response-time
     /// check), from its result and what the workers counted; None for most workloads.
     fn figures(

@@ -80,7 +80,7 @@ fn listed_tables(conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<Lis
 }
 
 pub fn check_ready(w: &Oltp, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>> {
-    if ctx.driver.server_info(conn).product == "dry-run" {
+    if ctx.driver.dialect().executes_nothing {
         return Ok(Vec::new());
     }
     let tables = listed_tables(conn, ctx)?;
@@ -345,7 +345,7 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
     let s = &w.schema;
     let dialect = ctx.driver.dialect();
     let mut probe = ctx.connect(0)?;
-    let dry = ctx.driver.server_info(probe.as_mut()).product == "dry-run";
+    let dry = ctx.driver.dialect().executes_nothing;
     // Where a load's time goes: the server's CPU, dbpress's, the disk under the data.
     let host = Sampler::started_for(ctx.driver, probe.as_mut());
     if !dry {

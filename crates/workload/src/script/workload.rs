@@ -5,11 +5,9 @@
 use super::expr::{self, Env, Num};
 use super::parse::{Command, Script, Sleep};
 use crate::events::{EventGen, Exec};
-use crate::workload::{Context, Workload};
-use dbpress_core::error::Result;
+use crate::workload::Workload;
 use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbError, DbErrorKind, DbResult, Dialect, StmtHandle, Value};
-use dbpress_measure::host::HostUsage;
 use std::collections::HashMap;
 
 pub struct ScriptWorkload {
@@ -112,18 +110,6 @@ impl Workload for ScriptWorkload {
             "Scripts: {} (one chosen by weight per event; variables bound as parameters)",
             list.join(", ")
         )]
-    }
-
-    fn prepare(&self, _ctx: &Context<'_>) -> Result<Option<HostUsage>> {
-        Ok(None)
-    }
-
-    fn cleanup(&self, _ctx: &Context<'_>) -> Result<()> {
-        Ok(())
-    }
-
-    fn check_ready(&self, _conn: &mut dyn Connection, _ctx: &Context<'_>) -> Result<Vec<String>> {
-        Ok(Vec::new())
     }
 
     fn missing_table_fix(&self) -> String {

@@ -26,12 +26,11 @@
 //! spelling of an auto-increment key, a UUID, INT and a unique column.
 
 use crate::events::{EventGen, Exec};
-use crate::workload::{Context, Workload};
+use crate::workload::Workload;
 use dbpress_config::Driver;
 use dbpress_core::error::{usage, Result};
 use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbResult, Dialect, StmtHandle, Value};
-use dbpress_measure::host::HostUsage;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -401,18 +400,6 @@ impl Workload for AutoWorkload {
         }
         lines.extend(self.engine_line.clone());
         lines
-    }
-
-    fn prepare(&self, _ctx: &Context<'_>) -> Result<Option<HostUsage>> {
-        Ok(None)
-    }
-
-    fn cleanup(&self, _ctx: &Context<'_>) -> Result<()> {
-        Ok(())
-    }
-
-    fn check_ready(&self, _conn: &mut dyn Connection, _ctx: &Context<'_>) -> Result<Vec<String>> {
-        Ok(Vec::new())
     }
 
     fn missing_table_fix(&self) -> String {

@@ -2,11 +2,9 @@
 //! text (as mysqlslap sends it) and timed as its own statement kind.
 
 use crate::events::{EventGen, Exec};
-use crate::workload::{Context, Workload};
-use dbpress_core::error::Result;
+use crate::workload::Workload;
 use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbResult, Dialect, StmtHandle};
-use dbpress_measure::host::HostUsage;
 
 /// What to do when a statement names a table that is not there.
 const MISSING_TABLE_FIX: &str =
@@ -96,18 +94,6 @@ impl Workload for SlapWorkload {
         }
         lines.extend(self.engine_line.clone());
         lines
-    }
-
-    fn prepare(&self, _ctx: &Context<'_>) -> Result<Option<HostUsage>> {
-        Ok(None)
-    }
-
-    fn cleanup(&self, _ctx: &Context<'_>) -> Result<()> {
-        Ok(())
-    }
-
-    fn check_ready(&self, _conn: &mut dyn Connection, _ctx: &Context<'_>) -> Result<Vec<String>> {
-        Ok(Vec::new())
     }
 
     fn missing_table_fix(&self) -> String {

@@ -27,7 +27,7 @@ const ITEMS: u32 = 100_000;
 pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::host::HostUsage>> {
     let engine = Engine::of(ctx.driver.dialect().name);
     let mut probe = ctx.connect(0)?;
-    let dry = ctx.driver.server_info(probe.as_mut()).product == "dry-run";
+    let dry = ctx.driver.dialect().executes_nothing;
     let host = Sampler::started_for(ctx.driver, probe.as_mut());
     let sets = Names::all(w.sets);
     if !dry && super::check::tables_present(probe.as_mut(), &sets)? {
@@ -526,7 +526,7 @@ fn tax(rng: &mut Rng, b: &mut RowBatch, s: &mut Vec<u8>) {
 /// `cleanup`: drop the nine tables and the bookkeeping table, nothing else.
 pub fn cleanup(ctx: &Context<'_>) -> Result<()> {
     let mut conn = ctx.connect(0)?;
-    let dry = ctx.driver.server_info(conn.as_mut()).product == "dry-run";
+    let dry = ctx.driver.dialect().executes_nothing;
     let meta = if dry {
         None
     } else {

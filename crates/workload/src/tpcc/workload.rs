@@ -118,7 +118,7 @@ impl Workload for Tpcc {
     }
 
     fn check_ready(&self, conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>> {
-        let dry = ctx.driver.server_info(conn).product == "dry-run";
+        let dry = ctx.driver.dialect().executes_nothing;
         let mut m = if dry {
             Meta {
                 warehouses: self.warehouses,
