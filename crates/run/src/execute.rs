@@ -104,11 +104,7 @@ fn worker_setup_error(
         }
         // The workload's own statement names a column the table lacks: the table is someone
         // else's (another tool's sbtest1, say), not a statement to fix.
-        DbErrorKind::BadStatement
-            if e.origin.is_none()
-                && (workload.name().starts_with("oltp") || workload.name().starts_with("select_random"))
-                && e.names_unknown_column() =>
-        {
+        DbErrorKind::BadStatement if workload.names_a_foreign_table(e) => {
             environment(format!(
                 "a table here is not the {} workload's: it lacks a column the workload's statements use ({}; server error {}); \
                  it was not made by `dbpress {} prepare`: keep it, and choose another database with {}",

@@ -87,6 +87,12 @@ pub trait Workload: Send + Sync {
             self.name()
         )
     }
+    /// Whether its own statement failing with `e` says a table here is not this workload's
+    /// (another tool's sbtest1, lacking a column the statements use), rather than that a
+    /// statement needs fixing. No by default.
+    fn names_a_foreign_table(&self, _e: &dbpress_driver::DbError) -> bool {
+        false
+    }
     /// Fail with a clear message if the prepared data is missing, before any worker starts.
     /// Returns warnings: what lets the run go but must be known to read its figures (shown
     /// before the run and kept in its result). Ready by default: nothing prepared to check.

@@ -91,6 +91,10 @@ impl Workload for Oltp {
         prepare::check_ready(self, conn, ctx)
     }
 
+    fn names_a_foreign_table(&self, e: &dbpress_driver::DbError) -> bool {
+        e.origin.is_none() && e.names_unknown_column()
+    }
+
     fn worker(
         &self,
         conn: &mut dyn Connection,
