@@ -12,40 +12,21 @@
 //! `dbpress_driver::mysql`), and the run names it.
 
 mod bulk;
-mod greeting;
 mod rows;
 mod session;
 
 use crate::auth;
+use crate::caps::*;
 use crate::errors::kind_of_code;
 use crate::escape::{escape_ansi, escape_backslash};
+use crate::greeting::{BadGreeting, Greeting};
 use crate::options::{Fixes, Transport, WireOpts};
-use crate::packet::{lenenc, put_lenenc, PacketIo, Stream};
+use crate::packet::{cstr, lenenc, put_lenenc, PacketIo, Stream};
 use dbpress_session::text::render_text;
 use dbpress_session::{Connection, DbError, DbErrorKind, DbResult, QueryKind, Value};
-use greeting::Greeting;
 use std::os::unix::net::UnixStream;
 use std::sync::Arc;
 
-const CLIENT_LONG_PASSWORD: u32 = 1;
-const CLIENT_LONG_FLAG: u32 = 4;
-const CLIENT_CONNECT_WITH_DB: u32 = 8;
-const CLIENT_COMPRESS: u32 = 32;
-const CLIENT_PROTOCOL_41: u32 = 512;
-const CLIENT_SSL: u32 = 2048;
-const CLIENT_TRANSACTIONS: u32 = 8192;
-const CLIENT_SECURE_CONNECTION: u32 = 32768;
-const CLIENT_MULTI_RESULTS: u32 = 1 << 17;
-const CLIENT_PS_MULTI_RESULTS: u32 = 1 << 18;
-const CLIENT_PLUGIN_AUTH: u32 = 1 << 19;
-const CLIENT_PLUGIN_AUTH_LENENC: u32 = 1 << 21;
-const CLIENT_DEPRECATE_EOF: u32 = 1 << 24;
-/// MariaDB's extended capability (bit 36, i.e. bit 4 of the third capability word): the server
-/// sends a prepared statement's result metadata only when it changed since the last execute, as
-/// libmariadb (and so sysbench on MariaDB) asks. Without it the server formats and sends one
-/// column definition per column on every execute — measurable server work at 14 statements per
-/// oltp_read_only event.
-const MARIADB_CLIENT_CACHE_METADATA: u32 = 1 << 4;
 const SERVER_MORE_RESULTS_EXISTS: u16 = 8;
 /// utf8mb4_general_ci, understood by MySQL 5.5+ and MariaDB.
 const CHARSET_UTF8MB4: u8 = 45;
@@ -198,13 +179,6 @@ fn put_response_header(out: &mut Vec<u8>, caps: u32, ext_caps: u32) {
     out.extend_from_slice(&ext_caps.to_le_bytes());
 }
 
-fn cstr(p: &[u8], at: &mut usize) -> Option<Vec<u8>> {
-    let rest = p.get(*at..)?;
-    let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
-    *at += end + 1;
-    Some(rest[..end].to_vec())
-}
-
 impl WireConn {
     pub fn open(opts: &WireOpts, text_mode: bool) -> Result<WireConn, OpenError> {
         let limit = opts.connect_timeout;
@@ -222,7 +196,12 @@ impl WireConn {
             server_caps,
             server_ext_caps,
             mut plugin,
-        } = Greeting::parse(p)?;
+        } = Greeting::parse(p).map_err(|bad| match bad {
+            // e.g. 1040 too many connections, 1130 host not allowed: sent instead of a handshake.
+            BadGreeting::Refused => OpenError::Db(err_packet(p)),
+            BadGreeting::Protocol(v) => OpenError::Unsupported(format!("handshake protocol {v:?}")),
+            BadGreeting::Malformed => OpenError::Db(protocol("handshake")),
+        })?;
         if server_caps & CLIENT_PROTOCOL_41 == 0 {
             return Err(OpenError::Unsupported("server without protocol 4.1".into()));
         }

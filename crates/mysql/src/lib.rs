@@ -12,6 +12,7 @@
 //! - `conn`: handshake and login, TLS upgrade, prepared statements, results read in place;
 //!   `conn/session.rs` the `Connection` trait over it, `conn/bulk.rs` pipelined multi-row
 //!   INSERTs for bulk loads
+//! - `greeting`: the server's first packet, decoded field by field; `caps`: capability flags
 //! - `packet`: framing with one reusable buffer, over a plain or compressed stream
 //! - `auth`: scrambles for mysql_native_password, caching_sha2_password and client_ed25519
 //! - `rsa`: the server's RSA public key and the password encrypted under it (full
@@ -20,9 +21,11 @@
 //! - `escape`: string literals with and without backslash escapes
 
 mod auth;
+mod caps;
 mod conn;
 pub mod errors;
 pub mod escape;
+mod greeting;
 pub mod options;
 mod packet;
 pub mod rsa;

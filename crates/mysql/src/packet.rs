@@ -31,6 +31,15 @@ pub fn column_type(p: &[u8]) -> Option<ColumnType> {
     })
 }
 
+/// A NUL-terminated string at `at` (or the rest of `p`, where the NUL is missing), moving `at`
+/// past it.
+pub fn cstr(p: &[u8], at: &mut usize) -> Option<Vec<u8>> {
+    let rest = p.get(*at..)?;
+    let end = rest.iter().position(|&b| b == 0).unwrap_or(rest.len());
+    *at += end + 1;
+    Some(rest[..end].to_vec())
+}
+
 #[cfg(test)]
 use std::os::unix::net::UnixStream;
 use std::sync::Arc;

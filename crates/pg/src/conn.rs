@@ -23,12 +23,10 @@ use std::os::unix::net::UnixStream;
 use std::sync::Arc;
 use std::time::Duration;
 
+// The phases add methods to `PgWire` and import from here; this file names none of them.
 mod execute;
 mod login;
 mod startup;
-
-use execute::Sink;
-use startup::connect;
 
 const INT2: u32 = 21;
 const INT4: u32 = 23;
@@ -161,25 +159,13 @@ pub struct PgWire {
     text_buf: Vec<u8>,
 }
 
-impl PgWire {
-    /// Open a session. With `tls`, ask the server for TLS first, as libpq does: a server that
-    /// declines gets a plain session under sslmode=prefer and an error otherwise.
-    pub fn open(
-        target: &PgTarget,
-        tls: Option<Arc<ClientConfig>>,
-        text_mode: bool,
-    ) -> DbResult<PgWire> {
-        let (io, pid) = connect(target, tls.as_ref())?;
-        Ok(PgWire {
-            io,
-            pid,
-            target: target.clone(),
-            tls,
-            text_mode,
-            stmts: Vec::new(),
-            text_buf: Vec::new(),
-        })
-    }
+/// Where a simple-protocol query's DataRows go.
+enum Sink<'a> {
+    Skip,
+    /// As strings, every result set's rows (`query_rows`, for setup).
+    Text(&'a mut Vec<Vec<Option<String>>>),
+    /// Typed, the last result set's rows (`execute_rows`).
+    Typed(&'a mut ResultRows),
 }
 
 impl Connection for PgWire {
@@ -255,9 +241,7 @@ impl Connection for PgWire {
     }
 
     fn reconnect(&mut self) -> DbResult<()> {
-        // A prefer session asks for TLS again, so a server that turned TLS on since is used
-        // with it, as a new session would be.
-        (self.io, self.pid) = connect(&self.target, self.tls.as_ref())?;
+        self.reopen()?;
         for i in 0..self.stmts.len() {
             if self.stmts[i].name.is_some() {
                 self.parse(i)?;

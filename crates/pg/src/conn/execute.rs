@@ -120,15 +120,6 @@ impl PgWire {
     }
 }
 
-/// Where a simple-protocol query's DataRows go.
-pub(super) enum Sink<'a> {
-    Skip,
-    /// As strings, every result set's rows (`query_rows`, for setup).
-    Text(&'a mut Vec<Vec<Option<String>>>),
-    /// Typed, the last result set's rows (`execute_rows`).
-    Typed(&'a mut ResultRows),
-}
-
 /// A DataRow's text-format values into `rows`; None if the message is malformed.
 pub(super) fn data_row_into(body: &[u8], rows: &mut ResultRows) -> Option<()> {
     let n = u16::from_be_bytes([*body.first()?, *body.get(1)?]) as usize;

@@ -5,10 +5,38 @@
 use super::login::authenticate;
 use super::*;
 
+impl PgWire {
+    /// Open a session. With `tls`, ask the server for TLS first, as libpq does: a server that
+    /// declines gets a plain session under sslmode=prefer and an error otherwise.
+    pub fn open(
+        target: &PgTarget,
+        tls: Option<Arc<ClientConfig>>,
+        text_mode: bool,
+    ) -> DbResult<PgWire> {
+        let (io, pid) = connect(target, tls.as_ref())?;
+        Ok(PgWire {
+            io,
+            pid,
+            target: target.clone(),
+            tls,
+            text_mode,
+            stmts: Vec::new(),
+            text_buf: Vec::new(),
+        })
+    }
+
+    /// A new session to the same server in place of this one. A prefer session asks for TLS
+    /// again, so a server that turned TLS on since is used with it.
+    pub(super) fn reopen(&mut self) -> DbResult<()> {
+        (self.io, self.pid) = connect(&self.target, self.tls.as_ref())?;
+        Ok(())
+    }
+}
+
 /// Open a session; with `tls`, send SSLRequest first and run the TLS handshake if the server
 /// agrees.
 /// Returns the session and its backend's process id (BackendKeyData).
-pub(super) fn connect(t: &PgTarget, tls: Option<&Arc<ClientConfig>>) -> DbResult<(Io, u32)> {
+fn connect(t: &PgTarget, tls: Option<&Arc<ClientConfig>>) -> DbResult<(Io, u32)> {
     let unreachable = |e: String, place: String| {
         DbError::new(
             DbErrorKind::Unreachable,
