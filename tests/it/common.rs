@@ -276,6 +276,23 @@ pub fn chart_points(html: &str, title: &str) -> usize {
     points[..points.find('"').unwrap()].split(' ').count()
 }
 
+/// The number of steps of the first line of the chart whose title starts with `title` on an
+/// HTML page: per-interval values are drawn as steps over each interval's span, two points at
+/// one height each (asserted).
+pub fn chart_steps(html: &str, title: &str) -> usize {
+    let chart = &html[html
+        .find(title)
+        .unwrap_or_else(|| panic!("no chart {title:?}"))..];
+    let points = &chart[chart.find("points=\"").expect("a line") + 8..];
+    let points: Vec<&str> = points[..points.find('"').unwrap()].split(' ').collect();
+    assert_eq!(points.len() % 2, 0, "{points:?}");
+    for step in points.chunks(2) {
+        let y = |p: &str| p.split_once(',').unwrap().1.to_string();
+        assert_eq!(y(step[0]), y(step[1]), "a step is level: {points:?}");
+    }
+    points.len() / 2
+}
+
 /// Each interval's server-wait observations (`waits`, summed over its events), for the
 /// intervals that had samples; asserts they add up to the run's `server_waits` observations.
 pub fn interval_waits_adding_up(r: &serde_json::Value) -> Vec<u64> {

@@ -321,10 +321,10 @@ fn html_report_of_a_run_charts_every_interval_and_escapes_the_result() {
         .filter(|i| i["closing"] == false)
         .count();
     assert!(full >= 4, "{full} intervals");
-    // The events/s chart, and the machine's CPUs on a chart of its own: a point per full
+    // The events/s chart, and the machine's CPUs on a chart of its own: a step per full
     // interval.
-    assert_eq!(chart_points(&html, "Events per second, per interval"), full);
-    assert_eq!(chart_points(&html, "The machine's CPUs per interval"), full);
+    assert_eq!(chart_steps(&html, "Events per second, per interval"), full);
+    assert_eq!(chart_steps(&html, "The machine's CPUs per interval"), full);
     // The text report is on the page, as the run printed it.
     assert!(html.contains("SQL statistics:") && html.contains("Latency by statement"));
 }

@@ -43,6 +43,8 @@ mod script;
 mod slap;
 /// Embedded SQLite: zero-setup default, options, bad input.
 mod sqlite;
+/// Issue 43: no stall hidden by an interval stretched over missed ticks, nor an overrun unsaid.
+mod stalls;
 /// Issue 33: the results store (`--store`, `dbpress results`, `compare` of stored runs).
 mod store;
 /// Issue 48: one stop signal ends a run whose sessions the server never answers.

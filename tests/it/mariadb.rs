@@ -2233,7 +2233,7 @@ fn the_disk_is_the_one_under_the_servers_data_directory_and_took_its_fsyncs() {
         ),
         "{text}"
     );
-    // The page charts the disk per interval: a point per full interval.
+    // The page charts the disk per interval: a step per full interval.
     let o = dbpress(&["report", out.to_str().unwrap(), "--output-format=html"]);
     assert!(o.status.success(), "{}", stderr(&o));
     if r["host_usage"]["disk"].is_object() {
@@ -2246,7 +2246,7 @@ fn the_disk_is_the_one_under_the_servers_data_directory_and_took_its_fsyncs() {
         let html = stdout(&o);
         for title in ["requests per second", "share of the time"] {
             let title = format!("The disk under the data: {title}");
-            assert_eq!(chart_points(&html, &title), full);
+            assert_eq!(chart_steps(&html, &title), full);
         }
     }
     let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));

@@ -1006,7 +1006,7 @@ fn a_stall_names_the_lock_the_sessions_waited_on() {
         stdout(&o)
     );
     interval_waits_adding_up(&r);
-    // The page charts the waits per interval, a point per full interval for each line.
+    // The page charts the waits per interval, a step per full interval for each line.
     let page = dbpress(&["report", out.to_str().unwrap(), "--output-format=html"]);
     assert!(page.status.success(), "{}", stderr(&page));
     let full = r["intervals"]
@@ -1016,7 +1016,7 @@ fn a_stall_names_the_lock_the_sessions_waited_on() {
         .filter(|i| i["closing"] != true)
         .count();
     assert_eq!(
-        chart_points(&stdout(&page), "the run's sessions waited on"),
+        chart_steps(&stdout(&page), "the run's sessions waited on"),
         full
     );
     assert!(stdout(&page).contains("</i>Lock:relation</span>"));

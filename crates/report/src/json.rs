@@ -51,9 +51,12 @@ pub fn read_document(path: &str) -> Result<Document> {
             .map(|s| Document::Sweep(Box::new(s)))
             .map_err(|e| usage(format!("{path} is not a valid dbpress sweep: {e}")));
     }
-    serde_json::from_value(value)
-        .map(|r| Document::Run(Box::new(r)))
-        .map_err(|e| usage(format!("{path} is not a valid dbpress result: {e}")))
+    let mut r: RunResult = serde_json::from_value(value)
+        .map_err(|e| usage(format!("{path} is not a valid dbpress result: {e}")))?;
+    // Stalls are derived from the intervals: derived again, a result written before a stall
+    // stretched over missed ticks was named one (issue 43) shows it.
+    r.throughput = dbpress_measure::stats::stability::of(&r.intervals);
+    Ok(Document::Run(Box::new(r)))
 }
 
 /// A sweep's JSON document.

@@ -137,6 +137,12 @@ fn figures(r: &RunResult) -> Table {
             ),
         );
         let mut stalls = tp.stalled_intervals.to_string();
+        if tp.near_stops > 0 {
+            stalls += &format!(
+                " ({} of them with next to no event finished)",
+                tp.near_stops
+            );
+        }
         if !tp.stall_waits.is_empty() {
             stalls += &format!(
                 "; the sessions meanwhile: {}",

@@ -77,8 +77,14 @@ pub fn row(threads: u32, step: &Step) -> Row {
                 )
             };
             format!(
-                "stalled {} of {} intervals (no event finished{waits})",
-                t.stalled_intervals, t.intervals
+                "stalled {} of {} intervals (no event{} finished{waits})",
+                t.stalled_intervals,
+                t.intervals,
+                if t.near_stops > 0 {
+                    ", or next to none,"
+                } else {
+                    ""
+                }
             )
         });
     let note = match (note, stalls) {

@@ -325,6 +325,9 @@ fn dbpress_sections(r: &RunResult) -> String {
     if let Some(w) = &r.server_waits {
         o.push_str(&dbpress_measure::waits::section(w));
     }
+    if let Some(v) = &s.overrun {
+        let _ = writeln!(o, "{}", overrun(v, r));
+    }
     if let Some(sig) = &r.run.interrupted_by {
         if r.run.warmup_s > 0 && r.intervals.is_empty() && s.events == 0 {
             let _ = writeln!(
@@ -377,6 +380,36 @@ fn left_behind(a: &dbpress_measure::result::Abandoned, threads: u32) -> String {
         "Left behind {:.1} s after {after}: {} of {threads} sessions still waiting for the server's answer, left out of every figure; \
          the server {server}, and its counters were not read again.",
         a.waited_s, a.sessions
+    )
+}
+
+/// Why a --time run went on past its end: held up itself (its last tick late, its workers
+/// stopped with it), --forced-shutdown's grace, or the events still running that it waited for.
+pub(crate) fn overrun(v: &dbpress_measure::result::Overrun, r: &RunResult) -> String {
+    let why = if let Some(f) = &r.run.forced_shutdown {
+        format!(
+            "--forced-shutdown waited {} s for the events still running (see below)",
+            f.grace_s
+        )
+    } else if v.last_tick_late_s >= 0.5 * v.by_s {
+        format!(
+            "dbpress itself was held up across the end, workers and reporter alike (no CPU time, a stopped process): the reporter's last tick came {:.2}s late",
+            v.last_tick_late_s
+        )
+    } else if v.last_events_max_ms / 1000.0 >= 0.5 * v.by_s {
+        format!(
+            "the events still running at the end were waited for, as sysbench waits for them: the slowest took {:.2} ms",
+            v.last_events_max_ms
+        )
+    } else {
+        format!(
+            "the workers stopped late after their last events (the slowest of those took {:.2} ms; the reporter's last tick came {:.2}s late)",
+            v.last_events_max_ms, v.last_tick_late_s
+        )
+    };
+    format!(
+        "The run overran --time={} by {:.2}s (total time {:.2}s; its rates are per second of that): {why}.",
+        r.run.time_limit_s, v.by_s, r.summary.total_time_s
     )
 }
 

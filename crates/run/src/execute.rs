@@ -436,6 +436,7 @@ fn conclude(
         per_thread,
         measure_start,
         last_tick,
+        saw_end,
         checkpoints,
     } = result;
     let end = Instant::now();
@@ -479,9 +480,22 @@ fn conclude(
     for c in cells {
         warmup.add(&c.warmup());
     }
+    let mut summary = summarize(cfg, &totals, total_time, &per_thread_tail);
+    // A --time run that went on past its end says by how much and what held it: the
+    // reporter's last tick (dbpress itself held up) or the events it waited for.
+    let limit = Duration::from_secs(cfg.time);
+    if dbpress_measure::result::Overrun::noted(limit.as_secs_f64(), total_time) {
+        summary.overrun = Some(dbpress_measure::result::Overrun {
+            by_s: total_time - limit.as_secs_f64(),
+            last_tick_late_s: saw_end
+                .saturating_duration_since(measure_start + limit)
+                .as_secs_f64(),
+            last_events_max_ms: tail.counts.lat_max_ns as f64 / 1e6,
+        });
+    }
     RunOutput {
         intervals,
-        summary: summarize(cfg, &totals, total_time, &per_thread_tail),
+        summary,
         totals,
         interrupted_by,
         fatal: None,
@@ -528,6 +542,8 @@ struct LoopOutput {
     per_thread: Vec<(u64, u64)>,
     measure_start: Instant,
     last_tick: Instant,
+    /// When the reporter saw the run end (past --time, a signal, the workers gone).
+    saw_end: Instant,
     checkpoints: crate::checkpoints::CheckpointClock,
 }
 
@@ -639,6 +655,7 @@ fn report_loop(
     let mut running_at_tick = cfg.threads;
     let mut n: u32 = 1;
     let mut interrupted_by = None;
+    let mut saw_end = measure_start;
     loop {
         let next = measure_start + tick * n;
         let wake = deadline.map_or(next, |d| d.min(next));
@@ -674,6 +691,7 @@ fn report_loop(
             || timed_out;
         if finished {
             shared.stop.store(true, Ordering::Relaxed);
+            saw_end = now;
         }
         if timed_out {
             progress.phase(Phase::TimeLimitExceeded);
@@ -727,9 +745,14 @@ fn report_loop(
             last_tick = now;
             running_at_tick = running_now;
             n += 1;
-            // Skip ticks that were missed (a stalled reporter), as sysbench does.
+            // Skip ticks that were missed (a stalled reporter), as sysbench does, but never
+            // the tick at the end of --time: a reporter held up across it still ends the run
+            // with that tick's line and a full interval (stretched over the ticks it missed),
+            // not with a closing one that no line reports and the stall figures leave out.
             let now = Instant::now();
-            while measure_start + tick * n <= now {
+            while measure_start + tick * n <= now
+                && deadline.is_none_or(|d| measure_start + tick * n < d)
+            {
                 n += 1;
             }
         }
@@ -745,6 +768,7 @@ fn report_loop(
         per_thread,
         measure_start,
         last_tick,
+        saw_end,
         checkpoints,
     }
 }

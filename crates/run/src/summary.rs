@@ -46,5 +46,6 @@ pub fn summarize(
             time_stddev_s,
             events_per_thread: per_thread.iter().map(|p| p.0).collect(),
         },
+        overrun: None,
     }
 }

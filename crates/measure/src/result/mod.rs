@@ -260,6 +260,32 @@ pub struct Summary {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latency_limit: Option<LatencyLimit>,
     pub fairness: Fairness,
+    /// A --time run that went on past --time by more than `Overrun::NOTED`: by how much and
+    /// what held it; absent otherwise (and in a checkpoint's period, and earlier results).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overrun: Option<Overrun>,
+}
+
+/// How far a --time run's measured time (`total_time_s`) went past --time, and what held it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Overrun {
+    /// Seconds past --time.
+    pub by_s: f64,
+    /// How late the reporter's last tick came after --time's end, s: dbpress itself was held
+    /// up across the end (no CPU time, a stopped process), its workers with it.
+    pub last_tick_late_s: f64,
+    /// The slowest of the events that finished after the last tick, ms (0 when none did):
+    /// an event still running when --time ended is waited for, as sysbench waits for it.
+    pub last_events_max_ms: f64,
+}
+
+impl Overrun {
+    /// An overrun is worth a word from 1% of --time (the rates are that much lower for it)
+    /// and 0.1 s: the last events of every run finish a few ms after the end.
+    pub fn noted(time_limit_s: f64, total_time_s: f64) -> bool {
+        let by = total_time_s - time_limit_s;
+        time_limit_s > 0.0 && by > 0.1 && by > 0.01 * time_limit_s
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

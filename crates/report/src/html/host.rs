@@ -5,13 +5,14 @@
 use super::svg::{Band, Chart, Series, XAxis};
 use dbpress_measure::result::{DiskIo, Interval};
 
-/// Points of one figure per interval; None where the interval has no figures.
+/// One figure per interval, as a step over the interval's span; None where the interval has
+/// no figures.
 fn per_interval<T>(
     full: &[&Interval],
     of: fn(&Interval) -> Option<&T>,
     f: impl Fn(&T) -> f64,
 ) -> Vec<(f64, Option<f64>)> {
-    full.iter().map(|i| (i.time_s, of(i).map(&f))).collect()
+    super::steps_of(full, |i| of(i).map(&f))
 }
 
 /// The machine's CPUs per interval (busy, waiting on I/O, stolen), stalls shaded: a stall
@@ -149,16 +150,12 @@ pub fn waits_chart(
         .iter()
         .map(|name| Series {
             name,
-            points: full
-                .iter()
-                .map(|i| {
-                    let share = i.waits.as_ref().map(|w| {
-                        let total: u64 = w.values().sum();
-                        100.0 * *w.get(*name).unwrap_or(&0) as f64 / total.max(1) as f64
-                    });
-                    (i.time_s, share)
+            points: super::steps_of(full, |i| {
+                i.waits.as_ref().map(|w| {
+                    let total: u64 = w.values().sum();
+                    100.0 * *w.get(*name).unwrap_or(&0) as f64 / total.max(1) as f64
                 })
-                .collect(),
+            }),
         })
         .collect();
     o.push_str(

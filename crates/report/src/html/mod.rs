@@ -14,7 +14,7 @@ mod tpcc;
 mod esc;
 use crate::compare::model::Comparison;
 use dbpress_measure::result::sweep::SweepResult;
-use dbpress_measure::result::RunResult;
+use dbpress_measure::result::{Interval, RunResult};
 pub use esc::esc;
 use frame::{levels_chart, page, text_block};
 use std::fmt::Write;
@@ -66,24 +66,15 @@ fn interval_charts(o: &mut String, r: &RunResult) {
         );
         return;
     }
-    let rate: Vec<(f64, Option<f64>)> = full
-        .iter()
-        .map(|i| (i.time_s, Some(i.events as f64 / i.duration_s.max(1e-9))))
-        .collect();
-    let bands: Vec<Band> = r
-        .throughput
-        .as_ref()
-        .map(|t| {
-            t.stalls
-                .iter()
-                .map(|s| Band {
-                    from: s.from_s,
-                    to: s.to_s,
-                    title: format!("no event finished from {:.0}s to {:.0}s", s.from_s, s.to_s),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let rate = steps_of(&full, |i| Some(i.events as f64 / i.duration_s.max(1e-9)));
+    let bands = bands(r);
+    if !bands.is_empty() {
+        let _ = writeln!(
+            o,
+            "<p>Each interval is drawn over its own span. Shaded red: stalls (no event, or next to none, finished); \
+             grey: an interval stretched over ticks the reporter missed with no stall in it. Hover a shade for its figures.</p>"
+        );
+    }
     o.push_str(
         &Chart {
             title: "Events per second, per interval (stalls shaded)",
@@ -101,11 +92,7 @@ fn interval_charts(o: &mut String, r: &RunResult) {
     );
     let pct = r.run.percentile;
     let pct_name = format!("p{pct}");
-    let lat = |f: fn(&dbpress_measure::result::Interval) -> f64| -> Vec<(f64, Option<f64>)> {
-        full.iter()
-            .map(|i| (i.time_s, (i.events > 0).then(|| f(i))))
-            .collect()
-    };
+    let lat = |f: fn(&Interval) -> f64| steps_of(&full, |i| (i.events > 0).then(|| f(i)));
     let mut series = Vec::new();
     if pct > 0 {
         series.push(Series {
@@ -138,6 +125,75 @@ fn interval_charts(o: &mut String, r: &RunResult) {
     status::charts(o, &full, r, bands);
 }
 
+/// Each interval's value as a step over its own span, from its start to its end: an interval
+/// that stretched over missed ticks is drawn across all of them.
+fn steps_of(full: &[&Interval], f: impl Fn(&Interval) -> Option<f64>) -> Vec<(f64, Option<f64>)> {
+    svg::steps(
+        full.iter()
+            .map(|i| (i.time_s - i.duration_s, i.time_s, f(i))),
+    )
+}
+
+/// The spans every per-interval chart shades: each stall stretch, and each interval that
+/// stretched over ticks the reporter missed with no stall in it.
+fn bands(r: &RunResult) -> Vec<Band> {
+    let Some(t) = &r.throughput else {
+        return Vec::new();
+    };
+    let stalls = t.stalls.iter().map(|s| Band {
+        from: s.from_s,
+        to: s.to_s,
+        title: if s.events == 0 && s.missed_ticks == 0 {
+            format!("no event finished from {:.0}s to {:.0}s", s.from_s, s.to_s)
+        } else {
+            format!(
+                "stall from {:.0}s to {:.0}s ({:.1}s): {} event{} finished{}",
+                s.from_s,
+                s.to_s,
+                s.to_s - s.from_s,
+                s.events,
+                if s.events == 1 { "" } else { "s" },
+                if s.missed_ticks > 0 {
+                    format!(
+                        "; the reporter missed {} tick{}: dbpress was held up too",
+                        s.missed_ticks,
+                        if s.missed_ticks == 1 { "" } else { "s" }
+                    )
+                } else {
+                    String::new()
+                }
+            )
+        },
+        stall: true,
+    });
+    let late = t.stretched.iter().filter(|s| !s.stall).map(|s| Band {
+        from: s.from_s,
+        to: s.to_s,
+        title: format!(
+            "the reporter missed {} tick{} from {:.0}s to {:.0}s, no stall: {:.2} events/s, {:.0}% of the median",
+            s.missed_ticks,
+            if s.missed_ticks == 1 { "" } else { "s" },
+            s.from_s,
+            s.to_s,
+            s.eps,
+            100.0 * s.median_share
+        ),
+        stall: false,
+    });
+    stalls.chain(late).collect()
+}
+
+/// A --time run that went on past its end: the text report's line on it, above the charts.
+fn overrun_note(o: &mut String, r: &RunResult) {
+    if let Some(v) = &r.summary.overrun {
+        let _ = writeln!(
+            o,
+            "<p class=\"note\">{}</p>",
+            esc(&crate::text::overrun(v, r))
+        );
+    }
+}
+
 fn summary_table(o: &mut String, r: &RunResult) {
     let s = &r.summary;
     let l = &s.latency;
@@ -156,6 +212,7 @@ pub fn run_page(r: &RunResult) -> String {
     about(&mut o, r, &r.run.threads.to_string());
     o.push_str("<h2>Summary</h2>\n");
     summary_table(&mut o, r);
+    overrun_note(&mut o, r);
     for w in &r.run.warnings {
         let _ = writeln!(o, "<p class=\"note\">Warning: {}</p>", esc(w));
     }
@@ -451,3 +508,6 @@ fn legend_names(c: &Comparison) -> Vec<String> {
     );
     names
 }
+
+#[cfg(test)]
+mod tests;

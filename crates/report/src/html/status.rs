@@ -11,17 +11,17 @@ pub fn charts(o: &mut String, full: &[&Interval], r: &RunResult, bands: Vec<Band
         return;
     };
     for item in &st.items {
-        let points: Vec<(f64, Option<f64>)> = full
-            .iter()
-            .map(|i| {
-                (
-                    i.time_s,
-                    i.server_status
-                        .as_ref()
-                        .and_then(|s| s.get(&item.name).copied()),
-                )
-            })
-            .collect();
+        let value = |i: &Interval| {
+            i.server_status
+                .as_ref()
+                .and_then(|s| s.get(&item.name).copied())
+        };
+        // A gauge is read at the interval's end: a point there. A counter's rate covers the
+        // interval: a step over its span.
+        let points: Vec<(f64, Option<f64>)> = match item.kind {
+            StatusKind::Gauge => full.iter().map(|i| (i.time_s, value(i))).collect(),
+            StatusKind::Counter => super::steps_of(full, value),
+        };
         if points.iter().all(|(_, v)| v.is_none_or(|v| v == 0.0)) {
             continue;
         }

@@ -89,7 +89,7 @@ fn overlays(o: &mut String, s: &Study) {
             .iter()
             .map(|r| Series {
                 name: &r.label,
-                points: r.rate.iter().map(|&(t, v)| (t, Some(v))).collect(),
+                points: super::svg::steps(r.rate.iter().map(|&(a, b, v)| (a, b, Some(v)))),
             })
             .collect();
         let at = format!(

@@ -30,12 +30,29 @@ pub enum XAxis<'a> {
     Categories(&'a [String], &'a str),
 }
 
-/// A shaded span of the x axis, with the text shown on hover (stalls).
+/// A shaded span of the x axis, with the text shown on hover: a stall (red), or an interval
+/// that stretched over ticks the reporter missed with no stall in it (grey).
 #[derive(Clone)]
 pub struct Band {
     pub from: f64,
     pub to: f64,
     pub title: String,
+    pub stall: bool,
+}
+
+/// The points that draw each interval's value as a step over its own span (`from` to `to`): a
+/// level line across the interval, joined to the next one's by a vertical at their common end.
+/// A None leaves its span empty (the line breaks there). Joining the values at the intervals'
+/// ends instead drew a 4.8 s interval of 2 events as a gentle slope between its neighbours.
+pub fn steps(spans: impl IntoIterator<Item = (f64, f64, Option<f64>)>) -> Vec<(f64, Option<f64>)> {
+    let mut points = Vec::new();
+    for (from, to, y) in spans {
+        match y {
+            Some(y) => points.extend([(from, Some(y)), (to, Some(y))]),
+            None => points.push((to, None)),
+        }
+    }
+    points
 }
 
 /// A vertical bar from `lo` to `hi` at `x`, in series `series`'s colour: the spread of a
@@ -94,9 +111,14 @@ impl Chart<'_> {
         );
         for b in &self.bands {
             let (x0, x1) = (px(b.from), px(b.to));
+            let (class, fill) = if b.stall {
+                ("stall", "#f4cccc")
+            } else {
+                ("missed-ticks", "#e6e6e6")
+            };
             let _ = write!(
                 o,
-                r##"<rect x="{x0:.1}" y="{TOP}" width="{:.1}" height="{:.1}" fill="#f4cccc"><title>{}</title></rect>"##,
+                r##"<rect class="{class}" x="{x0:.1}" y="{TOP}" width="{:.1}" height="{:.1}" fill="{fill}"><title>{}</title></rect>"##,
                 (x1 - x0).max(1.0),
                 H - TOP - BOTTOM,
                 esc(&b.title)
@@ -287,6 +309,42 @@ mod tests {
         assert_eq!(svg.matches("<circle").count(), 2);
         assert!(svg.contains("QPS &lt;by&gt; threads") && svg.contains("a&amp;b: 30"));
         assert!(!svg.contains("<by>"));
+    }
+
+    #[test]
+    fn steps_span_each_interval_and_a_missing_value_breaks_the_line() {
+        let p = steps([
+            (0.0, 1.0, Some(10.0)),
+            (1.0, 5.8, Some(0.5)),
+            (5.8, 6.8, None),
+            (6.8, 7.8, Some(9.0)),
+        ]);
+        assert_eq!(
+            p,
+            vec![
+                (0.0, Some(10.0)),
+                (1.0, Some(10.0)),
+                (1.0, Some(0.5)),
+                (5.8, Some(0.5)),
+                (6.8, None),
+                (6.8, Some(9.0)),
+                (7.8, Some(9.0)),
+            ]
+        );
+        let svg = Chart {
+            title: "events/s",
+            y_label: "events/s",
+            x: XAxis::Time,
+            series: vec![Series {
+                name: "events/s",
+                points: p,
+            }],
+            bands: vec![],
+            whiskers: vec![],
+            y_at_least: 0.0,
+        }
+        .render();
+        assert_eq!(svg.matches("<polyline").count(), 2, "{svg}");
     }
 
     #[test]

@@ -71,13 +71,10 @@ pub fn interval_chart(o: &mut String, full: &[&Interval], bands: Vec<Band>) {
     if full.iter().all(|i| i.events_by_kind.is_empty()) {
         return;
     }
-    let points: Vec<(f64, Option<f64>)> = full
-        .iter()
-        .map(|i| {
-            let n = i.events_by_kind.first().copied().unwrap_or(0);
-            (i.time_s, Some(n as f64 * 60.0 / i.duration_s.max(1e-9)))
-        })
-        .collect();
+    let points = super::steps_of(full, |i| {
+        let n = i.events_by_kind.first().copied().unwrap_or(0);
+        Some(n as f64 * 60.0 / i.duration_s.max(1e-9))
+    });
     o.push_str(
         &Chart {
             title: "tpmC per interval (New-Orders per minute; stalls shaded)",

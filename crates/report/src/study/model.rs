@@ -132,8 +132,9 @@ pub struct Overlay {
 pub struct OverlayRun {
     /// "old r2": the column and the repeat.
     pub label: String,
-    /// (seconds, events per second) of each full interval.
-    pub rate: Vec<(f64, f64)>,
+    /// (start, end, events per second) of each full interval, in seconds from the start of
+    /// measurement.
+    pub rate: Vec<(f64, f64, f64)>,
     /// Event latency in ms at each of `SPECTRUM`'s percentiles, from the run's HDR histogram.
     pub spectrum: Vec<Option<f64>>,
 }
@@ -177,7 +178,13 @@ fn overlays(input: &StudyInput, columns: &[Column]) -> Vec<Overlay> {
                             .intervals
                             .iter()
                             .filter(|i| !i.closing)
-                            .map(|i| (i.time_s, i.events as f64 / i.duration_s.max(1e-9)))
+                            .map(|i| {
+                                (
+                                    i.time_s - i.duration_s,
+                                    i.time_s,
+                                    i.events as f64 / i.duration_s.max(1e-9),
+                                )
+                            })
                             .collect(),
                         spectrum: SPECTRUM
                             .iter()

@@ -75,6 +75,7 @@ pub(crate) fn fixture() -> RunResult {
                 time_stddev_s: 0.01,
                 events_per_thread: vec![12500; 8],
             },
+            overrun: None,
         },
         statements: vec![StatementSummary {
             name: "point_select".into(),
@@ -769,5 +770,34 @@ fn the_network_section_gives_rates_per_event_and_says_when_the_link_was_full() {
     assert_eq!(
         host::network_section(&h, 30_000),
         "Network: not used: the sessions go over a Unix socket\n\n"
+    );
+}
+
+#[test]
+fn a_run_that_overran_its_time_says_by_how_much_and_why() {
+    let mut r = fixture();
+    assert!(!summary(&r, false).contains("overran"));
+    // Held up itself across the end: the reporter's last tick came late with the rest.
+    r.summary.total_time_s = 63.2;
+    r.summary.overrun = Some(Overrun {
+        by_s: 3.2,
+        last_tick_late_s: 3.1,
+        last_events_max_ms: 3150.0,
+    });
+    let text = summary(&r, false);
+    assert!(
+        text.contains("The run overran --time=60 by 3.20s (total time 63.20s; its rates are per second of that): dbpress itself was held up across the end, workers and reporter alike (no CPU time, a stopped process): the reporter's last tick came 3.10s late.\n"),
+        "{text}"
+    );
+    // On time itself, it waited for an event still running (a lock wait, say).
+    r.summary.overrun = Some(Overrun {
+        by_s: 3.2,
+        last_tick_late_s: 0.001,
+        last_events_max_ms: 4012.5,
+    });
+    assert!(
+        summary(&r, false).contains(": the events still running at the end were waited for, as sysbench waits for them: the slowest took 4012.50 ms.\n"),
+        "{}",
+        summary(&r, false)
     );
 }

@@ -1,6 +1,7 @@
 //! The report's section on throughput over time: the per-interval rate's spread and the
 //! stretches in which nothing finished (see `dbpress_measure::stats::stability`).
 
+use dbpress_measure::result::throughput::{Stall, Stretched};
 use dbpress_measure::result::Throughput;
 use dbpress_measure::stats::slow_intervals::SlowIntervals;
 use std::fmt::Write;
@@ -25,11 +26,7 @@ pub fn section(t: &Throughput) -> String {
             .stall_every_s
             .map(|s| format!(", about every {}", seconds(s)))
             .unwrap_or_default();
-        let list: Vec<String> = t
-            .stalls
-            .iter()
-            .map(|s| format!("{} to {}", seconds(s.from_s), seconds(s.to_s)))
-            .collect();
+        let list: Vec<String> = t.stalls.iter().map(stretch).collect();
         let more = t.stall_count - t.stalls.len() as u64;
         let more = if more > 0 {
             format!(" and {more} more")
@@ -38,13 +35,30 @@ pub fn section(t: &Throughput) -> String {
         };
         let _ = writeln!(
             o,
-            "    stalls (intervals in which no event finished): {} of {}, in {} {}{every}: {}{more}",
+            "    stalls ({}): {} of {}, in {} {}{every}: {}{more}",
+            if t.near_stops == 0 {
+                "intervals in which no event finished"
+            } else {
+                "intervals in which no event finished, or so few that at the median rate most of a tick is unaccounted for"
+            },
             t.stalled_intervals,
             t.intervals,
             t.stall_count,
-            if t.stall_count == 1 { "stretch" } else { "stretches" },
+            if t.stall_count == 1 {
+                "stretch"
+            } else {
+                "stretches"
+            },
             list.join(", ")
         );
+        let missed: u64 = t.stalls.iter().map(|s| s.missed_ticks).sum();
+        if missed > 0 {
+            let _ = writeln!(
+                o,
+                "    the reporter missed {} during the stalls: dbpress itself was held up then too (no CPU time, a stopped process, its output blocked), so the stall may be the client's as much as the server's",
+                ticks(missed)
+            );
+        }
         if let Some(c) = &t.stall_host_cpu {
             let _ = writeln!(o, "{}", super::host::during_stalls(c));
         }
@@ -58,6 +72,31 @@ pub fn section(t: &Throughput) -> String {
                 dbpress_measure::waits::top(&t.stall_waits, SHOWN_WAITS)
             );
         }
+    }
+    // Stretched intervals that are no stall: the workers went on, only the reporter was late.
+    let late: Vec<&Stretched> = t.stretched.iter().filter(|s| !s.stall).collect();
+    if !late.is_empty() {
+        let missed: u64 = late.iter().map(|s| s.missed_ticks).sum();
+        let list: Vec<String> = late
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} to {} ({}, {:.2} events/s, {:.0}% of the median)",
+                    seconds(s.from_s),
+                    seconds(s.to_s),
+                    ticks(s.missed_ticks),
+                    s.eps,
+                    100.0 * s.median_share
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            o,
+            "    the reporter missed {} with no stall: {}; the workers went on at their rate while dbpress's reporter was held up (no CPU time, its output blocked), and no tick without progress fits in {}",
+            ticks(missed),
+            list.join(", "),
+            if late.len() == 1 { "that interval" } else { "those intervals" }
+        );
     }
     if let Some(s) = &t.slowest {
         o.push_str(&slowest(s));
@@ -119,6 +158,33 @@ fn slowest(s: &SlowIntervals) -> String {
         );
     }
     o
+}
+
+/// A stall stretch as the list gives it: `4s to 5s`, with the events that did finish and the
+/// ticks the reporter missed in it when there were any (`5s to 10s (2 events; the reporter
+/// missed 4 ticks)`).
+fn stretch(s: &Stall) -> String {
+    let mut what = Vec::new();
+    if s.events > 0 {
+        what.push(format!(
+            "{} event{}",
+            s.events,
+            if s.events == 1 { "" } else { "s" }
+        ));
+    }
+    if s.missed_ticks > 0 {
+        what.push(format!("the reporter missed {}", ticks(s.missed_ticks)));
+    }
+    let what = if what.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", what.join("; "))
+    };
+    format!("{} to {}{what}", seconds(s.from_s), seconds(s.to_s))
+}
+
+fn ticks(n: u64) -> String {
+    format!("{n} tick{}", if n == 1 { "" } else { "s" })
 }
 
 /// Wait events named in one line.
