@@ -12,7 +12,7 @@ fn per_interval<T>(
     of: fn(&Interval) -> Option<&T>,
     f: impl Fn(&T) -> f64,
 ) -> Vec<(f64, Option<f64>)> {
-    super::steps_of(full, |i| of(i).map(&f))
+    super::svg::steps_of(full, |i| of(i).map(&f))
 }
 
 /// The machine's CPUs per interval (busy, waiting on I/O, stolen), stalls shaded: a stall
@@ -150,7 +150,7 @@ pub fn waits_chart(
         .iter()
         .map(|name| Series {
             name,
-            points: super::steps_of(full, |i| {
+            points: super::svg::steps_of(full, |i| {
                 i.waits.as_ref().map(|w| {
                     let total: u64 = w.values().sum();
                     100.0 * *w.get(*name).unwrap_or(&0) as f64 / total.max(1) as f64

@@ -19,7 +19,7 @@ pub use esc::esc;
 use frame::{levels_chart, page, text_block};
 use std::fmt::Write;
 pub use study::study_page;
-use svg::{Band, Chart, Series, Whisker, XAxis};
+use svg::{steps_of, Band, Chart, Series, Whisker, XAxis};
 
 /// The run's setting as a two-column table; `threads` as the page has them (a sweep's list).
 fn about(o: &mut String, r: &RunResult, threads: &str) {
@@ -123,15 +123,6 @@ fn interval_charts(o: &mut String, r: &RunResult) {
     host::disk_charts(o, &full, bands.clone());
     host::waits_chart(o, &full, r, bands.clone());
     status::charts(o, &full, r, bands);
-}
-
-/// Each interval's value as a step over its own span, from its start to its end: an interval
-/// that stretched over missed ticks is drawn across all of them.
-fn steps_of(full: &[&Interval], f: impl Fn(&Interval) -> Option<f64>) -> Vec<(f64, Option<f64>)> {
-    svg::steps(
-        full.iter()
-            .map(|i| (i.time_s - i.duration_s, i.time_s, f(i))),
-    )
 }
 
 /// The spans every per-interval chart shades: each stall stretch, and each interval that

@@ -20,7 +20,7 @@ pub fn charts(o: &mut String, full: &[&Interval], r: &RunResult, bands: Vec<Band
         // interval: a step over its span.
         let points: Vec<(f64, Option<f64>)> = match item.kind {
             StatusKind::Gauge => full.iter().map(|i| (i.time_s, value(i))).collect(),
-            StatusKind::Counter => super::steps_of(full, value),
+            StatusKind::Counter => super::svg::steps_of(full, value),
         };
         if points.iter().all(|(_, v)| v.is_none_or(|v| v == 0.0)) {
             continue;

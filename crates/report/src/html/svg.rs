@@ -55,6 +55,18 @@ pub fn steps(spans: impl IntoIterator<Item = (f64, f64, Option<f64>)>) -> Vec<(f
     points
 }
 
+/// Each interval's value as a step over its own span, from its start to its end: an interval
+/// that stretched over missed ticks is drawn across all of them.
+pub fn steps_of(
+    full: &[&dbpress_measure::result::Interval],
+    f: impl Fn(&dbpress_measure::result::Interval) -> Option<f64>,
+) -> Vec<(f64, Option<f64>)> {
+    steps(
+        full.iter()
+            .map(|i| (i.time_s - i.duration_s, i.time_s, f(i))),
+    )
+}
+
 /// A vertical bar from `lo` to `hi` at `x`, in series `series`'s colour: the spread of a
 /// group's runs around the median its point shows.
 pub struct Whisker {

@@ -71,7 +71,7 @@ pub fn interval_chart(o: &mut String, full: &[&Interval], bands: Vec<Band>) {
     if full.iter().all(|i| i.events_by_kind.is_empty()) {
         return;
     }
-    let points = super::steps_of(full, |i| {
+    let points = super::svg::steps_of(full, |i| {
         let n = i.events_by_kind.first().copied().unwrap_or(0);
         Some(n as f64 * 60.0 / i.duration_s.max(1e-9))
     });
