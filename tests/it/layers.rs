@@ -375,3 +375,33 @@ fn issue31_the_import_reader_sees_what_it_must() {
         ["mod.rs", "worker.rs"]
     );
 }
+
+/// The workspace crates a crate's Cargo.toml depends on (its `[dependencies]`, not its
+/// dev-dependencies).
+fn workspace_dependencies(name: &str) -> Vec<String> {
+    let manifest = workspace().join("crates").join(name).join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let mut section = String::new();
+    let mut found = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line.to_string();
+        } else if section == "[dependencies]" && line.starts_with("dbpress-") {
+            found.push(line.split([' ', '=']).next().unwrap().to_string());
+        }
+    }
+    found
+}
+
+/// Issue 40: the foundations at the bottom. `dbpress-core` (errors, signals, options, random
+/// numbers) is what every layer shares, so it stands on no crate of the workspace.
+#[test]
+fn issue40_core_depends_on_no_workspace_crate() {
+    assert_eq!(
+        workspace_dependencies("core"),
+        Vec::<String>::new(),
+        "crates/core/Cargo.toml"
+    );
+    // The reader itself sees a workspace dependency where there is one.
+    assert!(workspace_dependencies("config").contains(&"dbpress-core".to_string()));
+}

@@ -9,8 +9,11 @@
 //! - `to_driver`: the driver a configuration's target names, with the option names its errors
 //!   quote
 //! - `redact`: the command line as the result file keeps it, passwords removed
+//! - `diagnose`: a session that could not be opened, a statement refused for lack of privilege,
+//!   as one line with the fix
 
 pub mod connect_timeout;
+pub mod diagnose;
 pub mod mysql_target;
 pub mod option_file;
 pub mod pgsql_target;

@@ -100,7 +100,7 @@ fn worker_setup_error(
         )),
         DbErrorKind::NoSuchTable => missing_table(e, workload),
         DbErrorKind::PermissionDenied => {
-            dbpress_core::error::permission_denied("a statement of the workload", e, h.credentials)
+            dbpress_config::diagnose::permission_denied("a statement of the workload", e, h.credentials)
         }
         // The workload's own statement names a column the table lacks: the table is someone
         // else's (another tool's sbtest1, say), not a statement to fix.
@@ -121,7 +121,7 @@ fn worker_setup_error(
             e.code,
             e.message
         )),
-        _ => dbpress_core::error::connect_failed(e, h),
+        _ => dbpress_config::diagnose::connect_failed(e, h),
     };
     error.located(e.origin.as_deref())
 }
@@ -776,7 +776,7 @@ fn report_loop(
 /// Open the probe session used for metadata and readiness checks.
 pub fn probe(driver: &dyn Driver) -> Result<Box<dyn Connection>> {
     dbpress_driver::connect_checked(driver, 0)
-        .map_err(|e| dbpress_core::error::connect_failed(&e, driver.hints()))
+        .map_err(|e| dbpress_config::diagnose::connect_failed(&e, driver.hints()))
 }
 
 /// A statement named a table that is not there: the server's words and the workload's fix.
@@ -799,7 +799,7 @@ pub fn fatal_message(e: &DbError, h: &Hints, w: &dyn Workload) -> Error {
         DbErrorKind::NoSuchTable => missing_table(e, w),
         // Not the run's failure but the account's: exit 2, with the grants to ask for.
         DbErrorKind::PermissionDenied => {
-            dbpress_core::error::permission_denied("a statement of the run", e, h.credentials)
+            dbpress_config::diagnose::permission_denied("a statement of the run", e, h.credentials)
         }
         DbErrorKind::BadStatement => failed(format!(
             "server error {} stopped the run: {}: the statement itself is wrong, so retrying cannot help: fix it",
@@ -894,7 +894,7 @@ mod tests {
             "2002",
             "cannot connect to the server over Unix socket /run/mysqld/mysqld.sock: Too many open files (os error 24)",
         );
-        let m = dbpress_core::error::connect_failed(&e, &dbpress_driver::mysql::MYSQL_HINTS);
+        let m = dbpress_config::diagnose::connect_failed(&e, &dbpress_driver::mysql::MYSQL_HINTS);
         let m = m.message();
         assert!(m.contains("no file descriptors left"), "{m}");
         assert!(m.contains("raise ulimit -n"), "{m}");
@@ -904,7 +904,8 @@ mod tests {
             "2002",
             "Connection refused (os error 111)",
         );
-        let m = dbpress_core::error::connect_failed(&refused, &dbpress_driver::mysql::MYSQL_HINTS);
+        let m =
+            dbpress_config::diagnose::connect_failed(&refused, &dbpress_driver::mysql::MYSQL_HINTS);
         assert!(m.message().contains("is the server running"));
     }
 

@@ -19,7 +19,7 @@ impl Context<'_> {
     /// Open connection `index`, turning a failure into the one-line message for this driver.
     pub fn connect(&self, index: usize) -> Result<Box<dyn Connection>> {
         dbpress_driver::connect_checked(self.driver, index)
-            .map_err(|e| dbpress_core::error::connect_failed(&e, self.driver.hints()))
+            .map_err(|e| dbpress_config::diagnose::connect_failed(&e, self.driver.hints()))
     }
 }
 
@@ -28,7 +28,7 @@ impl Context<'_> {
 pub fn setup_error(e: dbpress_driver::DbError, what: &str) -> dbpress_core::error::Error {
     if e.kind == dbpress_driver::DbErrorKind::PermissionDenied {
         // The account's to fix, not the server's failure: exit 2 with the grants to ask for.
-        return dbpress_core::error::permission_denied(what, &e, "the connection options");
+        return dbpress_config::diagnose::permission_denied(what, &e, "the connection options");
     }
     dbpress_core::error::failed(format!(
         "{what} failed: server error {}: {}",
