@@ -176,14 +176,6 @@ fn a_sysbench_script_path_in_place_of_the_workload_names_the_built_in_one() {
 }
 
 #[test]
-fn password_notice_never_shows_the_password() {
-    // There is no deprecated password spelling today; the renamed-secret branch is still
-    // exercised through the table: a secret option's value must never reach a notice.
-    let o = opts_of("oltp_point_select run --mysql-password=hunter2");
-    assert!(o.notices.iter().all(|n| !n.contains("hunter2")));
-}
-
-#[test]
 fn top_level_words() {
     let words = |s: &str| match parse(&args(s)).unwrap() {
         Invocation::Words { words, .. } => words,
