@@ -39,6 +39,8 @@ mod pgsql;
 mod private_server;
 /// pgbench-style scripts: parsing, built-ins on every engine, bound variables.
 mod script;
+/// Issue 47: no test reconfigures, kills or locks a shared server (checked over the sources).
+mod shared_servers;
 /// dbpress slap: mysqlslap one-liners on every engine.
 mod slap;
 /// Embedded SQLite: zero-setup default, options, bad input.

@@ -3,6 +3,7 @@
 
 use crate::common::*;
 use crate::engines::{pg_scalar, pg_server, PG_CONN};
+use crate::private_server::{PgListen, PrivatePostgres};
 use std::time::Duration;
 
 fn args<'a>(head: &[&'a str], tail: &[&'a str]) -> Vec<&'a str> {
@@ -169,47 +170,50 @@ fn deadlocks_and_duplicates_roll_back_retry_and_count_and_others_stop_the_run() 
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
-fn terminate_sessions_after(after: Duration) -> std::thread::JoinHandle<bool> {
-    std::thread::spawn(move || {
-        std::thread::sleep(after);
-        std::process::Command::new("runuser")
-            .args([
-                "-u",
-                "postgres",
-                "--",
-                "psql",
-                "-Atc",
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'dbpress'",
-            ])
-            .status()
-            .is_ok_and(|s| s.success())
-    })
+/// Run dbpress on `srv` with `args`, end its sessions from the server once its threads have
+/// started (so a slow set-up never meets the kill), and wait for it; the output, with all of
+/// stdout.
+fn terminated_while_running(
+    srv: &PrivatePostgres,
+    args: &[&str],
+) -> (std::process::Output, String) {
+    let mut child = spawn(args);
+    let (reader, text) = stdout_until(&mut child, "Threads started!");
+    assert!(
+        srv.terminate_dbpress_sessions() >= 2,
+        "no dbpress sessions to end"
+    );
+    finish(child, reader, text)
 }
 
+/// On a PostgreSQL of the test's own: its sessions are ended by the server's administrator.
 #[test]
 fn terminated_sessions_reconnect_when_ignorable_and_stop_the_run_otherwise() {
-    let Some((_g, _c)) = pg_server("pg-lost") else {
+    let Some(srv) = PrivatePostgres::start("pg-lost") else {
         return;
     };
-    let size = ["--tables=1", "--table-size=1000"];
-    let o = dbpress(&args(&["oltp_point_select", "prepare"], &size));
+    let on_srv = |tail: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = tail.iter().map(|s| s.to_string()).collect();
+        a.push("--db-driver=pgsql".into());
+        a.extend(srv.options());
+        a.extend(["--tables=1".into(), "--table-size=1000".into()]);
+        a
+    };
+    let prepare = on_srv(&["oltp_point_select", "prepare"]);
+    let o = dbpress(&strs(&prepare));
     assert!(o.status.success(), "{}", stderr(&o));
     let dir = scratch("pg-lost");
     let out = dir.join("r.json");
-    let killer = terminate_sessions_after(Duration::from_millis(1000));
-    let o = dbpress(&args(
-        &["oltp_point_select", "run"],
-        &[
-            size[0],
-            size[1],
-            "--threads=2",
-            "--time=3",
-            "--pgsql-ignore-errors=57P01,08006",
-            "--output",
-            out.to_str().unwrap(),
-        ],
-    ));
-    assert!(killer.join().unwrap(), "pg_terminate_backend failed");
+    let run = on_srv(&[
+        "oltp_point_select",
+        "run",
+        "--threads=2",
+        "--time=3",
+        "--pgsql-ignore-errors=57P01,08006",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    let (o, _) = terminated_while_running(&srv, &strs(&run));
     assert!(o.status.success(), "{}", stderr(&o));
     let r = json(&out);
     assert!(
@@ -224,12 +228,8 @@ fn terminated_sessions_reconnect_when_ignorable_and_stop_the_run_otherwise() {
     assert!(w["samples"].as_u64().unwrap() >= 20, "{w}");
     assert!(w["sessions_avg"].as_f64().unwrap() >= 1.8, "{w}");
 
-    let killer = terminate_sessions_after(Duration::from_millis(1000));
-    let o = dbpress(&args(
-        &["oltp_point_select", "run"],
-        &[size[0], size[1], "--threads=2", "--time=3"],
-    ));
-    assert!(killer.join().unwrap());
+    let run = on_srv(&["oltp_point_select", "run", "--threads=2", "--time=3"]);
+    let (o, _) = terminated_while_running(&srv, &strs(&run));
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert_one_clean_line(&o);
     assert!(
@@ -237,8 +237,6 @@ fn terminated_sessions_reconnect_when_ignorable_and_stop_the_run_otherwise() {
         "{}",
         stderr(&o)
     );
-    let o = dbpress(&args(&["oltp_point_select", "cleanup"], &size));
-    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 /// Issue 34 item 12 included: a ~/.pgpass others may read is ignored.
@@ -509,75 +507,45 @@ fn the_header_says_whether_a_tcp_session_is_encrypted() {
     assert!(o.status.success(), "{}", stderr(&o));
 }
 
-/// Turns the server's TLS off for one test (PostgreSQL tests hold PG_LOCK, so no other test
-/// sees it) and back on when dropped, even if the test fails.
-struct TlsOff;
-
+/// `sql` as the postgres superuser of the shared server (reads only: tests that change a
+/// server do it to a PrivatePostgres).
 fn pg_superuser(sql: &str) -> String {
-    pg_superuser_on("postgres", sql)
-}
-
-/// `sql` as the postgres superuser, connected to `db`.
-fn pg_superuser_on(db: &str, sql: &str) -> String {
     let o = std::process::Command::new("runuser")
-        .args(["-u", "postgres", "--", "psql", "-d", db, "-Atc", sql])
+        .args([
+            "-u", "postgres", "--", "psql", "-d", "postgres", "-Atc", sql,
+        ])
         .output()
         .expect("runuser and psql run (the tests run as root, like scripts/services.sh)");
     String::from_utf8_lossy(&o.stdout).trim().to_string()
 }
 
-impl TlsOff {
-    fn new() -> TlsOff {
-        pg_superuser("ALTER SYSTEM SET ssl = off");
-        pg_superuser("SELECT pg_reload_conf()");
-        TlsOff::wait_for("off");
-        TlsOff
-    }
-
-    /// A reload is applied by the postmaster a moment later: wait until new sessions see it.
-    fn wait_for(value: &str) {
-        for _ in 0..100 {
-            if pg_superuser("SHOW ssl") == value {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        panic!("ssl did not become {value} after a reload");
-    }
-}
-
-impl Drop for TlsOff {
-    fn drop(&mut self) {
-        pg_superuser("ALTER SYSTEM RESET ssl");
-        pg_superuser("SELECT pg_reload_conf()");
-        TlsOff::wait_for("on");
-    }
-}
-
+/// A server without TLS: a PostgreSQL of the test's own listening on 127.0.0.1 (a fresh
+/// cluster has `ssl = off`), so the shared server's TLS is never turned off.
 #[test]
 fn prefer_with_a_server_without_tls_runs_plain_and_says_so() {
-    let Some((_g, _c)) = pg_server("pg-prefer-no-tls") else {
+    let Some(srv) = PrivatePostgres::start_listening("pg-prefer-no-tls", PgListen::Plain) else {
         return;
     };
-    let o = dbpress(&args(
-        &["oltp_point_select", "prepare"],
-        &["--table-size=100"],
-    ));
+    let tcp = |extra: &[&str]| {
+        let mut a: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+        a.extend(srv.tcp_options());
+        a.push("--table-size=100".into());
+        dbpress(&strs(&a))
+    };
+    let o = tcp(&["oltp_point_select", "prepare", "--pgsql-sslmode=disable"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let _off = TlsOff::new();
-    let tcp = |mode: &'static str| {
-        let mut a = vec![
+    let run = |mode: &str| {
+        tcp(&[
             "oltp_point_select",
             "run",
             mode,
+            "--time=0",
             "--events=200",
             "--threads=2",
-        ];
-        a.extend_from_slice(PG_TCP_RUN);
-        dbpress(&a)
+        ])
     };
     // prefer (the default): the question is asked, the server declines, the session is plain.
-    let o = tcp("--pgsql-sslmode=prefer");
+    let o = run("--pgsql-sslmode=prefer");
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stdout(&o).contains("sslmode=prefer, not encrypted (the server offered no TLS)"),
@@ -586,7 +554,7 @@ fn prefer_with_a_server_without_tls_runs_plain_and_says_so() {
     );
     assert!(stdout(&o).contains("transactions:                        200"));
     // require refuses to go on without TLS.
-    let o = tcp("--pgsql-sslmode=require");
+    let o = run("--pgsql-sslmode=require");
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert_one_clean_line(&o);
     assert!(
@@ -594,9 +562,6 @@ fn prefer_with_a_server_without_tls_runs_plain_and_says_so() {
         "{}",
         stderr(&o)
     );
-    drop(_off);
-    let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
-    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 /// A CA certificate nobody signed the server's certificate with, made with the openssl tool
@@ -673,19 +638,51 @@ fn tls_sessions_check_certificates_as_libpq_does_and_reconnect_encrypted() {
         );
     }
 
-    // Sessions killed by the server come back, and under require they can only come back
-    // encrypted (a plain session would be refused, stopping the run).
+    let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// Sessions ended by the server come back encrypted under require: on a PostgreSQL of the
+/// test's own that refuses plain TCP sessions (`hostnossl … reject`), so a reconnect in plain
+/// text would be refused and stop the run.
+#[test]
+fn tls_sessions_reconnect_encrypted() {
+    let Some(srv) = PrivatePostgres::start_listening("pg-tls-reconnect", PgListen::TlsOnly) else {
+        return;
+    };
+    let dir = scratch("pg-tls-reconnect");
     let out = dir.join("r.json");
-    let out_flag = format!("--output={}", out.display());
-    let killer = terminate_sessions_after(Duration::from_millis(1000));
-    let o = tcp(&[
+    let on_srv = |extra: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+        a.extend(srv.tcp_options());
+        a.push("--table-size=100".into());
+        a
+    };
+    // The server's refusal is real: a plain session is not let in.
+    let o = dbpress(&strs(&on_srv(&[
+        "oltp_point_select",
+        "prepare",
+        "--pgsql-sslmode=disable",
+    ])));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no encryption"), "{}", stderr(&o));
+    let o = dbpress(&strs(&on_srv(&[
+        "oltp_point_select",
+        "prepare",
+        "--pgsql-sslmode=require",
+    ])));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = on_srv(&[
+        "oltp_point_select",
+        "run",
         "--pgsql-sslmode=require",
         "--threads=2",
         "--time=3",
         "--pgsql-ignore-errors=57P01,08006",
-        &out_flag,
+        "--output",
+        out.to_str().unwrap(),
     ]);
-    assert!(killer.join().unwrap(), "pg_terminate_backend failed");
+    let (o, _) = terminated_while_running(&srv, &strs(&run));
     assert!(o.status.success(), "{}", stderr(&o));
     let r = json(&out);
     assert!(
@@ -693,8 +690,6 @@ fn tls_sessions_check_certificates_as_libpq_does_and_reconnect_encrypted() {
         "{}",
         r["summary"]
     );
-    let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
-    assert!(o.status.success(), "{}", stderr(&o));
 }
 
 #[test]
@@ -755,24 +750,32 @@ fn the_report_shows_the_rows_postgresql_counted() {
 /// they cannot be compared instead of printing deltas that undercount.
 #[test]
 fn issue_4_statistics_reset_during_the_run_leaves_the_counters_not_comparable() {
-    let Some((_g, _c)) = pg_server("pg-stats-reset") else {
+    let Some(srv) = PrivatePostgres::start("pg-stats-reset") else {
         return;
     };
-    let size = ["--table-size=1000"];
-    let o = dbpress(&args(&["oltp_write_only", "prepare"], &size));
+    let on_srv = |extra: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+        a.push("--db-driver=pgsql".into());
+        a.extend(srv.options());
+        a.push("--table-size=1000".into());
+        a
+    };
+    let o = dbpress(&strs(&on_srv(&["oltp_write_only", "prepare"])));
     assert!(o.status.success(), "{}", stderr(&o));
     let dir = scratch("pg-stats-reset");
     let out = dir.join("r.json");
-    let reset = std::thread::spawn(|| {
-        std::thread::sleep(Duration::from_millis(1500));
-        // pg_stat_reset() resets the counters of the database it runs in.
-        pg_superuser_on("sbtest", "SELECT pg_stat_reset()")
-    });
-    let o = dbpress(&args(
-        &["oltp_write_only", "run"],
-        &[size[0], "--time=3", "--output", out.to_str().unwrap()],
-    ));
-    reset.join().unwrap();
+    let mut child = spawn(&strs(&on_srv(&[
+        "oltp_write_only",
+        "run",
+        "--time=3",
+        "--output",
+        out.to_str().unwrap(),
+    ])));
+    // The counters were read before the threads started: the reset falls inside the run.
+    let (reader, text) = stdout_until(&mut child, "Threads started!");
+    // pg_stat_reset() resets the counters of the database it runs in (dbpress's, postgres).
+    assert_eq!(srv.value("SELECT 'reset' FROM pg_stat_reset()"), "reset");
+    let (o, stdout_text) = finish(child, reader, text);
     assert!(o.status.success(), "{}", stderr(&o));
     let r = json(&out);
     crate::export::assert_valid(&r);
@@ -783,9 +786,7 @@ fn issue_4_statistics_reset_during_the_run_leaves_the_counters_not_comparable() 
         "{c}"
     );
     assert_eq!(c["deltas"], serde_json::json!({}), "{c}");
-    assert!(stdout(&o).contains("(pg_stat_database, every session of the database): not comparable: the database's statistics were reset"));
-    let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
-    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout_text.contains("(pg_stat_database, every session of the database): not comparable: the database's statistics were reset"));
 }
 
 /// PostgreSQL forks a process per session: over TCP the session's socket is held by its
@@ -859,25 +860,26 @@ fn the_disk_is_the_one_under_the_data_directory_and_took_the_wal_syncs() {
         &["--table-size=1000"],
     ));
     assert!(o.status.success(), "{}", stderr(&o));
+    // The data directory as the server says, not as dbpress found it.
+    let data_directory = pg_superuser("SHOW data_directory");
+    let data = std::path::Path::new(&data_directory);
+    assert!(data.join("PG_VERSION").is_file(), "{data_directory}");
     let out = scratch("pg-server-disk").join("r.json");
-    let o = dbpress(&args(
-        &["oltp_write_only", "run"],
-        &[
-            "--table-size=1000",
-            "--threads=2",
-            "--time=2",
-            "--output",
-            out.to_str().unwrap(),
-        ],
-    ));
+    let (o, seen) = with_device_writes(data, || {
+        dbpress(&args(
+            &["oltp_write_only", "run"],
+            &[
+                "--table-size=1000",
+                "--threads=2",
+                "--time=2",
+                "--output",
+                out.to_str().unwrap(),
+            ],
+        ))
+    });
     assert!(o.status.success(), "{}", stderr(&o));
     let r = json(&out);
     crate::export::assert_valid(&r);
-    let path = r["host_usage"]["disk"]["path"].as_str().unwrap_or("");
-    let data = std::path::Path::new(path);
-    if r["host_usage"]["disk"].is_object() {
-        assert!(data.join("PG_VERSION").is_file(), "{}", r["host_usage"]);
-    }
     let syncs = r["server_counters"]["deltas"]["wal_sync"].as_u64().unwrap();
     // Every transaction's commit waited for its WAL to be synced (synchronous_commit on).
     let events = r["summary"]["events"].as_u64().unwrap();
@@ -885,9 +887,7 @@ fn the_disk_is_the_one_under_the_data_directory_and_took_the_wal_syncs() {
         syncs > 0 && syncs <= events + 50,
         "{syncs} syncs, {events} events"
     );
-    if !path.is_empty() {
-        assert_disk_under(&r, data, syncs);
-    }
+    assert_disk_under(&r, data, syncs, seen);
     let o = dbpress(&args(&["oltp_write_only", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }
@@ -946,7 +946,8 @@ fn the_sessions_of_a_hot_row_test_are_seen_waiting_for_the_rows_lock() {
             .find(|e| e["event"] == name)
             .map_or(0.0, |e| e["share"].as_f64().unwrap())
     };
-    assert!(share("Lock:transactionid") > 0.2, "{w}");
+    // Most: one session holds the row, the seven others wait for it.
+    assert!(share("Lock:transactionid") > 0.5, "{w}");
     let total: f64 = events.iter().map(|e| e["share"].as_f64().unwrap()).sum();
     assert!((total - 1.0).abs() < 1e-9, "{w}");
     assert!(
@@ -974,7 +975,7 @@ fn a_stall_names_the_lock_the_sessions_waited_on() {
     let o = dbpress(&args(&["oltp_point_select", "prepare"], &size));
     assert!(o.status.success(), "{}", stderr(&o));
     let out = scratch("pg-stall-waits").join("r.json");
-    let run = spawn(&args(
+    let mut run = spawn(&args(
         &["oltp_point_select", "run"],
         &[
             "--table-size=1000",
@@ -984,14 +985,15 @@ fn a_stall_names_the_lock_the_sessions_waited_on() {
             out.to_str().unwrap(),
         ],
     ));
-    std::thread::sleep(std::time::Duration::from_secs(2));
-    // Held for 3.5 s: at least two whole 1 s intervals in which nothing can finish.
+    // Taken once the run measures, however long its set-up took; held for 3.5 s: at least
+    // two whole 1 s intervals in which nothing can finish.
+    let (reader, text) = stdout_until(&mut run, "Threads started!");
     client
         .batch_execute(
             "BEGIN; LOCK TABLE sbtest1 IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(3.5); COMMIT",
         )
         .unwrap();
-    let o = run.wait_with_output().unwrap();
+    let (o, text) = finish(run, reader, text);
     assert!(o.status.success(), "{}", stderr(&o));
     let r = json(&out);
     crate::export::assert_valid(&r);
@@ -1000,10 +1002,9 @@ fn a_stall_names_the_lock_the_sessions_waited_on() {
     assert_eq!(t["stall_waits"][0]["event"], "Lock:relation", "{t}");
     assert!(t["stall_waits"][0]["share"].as_f64().unwrap() >= 0.9, "{t}");
     assert!(
-        stdout(&o).contains("    the server's sessions during the stalls: ")
-            && stdout(&o).contains("% Lock:relation"),
-        "{}",
-        stdout(&o)
+        text.contains("    the server's sessions during the stalls: ")
+            && text.contains("% Lock:relation"),
+        "{text}"
     );
     interval_waits_adding_up(&r);
     // The page charts the waits per interval, a step per full interval for each line.
