@@ -274,17 +274,62 @@ fn reinsert_id_new_takes_server_ids_on_every_engine() {
     });
 }
 
+/// Prewarm reads every row of every table: counted by the server (each table's rows read at
+/// least once by key and once by a scan), and on SQLite by its failing on the one damaged page
+/// in the middle of the last table, which only a read of the whole table reaches (the check
+/// before it reads the first and last ids).
 #[test]
 fn prewarm_reads_every_table_on_every_engine() {
     each_engine("prewarm", |e| {
         let size = ["--tables=2", "--table-size=100"];
         ok(e, &["oltp_read_only", "prepare"], &size);
+        let before = e.rows_read();
         let out = ok(e, &["oltp_read_only", "prewarm"], &size);
         assert!(
             out.contains("Prewarming table sbtest1") && out.contains("Prewarming table sbtest2")
         );
+        match (before, e.rows_read()) {
+            (Some(before), Some(after)) => {
+                assert!(
+                    after - before >= 2 * 2 * 100,
+                    "{}: {before} → {after}",
+                    e.name
+                )
+            }
+            _ => {
+                damage_middle_leaf(e, "sbtest2");
+                let o = dbpress(&e.args(&["oltp_read_only", "prewarm"], &size));
+                assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+                assert!(
+                    stderr(&o).contains("malformed") && stderr(&o).contains("prewarming sbtest2"),
+                    "{}",
+                    stderr(&o)
+                );
+                // The damaged file goes with the test's scratch directory.
+                return;
+            }
+        }
         ok(e, &["oltp_read_only", "cleanup"], &size);
     });
+}
+
+/// Overwrite the header of the middle leaf page (in key order) of an SQLite `table` with an
+/// invalid page type, so that reading its rows fails as "database disk image is malformed"
+/// and reading its first or last rows does not.
+fn damage_middle_leaf(e: &mut Engine, table: &str) {
+    use std::io::{Seek, SeekFrom, Write};
+    let leaves = format!("FROM dbstat WHERE name = '{table}' AND pagetype = 'leaf'");
+    let n = e.scalar(&format!("SELECT COUNT(*) {leaves}"));
+    assert!(n >= 3, "{table} has {n} leaf pages");
+    let page = e.scalar(&format!(
+        "SELECT pageno {leaves} ORDER BY path LIMIT 1 OFFSET {}",
+        n / 2
+    ));
+    let size = e.scalar("PRAGMA page_size");
+    let file = e.flags[0].strip_prefix("--db=sqlite:").unwrap().to_string();
+    let mut f = std::fs::OpenOptions::new().write(true).open(file).unwrap();
+    f.seek(SeekFrom::Start(((page - 1) * size) as u64)).unwrap();
+    f.write_all(&[0xff]).unwrap();
 }
 
 #[test]

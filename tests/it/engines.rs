@@ -71,6 +71,43 @@ impl Engine {
         })
     }
 
+    /// Rows the server has read so far, by its own count: the next-row reads of index and
+    /// table scans (`Handler_read_next + Handler_read_rnd_next`; reading them adds a handful)
+    /// on MariaDB, `seq_tup_read + idx_tup_fetch` of the sbtest tables in pg_stat_user_tables
+    /// on PostgreSQL (once dbpress's sessions have left, so their counts are in). None for
+    /// SQLite, which counts nothing across processes.
+    pub fn rows_read(&mut self) -> Option<i64> {
+        match self.client {
+            Client::Mysql(_) => Some(self.scalar(
+                "SELECT SUM(VARIABLE_VALUE) FROM information_schema.GLOBAL_STATUS \
+                 WHERE VARIABLE_NAME IN ('HANDLER_READ_NEXT', 'HANDLER_READ_RND_NEXT')",
+            )),
+            Client::Pgsql(_) => {
+                self.wait_for_pg_sessions_to_leave();
+                self.exec("SELECT pg_stat_clear_snapshot()");
+                Some(self.scalar(
+                    "SELECT COALESCE(SUM(seq_tup_read + COALESCE(idx_tup_fetch, 0)), 0) \
+                     FROM pg_stat_user_tables WHERE relname LIKE 'sbtest%'",
+                ))
+            }
+            Client::Sqlite(_) => None,
+        }
+    }
+
+    /// A PostgreSQL backend flushes its statistics before it leaves pg_stat_activity: once
+    /// dbpress's sessions are gone, their counts are in.
+    fn wait_for_pg_sessions_to_leave(&mut self) {
+        for _ in 0..100 {
+            let left = self
+                .scalar("SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = 'dbpress'");
+            if left == 0 {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        panic!("dbpress's sessions did not leave pg_stat_activity");
+    }
+
     /// Tables whose name starts with `sbtest`.
     pub fn tables(&mut self) -> Vec<String> {
         let mut t = match &mut self.client {

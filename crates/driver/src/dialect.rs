@@ -169,8 +169,10 @@ pub static PGSQL: Dialect = Dialect {
 };
 
 fn sqlite_prewarm(t: u32, _n: u32) -> Vec<String> {
+    // NOT INDEXED: left to itself SQLite answers both from the smaller k index, which covers
+    // id and k, and never reads the table's own pages.
     vec![
-        format!("SELECT AVG(id) FROM sbtest{t}"),
+        format!("SELECT AVG(id) FROM sbtest{t} NOT INDEXED"),
         format!("SELECT COUNT(*) FROM sbtest{t} WHERE k LIKE '%0%'"),
     ]
 }
