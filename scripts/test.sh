@@ -2,7 +2,8 @@
 # The test command (README): start the servers the tests need, then run every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/services.sh
+# sysbench too: its packaged Lua scripts are what the stock-script tests check dbpress against.
+scripts/services.sh mariadb pgsql sysbench
 # go-tpc, whose `check` the TPC-C tests run against a database dbpress loaded.
 scripts/go-tpc.sh
 cargo test --workspace --locked

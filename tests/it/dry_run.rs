@@ -211,8 +211,15 @@ fn issue_2_more_threads_than_memory_mappings_allow_is_one_clear_line() {
         .trim()
         .parse()
         .unwrap();
-    // Four mappings per thread: 100 000 threads pass the default 65 530 many times over.
+    // Four mappings per thread: 100 000 threads (--threads' most) pass the default 65 530
+    // many times over, but fit under the 1 048 576 of some distributions, where they would
+    // really start: skipped there, except in CI, whose machine must be able to run it.
     if limit >= 500_000 {
+        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+        assert!(
+            !ci,
+            "vm.max_map_count={limit} would let 100 000 threads start: CI needs the default 65530"
+        );
         eprintln!("SKIPPED: vm.max_map_count={limit} would let 100 000 threads start");
         return;
     }
@@ -358,8 +365,10 @@ fn issue_2_a_time_limited_run_of_many_busy_threads_ends_on_time() {
     assert!(o.status.success(), "{}", stderr(&o));
     let r = json(&out);
     let total = r["summary"]["total_time_s"].as_f64().unwrap();
+    // At most twice what was asked: the bug made it thirty times; a busy machine's scheduler
+    // stretches the end by a fraction of a second, not by another --time.
     assert!(
-        (1.9..4.0).contains(&total),
+        (1.9..=4.0).contains(&total),
         "total time {total} s for --time=2"
     );
     // The intervals add up to the run: every event is in exactly one of them.

@@ -87,11 +87,7 @@ fn collect(src: &Path, dir: &Path, out: &mut BTreeMap<Vec<String>, PathBuf>) {
 
 /// The code a file runs, without comments and test modules.
 fn code_of(file: &Path) -> String {
-    let text = std::fs::read_to_string(file).unwrap();
-    let text = match text.find("#[cfg(test)]\nmod ") {
-        Some(at) => &text[..at],
-        None => &text[..],
-    };
+    let text = without_test_modules(&std::fs::read_to_string(file).unwrap());
     text.lines()
         .map(|l| match l.find("//") {
             Some(at) => &l[..at],
@@ -99,6 +95,39 @@ fn code_of(file: &Path) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// `text` without its `#[cfg(test)] mod …` items: a one-line `mod x;` or a `mod x { … }`
+/// block (to its matching brace), keeping the code before and after each.
+fn without_test_modules(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("#[cfg(test)]\nmod ") {
+        out.push_str(&rest[..at]);
+        let item = &rest[at..];
+        let (semi, open) = (item.find(';'), item.find('{'));
+        rest = match (semi, open) {
+            (Some(s), o) if o.is_none_or(|o| s < o) => &item[s + 1..],
+            (_, Some(o)) => {
+                let mut depth = 0;
+                let end = item[o..]
+                    .char_indices()
+                    .find(|&(_, c)| {
+                        depth += match c {
+                            '{' => 1,
+                            '}' => -1,
+                            _ => 0,
+                        };
+                        depth == 0
+                    })
+                    .map_or(item.len(), |(i, _)| o + i + 1);
+                &item[end..]
+            }
+            _ => "",
+        };
+    }
+    out.push_str(rest);
+    out
 }
 
 fn is_ident(b: u8) -> bool {
@@ -348,7 +377,8 @@ fn issue31_the_import_reader_sees_what_it_must() {
     std::fs::write(src.join("lib.rs"), "pub mod runner;\n").unwrap();
     std::fs::write(
         src.join("runner/mod.rs"),
-        "mod worker;\n// crate::nothing in a comment\npub fn go() { worker::run() }\npub struct Shared;\n",
+        // The import after a one-line test module counts (crates/config/src/lib.rs has one).
+        "mod worker;\n// crate::nothing in a comment\n#[cfg(test)]\nmod tests;\npub fn go() { worker::run() }\npub struct Shared;\n",
     )
     .unwrap();
     std::fs::write(

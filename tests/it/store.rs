@@ -133,6 +133,37 @@ fn issue_33_compare_reads_stored_runs_by_id_and_tag() {
     );
 }
 
+/// Start a writer of `args` (it saves its runs to `store` when it ends), SIGKILL it once more
+/// than 5 runs past `before` are in, and wait: how it ended and the runs the store then holds.
+fn kill_while_saving(
+    store: &Path,
+    args: &[&str],
+    before: usize,
+) -> (std::process::ExitStatus, usize) {
+    let mut victim = Command::new(bin())
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let reader = rusqlite::Connection::open(store).unwrap();
+    let t0 = std::time::Instant::now();
+    loop {
+        let n = reader
+            .query_row("SELECT count(*) FROM runs", [], |r| r.get::<_, i64>(0))
+            .map_or(before, |n| n as usize);
+        if n > before + 5 || t0.elapsed().as_secs() > 60 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    // SAFETY: kill(2) on our own child's pid.
+    unsafe { libc::kill(victim.id() as i32, libc::SIGKILL) };
+    let status = victim.wait().unwrap();
+    drop(reader);
+    (status, check_store(store))
+}
+
 #[test]
 fn issue_33_the_store_survives_concurrent_writers_and_a_sigkill_mid_write() {
     let dir = scratch("store-kill");
@@ -167,36 +198,23 @@ fn issue_33_the_store_survives_concurrent_writers_and_a_sigkill_mid_write() {
     assert_eq!(check_store(&store), 450);
 
     // A writer killed while it saves: every run it committed is whole, and the store takes more.
-    let mut victim = Command::new(bin())
-        .args(args)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let reader = rusqlite::Connection::open(&store).unwrap();
-    let t0 = std::time::Instant::now();
-    loop {
-        let n: i64 = reader
-            .query_row("SELECT count(*) FROM runs", [], |r| r.get(0))
-            .unwrap_or(450);
-        if n > 455 || t0.elapsed().as_secs() > 60 {
-            break;
+    // The kill must land mid-save: a writer that finished first is tried again with more runs.
+    let mut levels = 150;
+    let n = loop {
+        let before = check_store(&store);
+        let threads = format!("--threads={}", vec!["1"; levels].join(","));
+        let (status, n) =
+            kill_while_saving(&store, &[&args[..4], &[&threads, &s]].concat(), before);
+        if status.code().is_none() {
+            assert!(
+                n > before + 5 && n < before + levels,
+                "{n} runs after {before}, of {levels}"
+            );
+            break n;
         }
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-    // SAFETY: kill(2) on our own child's pid.
-    unsafe { libc::kill(victim.id() as i32, libc::SIGKILL) };
-    let status = victim.wait().unwrap();
-    drop(reader);
-    let n = check_store(&store);
-    assert!(
-        n > 455,
-        "the victim saved nothing before it was killed ({n})"
-    );
-    if status.code().is_none() {
-        // Killed mid-save, as intended (a fast machine may have finished first).
-        assert!(n < 600, "{n}");
-    }
+        assert!(levels < 5000, "every writer finished before its SIGKILL");
+        levels *= 4;
+    };
     assert!(kept_run(&store, &[]).status.success());
     assert_eq!(check_store(&store), n + 1);
 }

@@ -191,22 +191,23 @@ fn issue_5_an_interrupted_sweep_marks_the_level_cut_short_and_the_levels_never_r
         "--mysql-dry-run",
         "--threads=1,2,4",
         "--time=2",
+        "--report-interval=1",
         "--output",
         out.to_str().unwrap(),
     ]);
     let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
     let mut text = String::new();
+    let mut second = false;
     for line in lines.by_ref() {
         let line = line.unwrap();
-        let second = line.starts_with("=== Sweep step 2 of 3");
+        second |= line.starts_with("=== Sweep step 2 of 3");
         text.push_str(&line);
         text.push('\n');
-        if second {
+        // In the middle of level 2's two seconds: after its first interval.
+        if second && line.starts_with("[ 1s ]") {
             break;
         }
     }
-    // In the middle of level 2's two seconds.
-    std::thread::sleep(std::time::Duration::from_millis(700));
     send_signal(&child, libc::SIGINT);
     for line in lines {
         text.push_str(&line.unwrap());
@@ -268,14 +269,14 @@ fn a_level_whose_writes_stalled_says_so_in_the_sweep_table() {
         "--table-size=1000",
         "--threads=1,2",
         "--time=4",
+        "--report-interval=1",
         "--output",
         out.to_str().unwrap(),
     ]);
-    // Level 1 runs its first 2 s against the held lock, however long its set-up took; level 2
-    // starts after its 4 s.
+    // Level 1 runs its first 2 s against the held lock, however long its set-up took (its
+    // second interval line is printed, events or not); level 2 starts after its 4 s.
     use std::io::Read;
-    let (mut lines, mut text) = stdout_until(&mut child, "Threads started!");
-    std::thread::sleep(std::time::Duration::from_millis(2000));
+    let (mut lines, mut text) = stdout_until(&mut child, "[ 2s ]");
     locker.execute_batch("COMMIT").unwrap();
     lines.read_to_string(&mut text).unwrap();
     let o = child.wait_with_output().unwrap();

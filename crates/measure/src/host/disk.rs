@@ -383,15 +383,26 @@ mod tests {
 
     #[test]
     fn this_machines_temporary_directory_is_on_a_device_or_says_why_not() {
-        // Either a device /proc/diskstats lists, whose counters can be read, or a reason that
-        // names the directory.
+        // A device whose counters can be read where /proc/diskstats lists the directory's
+        // own (looked up here by its st_dev, not by `locate`), or else a reason that names
+        // the directory.
         let dir = fs::canonicalize(std::env::temp_dir()).unwrap();
-        match locate(&dir) {
-            Ok(d) => {
+        let dev = fs::metadata(&dir).unwrap().dev();
+        let (major, minor) = (libc::major(dev).to_string(), libc::minor(dev).to_string());
+        let listed = fs::read_to_string("/proc/diskstats")
+            .unwrap()
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .any(|f| f.len() > 2 && f[0] == major && f[1] == minor);
+        match (locate(&dir), listed) {
+            (Ok(d), true) => {
                 assert_eq!(d.path, dir.display().to_string());
                 assert!(d.read().is_some(), "{d:?}");
             }
-            Err(why) => assert!(why.contains(&dir.display().to_string()), "{why}"),
+            (Err(why), false) => assert!(why.contains(&dir.display().to_string()), "{why}"),
+            (found, listed) => {
+                panic!("locate: {found:?}; /proc/diskstats lists {major}:{minor}: {listed}")
+            }
         }
         assert!(locate(Path::new("/no/such/dir"))
             .unwrap_err()

@@ -350,16 +350,27 @@ mod tests {
         assert!((m.user - 0.5).abs() < 1e-9);
     }
 
+    /// The CPU time this thread has used, by the kernel's own count for it alone.
+    fn thread_cpu_s() -> f64 {
+        // SAFETY: getrusage writes into the struct we own.
+        let mut r: libc::rusage = unsafe { std::mem::zeroed() };
+        assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut r) }, 0);
+        let s = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+        s(r.ru_utime) + s(r.ru_stime)
+    }
+
     #[test]
     fn a_busy_thread_shows_as_about_one_cpu_of_dbpress() {
         let mut s = Sampler::new(Err("none".into()), None);
         s.before_start();
         s.begin();
+        let spun_from = thread_cpu_s();
         let until = Instant::now() + std::time::Duration::from_millis(1100);
         let mut x = 0u64;
         while Instant::now() < until {
             x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
         }
+        let spun = thread_cpu_s() - spun_from;
         s.end();
         let u = s.finish().unwrap();
         assert!(u.seconds >= 1.0);
@@ -370,6 +381,13 @@ mod tests {
         // A shared machine may not give the thread a whole CPU, but it got some; and no
         // process uses more CPUs than the machine has.
         assert!(u.dbpress.cpus() > 0.2, "{u:?}");
+        // The process's CPU holds at least this thread's (other tests' threads may add to it),
+        // within the 10 ms ticks /proc counts in.
+        let process_s = u.dbpress.cpus() * u.seconds;
+        assert!(
+            process_s >= 0.9 * spun,
+            "{process_s} s of process CPU, {spun} s of this thread's: {u:?}"
+        );
         assert!(u.dbpress.cpus() <= u.cpus as f64 + 0.05, "{u:?}");
         assert!(u.host.busy() >= u.dbpress.cpus() * 0.5, "{u:?}");
         assert!(u.server.is_none() && u.server_unavailable.as_deref() == Some("none"));
