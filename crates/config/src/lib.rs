@@ -1,5 +1,6 @@
-//! What the user asked for, checked once and handed on as plain typed values: the layers below
-//! (drivers, workloads, the runner) never read option values themselves.
+//! What the user asked for, checked once and handed on as plain typed values: drivers and the
+//! runner never read option values themselves. Workloads still do (their own options, read by
+//! name in `crates/workload`): issue 40 gives each a typed config beside it.
 //!
 //! - `run_config`: `RunConfig`, the command (`prepare`, `run`…), output format, ignore list,
 //!   arrival, and `resolve_driver` (the `--db` scheme, else `--db-driver`, else the driver whose

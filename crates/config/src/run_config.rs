@@ -127,8 +127,6 @@ pub struct RunConfig {
     pub target_args: String,
 }
 
-/// The grammar a target was written in: sysbench's `--mysql-*`/`--pgsql-*` options, a `--db`
-/// URL, mysqlslap's flags (`dbpress slap`) or pgbench's `-h -p -U DBNAME` (`dbpress script`).
 /// What a sysbench-style command line asks of a workload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Command {
@@ -163,6 +161,8 @@ impl Command {
     }
 }
 
+/// The grammar a target was written in: sysbench's `--mysql-*`/`--pgsql-*` options, a `--db`
+/// URL, mysqlslap's flags (`dbpress slap`) or pgbench's `-h -p -U DBNAME` (`dbpress script`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConnectionFlags {
     Sysbench,
