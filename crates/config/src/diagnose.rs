@@ -57,3 +57,29 @@ pub fn connect_failed(e: &DbError, h: &Hints) -> Error {
         _ => environment(format!("cannot open a session: server error {}: {}", e.code, e.message)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn out_of_file_descriptors_is_not_blamed_on_the_server() {
+        let e = DbError::new(
+            DbErrorKind::Unreachable,
+            "2002",
+            "cannot connect to the server over Unix socket /run/mysqld/mysqld.sock: Too many open files (os error 24)",
+        );
+        let m = connect_failed(&e, &dbpress_driver::mysql::MYSQL_HINTS);
+        let m = m.message();
+        assert!(m.contains("no file descriptors left"), "{m}");
+        assert!(m.contains("raise ulimit -n"), "{m}");
+        assert!(!m.contains("is the server running"), "{m}");
+        let refused = DbError::new(
+            DbErrorKind::Unreachable,
+            "2002",
+            "Connection refused (os error 111)",
+        );
+        let m = connect_failed(&refused, &dbpress_driver::mysql::MYSQL_HINTS);
+        assert!(m.message().contains("is the server running"));
+    }
+}

@@ -162,3 +162,27 @@ pub fn section(s: &ServerStatus, intervals: &[Interval]) -> String {
     o.push('\n');
     o
 }
+/// The figures to read: the engine's set (`spec`), then the user's `--server-status` names it
+/// lacks (`extra`).
+pub fn items(
+    spec: &dbpress_driver::status::StatusSpec,
+    extra: &[(String, dbpress_driver::status::StatusKind)],
+) -> Vec<StatusItem> {
+    let mut items: Vec<StatusItem> = spec
+        .items
+        .iter()
+        .map(|(name, kind)| StatusItem {
+            name: name.to_string(),
+            kind: *kind,
+        })
+        .collect();
+    for (name, kind) in extra {
+        if !items.iter().any(|i| &i.name == name) {
+            items.push(StatusItem {
+                name: name.clone(),
+                kind: *kind,
+            });
+        }
+    }
+    items
+}

@@ -8,9 +8,9 @@ use crate::shared::Shared;
 use crate::summary::summarize;
 use crate::worker::Worker;
 use dbpress_config::RunConfig;
-use dbpress_core::error::{environment, failed, Error, Result};
+use dbpress_core::error::{environment, Result};
 use dbpress_core::rand::{Distribution, Rng};
-use dbpress_driver::{Connection, DbError, DbErrorKind, Driver, Hints, ServerInfo};
+use dbpress_driver::{Connection, DbError, Driver, ServerInfo};
 use dbpress_measure::counters::{self, Snapshot};
 use dbpress_measure::result::{Interval, Summary};
 use dbpress_measure::stats::snapshot::{collect, Totals};
@@ -60,72 +60,6 @@ pub struct Controls<'a> {
     pub on_forced: OnForced<'a>,
 }
 
-/// `alike`: how many sessions failed the way `e` did (threads set up at once, so which ones
-/// failed says nothing; how many does).
-fn worker_setup_error(
-    e: &DbError,
-    alike: usize,
-    cfg: &RunConfig,
-    info: &ServerInfo,
-    h: &Hints,
-    workload: &dyn Workload,
-) -> Error {
-    let var = |name: &str| {
-        info.variables
-            .get(name)
-            .cloned()
-            .unwrap_or_else(|| "?".into())
-    };
-    let error = match e.kind {
-        DbErrorKind::TooManyConnections => environment(format!(
-            "the server refused {alike} of the {} connections: max_connections={} reached (server error {}): \
-             raise it ({}) or use fewer --threads",
-            cfg.threads,
-            var("max_connections"),
-            e.code,
-            h.max_connections_fix
-        )),
-        DbErrorKind::TooManyPreparedStatements => environment(format!(
-            "{} could not prepare {} statements: the server's max_prepared_stmt_count={} \
-             (for all its sessions together) was reached (server error {}); every session prepares its own copy of the \
-             workload's statements (the OLTP workloads: for every table): use --db-ps-mode=disable, fewer --threads \
-             (or --tables), or raise it (SET GLOBAL max_prepared_stmt_count=N)",
-            match cfg.threads {
-                1 => "the session".to_string(),
-                n => format!("{alike} of the {n} sessions"),
-            },
-            if cfg.threads == 1 { "its" } else { "their" },
-            var("max_prepared_stmt_count"),
-            e.code
-        )),
-        DbErrorKind::NoSuchTable => missing_table(e, workload),
-        DbErrorKind::PermissionDenied => {
-            dbpress_config::diagnose::permission_denied("a statement of the workload", e, h.credentials)
-        }
-        // The workload's own statement names a column the table lacks: the table is someone
-        // else's (another tool's sbtest1, say), not a statement to fix.
-        DbErrorKind::BadStatement if workload.names_a_foreign_table(e) => {
-            environment(format!(
-                "a table here is not the {} workload's: it lacks a column the workload's statements use ({}; server error {}); \
-                 it was not made by `dbpress {} prepare`: keep it, and choose another database with {}",
-                workload.name(),
-                e.message,
-                e.code,
-                workload.name(),
-                h.database
-            ))
-        }
-        DbErrorKind::BadStatement => environment(format!(
-            "the server rejected {} (server error {}: {}): fix it",
-            if e.origin.is_some() { "this statement" } else { "a statement of the workload" },
-            e.code,
-            e.message
-        )),
-        _ => dbpress_config::diagnose::connect_failed(e, h),
-    };
-    error.located(e.origin.as_deref())
-}
-
 /// Run the benchmark. Phases, intervals (when `cfg.report_interval > 0`) and checkpoints go to
 /// `progress` as they happen.
 pub fn run(
@@ -172,7 +106,13 @@ pub fn run(
     let transactional = workload.transactional();
 
     progress.phase(Phase::Initializing);
-    let status_items = status_items(cfg, driver);
+    let status_items = driver.status_spec().and_then(|spec| {
+        let extra = cfg.server_status.as_ref()?;
+        Some((
+            dbpress_measure::status::items(spec, extra),
+            spec.source.to_string(),
+        ))
+    });
     let outcome = std::thread::scope(|s| -> Result<RunOutput> {
         let mut handles = Vec::with_capacity(threads);
         for tid in 0..threads as u32 {
@@ -308,7 +248,7 @@ pub fn run(
         go.open();
         if let Some((_, e)) = first_err {
             let alike = failed_kinds.iter().filter(|k| **k == e.kind).count();
-            return Err(worker_setup_error(
+            return Err(crate::diagnose::worker_setup_error(
                 &e,
                 alike,
                 cfg,
@@ -777,214 +717,4 @@ fn report_loop(
 pub fn probe(driver: &dyn Driver) -> Result<Box<dyn Connection>> {
     dbpress_driver::connect_checked(driver, 0)
         .map_err(|e| dbpress_config::diagnose::connect_failed(&e, driver.hints()))
-}
-
-/// A statement named a table that is not there: the server's words and the workload's fix.
-fn missing_table(e: &DbError, w: &dyn Workload) -> Error {
-    environment(format!(
-        "{} (server error {}): {}",
-        e.message,
-        e.code,
-        w.missing_table_fix()
-    ))
-}
-
-/// The fatal error that ended a run, as a user message.
-pub fn fatal_message(e: &DbError, h: &Hints, w: &dyn Workload) -> Error {
-    let error = match e.kind {
-        DbErrorKind::Input => failed(format!(
-            "the script failed while running: {}: fix the script or its -D values",
-            e.message
-        )),
-        DbErrorKind::NoSuchTable => missing_table(e, w),
-        // Not the run's failure but the account's: exit 2, with the grants to ask for.
-        DbErrorKind::PermissionDenied => {
-            dbpress_config::diagnose::permission_denied("a statement of the run", e, h.credentials)
-        }
-        DbErrorKind::BadStatement => failed(format!(
-            "server error {} stopped the run: {}: the statement itself is wrong, so retrying cannot help: fix it",
-            e.code, e.message
-        )),
-        DbErrorKind::Unsupported if e.message.to_ascii_lowercase().contains("local infile") => {
-            failed(format!(
-                "{} (server error {}): dbpress does not send local files for LOAD DATA LOCAL INFILE; load from a file on the server (LOAD DATA INFILE) or with INSERTs",
-                e.message, e.code
-            ))
-        }
-        DbErrorKind::Unsupported => failed(format!(
-            "{} (error {}): not supported here, and retrying cannot help: change the statement",
-            e.message, e.code
-        )),
-        DbErrorKind::Unreachable if e.code == crate::worker::ENDED_RECONNECTING => {
-            failed(e.message.clone())
-        }
-        DbErrorKind::ConnectionLost => failed(format!(
-            "{} (error {}): the connection was lost; add {} to {} to reconnect and continue",
-            e.message, e.code, e.code, h.ignore
-        )),
-        _ => failed(format!(
-            "server error {} stopped the run: {} (add {} to {} to count and retry it instead)",
-            e.code, e.message, e.code, h.ignore
-        )),
-    };
-    error.located(e.origin.as_deref())
-}
-
-/// The status figures to read for this run (the engine's set and `--server-status`'s), and
-/// where from; None when off or where the server keeps none.
-fn status_items(
-    cfg: &RunConfig,
-    driver: &dyn dbpress_driver::Driver,
-) -> Option<(Vec<dbpress_measure::status::StatusItem>, String)> {
-    let extra = cfg.server_status.as_ref()?;
-    let spec = driver.status_spec()?;
-    let mut items: Vec<dbpress_measure::status::StatusItem> = spec
-        .items
-        .iter()
-        .map(|(name, kind)| dbpress_measure::status::StatusItem {
-            name: name.to_string(),
-            kind: *kind,
-        })
-        .collect();
-    for (name, kind) in extra {
-        if !items.iter().any(|i| &i.name == name) {
-            items.push(dbpress_measure::status::StatusItem {
-                name: name.clone(),
-                kind: *kind,
-            });
-        }
-    }
-    Some((items, spec.source.to_string()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_reconnected_session_replaces_the_old_one_in_the_sampled_list() {
-        let shared = Shared {
-            stop: AtomicBool::new(false),
-            measuring: AtomicBool::new(true),
-            events_limit: 0,
-            events_per_thread: 0,
-            events_claimed: AtomicU64::new(0),
-            in_flight: AtomicU64::new(0),
-            running: AtomicUsize::new(3),
-            last_finish_ns: AtomicU64::new(0),
-            epoch: Instant::now(),
-            epoch_ns: 0,
-            deadline_ns: AtomicU64::new(0),
-            latency_limit_ns: 0,
-            session_ids: std::sync::Mutex::new(vec![10, 20, 30]),
-        };
-        shared.session_replaced(Some(20), Some(45));
-        assert_eq!(shared.sessions(), [10, 30, 45]);
-        // Not the run's (or ids unknown): nothing changes.
-        shared.session_replaced(Some(99), Some(5));
-        shared.session_replaced(None, Some(5));
-        shared.session_replaced(Some(10), None);
-        assert_eq!(shared.sessions(), [10, 30, 45]);
-    }
-
-    #[test]
-    fn out_of_file_descriptors_is_not_blamed_on_the_server() {
-        let e = DbError::new(
-            DbErrorKind::Unreachable,
-            "2002",
-            "cannot connect to the server over Unix socket /run/mysqld/mysqld.sock: Too many open files (os error 24)",
-        );
-        let m = dbpress_config::diagnose::connect_failed(&e, &dbpress_driver::mysql::MYSQL_HINTS);
-        let m = m.message();
-        assert!(m.contains("no file descriptors left"), "{m}");
-        assert!(m.contains("raise ulimit -n"), "{m}");
-        assert!(!m.contains("is the server running"), "{m}");
-        let refused = DbError::new(
-            DbErrorKind::Unreachable,
-            "2002",
-            "Connection refused (os error 111)",
-        );
-        let m =
-            dbpress_config::diagnose::connect_failed(&refused, &dbpress_driver::mysql::MYSQL_HINTS);
-        assert!(m.message().contains("is the server running"));
-    }
-
-    #[test]
-    fn a_statement_that_can_never_run_is_not_offered_the_ignore_list() {
-        let w =
-            dbpress_workload::registry::build("oltp_point_select", &Default::default(), 1).unwrap();
-        let w = w.as_ref();
-        let e = DbError::new(
-            DbErrorKind::BadStatement,
-            "1064",
-            "You have an error in your SQL syntax",
-        );
-        let m = fatal_message(&e, &dbpress_driver::mysql::MYSQL_HINTS, w);
-        assert_eq!(m.exit_code(), 1);
-        assert!(
-            m.message().contains("retrying cannot help: fix it"),
-            "{}",
-            m.message()
-        );
-        assert!(
-            !m.message().contains("--mysql-ignore-errors"),
-            "{}",
-            m.message()
-        );
-        let located = fatal_message(
-            &e.at("typo.sql:3".into()),
-            &dbpress_driver::mysql::MYSQL_HINTS,
-            w,
-        );
-        assert!(
-            located
-                .message()
-                .starts_with("typo.sql:3: server error 1064"),
-            "{}",
-            located.message()
-        );
-    }
-
-    #[test]
-    fn a_missing_privilege_names_the_grant_not_the_session() {
-        let w =
-            dbpress_workload::registry::build("oltp_read_write", &Default::default(), 1).unwrap();
-        let e = DbError::new(
-            DbErrorKind::PermissionDenied,
-            "1142",
-            "UPDATE command denied to user 'ro'@'localhost' for table `sbtest`.`sbtest1`",
-        );
-        let cfg = RunConfig::from_options(
-            "oltp_read_write",
-            dbpress_config::Command::Run,
-            &Default::default(),
-        )
-        .unwrap();
-        let m = worker_setup_error(
-            &e,
-            1,
-            &cfg,
-            &ServerInfo::default(),
-            &dbpress_driver::mysql::MYSQL_HINTS,
-            w.as_ref(),
-        );
-        assert_eq!(m.exit_code(), 2);
-        assert!(
-            m.message().contains("for lack of privilege"),
-            "{}",
-            m.message()
-        );
-        assert!(m.message().contains("GRANT"), "{}", m.message());
-        assert!(
-            !m.message().contains("cannot open a session"),
-            "{}",
-            m.message()
-        );
-        let m = fatal_message(&e, &dbpress_driver::mysql::MYSQL_HINTS, w.as_ref());
-        assert!(
-            !m.message().contains("--mysql-ignore-errors"),
-            "{}",
-            m.message()
-        );
-    }
 }

@@ -2,7 +2,8 @@
 //! closed loop or `--rate` schedule, `--time`/`--events` stop, warm-up, signals, and the
 //! reporter loop (this thread) that folds per-thread statistics into intervals.
 //!
-//! - `execute`: `run` (workers, gate, reporter loop, conclusion), `probe`, the fatal message
+//! - `execute`: `run` (workers, gate, reporter loop, conclusion), `probe`
+//! - `diagnose`: a worker's failed set-up and the error that stopped a run, as one line with the fix
 //! - `worker`, `keyed`: a worker's event loop, general and for one keyed statement
 //! - `pacing`: the `--rate` schedule; `shared`: what every worker reads
 //! - `summary`, `checkpoints`: the run's and each checkpoint period's summary
@@ -12,6 +13,7 @@
 //! - `setup_slots`: how many workers connect and prepare at once
 
 mod checkpoints;
+mod diagnose;
 mod execute;
 pub mod init_watchdog;
 mod keyed;
@@ -24,5 +26,6 @@ mod shutdown;
 mod summary;
 mod worker;
 
-pub use execute::{fatal_message, probe, run, Controls, OnForced, RunOutput};
+pub use diagnose::fatal_message;
+pub use execute::{probe, run, Controls, OnForced, RunOutput};
 pub use shared::Shared;

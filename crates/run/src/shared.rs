@@ -77,3 +77,34 @@ impl dbpress_measure::waits::WatchedRun for Shared {
         Shared::sessions(self)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reconnected_session_replaces_the_old_one_in_the_sampled_list() {
+        let shared = Shared {
+            stop: AtomicBool::new(false),
+            measuring: AtomicBool::new(true),
+            events_limit: 0,
+            events_per_thread: 0,
+            events_claimed: AtomicU64::new(0),
+            in_flight: AtomicU64::new(0),
+            running: AtomicUsize::new(3),
+            last_finish_ns: AtomicU64::new(0),
+            epoch: Instant::now(),
+            epoch_ns: 0,
+            deadline_ns: AtomicU64::new(0),
+            latency_limit_ns: 0,
+            session_ids: std::sync::Mutex::new(vec![10, 20, 30]),
+        };
+        shared.session_replaced(Some(20), Some(45));
+        assert_eq!(shared.sessions(), [10, 30, 45]);
+        // Not the run's (or ids unknown): nothing changes.
+        shared.session_replaced(Some(99), Some(5));
+        shared.session_replaced(None, Some(5));
+        shared.session_replaced(Some(10), None);
+        assert_eq!(shared.sessions(), [10, 30, 45]);
+    }
+}
