@@ -14,7 +14,6 @@ use dbpress_driver::{Connection, DbError, Driver, ServerInfo};
 use dbpress_measure::counters::{self, Snapshot};
 use dbpress_measure::result::{Interval, Summary};
 use dbpress_measure::stats::snapshot::{collect, Totals};
-use dbpress_measure::stats::summary::percentile_ms;
 use dbpress_measure::stats::{StmtStats, ThreadCell};
 use dbpress_workload::Workload;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -270,17 +269,14 @@ pub fn run(
         let status = status_items.as_ref().map(|(items, source)| {
             s.spawn(move || dbpress_measure::status::sample(driver, items, source, shared_ref))
         });
-        let result = report_loop(
+        let watched = crate::reporter::Watched {
             cfg,
-            &shared,
-            &cells,
-            kinds,
-            schedule.as_ref(),
+            shared: &shared,
+            cells: &cells,
+            schedule: schedule.as_ref(),
             signals,
-            started,
-            &mut host,
-            progress,
-        );
+        };
+        let result = crate::reporter::report(watched, kinds, started, &mut host, progress);
         shared.stop.store(true, Ordering::Relaxed);
         let probe = |within: Duration| {
             let (tx, rx) = mpsc::channel();
@@ -365,11 +361,11 @@ fn conclude(
     cfg: &RunConfig,
     cells: &[ThreadCell],
     shared: &Shared,
-    result: LoopOutput,
+    result: crate::reporter::LoopOutput,
     host: &mut dbpress_measure::host::Sampler,
     ended: End,
 ) -> RunOutput {
-    let LoopOutput {
+    let crate::reporter::LoopOutput {
         mut intervals,
         mut totals,
         interrupted_by,
@@ -384,7 +380,7 @@ fn conclude(
     let mut tail = Totals::new(0);
     collect(cells, &mut per_thread_tail, &mut totals.stmts, &mut tail);
     if tail.counts.any() {
-        let mut interval = interval_of(
+        let mut interval = crate::reporter::interval_of(
             cfg,
             &tail,
             end.saturating_duration_since(measure_start).as_secs_f64(),
@@ -470,246 +466,6 @@ impl Gate {
     fn open(&self) {
         *self.open.lock().unwrap_or_else(|p| p.into_inner()) = true;
         self.cv.notify_all();
-    }
-}
-
-/// What the reporter loop gathered; the tail after the workers stop is added by `run`.
-struct LoopOutput {
-    intervals: Vec<Interval>,
-    totals: Totals,
-    interrupted_by: Option<&'static str>,
-    /// (events, latency sum ns) per thread, for the fairness figures.
-    per_thread: Vec<(u64, u64)>,
-    measure_start: Instant,
-    last_tick: Instant,
-    /// When the reporter saw the run end (past --time, a signal, the workers gone).
-    saw_end: Instant,
-    checkpoints: crate::checkpoints::CheckpointClock,
-}
-
-/// Rate-mode readings at the end of an interval: (queue length, in flight, lag ns, late events).
-type PacingReading = (u64, u64, u64, u64);
-
-fn interval_of(
-    cfg: &RunConfig,
-    iv: &Totals,
-    time_s: f64,
-    duration_s: f64,
-    threads: u32,
-    pacing: Option<PacingReading>,
-) -> Interval {
-    Interval {
-        time_s,
-        duration_s,
-        threads,
-        events: iv.counts.events,
-        reads: iv.counts.reads,
-        writes: iv.counts.writes,
-        other: iv.counts.other,
-        errors: iv.counts.errors,
-        reconnects: iv.counts.reconnects,
-        // --percentile=0: percentiles off, as in sysbench (its interval lines then say 0.00).
-        latency_pct_ms: if cfg.percentile == 0 {
-            0.0
-        } else {
-            percentile_ms(&iv.response, f64::from(cfg.percentile))
-        },
-        latency_p99_ms: percentile_ms(&iv.response, 99.0),
-        latency_max_ms: if iv.counts.events > 0 {
-            iv.counts.lat_max_ns as f64 / 1e6
-        } else {
-            0.0
-        },
-        queue_length: pacing.map(|p| p.0),
-        concurrency: pacing.map(|p| p.1),
-        lag_ms: pacing.map(|p| p.2 as f64 / 1e6),
-        late_events: pacing.map(|p| p.3),
-        skipped: (cfg.rate.is_some() && cfg.latency_limit_ns.is_some())
-            .then_some(iv.counts.skipped),
-        closing: false,
-        host_cpu: None,
-        disk: None,
-        waits: None,
-        server_status: None,
-        events_by_kind: {
-            let n = iv
-                .counts
-                .by_label
-                .iter()
-                .rposition(|&v| v > 0)
-                .map_or(0, |i| i + 1);
-            iv.counts.by_label[..n].to_vec()
-        },
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-fn report_loop(
-    cfg: &RunConfig,
-    shared: &Shared,
-    cells: &[ThreadCell],
-    kinds: usize,
-    schedule: Option<&Schedule>,
-    signals: &dbpress_core::signals::Signals,
-    started: Instant,
-    host: &mut dbpress_measure::host::Sampler,
-    progress: &mut dyn Progress,
-) -> LoopOutput {
-    // Measurement starts when the workers were released, not when this thread next ran:
-    // with hundreds of workers just woken it can wait a good part of a second for a CPU, and
-    // the workers' own deadline (`Shared::past_deadline`) counts from the release.
-    let start = started;
-    let mut per_thread = vec![(0u64, 0u64); cells.len()];
-    let mut measure_start = start;
-    if cfg.warmup > 0 {
-        progress.phase(Phase::WarmingUp {
-            seconds: cfg.warmup,
-        });
-        let warm_end = start + Duration::from_secs(cfg.warmup);
-        while Instant::now() < warm_end
-            && !shared.stop.load(Ordering::Relaxed)
-            && signals.caught().is_none()
-        {
-            std::thread::sleep(
-                Duration::from_millis(20).min(warm_end.saturating_duration_since(Instant::now())),
-            );
-        }
-        // Workers record nothing while `measuring` is false, so there is nothing to discard.
-        // A run stopped during warm-up (a signal, a fatal error) measures nothing at all:
-        // starting measurement on the way out would count a few ms of events as the run.
-        if signals.caught().is_some() || shared.stop.load(Ordering::Relaxed) {
-            shared.stop.store(true, Ordering::Relaxed);
-        } else {
-            shared.measuring.store(true, Ordering::Relaxed);
-        }
-        measure_start = Instant::now();
-        host.begin();
-    }
-    let tick = Duration::from_secs(cfg.report_interval.max(1));
-    let deadline = (cfg.time > 0).then(|| measure_start + Duration::from_secs(cfg.time));
-    let mut totals = Totals::new(kinds);
-    let mut iv = Totals::new(0);
-    let mut checkpoints = crate::checkpoints::CheckpointClock::new(cfg, cells.len());
-    let mut intervals = Vec::new();
-    let mut last_tick = measure_start;
-    let mut running_at_tick = cfg.threads;
-    let mut n: u32 = 1;
-    let mut interrupted_by = None;
-    let mut saw_end = measure_start;
-    loop {
-        let next = measure_start + tick * n;
-        let wake = deadline.map_or(next, |d| d.min(next));
-        // Sleep in short steps to notice signals, a fatal error, or all workers finishing.
-        loop {
-            if let Some(sig) = signals.caught() {
-                interrupted_by = Some(sig);
-                break;
-            }
-            if shared.stop.load(Ordering::Relaxed) || shared.running.load(Ordering::Relaxed) == 0 {
-                break;
-            }
-            let now = Instant::now();
-            if now >= wake {
-                break;
-            }
-            // Ticks and the deadline are met exactly (`wake`); the cap only bounds how late a
-            // signal or the end of an --events run is noticed, with few wakeups on busy hosts.
-            std::thread::sleep((wake - now).min(Duration::from_millis(50)));
-        }
-        let now = Instant::now();
-        let timed_out = deadline.is_some_and(|d| now >= d);
-        let mut running_now = shared.running.load(Ordering::Relaxed) as u32;
-        if timed_out {
-            // Under --rate a worker leaves as soon as its next start falls after the end, so
-            // by the last tick some have gone although they ran through the last second;
-            // sysbench's stay until the end. The last tick counts the threads of its second.
-            running_now = running_now.max(running_at_tick);
-        }
-        let finished = interrupted_by.is_some()
-            || shared.stop.load(Ordering::Relaxed)
-            || shared.running.load(Ordering::Relaxed) == 0
-            || timed_out;
-        if finished {
-            shared.stop.store(true, Ordering::Relaxed);
-            saw_end = now;
-        }
-        if timed_out {
-            progress.phase(Phase::TimeLimitExceeded);
-        }
-        if now >= next || !finished {
-            let full_tick = now >= next;
-            // The interval ends at the mean moment its cells were read: on a starved host
-            // collecting can take a while, and each cell gives what its worker recorded up
-            // to its own reading (see `collect`). Ending at the tick instead counted a late
-            // collection's events as one second's (`tps: 202226` against a server doing
-            // 35 000); ending at the last reading moved events into the next interval.
-            let now = collect(cells, &mut per_thread, &mut totals.stmts, &mut iv);
-            let dur = now.saturating_duration_since(last_tick).as_secs_f64();
-            // No event is due after the end of --time: a tick that comes late, past it, must
-            // not count the schedule's slots beyond the end as a queue the server left behind.
-            let now_ns = match shared.deadline_ns.load(Ordering::Relaxed) {
-                0 => dbpress_measure::stats::now_ns().saturating_sub(shared.epoch_ns),
-                end => dbpress_measure::stats::now_ns()
-                    .saturating_sub(shared.epoch_ns)
-                    .min(end),
-            };
-            let pacing = schedule.map(|s| {
-                (
-                    s.backlog(now_ns),
-                    shared.in_flight.load(Ordering::Relaxed),
-                    s.lag_ns(now_ns),
-                    iv.counts.late,
-                )
-            });
-            let time_s = now.saturating_duration_since(measure_start).as_secs_f64();
-            let mut interval = interval_of(cfg, &iv, time_s, dur, running_now, pacing);
-            // A full tick gets its line even when it ends the run: sysbench's reporter prints
-            // the `[ 10s ]` of a `--time=10` run while its workers finish their last events.
-            // A run that stops between ticks (--events, a signal) ends with a short interval
-            // that no line reports; the result keeps it, marked closing.
-            interval.closing = finished && !full_tick;
-            (interval.host_cpu, interval.disk) = host.interval();
-            checkpoints.add(&iv);
-            // sysbench prints a checkpoint's report before that second's interval line; one
-            // falling on the tick that ends the run is the final report itself.
-            if full_tick && !finished {
-                if let Some(c) = checkpoints.take(cfg, time_s, &per_thread) {
-                    progress.checkpoint(c);
-                }
-            }
-            if cfg.report_interval > 0 && full_tick {
-                progress.interval(&interval);
-            }
-            totals.add(&iv);
-            intervals.push(interval);
-            last_tick = now;
-            running_at_tick = running_now;
-            n += 1;
-            // Skip ticks that were missed (a stalled reporter), as sysbench does, but never
-            // the tick at the end of --time: a reporter held up across it still ends the run
-            // with that tick's line and a full interval (stretched over the ticks it missed),
-            // not with a closing one that no line reports and the stall figures leave out.
-            let now = Instant::now();
-            while measure_start + tick * n <= now
-                && deadline.is_none_or(|d| measure_start + tick * n < d)
-            {
-                n += 1;
-            }
-        }
-        if finished {
-            break;
-        }
-    }
-    host.end();
-    LoopOutput {
-        intervals,
-        totals,
-        interrupted_by,
-        per_thread,
-        measure_start,
-        last_tick,
-        saw_end,
-        checkpoints,
     }
 }
 

@@ -2,7 +2,8 @@
 //! closed loop or `--rate` schedule, `--time`/`--events` stop, warm-up, signals, and the
 //! reporter loop (this thread) that folds per-thread statistics into intervals.
 //!
-//! - `execute`: `run` (workers, gate, reporter loop, conclusion), `probe`
+//! - `execute`: `run` (workers, gate, reporter, conclusion), `probe`
+//! - `reporter`: the warm-up and the reading of every cell into intervals and checkpoints
 //! - `diagnose`: a worker's failed set-up and the error that stopped a run, as one line with the fix
 //! - `worker`, `keyed`: a worker's event loop, general and for one keyed statement
 //! - `pacing`: the `--rate` schedule; `shared`: what every worker reads
@@ -20,6 +21,7 @@ mod keyed;
 mod limits;
 mod pacing;
 pub mod progress;
+mod reporter;
 mod setup_slots;
 mod shared;
 mod shutdown;
