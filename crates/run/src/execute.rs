@@ -5,16 +5,13 @@
 use crate::pacing::Schedule;
 use crate::progress::{Phase, Progress};
 use crate::shared::Shared;
-use crate::summary::summarize;
-use crate::worker::Worker;
 use dbpress_config::RunConfig;
 use dbpress_core::error::{environment, Result};
-use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbError, Driver, ServerInfo};
 use dbpress_measure::counters::{self, Snapshot};
 use dbpress_measure::result::{Interval, Summary};
-use dbpress_measure::stats::snapshot::{collect, Totals};
-use dbpress_measure::stats::{StmtStats, ThreadCell};
+use dbpress_measure::stats::snapshot::Totals;
+use dbpress_measure::stats::ThreadCell;
 use dbpress_workload::Workload;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -84,7 +81,7 @@ pub fn run(
     let schedule = cfg.rate.map(|r| Schedule::new(r, cfg.arrival));
     // Each worker's readiness, with the server's id for its session (for the wait sampler).
     let (ready_tx, ready_rx) = mpsc::channel::<(u32, std::result::Result<Option<u64>, DbError>)>();
-    let go = Gate::default();
+    let go = crate::start::Gate::default();
     let slots = crate::setup_slots::SetupSlots::new(crate::setup_slots::SETUP_SLOTS);
     let setup_failed = AtomicBool::new(false);
     let shared = Shared {
@@ -102,7 +99,6 @@ pub fn run(
         latency_limit_ns: cfg.latency_limit_ns.unwrap_or(0),
         session_ids: std::sync::Mutex::new(Vec::new()),
     };
-    let transactional = workload.transactional();
 
     progress.phase(Phase::Initializing);
     let status_items = driver.status_spec().and_then(|spec| {
@@ -112,73 +108,27 @@ pub fn run(
             spec.source.to_string(),
         ))
     });
+    let crew = crate::start::Crew {
+        cfg,
+        workload,
+        driver,
+        shared: &shared,
+        cells: &cells,
+        schedule: schedule.as_ref(),
+        go: &go,
+        slots: &slots,
+        setup_failed: &setup_failed,
+        kinds,
+        transactional: workload.transactional(),
+    };
     let outcome = std::thread::scope(|s| -> Result<RunOutput> {
         let mut handles = Vec::with_capacity(threads);
         for tid in 0..threads as u32 {
-            let cell = &cells[tid as usize];
-            let shared = &shared;
-            let schedule = schedule.as_ref();
-            let tx = ready_tx.clone();
-            let go = &go;
-            let slots = &slots;
-            let setup_failed = &setup_failed;
+            let (crew, tx) = (&crew, ready_tx.clone());
             let builder = std::thread::Builder::new()
                 .name(format!("dbpress-w{tid}"))
                 .stack_size(256 * 1024);
-            let spawned = builder.spawn_scoped(s, move || -> Option<DbError> {
-                let slot = slots.take();
-                let setup = driver.connect(tid as usize).and_then(|mut conn| {
-                    let rng = Rng::new(cfg.seed, u64::from(tid) + 1);
-                    let events = workload.worker(
-                        conn.as_mut(),
-                        driver.dialect(),
-                        tid,
-                        rng.clone(),
-                        Distribution::new(&cfg.dist),
-                    )?;
-                    Ok((conn, events, rng))
-                });
-                drop(slot);
-                let parts = match setup {
-                    Ok(p) => {
-                        let _ = tx.send((tid, Ok(p.0.session_id())));
-                        Some(p)
-                    }
-                    Err(e) => {
-                        let _ = tx.send((tid, Err(e)));
-                        None
-                    }
-                };
-                drop(tx);
-                go.wait();
-                let (conn, events, mut rng) = parts?;
-                if setup_failed.load(Ordering::Relaxed) {
-                    shared.running.fetch_sub(1, Ordering::Relaxed);
-                    return None;
-                }
-                // A distinct stream for pacing so it does not perturb the workload's draws.
-                let pacing_rng = Rng::new(rng.next_u64(), 0xFACE);
-                let w = Worker {
-                    conn,
-                    events,
-                    cell,
-                    shared,
-                    schedule,
-                    ignore: &cfg.ignore,
-                    rng: pacing_rng,
-                    transactional,
-                    stmts: StmtStats::new(kinds),
-                };
-                let r = w.run();
-                if r.is_some() {
-                    shared.stop.store(true, Ordering::Relaxed);
-                }
-                shared
-                    .last_finish_ns
-                    .fetch_max(dbpress_measure::stats::now_ns(), Ordering::Relaxed);
-                shared.running.fetch_sub(1, Ordering::Relaxed);
-                r
-            });
+            let spawned = builder.spawn_scoped(s, move || crate::start::worker_main(crew, tid, tx));
             match spawned {
                 Ok(h) => handles.push(h),
                 Err(e) => {
@@ -297,12 +247,26 @@ pub fn run(
             crate::shutdown::Ending::Forced { unfinished } => {
                 // sysbench's words, where its report goes, then the report of what finished.
                 progress.phase(Phase::ForcedShutdown);
-                let mut output = conclude(cfg, &cells, &shared, result, &mut host, End::Forced);
+                let mut output = crate::conclude::conclude(
+                    cfg,
+                    &cells,
+                    &shared,
+                    result,
+                    &mut host,
+                    crate::conclude::End::Forced,
+                );
                 output.forced_unfinished = Some(unfinished);
                 match on_forced(output) {}
             }
             crate::shutdown::Ending::Abandoned { abandoned, signal } => {
-                let mut output = conclude(cfg, &cells, &shared, result, &mut host, End::Abandoned);
+                let mut output = crate::conclude::conclude(
+                    cfg,
+                    &cells,
+                    &shared,
+                    result,
+                    &mut host,
+                    crate::conclude::End::Abandoned,
+                );
                 output.interrupted_by = output.interrupted_by.or(signal);
                 output.abandoned = Some(abandoned);
                 match on_forced(output) {}
@@ -327,7 +291,14 @@ pub fn run(
             };
             (before, after)
         });
-        let mut output = conclude(cfg, &cells, &shared, result, &mut host, End::Joined);
+        let mut output = crate::conclude::conclude(
+            cfg,
+            &cells,
+            &shared,
+            result,
+            &mut host,
+            crate::conclude::End::Joined,
+        );
         output.fatal = fatal;
         output.counters = counters;
         output.waits = waits.map(|(w, timeline)| {
@@ -341,132 +312,6 @@ pub fn run(
         Ok(output)
     });
     outcome
-}
-
-/// How the workers' part of a run ended, for where its measured time ends.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum End {
-    /// Every worker stopped: at the last one.
-    Joined,
-    /// `--forced-shutdown`: now, as sysbench counts (the unfinished events ran until now).
-    Forced,
-    /// Sessions left behind: when the run stopped, or at the last event that finished after
-    /// it (the abandoned events are in no figure, and neither is the wait for them).
-    Abandoned,
-}
-
-/// The run's figures once it has ended: what finished after the last tick as a last, closing
-/// interval (so the intervals add up to the summary), and the summary.
-fn conclude(
-    cfg: &RunConfig,
-    cells: &[ThreadCell],
-    shared: &Shared,
-    result: crate::reporter::LoopOutput,
-    host: &mut dbpress_measure::host::Sampler,
-    ended: End,
-) -> RunOutput {
-    let crate::reporter::LoopOutput {
-        mut intervals,
-        mut totals,
-        interrupted_by,
-        per_thread,
-        measure_start,
-        last_tick,
-        saw_end,
-        checkpoints,
-    } = result;
-    let end = Instant::now();
-    let mut per_thread_tail = per_thread;
-    let mut tail = Totals::new(0);
-    collect(cells, &mut per_thread_tail, &mut totals.stmts, &mut tail);
-    if tail.counts.any() {
-        let mut interval = crate::reporter::interval_of(
-            cfg,
-            &tail,
-            end.saturating_duration_since(measure_start).as_secs_f64(),
-            end.saturating_duration_since(last_tick).as_secs_f64(),
-            shared.running.load(Ordering::Relaxed) as u32,
-            None,
-        );
-        interval.closing = true;
-        (interval.host_cpu, interval.disk) = host.interval();
-        intervals.push(interval);
-    }
-    totals.add(&tail);
-    let measured = end.saturating_duration_since(measure_start);
-    let measure_start_ns = dbpress_measure::stats::now_ns().saturating_sub(
-        Instant::now()
-            .saturating_duration_since(measure_start)
-            .as_nanos() as u64,
-    );
-    let last = shared.last_finish_ns.load(Ordering::Relaxed);
-    let last_finish_s = last.saturating_sub(measure_start_ns) as f64 / 1e9;
-    let total_time = match ended {
-        End::Joined if last > measure_start_ns => last_finish_s,
-        End::Joined | End::Forced => measured.as_secs_f64(),
-        // The reporter's last reading was taken when the run stopped.
-        End::Abandoned => last_finish_s.max(
-            last_tick
-                .saturating_duration_since(measure_start)
-                .as_secs_f64(),
-        ),
-    };
-    let checkpoints = checkpoints.finish(cfg, &tail, total_time, &per_thread_tail);
-    let mut warmup = counters::WarmupCounts::default();
-    for c in cells {
-        warmup.add(&c.warmup());
-    }
-    let mut summary = summarize(cfg, &totals, total_time, &per_thread_tail);
-    // A --time run that went on past its end says by how much and what held it: the
-    // reporter's last tick (dbpress itself held up) or the events it waited for.
-    let limit = Duration::from_secs(cfg.time);
-    if dbpress_measure::result::Overrun::noted(limit.as_secs_f64(), total_time) {
-        summary.overrun = Some(dbpress_measure::result::Overrun {
-            by_s: total_time - limit.as_secs_f64(),
-            last_tick_late_s: saw_end
-                .saturating_duration_since(measure_start + limit)
-                .as_secs_f64(),
-            last_events_max_ms: tail.counts.lat_max_ns as f64 / 1e6,
-        });
-    }
-    RunOutput {
-        intervals,
-        summary,
-        totals,
-        interrupted_by,
-        fatal: None,
-        counters: None,
-        forced_unfinished: None,
-        abandoned: None,
-        checkpoints,
-        warmup,
-        // Every session has ended (or, forced, is left to the process's exit).
-        host_usage: host.finish(),
-        waits: None,
-        server_status: None,
-        measure_start,
-    }
-}
-
-/// Where workers wait after connecting until every worker is ready (or setup failed).
-#[derive(Default)]
-struct Gate {
-    open: std::sync::Mutex<bool>,
-    cv: std::sync::Condvar,
-}
-
-impl Gate {
-    fn wait(&self) {
-        let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
-        while !*open {
-            open = self.cv.wait(open).unwrap_or_else(|p| p.into_inner());
-        }
-    }
-
-    fn open(&self) {
-        *self.open.lock().unwrap_or_else(|p| p.into_inner()) = true;
-        self.cv.notify_all();
-    }
 }
 
 /// Open the probe session used for metadata and readiness checks.

@@ -4,8 +4,10 @@
 //!
 //! - `execute`: `run` (workers, gate, reporter, conclusion), `probe`
 //! - `reporter`: the warm-up and the reading of every cell into intervals and checkpoints
+//! - `conclude`: the run's figures once its workers ended, and where its measured time ends
 //! - `diagnose`: a worker's failed set-up and the error that stopped a run, as one line with the fix
-//! - `worker`, `keyed`: a worker's event loop, general and for one keyed statement
+//! - `start`: a worker's life (set up, ready, the gate, its events); `worker`, `keyed`: its
+//!   event loop, general and for one keyed statement
 //! - `pacing`: the `--rate` schedule; `shared`: what every worker reads
 //! - `summary`, `checkpoints`: the run's and each checkpoint period's summary
 //! - `progress`: the phases, intervals and checkpoints handed to the command's renderer
@@ -14,6 +16,7 @@
 //! - `setup_slots`: how many workers connect and prepare at once
 
 mod checkpoints;
+mod conclude;
 mod diagnose;
 mod execute;
 pub mod init_watchdog;
@@ -25,6 +28,7 @@ mod reporter;
 mod setup_slots;
 mod shared;
 mod shutdown;
+mod start;
 mod summary;
 mod worker;
 
