@@ -2,6 +2,7 @@
 //! makes one event generator per worker; the runner never looks at which workload it runs.
 //!
 //! - `workload`: the `Workload` trait and the `Context` its lifecycle commands get
+//! - `crew`: N sessions side by side for a lifecycle command, stopping at the first error
 //! - `events`: `EventGen`, `KeyedStatement` (the runner's one-statement fast path) and `Exec`
 //! - `oltp/`: sysbench's OLTP suite, each variant a mix of statement groups
 //! - `bulk_insert`: sysbench's bulk_insert
@@ -12,6 +13,7 @@
 //! - `registry`: the workloads by name
 
 pub mod bulk_insert;
+pub mod crew;
 pub mod events;
 pub mod load_progress;
 pub mod oltp;

@@ -16,7 +16,7 @@ use dbpress_core::signals::{self, Signals};
 use dbpress_driver::{Connection, DbResult, RowBatch};
 use dbpress_measure::host::Sampler;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::OnceLock;
 
 pub use crate::workload::setup_error;
 
@@ -303,42 +303,24 @@ pub fn check(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
 /// `prewarm`: read every table and its primary key into the buffer pool, as sysbench does.
 pub fn prewarm(w: &Oltp, ctx: &Context<'_>) -> Result<()> {
     let threads = ctx.threads.min(w.schema.tables).max(1);
-    let first_error: Mutex<Option<Error>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for tid in 0..threads {
-            let first_error = &first_error;
-            scope.spawn(move || {
-                let r = (|| -> Result<()> {
-                    let mut conn = ctx.connect(tid as usize)?;
-                    let dialect = ctx.driver.dialect();
-                    for sql in dialect.prewarm_session {
-                        conn.query(sql).map_err(|e| setup_error(e, "prewarm"))?;
-                    }
-                    let mut t = tid + 1;
-                    while t <= w.schema.tables {
-                        dbpress_core::notice!("Prewarming table sbtest{t}");
-                        let n = w.schema.table_size;
-                        for sql in (dialect.prewarm)(t, n) {
-                            conn.query(&sql)
-                                .map_err(|e| setup_error(e, &format!("prewarming sbtest{t}")))?;
-                        }
-                        t += threads;
-                    }
-                    Ok(())
-                })();
-                if let Err(e) = r {
-                    first_error
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .get_or_insert(e);
-                }
-            });
+    let dialect = ctx.driver.dialect();
+    crate::crew::crew(ctx, threads as usize, None, |tid, conn, stopped| {
+        for sql in dialect.prewarm_session {
+            conn.query(sql).map_err(|e| setup_error(e, "prewarm"))?;
         }
-    });
-    match first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+        // Worker i takes tables i+1, i+1+threads, …
+        let mut t = tid as u32 + 1;
+        while t <= w.schema.tables && !stopped() {
+            dbpress_core::notice!("Prewarming table sbtest{t}");
+            let n = w.schema.table_size;
+            for sql in (dialect.prewarm)(t, n) {
+                conn.query(&sql)
+                    .map_err(|e| setup_error(e, &format!("prewarming sbtest{t}")))?;
+            }
+            t += threads;
+        }
+        Ok(())
+    })
 }
 
 pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<Option<dbpress_measure::host::HostUsage>> {
@@ -408,55 +390,31 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
     let threads = (ctx.threads as usize).min(all_blocks as usize).max(1);
     // How the rows went, as the connections report it.
     let path: OnceLock<&'static str> = OnceLock::new();
-    let first_error: Mutex<Option<Error>> = Mutex::new(None);
     let announced: Vec<AtomicBool> = (0..s.tables).map(|_| AtomicBool::new(false)).collect();
-    std::thread::scope(|scope| {
-        for tid in 0..threads {
-            let (queue, remaining, progress) = (&queue, &remaining, &progress);
-            let (path, first_error, announced) = (&path, &first_error, &announced);
-            let signals = &signals;
-            scope.spawn(move || {
-                let r = (|| -> Result<()> {
-                    let mut conn = ctx.connect(tid)?;
-                    if w.schema.prepare_fast {
-                        fast_session(conn.as_mut(), ctx, tid == 0);
-                    }
-                    let dist = Distribution::new(ctx.dist);
-                    let mut current = None;
-                    loop {
-                        if signals.caught().is_some()
-                            || first_error
-                                .lock()
-                                .unwrap_or_else(|p| p.into_inner())
-                                .is_some()
-                        {
-                            return Ok(());
-                        }
-                        let Some(b) = queue.claim(current) else {
-                            return Ok(());
-                        };
-                        current = Some(b.t);
-                        if !announced[b.t as usize - 1].swap(true, Ordering::Relaxed) {
-                            progress.say(&format!(
-                                "Inserting {} records into 'sbtest{}'",
-                                w.schema.load_rows, b.t
-                            ));
-                        }
-                        let how = load_block(w, conn.as_mut(), &dist, b, progress)?;
-                        path.get_or_init(|| how);
-                        if remaining[b.t as usize - 1].fetch_sub(1, Ordering::AcqRel) == 1 {
-                            finish_table(w, ctx, conn.as_mut(), b.t, progress)?;
-                        }
-                    }
-                })();
-                if let Err(e) = r {
-                    first_error
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .get_or_insert(e);
-                }
-            });
+    let loaded = crate::crew::crew(ctx, threads, Some(&signals), |tid, conn, stopped| {
+        if w.schema.prepare_fast {
+            fast_session(conn, ctx, tid == 0);
         }
+        let dist = Distribution::new(ctx.dist);
+        let mut current = None;
+        while !stopped() {
+            let Some(b) = queue.claim(current) else {
+                break;
+            };
+            current = Some(b.t);
+            if !announced[b.t as usize - 1].swap(true, Ordering::Relaxed) {
+                progress.say(&format!(
+                    "Inserting {} records into 'sbtest{}'",
+                    w.schema.load_rows, b.t
+                ));
+            }
+            let how = load_block(w, conn, &dist, b, &progress)?;
+            path.get_or_init(|| how);
+            if remaining[b.t as usize - 1].fetch_sub(1, Ordering::AcqRel) == 1 {
+                finish_table(w, ctx, conn, b.t, &progress)?;
+            }
+        }
+        Ok(())
     });
     // After an error or a signal: every table the load left half-done, and the way out.
     let half_loaded = || {
@@ -475,7 +433,7 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
             )
         })
     };
-    if let Some(e) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+    if let Err(e) = loaded {
         let Some(left) = half_loaded() else {
             progress.stopped();
             return Err(e);

@@ -84,67 +84,43 @@ pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
     let units = (warehouses + 1) * sets.len() as u32;
     let next_unit = AtomicU32::new(0);
     let done_units = AtomicU32::new(0);
-    let first_error: Mutex<Option<Error>> = Mutex::new(None);
     let path: Mutex<Option<&'static str>> = Mutex::new(None);
     let loaded_at = gen::now_unix();
     let threads = ctx.threads.min(units).max(1) as usize;
-    std::thread::scope(|scope| {
-        for tid in 0..threads {
-            let (next_unit, done_units, first_error) = (&next_unit, &done_units, &first_error);
-            let (signals, progress, path, sets) = (&signals, &progress, &path, &sets);
-            scope.spawn(move || {
-                let r = (|| -> Result<()> {
-                    let mut conn = ctx.connect(tid)?;
-                    loop {
-                        if signals.caught().is_some()
-                            || first_error
-                                .lock()
-                                .unwrap_or_else(|p| p.into_inner())
-                                .is_some()
-                        {
-                            return Ok(());
-                        }
-                        let claimed = next_unit.fetch_add(1, Ordering::Relaxed);
-                        if claimed >= units {
-                            return Ok(());
-                        }
-                        let names = &sets[(claimed / (warehouses + 1)) as usize];
-                        let unit = claimed % (warehouses + 1);
-                        let mut rng = Rng::new(w.seed, 0x1_0000 + u64::from(claimed));
-                        let mut l = Loader {
-                            conn: conn.as_mut(),
-                            rng: &mut rng,
-                            progress,
-                            loaded_at,
-                            c_load,
-                            signals,
-                            names,
-                        };
-                        let how = if unit == 0 {
-                            progress
-                                .say(&format!("Loading ITEM (100000 rows){}...", names.label()));
-                            l.items()
-                        } else {
-                            progress.say(&format!("Loading warehouse {unit}{}...", names.label()));
-                            l.warehouse(unit)
-                        }
-                        .map_err(|e| setup_error(e, &format!("loading unit {unit}")))?;
-                        path.lock()
-                            .unwrap_or_else(|p| p.into_inner())
-                            .get_or_insert(how);
-                        done_units.fetch_add(1, Ordering::Relaxed);
-                    }
-                })();
-                if let Err(e) = r {
-                    first_error
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .get_or_insert(e);
-                }
-            });
+    let loaded = crate::crew::crew(ctx, threads, Some(&signals), |_, conn, stopped| {
+        while !stopped() {
+            let claimed = next_unit.fetch_add(1, Ordering::Relaxed);
+            if claimed >= units {
+                break;
+            }
+            let names = &sets[(claimed / (warehouses + 1)) as usize];
+            let unit = claimed % (warehouses + 1);
+            let mut rng = Rng::new(w.seed, 0x1_0000 + u64::from(claimed));
+            let mut l = Loader {
+                conn: &mut *conn,
+                rng: &mut rng,
+                progress: &progress,
+                loaded_at,
+                c_load,
+                signals: &signals,
+                names,
+            };
+            let how = if unit == 0 {
+                progress.say(&format!("Loading ITEM (100000 rows){}...", names.label()));
+                l.items()
+            } else {
+                progress.say(&format!("Loading warehouse {unit}{}...", names.label()));
+                l.warehouse(unit)
+            }
+            .map_err(|e| setup_error(e, &format!("loading unit {unit}")))?;
+            path.lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .get_or_insert(how);
+            done_units.fetch_add(1, Ordering::Relaxed);
         }
+        Ok(())
     });
-    if let Some(e) = first_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+    if let Err(e) = loaded {
         progress.stopped();
         return Err(e);
     }
