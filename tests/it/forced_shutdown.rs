@@ -237,8 +237,27 @@ fn forced_shutdown_on_postgresql() {
         !out.contains("    total number of events:              0\n"),
         "{out}"
     );
-    // The sessions dbpress left waiting go when it exits; nothing else is touched.
-    c.batch_execute("SELECT 1").unwrap();
+    // The sessions dbpress left waiting go once it has exited and the lock is released (a
+    // backend waiting on a lock notices its client gone only then); the test's own session,
+    // which asks, is untouched.
+    let t0 = std::time::Instant::now();
+    loop {
+        let left: i64 = c
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'dbpress'",
+                &[],
+            )
+            .unwrap()
+            .get(0);
+        if left == 0 {
+            break;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "{left} dbpress sessions outlived dbpress"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 #[test]

@@ -312,3 +312,63 @@ fn issue_48_sessions_waiting_for_a_lock_are_left_behind_after_a_signal() {
     assert_valid(&r);
     assert_eq!(r["run"]["abandoned"]["server_answered"], true);
 }
+
+/// Issue 47 (L1): a second signal ends dbpress at once in the run and in the prepare too, not only
+/// while connecting: sessions stuck on a stopped server, SIGTERM, then SIGINT within the grace.
+/// No summary, no result file, 130.
+#[test]
+fn issue_47_a_second_signal_ends_a_stuck_run_or_prepare_at_once() {
+    let Some(srv) = PrivateMariadb::start("second-signal") else {
+        return;
+    };
+    let conn = srv.socket_options();
+    let pid_file = srv.dir.join("mysqld.pid");
+    let file = scratch("issue47-second").join("second.json");
+    let _ = std::fs::remove_file(&file);
+    let second_sigint = "dbpress: a second SIGINT: stopped at once; no summary was printed and no result file was written";
+    let prepare = |size: &'static str| {
+        let mut args = vec!["oltp_point_select", "prepare", size];
+        args.extend(conn.iter().map(String::as_str));
+        args
+    };
+    // The run: stopped server, a stop signal whose grace has not passed, then a second.
+    let o = dbpress(&prepare("--table-size=1000"));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut args = vec![
+        "oltp_point_select",
+        "run",
+        "--table-size=1000",
+        "--threads=2",
+    ];
+    args.extend(conn.iter().map(String::as_str));
+    args.extend([
+        "--report-interval=1",
+        "--time=600",
+        "--output",
+        file.to_str().unwrap(),
+    ]);
+    let mut child = spawn(&args);
+    let (_lines, _) = stdout_until(&mut child, "[ 1s ]");
+    let stopped = Stopped::stop(vec![pid_in(&pid_file)]);
+    send_signal(&child, libc::SIGTERM);
+    send_signal(&child, libc::SIGINT);
+    let o = wait_bounded(child);
+    drop(stopped);
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(stderr(&o).contains(second_sigint), "{}", stderr(&o));
+    assert!(!file.exists(), "a result file was written");
+    let mut cleanup = vec!["oltp_point_select", "cleanup"];
+    cleanup.extend(conn.iter().map(String::as_str));
+    assert!(dbpress(&cleanup).status.success());
+
+    // The prepare: its first table's load under way, the server stopped, two signals.
+    let mut child = spawn(&prepare("--table-size=2000000"));
+    let (_lines, _) = stdout_until(&mut child, "Inserting");
+    let stopped = Stopped::stop(vec![pid_in(&pid_file)]);
+    send_signal(&child, libc::SIGTERM);
+    send_signal(&child, libc::SIGINT);
+    let o = wait_bounded(child);
+    drop(stopped);
+    assert_eq!(o.status.code(), Some(130), "{}", stderr(&o));
+    assert!(stderr(&o).contains(second_sigint), "{}", stderr(&o));
+}
