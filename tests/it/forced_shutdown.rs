@@ -6,6 +6,7 @@
 use crate::common::*;
 use crate::engines::{pg_server, PG_CONN};
 use crate::export::assert_valid;
+use std::process::Output;
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -57,6 +58,32 @@ fn pg_session() -> postgres::Client {
     .unwrap()
 }
 
+/// Run dbpress with `args` and have `lock` take a lock from another session once its workers
+/// have started (`Threads started!`), so events finish before it and hang after it however long
+/// the set-up took; the unlock `lock` returns runs once dbpress has ended (or after
+/// `LOCK_HELD_AT_MOST`, so a dbpress that waits for the lock ends and fails on its exit code).
+fn run_locked_after_start(args: &[&str], lock: impl FnOnce() -> Box<dyn FnOnce()>) -> Output {
+    use std::io::Read;
+    let mut child = spawn(args);
+    let (mut reader, mut out) = stdout_until(&mut child, "Threads started!");
+    let unlock = lock();
+    // The rest of stdout is read meanwhile, so a full pipe cannot hold dbpress up.
+    let rest = std::thread::spawn(move || {
+        let mut rest = String::new();
+        let _ = reader.read_to_string(&mut rest);
+        rest
+    });
+    let t0 = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() && t0.elapsed() < LOCK_HELD_AT_MOST {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    unlock();
+    let mut o = child.wait_with_output().unwrap();
+    out.push_str(&rest.join().unwrap());
+    o.stdout = out.into_bytes();
+    o
+}
+
 fn mariadb_args<'a>(tail: &[&'a str]) -> Vec<&'a str> {
     let mut v = vec!["oltp_point_select", "run"];
     v.extend_from_slice(CONN);
@@ -73,23 +100,21 @@ fn forced_shutdown_ends_a_run_the_server_stopped_answering_with_sysbenchs_report
     let dir = scratch("forced-shutdown");
     let file = dir.join("forced.json");
 
-    // The lock comes one second into the run: events finish before it and hang after it.
-    let second = Duration::from_secs(1);
-    let o = mariadb_locked(
-        "LOCK TABLES sbtest1 WRITE",
-        second,
-        LOCK_HELD_AT_MOST,
-        || {
-            dbpress(&mariadb_args(&[
-                "--table-size=1000",
-                "--threads=3",
-                "--time=2",
-                "--forced-shutdown=1",
-                "--output",
-                file.to_str().unwrap(),
-            ]))
-        },
-    );
+    // The lock comes once the run is going: events finish before it and hang after it.
+    let args = mariadb_args(&[
+        "--table-size=1000",
+        "--threads=3",
+        "--time=2",
+        "--forced-shutdown=1",
+        "--output",
+        file.to_str().unwrap(),
+    ]);
+    let o = run_locked_after_start(&args, || {
+        use mysql::prelude::Queryable;
+        let mut c = sbtest_session();
+        c.query_drop("LOCK TABLES sbtest1 WRITE").unwrap();
+        Box::new(move || c.query_drop("UNLOCK TABLES").unwrap())
+    });
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(2), "{out}\n{}", stderr(&o));
     assert!(out.contains("Forcing shutdown in 3 seconds\n"), "{out}");
@@ -203,18 +228,6 @@ fn forced_shutdown_on_postgresql() {
     prepare_small(PG_CONN);
     // Taken once the run is going: reading the tables' size and preparing the statements
     // before the start would wait on the lock too, and no --time has begun then.
-    let (done, wait) = mpsc::channel::<()>();
-    let holder = std::thread::spawn(move || {
-        let mut locker = pg_session();
-        if wait.recv_timeout(Duration::from_millis(1500)).is_ok() {
-            return;
-        }
-        locker
-            .batch_execute("BEGIN; LOCK TABLE sbtest1 IN ACCESS EXCLUSIVE MODE")
-            .unwrap();
-        let _ = wait.recv_timeout(LOCK_HELD_AT_MOST);
-        locker.batch_execute("ROLLBACK").unwrap();
-    });
     let mut run = vec!["oltp_point_select", "run"];
     run.extend_from_slice(PG_CONN);
     run.extend_from_slice(&[
@@ -223,9 +236,13 @@ fn forced_shutdown_on_postgresql() {
         "--time=2",
         "--forced-shutdown=50%",
     ]);
-    let o = dbpress(&run);
-    let _ = done.send(());
-    holder.join().unwrap();
+    let o = run_locked_after_start(&run, || {
+        let mut locker = pg_session();
+        locker
+            .batch_execute("BEGIN; LOCK TABLE sbtest1 IN ACCESS EXCLUSIVE MODE")
+            .unwrap();
+        Box::new(move || locker.batch_execute("ROLLBACK").unwrap())
+    });
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains("Forcing shutdown in 3 seconds\n"), "{out}");
