@@ -43,6 +43,8 @@ mod script;
 mod shared_servers;
 /// dbpress slap: mysqlslap one-liners on every engine.
 mod slap;
+/// Issue 47: text mode on a server whose sql_mode has NO_BACKSLASH_ESCAPES (a server of its own).
+mod sql_mode;
 /// Embedded SQLite: zero-setup default, options, bad input.
 mod sqlite;
 /// Issue 43: no stall hidden by an interval stretched over missed ticks, nor an overrun unsaid.
