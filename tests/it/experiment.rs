@@ -818,15 +818,32 @@ fn issue_33_a_restart_command_is_waited_for_and_its_settings_read_back() {
     let Some(srv) = PrivateMariadb::start("experiment-restart") else {
         return;
     };
+    // The restart below starts a mariadbd this test does not hold: it goes when the test does.
+    let _restarted = KillByPidFile(srv.dir.join("mysqld.pid"));
     let dir = scratch("experiment-restart");
-    let marker = dir.join("restarted");
     let opts: Vec<String> = srv
         .socket_options()
         .iter()
         .map(|o| format!("\"{o}\""))
         .collect();
+    // A real restart: shut the server down, start it again on the same data, socket and port
+    // with a 64 MiB buffer pool (it runs with 32 MiB, tests/it/private_server.rs). dbpress must
+    // wait for it to answer again before it reads the setting back.
+    let script = dir.join("restart.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nset -e\nmariadb-admin --no-defaults -uroot -S {sock} shutdown\n\
+             nohup mariadbd --no-defaults --datadir={dir}/data --socket={sock} --port={port} \
+             --bind-address=127.0.0.1 --pid-file={dir}/mysqld.pid --log-error={dir}/error.log \
+             --user=root --skip-grant-tables --innodb-buffer-pool-size=64M >/dev/null 2>&1 &\n",
+            sock = srv.socket.display(),
+            dir = srv.dir.display(),
+            port = srv.port
+        ),
+    )
+    .unwrap();
     let plan = dir.join("restart.toml");
-    // The private server runs with a 32 MiB buffer pool (tests/it/private_server.rs).
     std::fs::write(
         &plan,
         format!(
@@ -840,9 +857,9 @@ order = "sequential"
 name = "maria"
 options = [{}]
 [[settings]]
-name = "bp32"
-restart = "touch {}"
-expect = {{ innodb_buffer_pool_size = "32M" }}
+name = "bp64"
+restart = "sh {}"
+expect = {{ innodb_buffer_pool_size = "64M" }}
 [[settings]]
 name = "bp1g"
 restart = "true"
@@ -855,25 +872,49 @@ name = "ps"
 command = "oltp_point_select --tables=1 --table-size=100"
 "#,
             opts.join(", "),
-            marker.display()
+            script.display()
         ),
     )
     .unwrap();
+    let pid_file = srv.dir.join("mysqld.pid");
+    let pid_before = std::fs::read_to_string(&pid_file).unwrap();
     let o = experiment(&["run", plan.to_str().unwrap()]);
     let out = stdout(&o);
     assert_eq!(o.status.code(), Some(1), "{out}\n{}", stderr(&o));
-    assert!(marker.exists(), "the restart command did not run");
     assert!(
-        out.contains("maria · bp32 · ps · 1 thread · repeat 1 … ")
+        out.contains("maria · bp64 · ps · 1 thread · repeat 1 … ")
             && out.contains("1 of 3 cells measured"),
         "{out}"
     );
+    // The server the cell ran on is the restarted one: another process, with its buffer pool.
+    let pid_after = std::fs::read_to_string(&pid_file).unwrap();
+    assert_ne!(
+        pid_before.trim(),
+        pid_after.trim(),
+        "the server was not restarted"
+    );
+    assert_eq!(srv.value("SELECT @@innodb_buffer_pool_size"), "67108864");
     assert!(
-        out.contains("innodb_buffer_pool_size should be, after the restart, 1G but the server reads 33554432"),
+        out.contains("innodb_buffer_pool_size should be, after the restart, 1G but the server reads 67108864"),
         "{out}"
     );
     assert!(
         out.contains("its restart command for target 'maria' failed"),
         "{out}"
     );
+}
+
+/// A server started outside the test's handles, killed through its pid file when dropped.
+struct KillByPidFile(std::path::PathBuf);
+
+impl Drop for KillByPidFile {
+    fn drop(&mut self) {
+        let pid = std::fs::read_to_string(&self.0)
+            .ok()
+            .and_then(|p| p.trim().parse::<i32>().ok());
+        if let Some(pid) = pid {
+            // SAFETY: kill(2) on a server process this test started.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    }
 }
