@@ -142,6 +142,13 @@ mod tests {
         assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) }, 0);
         let sessions = lim.rlim_cur; // more than the soft limit allows, one file each
         if lim.rlim_max == libc::RLIM_INFINITY {
+            // No hard limit to raise the soft one to: say so, and fail under CI, whose machines
+            // have one (scripts/test.sh's environment), so the raise is checked there.
+            assert!(
+                !std::env::var("CI").is_ok_and(|v| v == "true" || v == "1"),
+                "no hard RLIMIT_NOFILE here: the raise cannot be checked"
+            );
+            eprintln!("SKIPPED a_soft_file_limit_is_raised_up_to_the_hard_one: no hard file limit");
             return;
         }
         if sessions + 200 > lim.rlim_max {
