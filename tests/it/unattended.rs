@@ -10,19 +10,27 @@ use std::time::{Duration, Instant};
 /// held open until the returned value is dropped with the test.
 pub struct SilentServer {
     pub port: u16,
+    /// One message per connection accepted: a client is then waiting for a greeting.
+    pub accepted: std::sync::mpsc::Receiver<()>,
     _held: std::thread::JoinHandle<()>,
 }
 
 pub fn silent_server() -> SilentServer {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind a silent listener");
     let port = listener.local_addr().unwrap().port();
+    let (tx, accepted) = std::sync::mpsc::channel();
     let held = std::thread::spawn(move || {
         let mut open: Vec<TcpStream> = Vec::new();
         for stream in listener.incoming().flatten() {
             open.push(stream);
+            let _ = tx.send(());
         }
     });
-    SilentServer { port, _held: held }
+    SilentServer {
+        port,
+        accepted,
+        _held: held,
+    }
 }
 
 /// Wait for `child` with a bound that only keeps a broken build from hanging the suite.
@@ -60,9 +68,15 @@ fn issue_34_a_second_stop_signal_ends_dbpress_in_any_phase() {
             "--mysql-connect-timeout=600",
             "--time=5",
         ]);
-        // dbpress is waiting for the silent server's greeting by now (and stays there).
-        std::thread::sleep(Duration::from_millis(800));
+        // Once the silent server has its connection, dbpress waits for a greeting (and stays
+        // there).
+        server
+            .accepted
+            .recv_timeout(Duration::from_secs(60))
+            .expect("dbpress connects");
         send_signal(&child, first);
+        // Two of the same signal sent at once may arrive as one (standard signals do not
+        // queue): the second follows once the first has surely been taken.
         std::thread::sleep(Duration::from_millis(300));
         send_signal(&child, second);
         let o = wait_bounded(child);
