@@ -429,7 +429,7 @@ fn issue_34_slap_keeps_the_measured_round_when_the_server_goes_away() {
     let dir = scratch("slap-gone");
     let out = dir.join("slap.json");
     let port = srv.port.to_string();
-    let child = spawn(&[
+    let mut child = spawn(&[
         "slap",
         "-uroot",
         "-h",
@@ -445,9 +445,16 @@ fn issue_34_slap_keeps_the_measured_round_when_the_server_goes_away() {
         "--output",
         out.to_str().unwrap(),
     ]);
-    std::thread::sleep(Duration::from_millis(2500));
+    // The server goes while the first round runs.
+    let (mut lines, mut text) = stdout_until(&mut child, "Threads started!");
     srv.kill();
-    let o = wait_bounded(child);
+    let rest = std::thread::spawn(move || {
+        use std::io::Read;
+        let _ = lines.read_to_string(&mut text);
+        text
+    });
+    let mut o = wait_bounded(child);
+    o.stdout = rest.join().unwrap().into_bytes();
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(1), "{err}");
     assert!(err.contains("2013"), "{err}");
