@@ -2,46 +2,19 @@
 //! their cells into intervals and checkpoints, the wait for the last events, and the run's
 //! figures concluded.
 
+use crate::conclude::RunOutput;
 use crate::pacing::Schedule;
 use crate::progress::{Phase, Progress};
 use crate::shared::Shared;
 use dbpress_config::RunConfig;
 use dbpress_core::error::{environment, Result};
 use dbpress_driver::{Connection, DbError, Driver, ServerInfo};
-use dbpress_measure::counters::{self, Snapshot};
-use dbpress_measure::result::{Interval, Summary};
-use dbpress_measure::stats::snapshot::Totals;
+use dbpress_measure::counters;
 use dbpress_measure::stats::ThreadCell;
 use dbpress_workload::Workload;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-/// What a run produced, for the caller to turn into a `RunResult`.
-pub struct RunOutput {
-    pub intervals: Vec<Interval>,
-    pub summary: Summary,
-    pub totals: Totals,
-    pub interrupted_by: Option<&'static str>,
-    pub fatal: Option<DbError>,
-    /// The server's counters when the workers were released and after they disconnected.
-    pub counters: Option<(Snapshot, Snapshot)>,
-    /// `--forced-shutdown` ended the run with this many workers still inside an event.
-    pub forced_unfinished: Option<u32>,
-    /// The run ended with sessions left behind, still waiting for the server.
-    pub abandoned: Option<dbpress_measure::result::Abandoned>,
-    pub checkpoints: Option<dbpress_measure::result::Checkpoints>,
-    /// The server's wait events of the run's sessions, where sampled.
-    pub waits: Option<dbpress_measure::waits::ServerWaits>,
-    /// The server's status figures, where read (their values are in the intervals).
-    pub server_status: Option<dbpress_measure::status::ServerStatus>,
-    /// What ran during the warm-up, for the comparison with the server's counters.
-    pub warmup: counters::WarmupCounts,
-    /// CPU over the measured time (machine, dbpress, the server's process).
-    pub host_usage: Option<dbpress_measure::host::HostUsage>,
-    /// The instant the intervals' times count from.
-    pub measure_start: Instant,
-}
 
 /// What a run that ended with workers still waiting on the server (`--forced-shutdown`, or
 /// sessions abandoned) is handed to: it reports what finished and exits the process, since

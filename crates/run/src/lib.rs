@@ -32,6 +32,7 @@ mod start;
 mod summary;
 mod worker;
 
+pub use conclude::RunOutput;
 pub use diagnose::fatal_message;
-pub use execute::{probe, run, Controls, OnForced, RunOutput};
+pub use execute::{probe, run, Controls, OnForced};
 pub use shared::Shared;
