@@ -835,7 +835,7 @@ fn issue_33_a_restart_command_is_waited_for_and_its_settings_read_back() {
         format!(
             "#!/bin/sh\nset -e\nmariadb-admin --no-defaults -uroot -S {sock} shutdown\n\
              nohup mariadbd --no-defaults --datadir={dir}/data --socket={sock} --port={port} \
-             --bind-address=127.0.0.1 --pid-file={dir}/mysqld.pid --log-error={dir}/error.log \
+             --bind-address=127.0.0.1 --tmpdir={dir}/tmp --pid-file={dir}/mysqld.pid --log-error={dir}/error.log \
              --user=root --skip-grant-tables --innodb-buffer-pool-size=64M >/dev/null 2>&1 &\n",
             sock = srv.socket.display(),
             dir = srv.dir.display(),

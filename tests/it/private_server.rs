@@ -58,6 +58,10 @@ impl PrivateMariadb {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let data = dir.join("data");
+        // A temporary directory of its own: a MariaDB starting removes the `#sql*` temporary
+        // tables it finds in its tmpdir, and with /tmp shared it removed those of another
+        // private server's mariadb-install-db running beside it (error 1017 there).
+        std::fs::create_dir_all(dir.join("tmp")).unwrap();
         let o = Command::new("mariadb-install-db")
             .args([
                 "--no-defaults",
@@ -65,6 +69,7 @@ impl PrivateMariadb {
                 "--skip-test-db",
             ])
             .arg(format!("--datadir={}", data.display()))
+            .arg(format!("--tmpdir={}", dir.join("tmp").display()))
             .arg("--user=root")
             .output()
             .expect("mariadb-install-db runs");
@@ -96,6 +101,7 @@ impl PrivateMariadb {
             .arg(format!("--socket={}", self.socket.display()))
             .arg(format!("--port={}", self.port))
             .arg("--bind-address=127.0.0.1")
+            .arg(format!("--tmpdir={}", self.dir.join("tmp").display()))
             .arg(format!(
                 "--pid-file={}",
                 self.dir.join("mysqld.pid").display()

@@ -84,20 +84,38 @@ fn bulk_loads_go_through_copy() {
     };
     c.query("CREATE TEMPORARY TABLE t (id INT PRIMARY KEY, c VARCHAR(20))")
         .unwrap();
+    // The server's own count of the statements that filled t: a statement-level trigger fires
+    // once for a COPY, once per statement for INSERTs (2 500 rows are three multi-row INSERTs
+    // of a text load).
+    c.query("CREATE TEMPORARY TABLE statements (n INT)")
+        .unwrap();
+    c.query("INSERT INTO statements VALUES (0)").unwrap();
+    c.query(
+        "CREATE FUNCTION pg_temp.count_statement() RETURNS trigger LANGUAGE plpgsql AS \
+         $$BEGIN UPDATE statements SET n = n + 1; RETURN NULL; END$$",
+    )
+    .unwrap();
+    c.query(
+        "CREATE TRIGGER counted AFTER INSERT ON t FOR EACH STATEMENT \
+         EXECUTE FUNCTION pg_temp.count_statement()",
+    )
+    .unwrap();
     let mut next = 0;
     let path = c
         .bulk_load("t", "id, c", &mut |b: &mut RowBatch| {
-            while next < 1000 && !b.is_full() {
+            while next < 2500 && !b.is_full() {
                 next += 1;
                 b.int(next);
                 b.str(b"tab\there");
             }
-            next < 1000
+            next < 2500
         })
         .unwrap();
     assert!(path.contains("COPY"), "{path}");
+    let statements = c.query_rows("SELECT n FROM statements").unwrap();
+    assert_eq!(statements[0][0].as_deref(), Some("1"), "one COPY filled t");
     let rows = c.query_rows("SELECT count(*), min(c) FROM t").unwrap();
-    assert_eq!(rows[0][0].as_deref(), Some("1000"));
+    assert_eq!(rows[0][0].as_deref(), Some("2500"));
     assert_eq!(rows[0][1].as_deref(), Some("tab\there"));
 }
 
