@@ -27,6 +27,10 @@ pub const GRACE_MIN_S: f64 = 2.0;
 /// After the run's own end, how long workers may take before the server is asked whether it
 /// answers: most last events finish well within it, and they need no probe.
 const PROBE_AFTER_NS: u64 = 1_000_000_000;
+/// The same after a stop signal, within its grace: sessions that stop at once (nearly always)
+/// cost the server no probe session, and a working server still answers well before the grace
+/// has passed.
+const PROBE_AFTER_SIGNAL_NS: u64 = 500_000_000;
 /// While the server answers, how often it is asked again.
 const PROBE_EVERY_NS: u64 = 5_000_000_000;
 
@@ -88,7 +92,7 @@ pub fn wait_for_workers(
     let mut answered: Option<bool> = None;
     // --forced-shutdown bounds the end of a --time run by itself: no probe there.
     let mut next_probe = match (signal, forced_at) {
-        (Some(_), _) => Some(waiting_since),
+        (Some(_), _) => Some(waiting_since + PROBE_AFTER_SIGNAL_NS),
         (None, None) => Some(waiting_since + PROBE_AFTER_NS),
         (None, Some(_)) => None,
     };
@@ -108,7 +112,7 @@ pub fn wait_for_workers(
             if let Some(sig) = signals.caught() {
                 // A signal while waiting: its grace starts now, with a fresh question.
                 signal = Some((sig, now));
-                (asking, answered, next_probe) = (None, None, Some(now));
+                (asking, answered, next_probe) = (None, None, Some(now + PROBE_AFTER_SIGNAL_NS));
             }
         }
         if let Some(r) = asking.as_ref().and_then(|rx| rx.try_recv().ok()) {
