@@ -482,7 +482,7 @@ store = "study.db"
 [run]
 threads = [1, 2]
 repeats = 2
-duration = 1
+duration = 2
 [[target]]
 name = "pg"
 options = [{}]
