@@ -1038,3 +1038,47 @@ fn a_stall_names_the_lock_the_sessions_waited_on() {
     let o = dbpress(&args(&["oltp_point_select", "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// The sessions that read the server while the run works (status, wait events) show under an
+/// application_name of their own, which the server status's `active_backends` leaves out: it
+/// counted a wait sampler's query caught running, and read 3 in a two-worker study cell.
+#[test]
+fn dbpress_own_monitor_sessions_are_named_apart_and_not_counted_as_active() {
+    let Some((_g, mut c)) = pg_server("pg-monitors") else {
+        return;
+    };
+    let size = ["--tables=1", "--table-size=100"];
+    let o = dbpress(&args(&["oltp_point_select", "prepare"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut run = size.to_vec();
+    run.extend_from_slice(&["--threads=2", "--time=3"]);
+    let mut child = spawn(&args(&["oltp_point_select", "run"], &run));
+    let (reader, text) = stdout_until(&mut child, "Threads started!");
+    let count = |c: &mut postgres::Client, name: &str| -> i64 {
+        c.query_one(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1",
+            &[&name],
+        )
+        .unwrap()
+        .get(0)
+    };
+    // The samplers connect once the threads run; give them a moment to be there.
+    let mut seen = (0, 0);
+    for _ in 0..40 {
+        seen = (count(&mut c, "dbpress"), count(&mut c, "dbpress-monitor"));
+        if seen.1 >= 2 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (o, all) = finish(child, reader, text);
+    assert!(o.status.success(), "{all}\n{}", stderr(&o));
+    // Two workers under "dbpress"; the status reader and the wait sampler (and, while it
+    // lingers, the counters' session) under "dbpress-monitor".
+    assert!(
+        seen.0 == 2 && seen.1 >= 2,
+        "(run sessions, monitor sessions): {seen:?}"
+    );
+    let o = dbpress(&args(&["oltp_point_select", "cleanup"], &size));
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -133,6 +133,7 @@ pub fn from_options(opts: &OptionValues) -> Result<PgTarget> {
             url.connect_timeout.as_deref(),
             Some("PGCONNECT_TIMEOUT"),
         )?,
+        application_name: dbpress_pg::RUN_APPLICATION,
         fixes: &PGSQL_FIXES,
     })
 }

@@ -79,6 +79,12 @@ pub fn tls_description(version: &str, cipher: &str) -> String {
 pub trait Driver: Send + Sync {
     /// Open connection number `index` (connections are spread over the target's addresses).
     fn connect(&self, index: usize) -> DbResult<Box<dyn Connection>>;
+    /// A session of dbpress's own that reads the server while a run works (status, wait
+    /// events, counters). An engine that names its sessions names this one apart from the
+    /// run's, so the server's count of sessions at work leaves it out.
+    fn connect_monitor(&self) -> DbResult<Box<dyn Connection>> {
+        self.connect(0)
+    }
     fn dialect(&self) -> &'static Dialect;
     /// Whether the server answers a new session within `limit` (a login refused is an answer;
     /// silence, a refused or lost connection is not): asked when a run's sessions do not come

@@ -69,7 +69,7 @@ pub fn snapshot(driver: &dyn Driver, settle: bool) -> Snapshot {
         driver.read_counters(conn, settle)
     };
     driver
-        .connect(0)
+        .connect_monitor()
         .and_then(|mut conn| read(conn.as_mut()))
         .map_err(|e| e.to_string())
 }

@@ -88,7 +88,7 @@ pub fn sample(
     };
     let names: Vec<String> = items.iter().map(|i| i.name.clone()).collect();
     let mut timeline = StatusTimeline::default();
-    let mut conn = match driver.connect(0) {
+    let mut conn = match driver.connect_monitor() {
         Ok(c) => c,
         Err(e) => {
             status.unavailable = Some(format!("not sampled: cannot connect: {}", e.message));

@@ -141,7 +141,7 @@ pub fn sample(
         every_ms: EVERY.as_millis() as u64,
         ..ServerWaits::default()
     };
-    let mut conn = match driver.connect(0) {
+    let mut conn = match driver.connect_monitor() {
         Ok(c) => c,
         Err(e) => {
             waits.unavailable = Some(format!("not sampled: cannot connect: {}", e.message));

@@ -19,4 +19,4 @@ pub mod placeholders;
 pub mod target;
 
 pub use conn::PgWire;
-pub use target::{Fixes, PgSslMode, PgTarget, PLAIN_FIXES};
+pub use target::{Fixes, PgSslMode, PgTarget, MONITOR_APPLICATION, PLAIN_FIXES, RUN_APPLICATION};

@@ -61,9 +61,18 @@ pub struct PgTarget {
     pub schema: Option<String>,
     /// How long connecting may take, then each step of the handshake; None: no limit.
     pub connect_timeout: Option<std::time::Duration>,
+    /// The name pg_stat_activity shows for the session: [`RUN_APPLICATION`] for the sessions
+    /// that do the benchmark's work, [`MONITOR_APPLICATION`] for those that watch the server.
+    pub application_name: &'static str,
     /// What the messages tell the user to change, in the caller's option names.
     pub fixes: &'static Fixes,
 }
+
+/// pg_stat_activity's application_name of the sessions that do a run's work.
+pub const RUN_APPLICATION: &str = "dbpress";
+/// pg_stat_activity's application_name of the sessions that read the server while a run works
+/// (status, wait events, counters), so that counts of sessions at work can leave them out.
+pub const MONITOR_APPLICATION: &str = "dbpress-monitor";
 
 /// How the tool above tells its user to fix a refused TLS session, in its own words (its option
 /// names): the client knows no command line.

@@ -19,6 +19,7 @@ fn target(host: &str, password: &str) -> PgTarget {
         client_cert: None,
         schema: None,
         connect_timeout: Some(std::time::Duration::from_secs(10)),
+        application_name: dbpress_pg::RUN_APPLICATION,
         fixes: &PLAIN_FIXES,
     }
 }

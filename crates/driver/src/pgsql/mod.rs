@@ -72,14 +72,14 @@ static PGSQL_STATUS: crate::status::StatusSpec = crate::status::StatusSpec {
 /// checkpoint figures are pg_stat_bgwriter's; from 17, pg_stat_checkpointer's under the same
 /// names (it has no per-backend writes).
 const PG_STATUS_SQL: &str = "SELECT \
-    (SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid()) AS active_backends, \
+    (SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend' AND application_name <> 'dbpress-monitor') AS active_backends, \
     (SELECT count(DISTINCT pid) FROM pg_locks WHERE NOT granted) AS lock_waiting_backends, \
     d.xact_commit, d.xact_rollback, d.blks_read, d.deadlocks, d.temp_files, \
     b.checkpoints_timed, b.checkpoints_req, b.buffers_checkpoint, b.buffers_backend, \
     pg_current_wal_lsn() - '0/0' AS wal_bytes \
     FROM pg_stat_database d, pg_stat_bgwriter b WHERE d.datname = current_database()";
 const PG17_STATUS_SQL: &str = "SELECT \
-    (SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend' AND pid <> pg_backend_pid()) AS active_backends, \
+    (SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND backend_type = 'client backend' AND application_name <> 'dbpress-monitor') AS active_backends, \
     (SELECT count(DISTINCT pid) FROM pg_locks WHERE NOT granted) AS lock_waiting_backends, \
     d.xact_commit, d.xact_rollback, d.blks_read, d.deadlocks, d.temp_files, \
     c.num_timed AS checkpoints_timed, c.num_requested AS checkpoints_req, c.buffers_written AS buffers_checkpoint, \
@@ -141,6 +141,18 @@ impl Driver for PgDriver {
             self.tls.clone(),
             self.ps_mode == PsMode::Disable,
         )?;
+        self.sessions
+            .opened("dbpress's PostgreSQL protocol client", None);
+        Ok(Box::new(c))
+    }
+
+    fn connect_monitor(&self) -> DbResult<Box<dyn Connection>> {
+        let target = dbpress_pg::PgTarget {
+            application_name: dbpress_pg::MONITOR_APPLICATION,
+            ..self.target.clone()
+        };
+        let c =
+            dbpress_pg::PgWire::open(&target, self.tls.clone(), self.ps_mode == PsMode::Disable)?;
         self.sessions
             .opened("dbpress's PostgreSQL protocol client", None);
         Ok(Box::new(c))
@@ -426,5 +438,19 @@ impl Driver for PgDriver {
             info.session_tls = Some(super::tls_description(&field(0), &field(1)));
         }
         info
+    }
+}
+
+#[cfg(test)]
+mod monitor_tests {
+    /// The status's count of sessions at work leaves out the sessions named as monitors.
+    #[test]
+    fn active_backends_leave_out_dbpress_monitor_sessions() {
+        let clause = format!(
+            "application_name <> '{}') AS active_backends",
+            dbpress_pg::MONITOR_APPLICATION
+        );
+        assert!(super::PG_STATUS_SQL.contains(&clause));
+        assert!(super::PG17_STATUS_SQL.contains(&clause));
     }
 }

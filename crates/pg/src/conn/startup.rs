@@ -111,7 +111,7 @@ pub(super) fn start_session(mut io: Io, t: &PgTarget) -> DbResult<(Io, u32)> {
     for (k, v) in [
         ("user", t.user.as_str()),
         ("database", t.db.as_str()),
-        ("application_name", "dbpress"),
+        ("application_name", t.application_name),
         ("client_encoding", "UTF8"),
         ("options", options.as_deref().unwrap_or("")),
     ] {
