@@ -2,12 +2,13 @@
 //! the last tick as a last, closing interval, the summary, and where the measured time ends.
 
 use crate::reporter::{interval_of, LoopOutput};
+use crate::samplers::Sampled;
 use crate::shared::Shared;
 use crate::summary::summarize;
 use dbpress_config::RunConfig;
 use dbpress_driver::DbError;
 use dbpress_measure::counters::{self, Snapshot};
-use dbpress_measure::result::{Interval, Summary};
+use dbpress_measure::result::{Abandoned, Interval, Overrun, Summary};
 use dbpress_measure::stats::snapshot::{collect, Totals};
 use dbpress_measure::stats::ThreadCell;
 use std::sync::atomic::Ordering;
@@ -25,7 +26,7 @@ pub struct RunOutput {
     /// `--forced-shutdown` ended the run with this many workers still inside an event.
     pub forced_unfinished: Option<u32>,
     /// The run ended with sessions left behind, still waiting for the server.
-    pub abandoned: Option<dbpress_measure::result::Abandoned>,
+    pub abandoned: Option<Abandoned>,
     pub checkpoints: Option<dbpress_measure::result::Checkpoints>,
     /// The server's wait events of the run's sessions, where sampled.
     pub waits: Option<dbpress_measure::waits::ServerWaits>,
@@ -39,20 +40,33 @@ pub struct RunOutput {
     pub measure_start: Instant,
 }
 
-/// How the workers' part of a run ended, for where its measured time ends.
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// How the workers' part of a run ended, for where its measured time ends and what it adds.
 pub enum End {
-    /// Every worker stopped: at the last one.
-    Joined,
-    /// `--forced-shutdown`: now, as sysbench counts (the unfinished events ran until now).
-    Forced,
+    /// Every worker stopped (measured time ends at the last one), with what the run gathered
+    /// once they were joined.
+    Joined(Box<Joined>),
+    /// `--forced-shutdown` with this many workers still inside an event: now, as sysbench
+    /// counts (the unfinished events ran until now).
+    Forced { unfinished: u32 },
     /// Sessions left behind: when the run stopped, or at the last event that finished after
     /// it (the abandoned events are in no figure, and neither is the wait for them).
-    Abandoned,
+    Abandoned {
+        abandoned: Abandoned,
+        signal: Option<&'static str>,
+    },
+}
+
+/// What a run whose workers were all joined gathered besides its cells.
+pub struct Joined {
+    /// The error that ended a worker's events, the first one joined.
+    pub fatal: Option<DbError>,
+    /// The server's counters when the workers were released and after they disconnected.
+    pub counters: Option<(Snapshot, Snapshot)>,
+    pub sampled: Sampled,
 }
 
 /// The run's figures once it has ended: what finished after the last tick as a last, closing
-/// interval (so the intervals add up to the summary), and the summary.
+/// interval (so the intervals add up to the summary), the summary, and what the end adds.
 pub fn conclude(
     cfg: &RunConfig,
     cells: &[ThreadCell],
@@ -76,12 +90,14 @@ pub fn conclude(
     let mut tail = Totals::new(0);
     collect(cells, &mut per_thread_tail, &mut totals.stmts, &mut tail);
     if tail.counts.any() {
+        let running = shared.running.load(Ordering::Relaxed) as u32;
+        let since = |t: Instant| end.saturating_duration_since(t).as_secs_f64();
         let mut interval = interval_of(
             cfg,
             &tail,
-            end.saturating_duration_since(measure_start).as_secs_f64(),
-            end.saturating_duration_since(last_tick).as_secs_f64(),
-            shared.running.load(Ordering::Relaxed) as u32,
+            since(measure_start),
+            since(last_tick),
+            running,
             None,
         );
         interval.closing = true;
@@ -89,43 +105,15 @@ pub fn conclude(
         intervals.push(interval);
     }
     totals.add(&tail);
-    let measured = end.saturating_duration_since(measure_start);
-    let measure_start_ns = dbpress_measure::stats::now_ns().saturating_sub(
-        Instant::now()
-            .saturating_duration_since(measure_start)
-            .as_nanos() as u64,
-    );
-    let last = shared.last_finish_ns.load(Ordering::Relaxed);
-    let last_finish_s = last.saturating_sub(measure_start_ns) as f64 / 1e9;
-    let total_time = match ended {
-        End::Joined if last > measure_start_ns => last_finish_s,
-        End::Joined | End::Forced => measured.as_secs_f64(),
-        // The reporter's last reading was taken when the run stopped.
-        End::Abandoned => last_finish_s.max(
-            last_tick
-                .saturating_duration_since(measure_start)
-                .as_secs_f64(),
-        ),
-    };
+    let total_time = measured_time(shared, &ended, measure_start, last_tick, end);
     let checkpoints = checkpoints.finish(cfg, &tail, total_time, &per_thread_tail);
     let mut warmup = counters::WarmupCounts::default();
     for c in cells {
         warmup.add(&c.warmup());
     }
     let mut summary = summarize(cfg, &totals, total_time, &per_thread_tail);
-    // A --time run that went on past its end says by how much and what held it: the
-    // reporter's last tick (dbpress itself held up) or the events it waited for.
-    let limit = Duration::from_secs(cfg.time);
-    if dbpress_measure::result::Overrun::noted(limit.as_secs_f64(), total_time) {
-        summary.overrun = Some(dbpress_measure::result::Overrun {
-            by_s: total_time - limit.as_secs_f64(),
-            last_tick_late_s: saw_end
-                .saturating_duration_since(measure_start + limit)
-                .as_secs_f64(),
-            last_events_max_ms: tail.counts.lat_max_ns as f64 / 1e6,
-        });
-    }
-    RunOutput {
+    summary.overrun = overrun(cfg, total_time, saw_end, measure_start, &tail);
+    let mut output = RunOutput {
         intervals,
         summary,
         totals,
@@ -141,5 +129,88 @@ pub fn conclude(
         waits: None,
         server_status: None,
         measure_start,
+    };
+    output.add_end(ended);
+    output
+}
+
+impl RunOutput {
+    /// What the run's end adds to its figures: a joined run's error, counters and samples (the
+    /// samples' timelines put into the intervals), a forced run's unfinished events, the
+    /// sessions left behind and the signal that ended their wait.
+    fn add_end(&mut self, ended: End) {
+        match ended {
+            End::Joined(joined) => {
+                let Joined {
+                    fatal,
+                    counters,
+                    sampled,
+                } = *joined;
+                self.fatal = fatal;
+                self.counters = counters;
+                let start = self.measure_start;
+                self.waits = sampled.waits.map(|(w, timeline)| {
+                    timeline.assign(&mut self.intervals, start);
+                    w
+                });
+                self.server_status = sampled.status.map(|(st, timeline)| {
+                    timeline.assign(&st.items, &mut self.intervals, start);
+                    st
+                });
+            }
+            End::Forced { unfinished } => self.forced_unfinished = Some(unfinished),
+            End::Abandoned { abandoned, signal } => {
+                self.interrupted_by = self.interrupted_by.or(signal);
+                self.abandoned = Some(abandoned);
+            }
+        }
     }
+}
+
+/// Where the measured time ends, in seconds from `measure_start`.
+fn measured_time(
+    shared: &Shared,
+    ended: &End,
+    measure_start: Instant,
+    last_tick: Instant,
+    end: Instant,
+) -> f64 {
+    let measure_start_ns = dbpress_measure::stats::now_ns().saturating_sub(
+        Instant::now()
+            .saturating_duration_since(measure_start)
+            .as_nanos() as u64,
+    );
+    let last = shared.last_finish_ns.load(Ordering::Relaxed);
+    let last_finish_s = last.saturating_sub(measure_start_ns) as f64 / 1e9;
+    match ended {
+        End::Joined(_) if last > measure_start_ns => last_finish_s,
+        End::Joined(_) | End::Forced { .. } => {
+            end.saturating_duration_since(measure_start).as_secs_f64()
+        }
+        // The reporter's last reading was taken when the run stopped.
+        End::Abandoned { .. } => last_finish_s.max(
+            last_tick
+                .saturating_duration_since(measure_start)
+                .as_secs_f64(),
+        ),
+    }
+}
+
+/// A --time run that went on past its end says by how much and what held it: the reporter's
+/// last tick (dbpress itself held up) or the events it waited for.
+fn overrun(
+    cfg: &RunConfig,
+    total_time: f64,
+    saw_end: Instant,
+    measure_start: Instant,
+    tail: &Totals,
+) -> Option<Overrun> {
+    let limit = Duration::from_secs(cfg.time);
+    Overrun::noted(limit.as_secs_f64(), total_time).then(|| Overrun {
+        by_s: total_time - limit.as_secs_f64(),
+        last_tick_late_s: saw_end
+            .saturating_duration_since(measure_start + limit)
+            .as_secs_f64(),
+        last_events_max_ms: tail.counts.lat_max_ns as f64 / 1e6,
+    })
 }

@@ -2,19 +2,19 @@
 //! their cells into intervals and checkpoints, the wait for the last events, and the run's
 //! figures concluded.
 
-use crate::conclude::RunOutput;
-use crate::pacing::Schedule;
+use crate::conclude::{conclude, End, Joined, RunOutput};
 use crate::progress::{Phase, Progress};
-use crate::shared::Shared;
+use crate::samplers::Samplers;
+use crate::shutdown::{wait_for_workers, Ending, Watch};
+use crate::start::WorkerHandle;
 use dbpress_config::RunConfig;
-use dbpress_core::error::{environment, Result};
-use dbpress_driver::{Connection, DbError, Driver, ServerInfo};
+use dbpress_core::error::Result;
+use dbpress_driver::{Connection, Driver, ServerInfo};
 use dbpress_measure::counters;
-use dbpress_measure::stats::ThreadCell;
 use dbpress_workload::Workload;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What a run that ended with workers still waiting on the server (`--forced-shutdown`, or
 /// sessions abandoned) is handed to: it reports what finished and exits the process, since
@@ -29,8 +29,9 @@ pub struct Controls<'a> {
     pub on_forced: OnForced<'a>,
 }
 
-/// Run the benchmark. Phases, intervals (when `cfg.report_interval > 0`) and checkpoints go to
-/// `progress` as they happen.
+/// Run the benchmark: limits → workers started behind the gate → ready → release → samplers →
+/// reporter → the wait for the last events → joined → concluded. Phases, intervals (when
+/// `cfg.report_interval > 0`) and checkpoints go to `progress` as they happen.
 pub fn run(
     cfg: &RunConfig,
     workload: &dyn Workload,
@@ -40,251 +41,104 @@ pub fn run(
     mut host: dbpress_measure::host::Sampler,
     progress: &mut dyn Progress,
 ) -> Result<RunOutput> {
-    let Controls {
-        signals,
-        init,
-        on_forced,
-    } = *controls;
     crate::limits::check_thread_room(u64::from(cfg.threads))?;
     crate::limits::check_file_room(u64::from(cfg.threads), driver.hints().files_per_session)?;
-    let kinds = workload.statement_kinds().len();
-    let threads = cfg.threads as usize;
-    let cells: Vec<ThreadCell> = (0..threads).map(|_| ThreadCell::new(kinds)).collect();
-    let epoch = Instant::now();
-    let schedule = cfg.rate.map(|r| Schedule::new(r, cfg.arrival));
-    // Each worker's readiness, with the server's id for its session (for the wait sampler).
-    let (ready_tx, ready_rx) = mpsc::channel::<(u32, std::result::Result<Option<u64>, DbError>)>();
-    let go = crate::start::Gate::default();
-    let slots = crate::setup_slots::SetupSlots::new(crate::setup_slots::SETUP_SLOTS);
-    let setup_failed = AtomicBool::new(false);
-    let shared = Shared {
-        stop: AtomicBool::new(false),
-        measuring: AtomicBool::new(cfg.warmup == 0),
-        events_limit: cfg.events,
-        events_per_thread: cfg.events_per_thread,
-        events_claimed: AtomicU64::new(0),
-        in_flight: AtomicU64::new(0),
-        running: AtomicUsize::new(threads),
-        last_finish_ns: AtomicU64::new(0),
-        epoch,
-        epoch_ns: dbpress_measure::stats::now_ns(),
-        deadline_ns: AtomicU64::new(0),
-        latency_limit_ns: cfg.latency_limit_ns.unwrap_or(0),
-        session_ids: std::sync::Mutex::new(Vec::new()),
-    };
-
+    let parts = crate::start::Parts::new(cfg, workload);
     progress.phase(Phase::Initializing);
-    let status_items = driver.status_spec().and_then(|spec| {
-        let extra = cfg.server_status.as_ref()?;
-        Some((
-            dbpress_measure::status::items(spec, extra),
-            spec.source.to_string(),
-        ))
-    });
-    let crew = crate::start::Crew {
-        cfg,
-        workload,
-        driver,
-        shared: &shared,
-        cells: &cells,
-        schedule: schedule.as_ref(),
-        go: &go,
-        slots: &slots,
-        setup_failed: &setup_failed,
-        kinds,
-        transactional: workload.transactional(),
-    };
-    let outcome = std::thread::scope(|s| -> Result<RunOutput> {
-        let mut handles = Vec::with_capacity(threads);
-        for tid in 0..threads as u32 {
-            let (crew, tx) = (&crew, ready_tx.clone());
-            let builder = std::thread::Builder::new()
-                .name(format!("dbpress-w{tid}"))
-                .stack_size(256 * 1024);
-            let spawned = builder.spawn_scoped(s, move || crate::start::worker_main(crew, tid, tx));
-            match spawned {
-                Ok(h) => handles.push(h),
-                Err(e) => {
-                    setup_failed.store(true, Ordering::Relaxed);
-                    go.open();
-                    return Err(environment(format!(
-                        "cannot start worker thread {} of {}: {e}: use fewer --threads or raise the process limits (ulimit -u)",
-                        tid + 1,
-                        threads
-                    )));
-                }
-            }
-        }
-        drop(ready_tx);
-        let mut first_err: Option<(u32, DbError)> = None;
-        let mut failed_kinds = Vec::new();
-        init.workers_started();
-        let mut session_ids = Vec::with_capacity(threads);
-        for (tid, r) in ready_rx.iter().take(threads) {
-            init.worker_ready();
-            match r {
-                Ok(id) => session_ids.extend(id),
-                Err(e) => {
-                    failed_kinds.push(e.kind);
-                    if first_err.as_ref().is_none_or(|(t, _)| tid < *t) {
-                        first_err = Some((tid, e));
-                    }
-                }
-            }
-        }
-        // Every session's id, or none: a partial list would leave sessions out of the samples.
-        if session_ids.len() < threads {
-            session_ids.clear();
-        }
-        session_ids.sort_unstable();
-        *shared.session_ids.lock().unwrap_or_else(|p| p.into_inner()) = session_ids;
-        if first_err.is_some() {
-            setup_failed.store(true, Ordering::Relaxed);
-        }
-        // Every session is connected with its statements prepared: from here the server's
-        // counters grow by what the run sends (and by whatever else the server is doing).
-        let counters_before = match (&first_err, driver.counters()) {
-            (None, Some(_)) => Some(counters::snapshot(driver, false)),
-            _ => None,
-        };
-        host.before_start();
-        // Without a warm-up, measurement starts at the release below: the machine is read
-        // now, not when the reporter next gets a CPU (on a machine with hundreds of busy
-        // threads per core, that can be a second later).
-        if cfg.warmup == 0 {
-            host.begin();
-        }
-        init.disarm();
-        // Workers are parked at the barrier: the schedule and deadline start now.
-        let started = Instant::now();
-        let start_ns = dbpress_measure::stats::now_ns().saturating_sub(shared.epoch_ns);
-        if let Some(s) = &schedule {
-            s.start_at(start_ns);
-        }
-        if cfg.time > 0 {
-            shared.deadline_ns.store(
-                start_ns + (cfg.time + cfg.warmup) * 1_000_000_000,
-                Ordering::Relaxed,
-            );
-        }
-        go.open();
-        if let Some((_, e)) = first_err {
-            let alike = failed_kinds.iter().filter(|k| **k == e.kind).count();
-            return Err(crate::diagnose::worker_setup_error(
-                &e,
-                alike,
-                cfg,
-                info,
-                driver.hints(),
-                workload,
-            ));
+    let status_items = crate::samplers::status_items(cfg, driver);
+    let crew = parts.crew(cfg, workload, driver);
+    let (shared, kinds) = (&parts.shared, crew.kinds);
+    std::thread::scope(|s| -> Result<RunOutput> {
+        let (ready_tx, ready_rx) = mpsc::channel();
+        let handles = crate::start::spawn_workers(s, &crew, ready_tx)?;
+        let failed = crate::start::await_ready(&crew, ready_rx, controls.init);
+        let (started, counters_before) = crew.release(failed.is_none(), &mut host, controls.init);
+        if let Some(f) = failed {
+            let h = driver.hints();
+            let e = crate::diagnose::worker_setup_error(&f.error, f.alike, cfg, info, h, workload);
+            return Err(e);
         }
         progress.phase(Phase::Started);
-        // The server's view of the sessions, sampled on a thread and a session of its own.
-        let shared_ref = &shared;
-        let waits = driver
-            .wait_source()
-            .filter(|_| cfg.server_waits)
-            .map(|source| {
-                s.spawn(move || dbpress_measure::waits::sample(driver, source, threads, shared_ref))
-            });
-        // The server's status, read once a second on a thread and a session of their own.
-        let status = status_items.as_ref().map(|(items, source)| {
-            s.spawn(move || dbpress_measure::status::sample(driver, items, source, shared_ref))
-        });
+        let samplers = Samplers::start(s, cfg, driver, status_items.as_ref(), shared);
         let watched = crate::reporter::Watched {
             cfg,
-            shared: &shared,
-            cells: &cells,
-            schedule: schedule.as_ref(),
-            signals,
+            shared,
+            cells: &parts.cells,
+            schedule: parts.schedule.as_ref(),
+            signals: controls.signals,
         };
         let result = crate::reporter::report(watched, kinds, started, &mut host, progress);
         shared.stop.store(true, Ordering::Relaxed);
-        let probe = |within: Duration| {
-            let (tx, rx) = mpsc::channel();
-            s.spawn(move || {
-                let _ = tx.send(driver.answers_within(within));
-            });
-            rx
-        };
-        let watch = crate::shutdown::Watch {
+        let probe = |within: Duration| answers_within(s, driver, within);
+        let watch = Watch {
             cfg,
-            shared: &shared,
-            signals,
+            shared,
+            signals: controls.signals,
             probe: &probe,
         };
-        match crate::shutdown::wait_for_workers(&watch, result.interrupted_by, progress) {
-            crate::shutdown::Ending::AllStopped => {}
-            // The workers still waiting on the server are left to the process's exit.
-            crate::shutdown::Ending::Forced { unfinished } => {
+        let ending = wait_for_workers(&watch, result.interrupted_by, progress);
+        let end = match ending {
+            Ending::AllStopped => {
+                let joined = join(handles, samplers, counters_before, driver, progress);
+                End::Joined(Box::new(joined))
+            }
+            Ending::Forced { unfinished } => {
                 // sysbench's words, where its report goes, then the report of what finished.
                 progress.phase(Phase::ForcedShutdown);
-                let mut output = crate::conclude::conclude(
-                    cfg,
-                    &cells,
-                    &shared,
-                    result,
-                    &mut host,
-                    crate::conclude::End::Forced,
-                );
-                output.forced_unfinished = Some(unfinished);
-                match on_forced(output) {}
+                End::Forced { unfinished }
             }
-            crate::shutdown::Ending::Abandoned { abandoned, signal } => {
-                let mut output = crate::conclude::conclude(
-                    cfg,
-                    &cells,
-                    &shared,
-                    result,
-                    &mut host,
-                    crate::conclude::End::Abandoned,
-                );
-                output.interrupted_by = output.interrupted_by.or(signal);
-                output.abandoned = Some(abandoned);
-                match on_forced(output) {}
-            }
+            Ending::Abandoned { abandoned, signal } => End::Abandoned { abandoned, signal },
+        };
+        let left_behind = !matches!(end, End::Joined(_));
+        let output = conclude(cfg, &parts.cells, shared, result, &mut host, end);
+        if left_behind {
+            // The workers still waiting on the server are left to the process's exit.
+            match (controls.on_forced)(output) {}
         }
-        let mut fatal = None;
-        for h in handles {
-            if let Ok(Some(e)) = h.join() {
-                fatal.get_or_insert(e);
-            }
-        }
-        progress.phase(Phase::Done);
-        // The sampler's session too is closed before the counters are read again (PostgreSQL's
-        // reading waits until no dbpress session is left) and the server's CPU is read.
-        let waits = waits.and_then(|h| h.join().ok());
-        let status = status.and_then(|h| h.join().ok());
-        // Every worker has closed its session.
-        let counters = counters_before.map(|before| {
-            let after = match before {
-                Ok(_) => counters::snapshot(driver, true),
-                Err(_) => Err(String::new()),
-            };
-            (before, after)
-        });
-        let mut output = crate::conclude::conclude(
-            cfg,
-            &cells,
-            &shared,
-            result,
-            &mut host,
-            crate::conclude::End::Joined,
-        );
-        output.fatal = fatal;
-        output.counters = counters;
-        output.waits = waits.map(|(w, timeline)| {
-            timeline.assign(&mut output.intervals, output.measure_start);
-            w
-        });
-        output.server_status = status.map(|(st, timeline)| {
-            timeline.assign(&st.items, &mut output.intervals, output.measure_start);
-            st
-        });
         Ok(output)
+    })
+}
+
+/// A run whose workers all stopped: each joined (its session closed, the first error kept),
+/// then the samplers, then the server's counters read again.
+fn join(
+    handles: Vec<WorkerHandle<'_>>,
+    samplers: Samplers<'_>,
+    counters_before: Option<counters::Snapshot>,
+    driver: &dyn Driver,
+    progress: &mut dyn Progress,
+) -> Joined {
+    let errors = handles.into_iter().filter_map(|h| h.join().ok().flatten());
+    let fatal = errors.fold(None, |first, e| first.or(Some(e)));
+    progress.phase(Phase::Done);
+    let sampled = samplers.join();
+    // Every worker and sampler has closed its session.
+    let counters = counters_before.map(|before| {
+        let after = match before {
+            Ok(_) => counters::snapshot(driver, true),
+            Err(_) => Err(String::new()),
+        };
+        (before, after)
     });
-    outcome
+    Joined {
+        fatal,
+        counters,
+        sampled,
+    }
+}
+
+/// Ask the server for a new session within `within`, on a thread of the run's scope; the
+/// answer (whether it answered) comes on the channel.
+fn answers_within<'scope>(
+    s: &'scope std::thread::Scope<'scope, '_>,
+    driver: &'scope dyn Driver,
+    within: Duration,
+) -> mpsc::Receiver<bool> {
+    let (tx, rx) = mpsc::channel();
+    s.spawn(move || {
+        let _ = tx.send(driver.answers_within(within));
+    });
+    rx
 }
 
 /// Open the probe session used for metadata and readiness checks.

@@ -5,6 +5,7 @@
 //! - `execute`: `run` (workers, gate, reporter, conclusion), `probe`
 //! - `reporter`: the warm-up and the reading of every cell into intervals and checkpoints
 //! - `conclude`: the run's figures once its workers ended, and where its measured time ends
+//! - `samplers`: the server's wait events and status, read while the run works
 //! - `diagnose`: a worker's failed set-up and the error that stopped a run, as one line with the fix
 //! - `start`: a worker's life (set up, ready, the gate, its events); `worker`, `keyed`: its
 //!   event loop, general and for one keyed statement
@@ -25,6 +26,7 @@ mod limits;
 mod pacing;
 pub mod progress;
 mod reporter;
+mod samplers;
 mod setup_slots;
 mod shared;
 mod shutdown;

@@ -31,6 +31,25 @@ pub struct Shared {
 }
 
 impl Shared {
+    /// The state of a run of `threads` workers about to start.
+    pub fn for_run(cfg: &dbpress_config::RunConfig, threads: usize) -> Shared {
+        Shared {
+            stop: AtomicBool::new(false),
+            measuring: AtomicBool::new(cfg.warmup == 0),
+            events_limit: cfg.events,
+            events_per_thread: cfg.events_per_thread,
+            events_claimed: AtomicU64::new(0),
+            in_flight: AtomicU64::new(0),
+            running: AtomicUsize::new(threads),
+            last_finish_ns: AtomicU64::new(0),
+            epoch: Instant::now(),
+            epoch_ns: dbpress_measure::stats::now_ns(),
+            deadline_ns: AtomicU64::new(0),
+            latency_limit_ns: cfg.latency_limit_ns.unwrap_or(0),
+            session_ids: std::sync::Mutex::new(Vec::new()),
+        }
+    }
+
     /// Whether `now_ns` (on the `now_ns` clock) is past the end of a `--time` run. Each worker
     /// checks its own clock after every event, as sysbench's do, so a reporter the scheduler
     /// starves (hundreds of busy threads on two cores) cannot stretch a 2 s run to 14 s.

@@ -1,21 +1,76 @@
 //! The workers' start: each connects and prepares its statements (at most `SETUP_SLOTS` at
 //! once), says it is ready, waits at the gate with the others, then runs its events.
 
+use crate::init_watchdog::InitWatchdog;
 use crate::pacing::Schedule;
 use crate::setup_slots::SetupSlots;
 use crate::shared::Shared;
 use crate::worker::Worker;
 use dbpress_config::RunConfig;
+use dbpress_core::error::{environment, Result};
 use dbpress_core::rand::{Distribution, Rng};
-use dbpress_driver::{DbError, Driver};
+use dbpress_driver::{DbError, DbErrorKind, Driver};
+use dbpress_measure::counters::{self, Snapshot};
+use dbpress_measure::host::Sampler;
 use dbpress_measure::stats::{StmtStats, ThreadCell};
 use dbpress_workload::Workload;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
+use std::thread::{Scope, ScopedJoinHandle};
+use std::time::Instant;
 
 /// A worker's readiness: its number, and the server's id for its session (for the wait
 /// sampler) or why it could not be set up.
-pub type Ready = (u32, Result<Option<u64>, DbError>);
+pub type Ready = (u32, std::result::Result<Option<u64>, DbError>);
+
+/// What a run's threads share, made before any of them starts.
+pub struct Parts {
+    pub cells: Vec<ThreadCell>,
+    pub shared: Shared,
+    pub schedule: Option<Schedule>,
+    go: Gate,
+    slots: SetupSlots,
+    setup_failed: AtomicBool,
+    kinds: usize,
+}
+
+impl Parts {
+    pub fn new(cfg: &RunConfig, workload: &dyn Workload) -> Parts {
+        let kinds = workload.statement_kinds().len();
+        let threads = cfg.threads as usize;
+        Parts {
+            cells: (0..threads).map(|_| ThreadCell::new(kinds)).collect(),
+            shared: Shared::for_run(cfg, threads),
+            schedule: cfg.rate.map(|r| Schedule::new(r, cfg.arrival)),
+            go: Gate::default(),
+            slots: SetupSlots::new(crate::setup_slots::SETUP_SLOTS),
+            setup_failed: AtomicBool::new(false),
+            kinds,
+        }
+    }
+
+    /// The workers' view of these parts.
+    pub fn crew<'a>(
+        &'a self,
+        cfg: &'a RunConfig,
+        workload: &'a dyn Workload,
+        driver: &'a dyn Driver,
+    ) -> Crew<'a> {
+        Crew {
+            cfg,
+            workload,
+            driver,
+            shared: &self.shared,
+            cells: &self.cells,
+            schedule: self.schedule.as_ref(),
+            go: &self.go,
+            slots: &self.slots,
+            setup_failed: &self.setup_failed,
+            kinds: self.kinds,
+            transactional: workload.transactional(),
+        }
+    }
+}
 
 /// What every worker of a run shares while it starts and runs.
 pub struct Crew<'a> {
@@ -104,6 +159,126 @@ pub fn worker_main(crew: &Crew<'_>, tid: u32, ready: mpsc::Sender<Ready>) -> Opt
         .fetch_max(dbpress_measure::stats::now_ns(), Ordering::Relaxed);
     shared.running.fetch_sub(1, Ordering::Relaxed);
     r
+}
+
+/// A worker's thread, which returns the error that ended the run, if its events met one.
+pub type WorkerHandle<'scope> = ScopedJoinHandle<'scope, Option<DbError>>;
+
+/// Start one thread per worker in `s`, each reporting its readiness on `ready`. A thread that
+/// cannot be started fails the set-up: the gate opens for the others to leave, and the error
+/// says what to change.
+pub fn spawn_workers<'scope, 'env>(
+    s: &'scope Scope<'scope, 'env>,
+    crew: &'env Crew<'env>,
+    ready: mpsc::Sender<Ready>,
+) -> Result<Vec<WorkerHandle<'scope>>> {
+    let threads = crew.cells.len();
+    let mut handles = Vec::with_capacity(threads);
+    for tid in 0..threads as u32 {
+        let tx = ready.clone();
+        let builder = std::thread::Builder::new()
+            .name(format!("dbpress-w{tid}"))
+            .stack_size(256 * 1024);
+        match builder.spawn_scoped(s, move || worker_main(crew, tid, tx)) {
+            Ok(h) => handles.push(h),
+            Err(e) => {
+                crew.setup_failed.store(true, Ordering::Relaxed);
+                crew.go.open();
+                return Err(environment(format!(
+                    "cannot start worker thread {} of {}: {e}: use fewer --threads or raise the process limits (ulimit -u)",
+                    tid + 1,
+                    threads
+                )));
+            }
+        }
+    }
+    Ok(handles)
+}
+
+/// A worker whose set-up failed: the first one by number, and how many failed the same way.
+pub struct SetupFailure {
+    pub error: DbError,
+    pub alike: usize,
+}
+
+/// Wait until every worker has said whether it is ready; their sessions' server ids go to
+/// `shared` (for the wait sampler). A failed set-up stops the others at the gate.
+pub fn await_ready(
+    crew: &Crew<'_>,
+    ready: mpsc::Receiver<Ready>,
+    init: &InitWatchdog,
+) -> Option<SetupFailure> {
+    let threads = crew.cells.len();
+    let mut first_err: Option<(u32, DbError)> = None;
+    let mut failed_kinds: Vec<DbErrorKind> = Vec::new();
+    init.workers_started();
+    let mut session_ids = Vec::with_capacity(threads);
+    for (tid, r) in ready.iter().take(threads) {
+        init.worker_ready();
+        match r {
+            Ok(id) => session_ids.extend(id),
+            Err(e) => {
+                failed_kinds.push(e.kind);
+                if first_err.as_ref().is_none_or(|(t, _)| tid < *t) {
+                    first_err = Some((tid, e));
+                }
+            }
+        }
+    }
+    // Every session's id, or none: a partial list would leave sessions out of the samples.
+    if session_ids.len() < threads {
+        session_ids.clear();
+    }
+    session_ids.sort_unstable();
+    *crew
+        .shared
+        .session_ids
+        .lock()
+        .unwrap_or_else(|p| p.into_inner()) = session_ids;
+    let (_, error) = first_err?;
+    crew.setup_failed.store(true, Ordering::Relaxed);
+    let alike = failed_kinds.iter().filter(|k| **k == error.kind).count();
+    Some(SetupFailure { error, alike })
+}
+
+impl Crew<'_> {
+    /// Open the gate: the schedule and the deadline start now. Returns the instant of the
+    /// start and, for a run whose workers are all set up, the server's counters just before.
+    pub fn release(
+        &self,
+        set_up: bool,
+        host: &mut Sampler,
+        init: &InitWatchdog,
+    ) -> (Instant, Option<Snapshot>) {
+        // Every session is connected with its statements prepared: from here the server's
+        // counters grow by what the run sends (and by whatever else the server is doing).
+        let counters_before = match (set_up, self.driver.counters()) {
+            (true, Some(_)) => Some(counters::snapshot(self.driver, false)),
+            _ => None,
+        };
+        host.before_start();
+        // Without a warm-up, measurement starts at the release below: the machine is read
+        // now, not when the reporter next gets a CPU (on a machine with hundreds of busy
+        // threads per core, that can be a second later).
+        if self.cfg.warmup == 0 {
+            host.begin();
+        }
+        init.disarm();
+        // Workers are parked at the barrier: the schedule and deadline start now.
+        let started = Instant::now();
+        let start_ns = dbpress_measure::stats::now_ns().saturating_sub(self.shared.epoch_ns);
+        if let Some(s) = self.schedule {
+            s.start_at(start_ns);
+        }
+        if self.cfg.time > 0 {
+            self.shared.deadline_ns.store(
+                start_ns + (self.cfg.time + self.cfg.warmup) * 1_000_000_000,
+                Ordering::Relaxed,
+            );
+        }
+        self.go.open();
+        (started, counters_before)
+    }
 }
 
 /// Where workers wait after connecting until every worker is ready (or setup failed).

@@ -64,6 +64,7 @@ impl Worker<'_> {
         fatal
     }
 
+    /// The general event loop: stop, pause, claim, start (paced or not), attempt, record.
     fn run_events(&mut self) -> Option<DbError> {
         let shared = self.shared;
         let mut error_codes: Vec<String> = Vec::new();
@@ -77,141 +78,183 @@ impl Worker<'_> {
             if shared.stop.load(Ordering::Relaxed) {
                 return None;
             }
-            if pauses {
-                // A terminal's keying and think time: not part of any event's latency.
-                let pause = self.events.pause_ns();
-                if pause > 0 && !sleep_until(now_ns() + pause, shared) {
-                    return None;
-                }
+            // A terminal's keying and think time: not part of any event's latency.
+            if pauses && !self.pause() {
+                return None;
             }
             let measuring = shared.measuring.load(Ordering::Relaxed);
-            if measuring && shared.events_limit > 0 {
-                // Its own share first: a worker past it must not take one of the common
-                // count that another worker's share still needs.
-                if shared.events_per_thread > 0 && mine >= shared.events_per_thread {
-                    return None;
-                }
-                // Claimed before the event, like sysbench, so exactly `--events` events run.
-                if shared.events_claimed.fetch_add(1, Ordering::Relaxed) >= shared.events_limit {
-                    return None;
-                }
-                mine += 1;
+            if measuring && !self.claim(&mut mine) {
+                return None;
             }
             // (intended start, actual start); 0 = not known yet.
-            let (intended, mut started) = match self.schedule {
+            let (intended, started) = match self.schedule {
                 None if bound => (0, 0),
                 None => {
                     let now = now_ns();
                     (now, now)
                 }
-                Some(s) => {
-                    let at_ns = s.claim(&mut self.rng);
-                    let deadline = shared.deadline_ns.load(Ordering::Relaxed);
-                    if deadline > 0 && at_ns >= deadline {
-                        return None;
-                    }
-                    let at = shared.epoch_ns + at_ns;
-                    if !sleep_until(at, shared) {
-                        return None;
-                    }
-                    let now = now_ns();
-                    // pgbench's -L under -R: an event already later than the limit when due
-                    // would only add to the backlog; it is counted and not run.
-                    let limit = shared.latency_limit_ns;
-                    if limit > 0 && now.saturating_sub(at) > limit {
-                        if measuring {
-                            self.cell.record_skipped();
-                        }
-                        continue;
-                    }
-                    (at, now)
-                }
+                Some(s) => match self.paced_start(s, measuring) {
+                    PacedStart::At(intended, started) => (intended, started),
+                    PacedStart::Skipped => continue,
+                    PacedStart::Stop => return None,
+                },
             };
-            if self.schedule.is_some() {
-                shared.in_flight.fetch_add(1, Ordering::Relaxed);
-            }
-
-            error_codes.clear();
-            let (mut reads, mut writes, mut other, mut reconnects) = (0, 0, 0, 0);
-            let mut end = 0;
-            let mut label: Option<u8>;
-            let (succeeded, fatal) = loop {
-                let mut exec = Exec::new(self.conn.as_mut(), &mut self.stmts, measuring);
-                let r = self.events.event(&mut exec);
-                reads += exec.reads;
-                writes += exec.writes;
-                other += exec.other;
-                reconnects += exec.reconnects;
-                if started == 0 {
-                    started = exec.first_send_ns;
-                }
-                label = exec.label;
-                match r {
-                    Ok(()) => {
-                        if bound && error_codes.is_empty() {
-                            end = exec.last_reply_ns;
-                        }
-                        break (true, None);
-                    }
-                    Err(e) => match self.recover(e, &mut error_codes, &mut reconnects) {
-                        Recovery::Retry => {}
-                        Recovery::Stop => break (false, None),
-                        Recovery::Fatal(e) => break (false, Some(e)),
-                    },
-                }
-            };
-            if end == 0 {
-                end = now_ns();
-            }
-            if started == 0 {
-                // A statement-bound event that sent nothing.
-                started = end;
-            }
+            let done = self.run_event(&mut error_codes, started, bound, measuring);
             let intended = if self.schedule.is_some() {
+                shared.in_flight.fetch_sub(1, Ordering::Relaxed);
                 intended
             } else {
-                started
+                done.started
             };
-            if self.schedule.is_some() {
-                shared.in_flight.fetch_sub(1, Ordering::Relaxed);
-            }
-            let lag_ns = started.saturating_sub(intended);
             // Whether an event counts is decided when it starts: warm-up events, including
             // those still running when measurement begins, are excluded from every figure.
-            if !measuring {
+            if measuring {
+                self.record(&done, intended, &error_codes);
+            } else {
+                let (c, failed) = (&done.counts, error_codes.len() as u64);
                 self.cell
-                    .record_warmup(succeeded, reads, writes, other, error_codes.len() as u64);
-                if let Some(e) = fatal {
-                    return Some(e);
-                }
-                if shared.past_deadline(end) {
-                    return None;
-                }
-                continue;
+                    .record_warmup(done.succeeded, c.reads, c.writes, c.other, failed);
             }
-            self.cell.record_event(&EventRecord {
-                completed: succeeded,
-                response_ns: end.saturating_sub(intended),
-                service_ns: end.saturating_sub(started),
-                reads,
-                writes,
-                other,
-                reconnects,
-                late: self.schedule.is_some() && lag_ns > LATE_THRESHOLD_NS,
-                lag_ns,
-                over_limit: shared.latency_limit_ns > 0
-                    && end.saturating_sub(intended) > shared.latency_limit_ns,
-                paced: self.schedule.is_some(),
-                error_codes: &error_codes,
-                label,
-            });
-            if let Some(e) = fatal {
-                return Some(e);
+            if done.fatal.is_some() {
+                return done.fatal;
             }
-            if shared.past_deadline(end) {
+            if shared.past_deadline(done.end) {
                 return None;
             }
         }
+    }
+
+    /// Sleep for the workload's keying and think time; false if the run stopped meanwhile.
+    #[inline(always)]
+    fn pause(&mut self) -> bool {
+        let pause = self.events.pause_ns();
+        pause == 0 || sleep_until(now_ns() + pause, self.shared)
+    }
+
+    /// Take one measured event of `--events` (and of this worker's own share); false when
+    /// none is left.
+    #[inline(always)]
+    fn claim(&self, mine: &mut u64) -> bool {
+        let shared = self.shared;
+        if shared.events_limit == 0 {
+            return true;
+        }
+        // Its own share first: a worker past it must not take one of the common count that
+        // another worker's share still needs.
+        if shared.events_per_thread > 0 && *mine >= shared.events_per_thread {
+            return false;
+        }
+        // Claimed before the event, like sysbench, so exactly `--events` events run.
+        if shared.events_claimed.fetch_add(1, Ordering::Relaxed) >= shared.events_limit {
+            return false;
+        }
+        *mine += 1;
+        true
+    }
+
+    /// Under `--rate`: wait for the event's slot in the schedule and start it (counted in
+    /// flight), skip it when already later than `--latency-limit`, or stop at the deadline.
+    #[inline(always)]
+    fn paced_start(&mut self, s: &Schedule, measuring: bool) -> PacedStart {
+        let shared = self.shared;
+        let at_ns = s.claim(&mut self.rng);
+        let deadline = shared.deadline_ns.load(Ordering::Relaxed);
+        if deadline > 0 && at_ns >= deadline {
+            return PacedStart::Stop;
+        }
+        let at = shared.epoch_ns + at_ns;
+        if !sleep_until(at, shared) {
+            return PacedStart::Stop;
+        }
+        let now = now_ns();
+        // pgbench's -L under -R: an event already later than the limit when due would only
+        // add to the backlog; it is counted and not run.
+        let limit = shared.latency_limit_ns;
+        if limit > 0 && now.saturating_sub(at) > limit {
+            if measuring {
+                self.cell.record_skipped();
+            }
+            return PacedStart::Skipped;
+        }
+        shared.in_flight.fetch_add(1, Ordering::Relaxed);
+        PacedStart::At(at, now)
+    }
+
+    /// Run the event, retrying it after ignorable errors (their codes in `error_codes`), until
+    /// it succeeds, the run stops or an error ends the run. `started`: when it started, or 0
+    /// for the first statement's send.
+    #[inline(always)]
+    fn run_event(
+        &mut self,
+        error_codes: &mut Vec<String>,
+        mut started: u64,
+        bound: bool,
+        measuring: bool,
+    ) -> Attempted {
+        error_codes.clear();
+        let mut counts = Counts::default();
+        let mut end = 0;
+        let mut label: Option<u8>;
+        let (succeeded, fatal) = loop {
+            let mut exec = Exec::new(self.conn.as_mut(), &mut self.stmts, measuring);
+            let r = self.events.event(&mut exec);
+            counts.reads += exec.reads;
+            counts.writes += exec.writes;
+            counts.other += exec.other;
+            counts.reconnects += exec.reconnects;
+            if started == 0 {
+                started = exec.first_send_ns;
+            }
+            label = exec.label;
+            match r {
+                Ok(()) => {
+                    if bound && error_codes.is_empty() {
+                        end = exec.last_reply_ns;
+                    }
+                    break (true, None);
+                }
+                Err(e) => match self.recover(e, error_codes, &mut counts.reconnects) {
+                    Recovery::Retry => {}
+                    Recovery::Stop => break (false, None),
+                    Recovery::Fatal(e) => break (false, Some(e)),
+                },
+            }
+        };
+        if end == 0 {
+            end = now_ns();
+        }
+        Attempted {
+            succeeded,
+            fatal,
+            counts,
+            // A statement-bound event that sent nothing started when it ended.
+            started: if started == 0 { end } else { started },
+            end,
+            label,
+        }
+    }
+
+    /// A measured event into this worker's cell, its response time from `intended`.
+    #[inline(always)]
+    fn record(&self, done: &Attempted, intended: u64, error_codes: &[String]) {
+        let limit = self.shared.latency_limit_ns;
+        let lag_ns = done.started.saturating_sub(intended);
+        let response_ns = done.end.saturating_sub(intended);
+        self.cell.record_event(&EventRecord {
+            completed: done.succeeded,
+            response_ns,
+            service_ns: done.end.saturating_sub(done.started),
+            reads: done.counts.reads,
+            writes: done.counts.writes,
+            other: done.counts.other,
+            reconnects: done.counts.reconnects,
+            late: self.schedule.is_some() && lag_ns > LATE_THRESHOLD_NS,
+            lag_ns,
+            over_limit: limit > 0 && response_ns > limit,
+            paced: self.schedule.is_some(),
+            error_codes,
+            label: done.label,
+        });
     }
 
     /// What to do after a failed attempt at an event: an ignorable error is added to `codes`
@@ -279,6 +322,37 @@ impl Worker<'_> {
             }
         }
     }
+}
+
+/// How a paced event starts.
+enum PacedStart {
+    /// At its intended time (ns on the `now_ns` clock), actually started at the second.
+    At(u64, u64),
+    /// Later than `--latency-limit` when due: counted, not run.
+    Skipped,
+    /// The run stopped, or the schedule reached the deadline.
+    Stop,
+}
+
+/// The statements an event's attempts ran, by class, and the reconnects they needed.
+#[derive(Default)]
+struct Counts {
+    reads: u64,
+    writes: u64,
+    other: u64,
+    reconnects: u64,
+}
+
+/// An event once its attempts are over.
+struct Attempted {
+    succeeded: bool,
+    /// The error that ends the run, if one did.
+    fatal: Option<DbError>,
+    counts: Counts,
+    /// When it started and ended (ns on the `now_ns` clock).
+    started: u64,
+    end: u64,
+    label: Option<u8>,
 }
 
 /// The outcome of `Worker::recover`.
