@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Client instructions per event of this checkout beside another revision's (default 9c519a3, the
+# house before issue #40's restructuring), both `cargo build --release`, so a change that is meant
+# to move code and not cost anything shows that it did not:
+#
+#   bench/house-instr.sh [REV] [REPS]
+#
+# callgrind, 1 thread, runs of N and 2N events ((I(2N) - I(N)) / N cancels start-up cost), the
+# two builds alternating, REPS (default 3) repetitions each: oltp_point_select (N=2000) and
+# oltp_read_write (N=1000) on the shared MariaDB's Unix socket, and the dry run of
+# oltp_read_write (20 000 events, which repeats to the instruction). Prints Markdown for
+# bench/RESULTS.md: the median of each side, their ratio and every repetition. BEFORE_BIN and
+# AFTER_BIN name binaries already built (to hold a server lock only while measuring).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rev="${1:-9c519a3}"
+reps="${2:-3}"
+work=$(mktemp -d)
+trap 'git worktree remove --force "$work/before" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+scripts/services.sh mariadb >/dev/null
+AFTER="${AFTER_BIN:-$PWD/target/release/dbpress}"
+BEFORE="${BEFORE_BIN:-$work/target/release/dbpress}"
+[ -n "${AFTER_BIN:-}" ] || cargo build --release --locked -q
+if [ -z "${BEFORE_BIN:-}" ]; then
+  git worktree add --detach "$work/before" "$rev" >/dev/null 2>&1
+  (cd "$work/before" && CARGO_TARGET_DIR="$work/target" cargo build --release --locked -q)
+fi
+CONN=(--mysql-socket=/run/mysqld/mysqld.sock --mysql-user=sbtest --mysql-password=sbtest --mysql-db=sbtest)
+median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+instructions() { # command... -> total instructions
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" >/dev/null 2>"$work/cg.err"
+  awk '/Collected/ {print $4}' "$work/cg.err"
+}
+
+per_event() { # binary n workload extra...
+  local bin=$1 n=$2 wl=$3 a b; shift 3
+  a=$(instructions "$bin" "$wl" run "${CONN[@]}" --rand-type=uniform --threads=1 --time=0 --events="$n" "$@")
+  b=$(instructions "$bin" "$wl" run "${CONN[@]}" --rand-type=uniform --threads=1 --time=0 --events=$((2 * n)) "$@")
+  echo $(((b - a) / n))
+}
+
+"$AFTER" oltp_read_write cleanup "${CONN[@]}" >/dev/null
+"$AFTER" oltp_read_write prepare "${CONN[@]}" --tables=1 --table-size=10000 >/dev/null
+echo "### Client instructions per event, $rev (before) vs $(git rev-parse --short HEAD) (after) (callgrind, N vs 2N, 1 thread, socket; $reps repetitions, alternating)"
+echo
+echo "| workload | before | after | ratio of medians | repetitions before / after |"
+echo "|---|---:|---:|---:|---|"
+for row in "oltp_point_select|2000|" "oltp_read_write|1000|" "oltp_read_write|20000|--mysql-dry-run"; do
+  IFS='|' read -r wl n extra <<<"$row"
+  bs=() as=()
+  for _ in $(seq "$reps"); do
+    bs+=("$(per_event "$BEFORE" "$n" "$wl" $extra)")
+    as+=("$(per_event "$AFTER" "$n" "$wl" $extra)")
+  done
+  b=$(printf '%s\n' "${bs[@]}" | median)
+  a=$(printf '%s\n' "${as[@]}" | median)
+  ratio=$(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.3f", a/b}')
+  echo "| $wl${extra:+ $extra} (N=$n) | $b | $a | $ratio | ${bs[*]} / ${as[*]} |"
+done
+"$AFTER" oltp_read_write cleanup "${CONN[@]}" >/dev/null

@@ -1,0 +1,156 @@
+//! The header a run prints before its workers start, as sysbench prints it (its lines first),
+//! then what dbpress adds: the target and its client, the stop condition, the statements' form.
+
+use dbpress_config::RunConfig;
+use dbpress_driver::clients::ClientSessions;
+use dbpress_driver::{Driver, ServerInfo};
+use dbpress_workload::Workload;
+use std::io::Write;
+
+/// The run's options and what it will reach, before the threads start.
+pub fn print(
+    out: &mut dyn Write,
+    cfg: &RunConfig,
+    w: &dyn Workload,
+    driver: &dyn Driver,
+    info: &ServerInfo,
+    probe_client: &[ClientSessions],
+) {
+    sysbench_lines(out, cfg);
+    dbpress_lines(out, cfg, w, driver, info, probe_client);
+}
+
+/// sysbench's own header lines, in its order and words.
+fn sysbench_lines(out: &mut dyn Write, cfg: &RunConfig) {
+    let _ = writeln!(out, "Running the test with following options:");
+    let _ = writeln!(out, "Number of threads: {}", cfg.threads);
+    if cfg.warmup > 0 {
+        let _ = writeln!(out, "Warmup time: {}s", cfg.warmup);
+    }
+    if let Some(rate) = cfg.rate {
+        let _ = writeln!(out, "Target transaction rate: {rate}/sec");
+    }
+    if let Some(limit) = cfg.latency_limit_ns {
+        let _ = writeln!(
+            out,
+            "Latency limit: {} ms (slower events are counted{})",
+            limit as f64 / 1e6,
+            if cfg.rate.is_some() {
+                "; events already later than it when due are skipped"
+            } else {
+                ""
+            }
+        );
+    }
+    if cfg.report_interval > 0 {
+        let _ = writeln!(
+            out,
+            "Report intermediate results every {} second(s)",
+            cfg.report_interval
+        );
+    }
+    if !cfg.checkpoints.is_empty() {
+        let list: Vec<String> = cfg.checkpoints.iter().map(u64::to_string).collect();
+        let _ = writeln!(out, "Report checkpoint(s) at {} seconds", list.join(", "));
+    }
+    let _ = writeln!(
+        out,
+        "Initializing random number generator from seed ({}).",
+        cfg.seed
+    );
+    if let Some(grace) = cfg.forced_shutdown {
+        // sysbench counts from the start: --time (and warm-up) plus the grace period.
+        let _ = writeln!(
+            out,
+            "Forcing shutdown in {} seconds",
+            seconds(cfg.time as f64 + cfg.warmup as f64 + grace)
+        );
+    }
+}
+
+/// What dbpress adds: the workload, the target and its client, the stop condition, the
+/// statements' form, the pacing and the workload's own lines.
+fn dbpress_lines(
+    out: &mut dyn Write,
+    cfg: &RunConfig,
+    w: &dyn Workload,
+    driver: &dyn Driver,
+    info: &ServerInfo,
+    probe_client: &[ClientSessions],
+) {
+    let server = if info.version.is_empty() {
+        String::new()
+    } else {
+        format!(" ({} {})", info.product, info.version)
+    };
+    let _ = writeln!(out, "Workload: {}", cfg.workload);
+    let _ = writeln!(
+        out,
+        "Target: {}{}{server}",
+        driver.describe(),
+        info.tls_note()
+    );
+    // The probe's session opened on the client every session will use, unless the server
+    // asks a later one for what that client does not speak (the result then names both).
+    let _ = writeln!(
+        out,
+        "Client: {}",
+        dbpress_driver::clients::describe(probe_client)
+    );
+    let _ = writeln!(out, "Stop condition: {}", stop_condition(cfg));
+    let statements = statements_form(cfg, w, driver);
+    if w.draws_keys_from_rand_type() {
+        let _ = writeln!(
+            out,
+            "Random ids: {}; statements: {statements}",
+            cfg.dist.kind
+        );
+    } else {
+        let _ = writeln!(out, "Statements: {statements}");
+    }
+    if let Some(rate) = cfg.rate {
+        let _ = writeln!(
+            out,
+            "Pacing: open loop at {rate}/s, {} arrivals; latency measured from each event's intended start",
+            match cfg.arrival {
+                dbpress_config::Arrival::Poisson => "Poisson",
+                dbpress_config::Arrival::Uniform => "uniform",
+            }
+        );
+    }
+    for line in w.describe() {
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = writeln!(out, "\n");
+}
+
+/// How the run's statements reach the server.
+fn statements_form(cfg: &RunConfig, w: &dyn Workload, driver: &dyn Driver) -> String {
+    match (w.sends_text_as(), cfg.ps_mode, driver.dialect().name) {
+        (Some(script), ..) => format!("text SQL, as {script}"),
+        // An embedded engine has no server side: its statements are compiled once per
+        // connection and re-run.
+        (None, dbpress_config::PsMode::Auto, "sqlite") => "prepared".into(),
+        (None, dbpress_config::PsMode::Auto, _) => "server-side prepared".into(),
+        (None, dbpress_config::PsMode::Disable, _) => "text (--db-ps-mode=disable)".into(),
+    }
+}
+
+/// How the run stops, in the header's and the result's words.
+pub fn stop_condition(cfg: &RunConfig) -> String {
+    match (cfg.time, cfg.events) {
+        (0, 0) => "none (--time=0 --events=0: runs until interrupted, Ctrl-C)".into(),
+        (t, 0) => format!("time ({t}s)"),
+        (0, e) => format!("events ({e})"),
+        (t, e) => format!("time ({t}s) or events ({e}), whichever comes first"),
+    }
+}
+
+/// Seconds as sysbench prints a whole number, with a fraction only when there is one.
+pub fn seconds(s: f64) -> String {
+    if s.fract() == 0.0 {
+        format!("{s:.0}")
+    } else {
+        format!("{s:.1}")
+    }
+}

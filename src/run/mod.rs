@@ -1,0 +1,90 @@
+//! One measured run: the header sysbench prints, the workers, and the `RunResult` assembled from
+//! what they measured. A single `run` and each step of a thread sweep go through here.
+//!
+//! - `header`: the lines printed before the threads start
+//! - `assemble`: the `RunResult` from what the run measured
+//! - `finish`: the result file, the report, the exit code of a single run
+
+mod assemble;
+mod finish;
+mod header;
+
+pub use assemble::Measured;
+pub use finish::{
+    abandoned_exit_code, abandoned_message, exit_forced, finish, forced_message, FORCED_EXIT_CODE,
+};
+
+use dbpress_config::RunConfig;
+use dbpress_core::error::Result;
+use dbpress_core::signals::Signals;
+use dbpress_workload::{Context, Workload};
+use std::convert::Infallible;
+use std::io::Write;
+
+/// Run the benchmark once: header, workers, intervals, and the assembled result. Printing the
+/// summary and choosing the exit code are the caller's (a single run, or a sweep step).
+/// The driver is `ctx.driver`.
+pub fn measure(
+    cfg: &RunConfig,
+    w: &dyn Workload,
+    ctx: &Context<'_>,
+    args: &[String],
+    out: &mut dyn Write,
+    signals: &Signals,
+    on_forced: &dyn Fn(Measured) -> Infallible,
+) -> Result<Measured> {
+    let driver = ctx.driver;
+    let init = dbpress_run::init_watchdog::InitWatchdog::arm(cfg.thread_init_timeout, cfg.threads);
+    let sessions_before = driver.clients();
+    let mut probe = dbpress_run::probe(driver)?;
+    let probe_client = dbpress_driver::clients::since(&sessions_before, &driver.clients());
+    let info = driver.server_info(probe.as_mut());
+    let warnings = w.check_ready(probe.as_mut(), ctx)?;
+    let server_process = dbpress_measure::host::server_process_of(driver, probe.as_ref());
+    let data = dbpress_measure::host::disk::data_device(
+        driver.data_location(probe.as_mut()),
+        &server_process,
+    );
+    let network = dbpress_measure::host::network::link_of(probe.socket_fd());
+    for warning in &warnings {
+        warn_once(warning);
+    }
+
+    header::print(out, cfg, w, driver, &info, &probe_client);
+    drop(probe);
+
+    let started_at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let before = assemble::Before {
+        info: &info,
+        warnings: &warnings,
+        started_at_unix_s: started_at,
+        args,
+        sessions: &sessions_before,
+    };
+    let assemble = |output| assemble::assemble(cfg, w, driver, &before, output);
+    let forced = |output| on_forced(assemble(output));
+    let controls = dbpress_run::Controls {
+        signals,
+        init: &init,
+        on_forced: &forced,
+    };
+    let host = dbpress_measure::host::Sampler::new(server_process, data).with_network(network);
+    let mut progress = dbpress_report::text::progress::TextProgress::new(out, cfg.percentile);
+    let output = dbpress_run::run(cfg, w, driver, &info, &controls, host, &mut progress)?;
+    Ok(assemble(output))
+}
+
+/// A warning on stderr, once per process: each level of a thread sweep checks the same tables,
+/// and the same line ten times over hides whatever else stderr says. (Each level's result keeps
+/// it in `run.warnings`.)
+fn warn_once(warning: &str) {
+    static SHOWN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut shown = SHOWN.lock().unwrap_or_else(|p| p.into_inner());
+    if dbpress_core::verbosity::warnings() && !shown.iter().any(|w| w == warning) {
+        eprintln!("dbpress: warning: {warning}");
+        shown.push(warning.to_string());
+    }
+}
