@@ -16,24 +16,7 @@ pub fn main(
     let what = what.ok_or_else(|| {
         usage("`dbpress experiment report` needs the plan file or the experiment's name: dbpress experiment report study.toml")
     })?;
-    // A plan file, or the name of an experiment whose plan the store keeps.
-    let (plan, store_path) = if Path::new(what).is_file() {
-        let plan = Plan::load(Path::new(what)).map_err(usage)?;
-        let path = store_for(Some(&plan));
-        (plan, path)
-    } else {
-        let path = store_for(None);
-        let store = super::results::open_existing(&path)?;
-        let (text, _) = store.experiment(what).map_err(environment)?.ok_or_else(|| {
-            usage(format!(
-                "'{what}' is neither a plan file nor an experiment in {}: give the plan file, or one of the names `dbpress results list` shows",
-                path.display()
-            ))
-        })?;
-        let plan = Plan::parse(Path::new(&format!("{what} (as kept in the store)")), &text)
-            .map_err(usage)?;
-        (plan, path)
-    };
+    let (plan, store_path) = plan_and_store(what, store_for)?;
     let store = super::results::open_existing(&store_path)?;
     let (_, generation) = store
         .experiment(&plan.name)
@@ -46,6 +29,54 @@ pub fn main(
                 plan.path.display()
             ))
         })?;
+    let runs = measured_cells(&store, &plan, generation)?;
+    let s = study::study(&study_input(&plan, runs));
+    let text = study::text::render(&s);
+    let render = |f: &str| render(&s, &text, f);
+    if let Some(path) = output {
+        use dbpress_report::FileFormat;
+        let f = match FileFormat::of(path) {
+            FileFormat::Json => "json",
+            FileFormat::Csv => "csv",
+            FileFormat::Markdown => "markdown",
+            FileFormat::Html => "html",
+        };
+        dbpress_report::json::write_text(path, &render(f)?)?;
+    }
+    dbpress_core::out!("{}", render(format.unwrap_or("text"))?);
+    Ok(0)
+}
+
+/// The plan `what` names (a plan file, or the name of an experiment whose plan the store
+/// keeps) and the store that holds its runs.
+fn plan_and_store(
+    what: &str,
+    store_for: &dyn Fn(Option<&Plan>) -> PathBuf,
+) -> Result<(Plan, PathBuf)> {
+    if Path::new(what).is_file() {
+        let plan = Plan::load(Path::new(what)).map_err(usage)?;
+        let path = store_for(Some(&plan));
+        return Ok((plan, path));
+    }
+    let path = store_for(None);
+    let store = super::results::open_existing(&path)?;
+    let (text, _) = store.experiment(what).map_err(environment)?.ok_or_else(|| {
+        usage(format!(
+            "'{what}' is neither a plan file nor an experiment in {}: give the plan file, or one of the names `dbpress results list` shows",
+            path.display()
+        ))
+    })?;
+    let plan =
+        Plan::parse(Path::new(&format!("{what} (as kept in the store)")), &text).map_err(usage)?;
+    Ok((plan, path))
+}
+
+/// The runs of the study's current generation that measured a cell the plan still has.
+fn measured_cells(
+    store: &dbpress_store::Store,
+    plan: &Plan,
+    generation: i64,
+) -> Result<Vec<StudyRun>> {
     let filter = dbpress_store::RunFilter {
         experiment: Some(plan.name.clone()),
         generation: Some(generation),
@@ -65,7 +96,7 @@ pub fn main(
         ) else {
             continue;
         };
-        let (_, result) = super::results::stored_result(&store, row.id)?;
+        let (_, result) = super::results::stored_result(store, row.id)?;
         runs.push(StudyRun {
             id: row.id,
             target: t,
@@ -76,35 +107,17 @@ pub fn main(
             result,
         });
     }
-    let input = StudyInput {
+    Ok(runs)
+}
+
+/// What the study's report is made from: the plan's names and the measured cells.
+fn study_input(plan: &Plan, runs: Vec<StudyRun>) -> StudyInput {
+    StudyInput {
         name: plan.name.clone(),
         description: plan.description.clone(),
         targets: plan.targets.iter().map(|t| t.name.clone()).collect(),
         settings: plan.settings.iter().map(|s| s.name.clone()).collect(),
-        settings_about: plan
-            .settings
-            .iter()
-            .map(|s| {
-                let mut parts: Vec<String> = s
-                    .variables
-                    .iter()
-                    .map(|(k, v)| format!("{k}={v}"))
-                    .collect();
-                if let Some(r) = &s.restart {
-                    parts.push(format!("restart: {r}"));
-                }
-                parts.extend(
-                    s.expect
-                        .iter()
-                        .map(|(k, v)| format!("{k}={v} (after restart)")),
-                );
-                if parts.is_empty() {
-                    "the servers as they are".into()
-                } else {
-                    parts.join(", ")
-                }
-            })
-            .collect(),
+        settings_about: plan.settings.iter().map(settings_about).collect(),
         workloads: plan.workloads.iter().map(|w| w.name.clone()).collect(),
         workload_about: plan.workloads.iter().map(|w| w.args.join(" ")).collect(),
         threads: plan.threads.clone(),
@@ -120,33 +133,43 @@ pub fn main(
         metrics: plan.metrics.clone(),
         status: plan.status.clone(),
         runs,
-    };
-    let s = study::study(&input);
-    let text = study::text::render(&s);
-    let render = |f: &str| -> Result<String> {
-        Ok(match f {
-            "text" => text.clone(),
-            "markdown" | "md" => study::text::markdown(&s),
-            "csv" => study::text::csv(&s),
-            "html" => dbpress_report::html::study_page(&s, &text),
-            "json" => serde_json::to_string_pretty(&s).expect("Study always serialises") + "\n",
-            other => {
-                return Err(usage(format!(
-                    "invalid value '{other}' for --output-format: use text, markdown, csv, html or json"
-                )))
-            }
-        })
-    };
-    if let Some(path) = output {
-        use dbpress_report::FileFormat;
-        let f = match FileFormat::of(path) {
-            FileFormat::Json => "json",
-            FileFormat::Csv => "csv",
-            FileFormat::Markdown => "markdown",
-            FileFormat::Html => "html",
-        };
-        dbpress_report::json::write_text(path, &render(f)?)?;
     }
-    dbpress_core::out!("{}", render(format.unwrap_or("text"))?);
-    Ok(0)
+}
+
+/// What a settings set changes, in one line.
+fn settings_about(s: &dbpress_study::plan::SettingsSet) -> String {
+    let mut parts: Vec<String> = s
+        .variables
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    if let Some(r) = &s.restart {
+        parts.push(format!("restart: {r}"));
+    }
+    parts.extend(
+        s.expect
+            .iter()
+            .map(|(k, v)| format!("{k}={v} (after restart)")),
+    );
+    if parts.is_empty() {
+        "the servers as they are".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The study in format `f` (`text` is already rendered).
+fn render(s: &study::Study, text: &str, f: &str) -> Result<String> {
+    Ok(match f {
+        "text" => text.to_string(),
+        "markdown" | "md" => study::text::markdown(s),
+        "csv" => study::text::csv(s),
+        "html" => dbpress_report::html::study_page(s, text),
+        "json" => serde_json::to_string_pretty(s).expect("Study always serialises") + "\n",
+        other => {
+            return Err(usage(format!(
+                "invalid value '{other}' for --output-format: use text, markdown, csv, html or json"
+            )))
+        }
+    })
 }
