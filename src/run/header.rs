@@ -3,7 +3,7 @@
 
 use dbpress_config::RunConfig;
 use dbpress_driver::clients::ClientSessions;
-use dbpress_driver::{Driver, ServerInfo};
+use dbpress_driver::{Driver, ServerInfo, SqlFamily};
 use dbpress_workload::Workload;
 use std::io::Write;
 
@@ -126,11 +126,11 @@ fn dbpress_lines(
 
 /// How the run's statements reach the server.
 fn statements_form(cfg: &RunConfig, w: &dyn Workload, driver: &dyn Driver) -> String {
-    match (w.sends_text_as(), cfg.ps_mode, driver.dialect().name) {
+    match (w.sends_text_as(), cfg.ps_mode, driver.dialect().family) {
         (Some(script), ..) => format!("text SQL, as {script}"),
         // An embedded engine has no server side: its statements are compiled once per
         // connection and re-run.
-        (None, dbpress_config::PsMode::Auto, "sqlite") => "prepared".into(),
+        (None, dbpress_config::PsMode::Auto, SqlFamily::Sqlite) => "prepared".into(),
         (None, dbpress_config::PsMode::Auto, _) => "server-side prepared".into(),
         (None, dbpress_config::PsMode::Disable, _) => "text (--db-ps-mode=disable)".into(),
     }

@@ -34,7 +34,7 @@ pub use dbpress_session::{
     rows, Connection, DbError, DbErrorFields, DbErrorKind, DbResult, QueryKind, ResultRows,
     RowBatch, StmtHandle, Value,
 };
-pub use dialect::Dialect;
+pub use dialect::{Dialect, SqlFamily};
 pub use driver::{
     connect_checked, counter_rows, tls_description, CounterSpec, DataLocation, Driver, Hints,
     PsMode, ServerInfo,

@@ -7,7 +7,7 @@
 
 use super::gen::{self, CConstants};
 use super::names::Names;
-use super::schema::{self, Engine, META};
+use super::schema::{self, META};
 use super::Tpcc;
 use crate::load_progress::Progress;
 use crate::workload::setup_error;
@@ -15,6 +15,7 @@ use crate::workload::Context;
 use dbpress_core::error::{environment, Error, Result};
 use dbpress_core::rand::Rng;
 use dbpress_core::signals::{self, Signals};
+use dbpress_driver::SqlFamily;
 use dbpress_driver::{Connection, DbResult, RowBatch};
 use dbpress_measure::host::Sampler;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -25,7 +26,7 @@ const ROWS_PER_WAREHOUSE_ESTIMATE: u64 = 1 + 10 + 100_000 + 30_000 * 3 + 9_000 +
 const ITEMS: u32 = 100_000;
 
 pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::host::HostUsage>> {
-    let engine = Engine::of(ctx.driver.dialect().name);
+    let engine = ctx.driver.dialect().family;
     let mut probe = ctx.connect(0)?;
     let dry = ctx.driver.dialect().executes_nothing;
     let host = Sampler::started_for(ctx.driver, probe.as_mut());
@@ -165,7 +166,7 @@ pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
 fn finish_set(
     w: &Tpcc,
     conn: &mut dyn Connection,
-    engine: Engine,
+    engine: SqlFamily,
     names: &Names,
     dry: bool,
 ) -> Result<()> {
@@ -179,7 +180,7 @@ fn finish_set(
         run(conn, &sql, "creating an index")?;
     }
     if w.use_fk {
-        if engine == Engine::Sqlite {
+        if engine == SqlFamily::Sqlite {
             dbpress_core::notice!(
                 "--use-fk: SQLite cannot add a foreign key to an existing table; none added"
             );
@@ -194,7 +195,7 @@ fn finish_set(
         }
     }
     match engine {
-        Engine::Pg => {
+        SqlFamily::Postgres => {
             for t in schema::TABLES {
                 run(
                     conn,
@@ -203,12 +204,12 @@ fn finish_set(
                 )?;
             }
         }
-        Engine::Sqlite => run(conn, "ANALYZE", "ANALYZE")?,
-        Engine::Mysql if !dry => {
+        SqlFamily::Sqlite => run(conn, "ANALYZE", "ANALYZE")?,
+        SqlFamily::Mysql if !dry => {
             let list = names.sql(&schema::TABLES.join(", "));
             let _ = conn.query_rows(&format!("ANALYZE TABLE {list}"));
         }
-        Engine::Mysql => {}
+        SqlFamily::Mysql => {}
     }
     Ok(())
 }

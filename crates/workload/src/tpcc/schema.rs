@@ -4,48 +4,32 @@
 //! loaded. Every statement is written with the spec's names and renamed per table set (`Names`).
 
 use super::names::Names;
+use dbpress_driver::SqlFamily;
 
-/// What differs between engines in TPC-C's SQL.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
-    Mysql,
-    Pg,
-    Sqlite,
+/// A column of date and time, in the engine's type.
+fn datetime(e: SqlFamily) -> &'static str {
+    match e {
+        SqlFamily::Mysql => "DATETIME",
+        SqlFamily::Postgres => "TIMESTAMP",
+        SqlFamily::Sqlite => "TEXT",
+    }
 }
 
-impl Engine {
-    pub fn of(dialect_name: &str) -> Engine {
-        match dialect_name {
-            "pgsql" => Engine::Pg,
-            "sqlite" => Engine::Sqlite,
-            _ => Engine::Mysql,
-        }
+/// Row locking on a read that precedes a write of the same row; SQLite's transaction already
+/// holds the database's write lock (BEGIN IMMEDIATE).
+pub fn for_update(e: SqlFamily) -> &'static str {
+    match e {
+        SqlFamily::Sqlite => "",
+        _ => " FOR UPDATE",
     }
+}
 
-    fn datetime(self) -> &'static str {
-        match self {
-            Engine::Mysql => "DATETIME",
-            Engine::Pg => "TIMESTAMP",
-            Engine::Sqlite => "TEXT",
-        }
-    }
-
-    /// Row locking on a read that precedes a write of the same row; SQLite's transaction
-    /// already holds the database's write lock (BEGIN IMMEDIATE).
-    pub fn for_update(self) -> &'static str {
-        match self {
-            Engine::Sqlite => "",
-            _ => " FOR UPDATE",
-        }
-    }
-
-    /// Clustered on the primary key: InnoDB always is; SQLite when WITHOUT ROWID.
-    fn table_suffix(self, mysql_engine: &str) -> String {
-        match self {
-            Engine::Mysql => format!(" ENGINE={mysql_engine}"),
-            Engine::Pg => String::new(),
-            Engine::Sqlite => " WITHOUT ROWID".into(),
-        }
+/// Clustered on the primary key: InnoDB always is; SQLite when WITHOUT ROWID.
+fn table_suffix(e: SqlFamily, mysql_engine: &str) -> String {
+    match e {
+        SqlFamily::Mysql => format!(" ENGINE={mysql_engine}"),
+        SqlFamily::Postgres => String::new(),
+        SqlFamily::Sqlite => " WITHOUT ROWID".into(),
     }
 }
 
@@ -71,18 +55,23 @@ pub const META: &str = "tpcc_meta";
 
 /// CREATE TABLE statements, primary keys included (loading in key order keeps them cheap);
 /// `force_pk` gives HISTORY an auto-increment `id` key (sysbench-tpcc's --force_pk).
-pub fn create_tables(e: Engine, mysql_engine: &str, force_pk: bool, names: &Names) -> Vec<String> {
-    let dt = e.datetime();
-    let end = e.table_suffix(mysql_engine);
+pub fn create_tables(
+    e: SqlFamily,
+    mysql_engine: &str,
+    force_pk: bool,
+    names: &Names,
+) -> Vec<String> {
+    let dt = datetime(e);
+    let end = table_suffix(e, mysql_engine);
     let history_key = match (force_pk, e) {
         (false, _) => "",
-        (true, Engine::Mysql) => "id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, ",
-        (true, Engine::Pg) => "id SERIAL PRIMARY KEY, ",
-        (true, Engine::Sqlite) => "id INTEGER PRIMARY KEY, ",
+        (true, SqlFamily::Mysql) => "id INT NOT NULL AUTO_INCREMENT PRIMARY KEY, ",
+        (true, SqlFamily::Postgres) => "id SERIAL PRIMARY KEY, ",
+        (true, SqlFamily::Sqlite) => "id INTEGER PRIMARY KEY, ",
     };
     // History has no key in the spec; SQLite needs its rowid there.
     let history_end = match e {
-        Engine::Sqlite => String::new(),
+        SqlFamily::Sqlite => String::new(),
         _ => end.clone(),
     };
     [

@@ -5,7 +5,7 @@ use super::deck::Deck;
 use super::event::TpccEvents;
 use super::figures::{self, Setup};
 use super::gen::CConstants;
-use super::schema::{Engine, META};
+use super::schema::META;
 use super::txn::statements::{Statements, KIND_NAMES};
 use super::txn::Terminal;
 use super::{load, Tpcc, NAME};
@@ -13,6 +13,7 @@ use crate::events::EventGen;
 use crate::workload::{Context, Workload};
 use dbpress_core::error::{environment, Result};
 use dbpress_core::rand::{Distribution, Rng};
+use dbpress_driver::SqlFamily;
 use dbpress_driver::{Connection, DbResult, Dialect};
 use dbpress_measure::result::tpcc::TpccFigures;
 use dbpress_measure::result::RunResult;
@@ -195,13 +196,13 @@ impl Workload for Tpcc {
     ) -> DbResult<Box<dyn EventGen>> {
         let m = self.meta();
         let w = m.warehouses.max(1);
-        let engine = Engine::of(dialect.name);
+        let engine = dialect.family;
         if let Some((mysql, pg)) = self.isolation {
             match engine {
-                Engine::Mysql => conn.query(mysql)?,
-                Engine::Pg => conn.query(pg)?,
+                SqlFamily::Mysql => conn.query(mysql)?,
+                SqlFamily::Postgres => conn.query(pg)?,
                 // SQLite's transactions are serializable whatever is asked.
-                Engine::Sqlite => dbpress_driver::QueryKind::Other,
+                SqlFamily::Sqlite => dbpress_driver::QueryKind::Other,
             };
         }
         let sets = m.names();

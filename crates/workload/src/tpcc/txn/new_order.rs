@@ -5,7 +5,7 @@ use super::statements::{self, kind, MAX_LINES};
 use super::{int, missing, Terminal};
 use crate::events::Exec;
 use crate::tpcc::gen;
-use crate::tpcc::schema::Engine;
+use dbpress_driver::SqlFamily;
 use dbpress_driver::{DbResult, Value};
 
 /// An item id no item has: the 1% rolled-back orders end with it.
@@ -197,7 +197,7 @@ impl Terminal {
         for k in 0..MAX_LINES {
             let (sw, si, q, y, c, r) = rows[k.min(distinct - 1)];
             let (sw, si) = (i64::from(sw), i64::from(si));
-            if s.engine == Engine::Pg {
+            if s.engine == SqlFamily::Postgres {
                 let p = &mut params[6 * k..6 * k + 6];
                 p.copy_from_slice(&[
                     Value::Int(sw),

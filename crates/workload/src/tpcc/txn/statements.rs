@@ -6,7 +6,7 @@
 //! serves every order size.
 
 use super::super::names::Names;
-use super::super::schema::Engine;
+use dbpress_driver::SqlFamily;
 use dbpress_driver::{Connection, DbResult, StmtHandle};
 
 /// Statement kinds: the five transactions first (their whole time), then each statement.
@@ -69,7 +69,7 @@ pub mod kind {
 pub const MAX_LINES: usize = 15;
 
 pub struct Statements {
-    pub engine: Engine,
+    pub engine: SqlFamily,
     /// The table set these statements name.
     pub names: Names,
     pub begin_write: &'static str,
@@ -123,9 +123,9 @@ pub struct Statements {
 
 /// Parameters of the stock UPDATE: per key (padded to `MAX_LINES`), PostgreSQL's VALUES row
 /// (w, i, quantity, ytd, orders, remote) or the CASE branches' (key, value) × 4 and the key pair.
-pub fn stock_update_params(engine: Engine) -> usize {
+pub fn stock_update_params(engine: SqlFamily) -> usize {
     match engine {
-        Engine::Pg => 6 * MAX_LINES,
+        SqlFamily::Postgres => 6 * MAX_LINES,
         _ => (4 * 2 + 2) * MAX_LINES,
     }
 }
@@ -135,8 +135,8 @@ pub fn stock_update_params(engine: Engine) -> usize {
 /// rows are recent) and SQLite pick each column's value with a CASE on the row's key
 /// (s_w_id × 1 000 000 + s_i_id: item ids stay below a million). A key padded in twice carries
 /// the same values, so either match gives the same row.
-fn stock_update_sql(engine: Engine, stock_keys: &str) -> String {
-    if engine == Engine::Pg {
+fn stock_update_sql(engine: SqlFamily, stock_keys: &str) -> String {
+    if engine == SqlFamily::Postgres {
         let first = "(CAST(? AS INT), CAST(? AS INT), CAST(? AS INT), CAST(? AS INT), CAST(? AS INT), CAST(? AS INT))";
         let rest = vec!["(?, ?, ?, ?, ?, ?)"; MAX_LINES - 1].join(", ");
         return format!(
@@ -165,11 +165,11 @@ fn placeholders(n: usize, each: &str) -> String {
 impl Statements {
     pub fn prepare(
         conn: &mut dyn Connection,
-        engine: Engine,
+        engine: SqlFamily,
         names: &Names,
     ) -> DbResult<Statements> {
-        let fu = engine.for_update();
-        let returning = engine != Engine::Mysql;
+        let fu = super::super::schema::for_update(engine);
+        let returning = engine != SqlFamily::Mysql;
         let mut p = |sql: &str| conn.prepare(&names.sql(sql));
         let customer_warehouse = p("SELECT c_discount, c_last, c_credit, w_tax FROM customer, warehouse WHERE w_id = ? AND c_w_id = w_id AND c_d_id = ? AND c_id = ?")?;
         let (district_next, district_bump) = if returning {
@@ -192,7 +192,7 @@ impl Statements {
         ))?;
         let stock_keys = match engine {
             // Row values with a list are recent in SQLite: an OR of pairs reads the same rows.
-            Engine::Sqlite => vec!["(s_w_id = ? AND s_i_id = ?)"; MAX_LINES].join(" OR "),
+            SqlFamily::Sqlite => vec!["(s_w_id = ? AND s_i_id = ?)"; MAX_LINES].join(" OR "),
             _ => format!(
                 "(s_w_id, s_i_id) IN ({})",
                 placeholders(MAX_LINES, "(?, ?)")
@@ -259,7 +259,7 @@ impl Statements {
         Ok(Statements {
             engine,
             names: names.clone(),
-            begin_write: if engine == Engine::Sqlite {
+            begin_write: if engine == SqlFamily::Sqlite {
                 "BEGIN IMMEDIATE"
             } else {
                 "BEGIN"
