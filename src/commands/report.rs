@@ -26,7 +26,7 @@ pub fn call(call: &super::subcommand::Call<'_>) -> Result<u8> {
 pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
     crate::cli::print_notices(opts);
     let names = format!("{}, html", OutputFormat::NAMES);
-    let format = dbpress_core::options::choice(opts, "output-format", &names, |s| match s {
+    let format = opts.choice(dbpress_config::keys::OUTPUT_FORMAT, &names, |s| match s {
         "html" => Some(Format::Html),
         other => OutputFormat::parse(other).map(Format::Other),
     })?;
@@ -66,10 +66,7 @@ pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
                 dbpress_core::out!("{}", dbpress_report::text::interval_lines(&r));
                 dbpress_core::out!(
                     "{}",
-                    dbpress_report::text::summary(
-                        &r,
-                        dbpress_core::options::boolean(opts, "histogram")?
-                    )
+                    dbpress_report::text::summary(&r, opts.flag(dbpress_config::keys::HISTOGRAM)?)
                 );
             }
             Format::Other(f) => dbpress_core::out!("{}", dbpress_report::run_as(f, &r)),

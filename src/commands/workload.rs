@@ -26,7 +26,7 @@ pub fn main(call: &Call<'_>) -> Result<u8> {
         } => (workload, command, note),
     };
     let (opts, args) = (call.opts, call.argv);
-    verbosity::set(dbpress_core::options::int(opts, "verbosity", 0, 5)? as u8);
+    verbosity::set(opts.int(dbpress_config::keys::VERBOSITY)? as u8);
     cli::print_notices(opts);
     if let Some(note) = note {
         // Which script ran as which workload is said before anything runs.
@@ -38,7 +38,7 @@ pub fn main(call: &Call<'_>) -> Result<u8> {
         if command != Command::Run {
             return Err(error::usage(format!(
                 "--threads={} is a list, which only `run` takes (a thread sweep): give {} one number",
-                opts.get("threads"),
+                opts.text(dbpress_config::keys::THREADS),
                 command.name()
             )));
         }

@@ -4,24 +4,24 @@
 //! default (10 s). In seconds; 0 (or less, as libpq reads it) means no limit.
 
 use dbpress_core::error::{usage, Result};
-use dbpress_core::options::OptionValues;
+use dbpress_core::options::{OptionValues, TextOpt};
 use std::time::Duration;
 
 pub fn pick(
     opts: &OptionValues,
-    option: &str,
+    option: TextOpt,
     url: Option<&str>,
     env: Option<&str>,
 ) -> Result<Option<Duration>> {
     let from_env = env.and_then(|name| std::env::var(name).ok().map(|v| (v, name)));
-    let (raw, source) = if opts.is_set(option) {
-        (opts.get(option).to_string(), format!("--{option}"))
+    let (raw, source) = if opts.given(option) {
+        (opts.text(option).to_string(), format!("--{}", option.name))
     } else if let Some(v) = url {
         (v.to_string(), "the --db URL's connect_timeout".to_string())
     } else if let Some((v, name)) = from_env {
         (v, name.to_string())
     } else {
-        (opts.get(option).to_string(), format!("--{option}"))
+        (opts.text(option).to_string(), format!("--{}", option.name))
     };
     let secs: f64 = raw.trim().parse().map_err(|_| {
         usage(format!(
@@ -43,7 +43,8 @@ mod tests {
     fn pick(args: &str, url: Option<&str>) -> dbpress_core::error::Result<Option<f64>> {
         let args: Vec<String> = args.split_whitespace().map(String::from).collect();
         let opts = parse_workload(&args)?.2;
-        super::pick(&opts, "mysql-connect-timeout", url, None).map(|d| d.map(|d| d.as_secs_f64()))
+        super::pick(&opts, crate::keys::MYSQL_CONNECT_TIMEOUT, url, None)
+            .map(|d| d.map(|d| d.as_secs_f64()))
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! What the user asked for, checked once and handed on as plain typed values: drivers and the
-//! runner never read option values themselves. Workloads still do (their own options, read by
-//! name in `crates/workload`): issue 40 gives each a typed config beside it.
+//! runner never read option values themselves. Workloads read their own options through typed
+//! keys beside them (`crates/workload/src/oltp/keys.rs`, `tpcc/keys.rs`); slap's and script's
+//! flags are still read by name in their front ends.
 //!
 //! - `run_config`: `RunConfig`, the command (`prepare`, `run`…), output format, ignore list,
 //!   arrival, and `resolve_driver` (the `--db` scheme, else `--db-driver`, else the driver whose
@@ -9,12 +10,14 @@
 //!   URL, the environment and the client's own files (`option_file`: MySQL option files)
 //! - `to_driver`: the driver a configuration's target names, with the option names its errors
 //!   quote
+//! - `keys`: the typed keys of the options read here (name and range, once)
 //! - `redact`: the command line as the result file keeps it, passwords removed
 //! - `diagnose`: a session that could not be opened, a statement refused for lack of privilege,
 //!   as one line with the fix
 
 pub mod connect_timeout;
 pub mod diagnose;
+pub mod keys;
 pub mod mysql_target;
 pub mod option_file;
 pub mod pgsql_target;

@@ -5,6 +5,7 @@
 //! The password comes from --mysql-password, the URL, `MYSQL_PWD`, or `[client]` in ~/.my.cnf,
 //! in that order, and is kept in a `Secret` whose Debug/Display never show it.
 
+use crate::keys;
 use dbpress_core::error::{environment, usage, Result};
 use dbpress_core::options::OptionValues;
 use dbpress_driver::mysql::target::{MysqlTarget, SslMode, Transport};
@@ -207,7 +208,7 @@ fn parse_ssl(raw: &str) -> Result<SslMode> {
 /// --mysql-compression, checked against --mysql-compression-algorithms: zlib is the algorithm
 /// every MySQL-protocol server speaks (MySQL 8.0.18's zstd is not spoken by dbpress's client).
 fn compression(opts: &OptionValues) -> Result<bool> {
-    let on = dbpress_core::options::boolean(opts, "mysql-compression")?;
+    let on = opts.flag(keys::MYSQL_COMPRESSION)?;
     let algorithms: Vec<String> = opts
         .get("mysql-compression-algorithms")
         .split(',')
@@ -225,7 +226,7 @@ fn compression(opts: &OptionValues) -> Result<bool> {
     if on && !algorithms.iter().any(|a| a == "zlib") {
         return Err(usage(format!(
             "--mysql-compression-algorithms={} leaves no algorithm dbpress speaks: use zlib (MySQL's zstd is not supported)",
-            opts.get("mysql-compression-algorithms")
+            opts.text(keys::MYSQL_COMPRESSION_ALGORITHMS)
         )));
     }
     Ok(on)
@@ -233,7 +234,7 @@ fn compression(opts: &OptionValues) -> Result<bool> {
 
 /// The target the `--mysql-*` options, a URL, `MYSQL_PWD` and ~/.my.cnf describe.
 pub fn from_options(opts: &OptionValues) -> Result<MysqlTarget> {
-    let url = match opts.get("db") {
+    let url = match opts.text(keys::DB) {
         "" => UrlParts::default(),
         u => parse_url(u)?,
     };
@@ -245,18 +246,18 @@ pub fn from_options(opts: &OptionValues) -> Result<MysqlTarget> {
             .collect()
     };
 
-    let sockets: Vec<String> = match (&url.socket, opts.is_set("mysql-socket")) {
+    let sockets: Vec<String> = match (&url.socket, opts.given(keys::MYSQL_SOCKET)) {
         (_, true) => list("mysql-socket"),
         (Some(s), false) => vec![s.clone()],
         (None, false) => vec![],
     };
-    let hosts: Vec<String> = match (&url.host, opts.is_set("mysql-host")) {
+    let hosts: Vec<String> = match (&url.host, opts.given(keys::MYSQL_HOST)) {
         (_, true) => list("mysql-host"),
         (Some(h), false) => vec![h.clone()],
         (None, false) => list("mysql-host"),
     };
-    let port_given = opts.is_set("mysql-port") || url.port.is_some();
-    let ports: Vec<u16> = if opts.is_set("mysql-port") {
+    let port_given = opts.given(keys::MYSQL_PORT) || url.port.is_some();
+    let ports: Vec<u16> = if opts.given(keys::MYSQL_PORT) {
         list("mysql-port")
             .iter()
             .map(|p| {
@@ -301,15 +302,18 @@ pub fn from_options(opts: &OptionValues) -> Result<MysqlTarget> {
         }
     }
 
-    let user = if opts.is_set("mysql-user") {
-        opts.get("mysql-user").to_string()
+    let user = if opts.given(keys::MYSQL_USER) {
+        opts.text(keys::MYSQL_USER).to_string()
     } else {
         url.user
             .clone()
-            .unwrap_or_else(|| opts.get("mysql-user").to_string())
+            .unwrap_or_else(|| opts.text(keys::MYSQL_USER).to_string())
     };
-    let (password, password_source) = if opts.is_set("mysql-password") {
-        (opts.get("mysql-password").to_string(), "--mysql-password")
+    let (password, password_source) = if opts.given(keys::MYSQL_PASSWORD) {
+        (
+            opts.text(keys::MYSQL_PASSWORD).to_string(),
+            "--mysql-password",
+        )
     } else if let Some(p) = url.password.clone() {
         (p, "the --db URL")
     } else if let Ok(p) = std::env::var("MYSQL_PWD") {
@@ -322,22 +326,22 @@ pub fn from_options(opts: &OptionValues) -> Result<MysqlTarget> {
     } else {
         (String::new(), "none")
     };
-    let db = if opts.is_set("mysql-db") {
-        opts.get("mysql-db").to_string()
+    let db = if opts.given(keys::MYSQL_DB) {
+        opts.text(keys::MYSQL_DB).to_string()
     } else {
         url.db
             .clone()
-            .unwrap_or_else(|| opts.get("mysql-db").to_string())
+            .unwrap_or_else(|| opts.text(keys::MYSQL_DB).to_string())
     };
-    let ssl_raw = if opts.is_set("mysql-ssl") {
-        opts.get("mysql-ssl").to_string()
+    let ssl_raw = if opts.given(keys::MYSQL_SSL) {
+        opts.text(keys::MYSQL_SSL).to_string()
     } else {
         url.ssl_mode
             .clone()
-            .unwrap_or_else(|| opts.get("mysql-ssl").to_string())
+            .unwrap_or_else(|| opts.text(keys::MYSQL_SSL).to_string())
     };
     let ssl = parse_ssl(&ssl_raw)?;
-    let ssl_ca = Some(opts.get("mysql-ssl-ca"))
+    let ssl_ca = Some(opts.text(keys::MYSQL_SSL_CA))
         .filter(|s| !s.is_empty())
         .map(PathBuf::from);
     if ssl == SslMode::VerifyCa || ssl == SslMode::VerifyIdentity {
@@ -357,8 +361,8 @@ pub fn from_options(opts: &OptionValues) -> Result<MysqlTarget> {
             }
     }
     let client_cert = ClientCert::from_files(
-        opts.get("mysql-ssl-cert"),
-        opts.get("mysql-ssl-key"),
+        opts.text(keys::MYSQL_SSL_CERT),
+        opts.text(keys::MYSQL_SSL_KEY),
         "--mysql-ssl-cert",
         "--mysql-ssl-key",
     )
@@ -368,7 +372,7 @@ pub fn from_options(opts: &OptionValues) -> Result<MysqlTarget> {
                 "--mysql-ssl-cert is presented over TLS, which is off: add --mysql-ssl=required (or verify_ca, verify_identity)",
             ));
     }
-    let ssl_cipher = opts.get("mysql-ssl-cipher").trim().to_string();
+    let ssl_cipher = opts.text(keys::MYSQL_SSL_CIPHER).trim().to_string();
     dbpress_net::tls::cipher_suites(&ssl_cipher, "--mysql-ssl-cipher").map_err(usage)?;
     if !ssl_cipher.is_empty() && ssl == SslMode::Disabled {
         return Err(usage(
@@ -378,16 +382,16 @@ pub fn from_options(opts: &OptionValues) -> Result<MysqlTarget> {
     let compress = compression(opts)?;
     let connect_timeout = crate::connect_timeout::pick(
         opts,
-        "mysql-connect-timeout",
+        keys::MYSQL_CONNECT_TIMEOUT,
         url.connect_timeout.as_deref(),
         None,
     )?;
-    let server_public_key_path = Some(opts.get("mysql-server-public-key-path"))
+    let server_public_key_path = Some(opts.text(keys::MYSQL_SERVER_PUBLIC_KEY_PATH))
         .filter(|s| !s.is_empty())
         .map(PathBuf::from);
     Ok(MysqlTarget {
         server_public_key_path,
-        get_server_public_key: dbpress_core::options::boolean(opts, "mysql-get-server-public-key")?,
+        get_server_public_key: opts.flag(keys::MYSQL_GET_SERVER_PUBLIC_KEY)?,
         connect_timeout,
         client_cert,
         ssl_cipher,

@@ -3,32 +3,33 @@
 //! ~/.pgpass, in libpq's order of precedence (an option beats the environment beats a default).
 
 use super::mysql_target::parse_url;
+use crate::keys;
 use dbpress_core::error::{usage, Result};
-use dbpress_core::options::OptionValues;
+use dbpress_core::options::{OptionValues, TextOpt};
 use dbpress_net::tls::ClientCert;
 pub use dbpress_pg::{Fixes, PgSslMode, PgTarget};
 use dbpress_session::Secret;
 use std::path::{Path, PathBuf};
 
 /// An option if given, else the URL's part, else the environment variable, else the default.
-fn pick(opts: &OptionValues, name: &str, url: Option<&String>, env: &str) -> String {
-    if opts.is_set(name) {
-        return opts.get(name).to_string();
+fn pick(opts: &OptionValues, k: TextOpt, url: Option<&String>, env: &str) -> String {
+    if opts.given(k) {
+        return opts.text(k).to_string();
     }
     if let Some(u) = url {
         return u.clone();
     }
     match std::env::var(env) {
         Ok(v) if !v.is_empty() => v,
-        _ => opts.get(name).to_string(),
+        _ => opts.text(k).to_string(),
     }
 }
 
 /// --pgsql-sslcert/--pgsql-sslkey, else PGSSLCERT/PGSSLKEY, else libpq's default files
 /// ~/.postgresql/postgresql.crt and .key when both exist (libpq presents them unasked too).
 fn client_cert(opts: &OptionValues, ssl: PgSslMode) -> Result<Option<ClientCert>> {
-    let cert = pick(opts, "pgsql-sslcert", None, "PGSSLCERT");
-    let key = pick(opts, "pgsql-sslkey", None, "PGSSLKEY");
+    let cert = pick(opts, keys::PGSQL_SSLCERT, None, "PGSSLCERT");
+    let key = pick(opts, keys::PGSQL_SSLKEY, None, "PGSSLKEY");
     let given =
         ClientCert::from_files(&cert, &key, "--pgsql-sslcert", "--pgsql-sslkey").map_err(usage)?;
     if given.is_some() && ssl == PgSslMode::Disable {
@@ -61,12 +62,12 @@ static PGSQL_FIXES: Fixes = Fixes {
 
 /// The target the `--pgsql-*` options, a URL, libpq's environment and ~/.pgpass describe.
 pub fn from_options(opts: &OptionValues) -> Result<PgTarget> {
-    let url = match opts.get("db") {
+    let url = match opts.text(keys::DB) {
         "" => Default::default(),
         u => parse_url(u)?,
     };
     let url_host = url.socket.clone().or(url.host.clone());
-    let host = pick(opts, "pgsql-host", url_host.as_ref(), "PGHOST");
+    let host = pick(opts, keys::PGSQL_HOST, url_host.as_ref(), "PGHOST");
     if host.is_empty() {
         return Err(usage(
                 "--pgsql-host is empty: give a host name, or a socket directory such as /var/run/postgresql",
@@ -74,7 +75,7 @@ pub fn from_options(opts: &OptionValues) -> Result<PgTarget> {
     }
     let port_text = pick(
         opts,
-        "pgsql-port",
+        keys::PGSQL_PORT,
         url.port.map(|p| p.to_string()).as_ref(),
         "PGPORT",
     );
@@ -88,16 +89,21 @@ pub fn from_options(opts: &OptionValues) -> Result<PgTarget> {
                 "invalid value '{port_text}' for --pgsql-port (or PGPORT): expected 1-65535"
             ))
         })?;
-    let user = pick(opts, "pgsql-user", url.user.as_ref(), "PGUSER");
-    let db = pick(opts, "pgsql-db", url.db.as_ref(), "PGDATABASE");
-    let ssl_text = pick(opts, "pgsql-sslmode", url.ssl_mode.as_ref(), "PGSSLMODE");
+    let user = pick(opts, keys::PGSQL_USER, url.user.as_ref(), "PGUSER");
+    let db = pick(opts, keys::PGSQL_DB, url.db.as_ref(), "PGDATABASE");
+    let ssl_text = pick(
+        opts,
+        keys::PGSQL_SSLMODE,
+        url.ssl_mode.as_ref(),
+        "PGSSLMODE",
+    );
     let ssl = PgSslMode::parse(&ssl_text).ok_or_else(|| {
         usage(format!(
             "invalid value '{ssl_text}' for --pgsql-sslmode (or PGSSLMODE): use one of {}",
             PgSslMode::NAMES
         ))
     })?;
-    let root = pick(opts, "pgsql-sslrootcert", None, "PGSSLROOTCERT");
+    let root = pick(opts, keys::PGSQL_SSLROOTCERT, None, "PGSSLROOTCERT");
     let ssl_root_cert = (!root.is_empty()).then(|| PathBuf::from(root));
     if matches!(ssl, PgSslMode::VerifyCa | PgSslMode::VerifyFull) && ssl_root_cert.is_none() {
         return Err(usage(format!(
@@ -106,8 +112,8 @@ pub fn from_options(opts: &OptionValues) -> Result<PgTarget> {
             )));
     }
     let client_cert = client_cert(opts, ssl)?;
-    let password = if opts.is_set("pgsql-password") {
-        opts.get("pgsql-password").to_string()
+    let password = if opts.given(keys::PGSQL_PASSWORD) {
+        opts.text(keys::PGSQL_PASSWORD).to_string()
     } else if let Some(p) = url.password.clone() {
         p
     } else if let Some(p) = std::env::var("PGPASSWORD").ok().filter(|p| !p.is_empty()) {
@@ -126,10 +132,10 @@ pub fn from_options(opts: &OptionValues) -> Result<PgTarget> {
         ssl,
         ssl_root_cert,
         client_cert,
-        schema: Some(opts.get("pgsql-schema").to_string()).filter(|s| !s.is_empty()),
+        schema: Some(opts.text(keys::PGSQL_SCHEMA).to_string()).filter(|s| !s.is_empty()),
         connect_timeout: crate::connect_timeout::pick(
             opts,
-            "pgsql-connect-timeout",
+            keys::PGSQL_CONNECT_TIMEOUT,
             url.connect_timeout.as_deref(),
             Some("PGCONNECT_TIMEOUT"),
         )?,

@@ -1,10 +1,10 @@
 //! `RunConfig`: every value a run takes, checked once from the option values (errors name the
 //! flag and the fix), with the target `resolve_driver` picks.
 
+use crate::keys;
 use crate::{mysql_target, pgsql_target, sqlite_target};
 use dbpress_core::error::{usage, Result};
 use dbpress_core::options::OptionValues;
-use dbpress_core::options::{boolean, choice, float, int};
 use dbpress_core::rand::{DistKind, DistParams};
 use dbpress_driver::mysql::target::MysqlTarget;
 use dbpress_driver::sqlite::SqliteTarget;
@@ -282,8 +282,8 @@ fn sqlite_url_path(url: &str) -> Option<&str> {
 /// given, else embedded SQLite (the zero-setup default; the bool says it was chosen that way).
 pub fn resolve_driver(opts: &OptionValues) -> Result<(Driver, bool)> {
     let given = opts
-        .is_set("db-driver")
-        .then(|| opts.get("db-driver").to_ascii_lowercase());
+        .given(keys::DB_DRIVER)
+        .then(|| opts.text(keys::DB_DRIVER).to_ascii_lowercase());
     let explicit = match &given {
         Some(d) => Some(Driver::parse(d).ok_or_else(|| {
             usage(format!(
@@ -292,7 +292,7 @@ pub fn resolve_driver(opts: &OptionValues) -> Result<(Driver, bool)> {
         })?),
         None => None,
     };
-    let url = opts.get("db");
+    let url = opts.text(keys::DB);
     if !url.is_empty() {
         let scheme = url
             .split(':')
@@ -363,7 +363,7 @@ pub type Tags = Vec<(String, String)>;
 /// `--store` (a path, or on/off) and the `--tag key=value`s (one per line, as the scan joins
 /// repeated ones).
 pub fn store_and_tags(opts: &OptionValues) -> Result<(Option<std::path::PathBuf>, Tags)> {
-    let store = match opts.get("store") {
+    let store = match opts.text(keys::STORE) {
         "" => None,
         v => match dbpress_core::options::parse_bool(v) {
             Some(false) => None,
@@ -372,7 +372,7 @@ pub fn store_and_tags(opts: &OptionValues) -> Result<(Option<std::path::PathBuf>
         },
     };
     let mut tags = Vec::new();
-    for t in opts.get("tag").lines().filter(|t| !t.is_empty()) {
+    for t in opts.text(keys::TAG).lines().filter(|t| !t.is_empty()) {
         match t.split_once('=') {
             Some((k, v)) if !k.trim().is_empty() => {
                 tags.push((k.trim().to_string(), v.trim().to_string()))
@@ -444,37 +444,37 @@ impl RunConfig {
         command: Command,
         opts: &OptionValues,
     ) -> Result<RunConfig> {
-        let threads = int(opts, "threads", 1, 100_000)? as u32;
-        let time = int(opts, "time", 0, u64::from(u32::MAX))?;
-        let events = int(opts, "events", 0, u64::MAX)?;
-        let warmup = int(opts, "warmup-time", 0, u64::from(u32::MAX))?;
-        let rate = float(opts, "rate", 0.0, 1e9)?;
-        let latency_limit_ms = float(opts, "latency-limit", 0.0, 86_400_000.0)?;
-        let arrival = choice(opts, "rate-arrival", "poisson, uniform", |s| match s {
+        let threads = opts.int(keys::THREADS)? as u32;
+        let time = opts.int(keys::TIME)?;
+        let events = opts.int(keys::EVENTS)?;
+        let warmup = opts.int(keys::WARMUP_TIME)?;
+        let rate = opts.float(keys::RATE)?;
+        let latency_limit_ms = opts.float(keys::LATENCY_LIMIT)?;
+        let arrival = opts.choice(keys::RATE_ARRIVAL, "poisson, uniform", |s| match s {
             "poisson" => Some(Arrival::Poisson),
             "uniform" => Some(Arrival::Uniform),
             _ => None,
         })?;
-        let report_interval = int(opts, "report-interval", 0, 86_400)?;
-        let forced_shutdown = forced_shutdown(opts.get("forced-shutdown"), time)?;
-        let thread_init_timeout = int(opts, "thread-init-timeout", 0, 86_400)?;
-        let checkpoints = checkpoints(opts.get("report-checkpoints"))?;
-        let percentile = int(opts, "percentile", 0, 100)? as u32;
-        let histogram = boolean(opts, "histogram")?;
+        let report_interval = opts.int(keys::REPORT_INTERVAL)?;
+        let forced_shutdown = forced_shutdown(opts.text(keys::FORCED_SHUTDOWN), time)?;
+        let thread_init_timeout = opts.int(keys::THREAD_INIT_TIMEOUT)?;
+        let checkpoints = checkpoints(opts.text(keys::REPORT_CHECKPOINTS))?;
+        let percentile = opts.int(keys::PERCENTILE)? as u32;
+        let histogram = opts.flag(keys::HISTOGRAM)?;
         if histogram && percentile == 0 {
             return Err(usage(
                 "--histogram needs latency statistics, which --percentile=0 turns off: drop one of them",
             ));
         }
         let dist = DistParams {
-            kind: choice(opts, "rand-type", DistKind::NAMES, DistKind::parse)?,
-            spec_iter: int(opts, "rand-spec-iter", 1, 1000)? as u32,
-            spec_pct: float(opts, "rand-spec-pct", 0.0, 100.0)?,
-            spec_res: float(opts, "rand-spec-res", 0.0, 99.999)?,
-            pareto_h: float(opts, "rand-pareto-h", 0.001, 0.999)?,
-            zipfian_exp: float(opts, "rand-zipfian-exp", 0.0, 100.0)?,
+            kind: opts.choice(keys::RAND_TYPE, DistKind::NAMES, DistKind::parse)?,
+            spec_iter: opts.int(keys::RAND_SPEC_ITER)? as u32,
+            spec_pct: opts.float(keys::RAND_SPEC_PCT)?,
+            spec_res: opts.float(keys::RAND_SPEC_RES)?,
+            pareto_h: opts.float(keys::RAND_PARETO_H)?,
+            zipfian_exp: opts.float(keys::RAND_ZIPFIAN_EXP)?,
         };
-        let seed_opt = int(opts, "rand-seed", 0, u64::MAX)?;
+        let seed_opt = opts.int(keys::RAND_SEED)?;
         let (seed, seed_from_time) = if seed_opt == 0 {
             let nanos = std::time::SystemTime::now()
                 .duration_since(std::time::UNIX_EPOCH)
@@ -484,29 +484,28 @@ impl RunConfig {
         } else {
             (seed_opt, false)
         };
-        let ps_mode = choice(opts, "db-ps-mode", "auto, disable", |s| match s {
+        let ps_mode = opts.choice(keys::DB_PS_MODE, "auto, disable", |s| match s {
             "auto" => Some(PsMode::Auto),
             "disable" => Some(PsMode::Disable),
             _ => None,
         })?;
-        let mut output_format = choice(
-            opts,
-            "output-format",
+        let mut output_format = opts.choice(
+            keys::OUTPUT_FORMAT,
             OutputFormat::NAMES,
             OutputFormat::parse,
         )?;
         // sysbench-tpcc's --report_csv=yes: the intervals as CSV rows.
-        if boolean(opts, "report-csv")? {
+        if opts.flag(keys::REPORT_CSV)? {
             output_format = OutputFormat::Csv;
         }
-        let output_file = Some(opts.get("output").to_string()).filter(|s| !s.is_empty());
+        let output_file = Some(opts.text(keys::OUTPUT).to_string()).filter(|s| !s.is_empty());
         if let Some(path) = &output_file {
             dbpress_core::result_file::check_writable(path)?;
         }
 
         let (driver, implicit) = resolve_driver(opts)?;
-        let dry_run = boolean(opts, "mysql-dry-run")?;
-        let url = opts.get("db");
+        let dry_run = opts.flag(keys::MYSQL_DRY_RUN)?;
+        let url = opts.text(keys::DB);
         let target = match driver {
             Driver::Mysql if dry_run => Target::DryRun,
             Driver::Mysql => Target::Mysql(mysql_target::from_options(opts)?),
@@ -543,8 +542,8 @@ impl RunConfig {
             warmup,
             rate: (rate > 0.0).then_some(rate),
             latency_limit_ns: (latency_limit_ms > 0.0).then_some((latency_limit_ms * 1e6) as u64),
-            server_waits: boolean(opts, "server-waits")?,
-            server_status: server_status(opts.get("server-status"))?,
+            server_waits: opts.flag(keys::SERVER_WAITS)?,
+            server_status: server_status(opts.text(keys::SERVER_STATUS))?,
             arrival,
             forced_shutdown,
             thread_init_timeout,
@@ -560,7 +559,7 @@ impl RunConfig {
             target,
             output_format,
             output_file,
-            connection_flags: if opts.get("db").is_empty() {
+            connection_flags: if opts.text(keys::DB).is_empty() {
                 ConnectionFlags::Sysbench
             } else {
                 ConnectionFlags::Url

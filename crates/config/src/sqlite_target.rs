@@ -1,9 +1,9 @@
 //! Where the embedded SQLite database is and how it is opened: `--sqlite-*` options and the
 //! `sqlite:` URL, checked once.
 
+use crate::keys;
 use dbpress_core::error::{usage, Result};
 use dbpress_core::options::OptionValues;
-use dbpress_core::options::{boolean, choice, int};
 use dbpress_driver::sqlite::{SqliteTarget, JOURNAL_MODES, SYNCHRONOUS};
 use std::path::PathBuf;
 
@@ -15,8 +15,8 @@ pub fn from_options(
     implicit: bool,
 ) -> Result<SqliteTarget> {
     let path = match url_path {
-        Some(p) if !opts.is_set("sqlite-path") => p.to_string(),
-        _ => opts.get("sqlite-path").to_string(),
+        Some(p) if !opts.given(keys::SQLITE_PATH) => p.to_string(),
+        _ => opts.text(keys::SQLITE_PATH).to_string(),
     };
     if path.is_empty() {
         return Err(usage(
@@ -30,13 +30,13 @@ pub fn from_options(
                 "an in-memory SQLite database ('{path}') belongs to one connection, so prepare, run and the threads cannot share it: give a file, on tmpfs for memory speed (--db sqlite:/dev/shm/dbpress.sqlite)"
             )));
     }
-    let journal_mode = choice(opts, "sqlite-journal-mode", JOURNAL_MODES, |s| {
+    let journal_mode = opts.choice(keys::SQLITE_JOURNAL_MODE, JOURNAL_MODES, |s| {
         JOURNAL_MODES
             .split(", ")
             .any(|m| m == s)
             .then(|| s.to_string())
     })?;
-    let synchronous = choice(opts, "sqlite-synchronous", SYNCHRONOUS, |s| {
+    let synchronous = opts.choice(keys::SQLITE_SYNCHRONOUS, SYNCHRONOUS, |s| {
         SYNCHRONOUS
             .split(", ")
             .any(|m| m == s)
@@ -46,8 +46,8 @@ pub fn from_options(
         path: PathBuf::from(path),
         journal_mode,
         synchronous,
-        busy_timeout_ms: int(opts, "sqlite-busy-timeout", 0, 86_400_000)?,
-        write_queue: boolean(opts, "sqlite-write-queue")?,
+        busy_timeout_ms: opts.int(keys::SQLITE_BUSY_TIMEOUT)?,
+        write_queue: opts.flag(keys::SQLITE_WRITE_QUEUE)?,
         implicit,
     })
 }

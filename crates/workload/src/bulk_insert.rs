@@ -6,7 +6,6 @@ use crate::events::{EventGen, Exec};
 use crate::oltp::prepare::setup_error;
 use crate::workload::{Context, Workload};
 use dbpress_core::error::{environment, Result};
-use dbpress_core::options::int;
 use dbpress_core::options::OptionValues;
 use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbResult, Dialect};
@@ -25,7 +24,7 @@ pub struct BulkInsert {
 impl BulkInsert {
     pub fn new(opts: &OptionValues) -> Result<BulkInsert> {
         Ok(BulkInsert {
-            threads: int(opts, "threads", 1, 100_000)? as u32,
+            threads: opts.int(dbpress_config::keys::THREADS)? as u32,
         })
     }
 }

@@ -4,10 +4,14 @@
 //!
 //! - `table`: the option table (names, kinds, defaults, help, secrecy) and the alias table
 //! - `scan`: a command line in sysbench's grammar read into values and words
-//! - `values`: `OptionValues` and the typed getters `int`, `float`, `boolean`, `choice`
+//! - `values`: `OptionValues` and the getters by name `int`, `float`, `boolean`, `choice`
+//! - `keys`: typed option keys (`IntOpt`, `FloatOpt`, `BoolOpt`, `TextOpt`), their getters on
+//!   `OptionValues`, and `option_keys!`
 
+pub mod keys;
 pub mod scan;
 pub mod table;
 mod values;
 
+pub use keys::{BoolOpt, FloatOpt, IntOpt, TextOpt};
 pub use values::{boolean, choice, float, int, parse_bool, OptionValues};

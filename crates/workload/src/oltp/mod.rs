@@ -3,13 +3,14 @@
 
 mod blocks;
 mod event;
+pub mod keys;
 pub mod prepare;
 pub mod sql;
 mod workload;
 
 use dbpress_core::error::{usage, Result};
+use dbpress_core::options::IntOpt;
 use dbpress_core::options::OptionValues;
-use dbpress_core::options::{boolean, choice, int};
 use dbpress_core::rand::UniqueSequence;
 use std::sync::Arc;
 
@@ -313,35 +314,34 @@ static KIND_NAMES: [&str; kind::COUNT] = [
 
 impl Oltp {
     pub fn new(variant: &'static Variant, opts: &OptionValues, seed: u64) -> Result<Oltp> {
-        let n = |name: &str| -> Result<u32> { Ok(int(opts, name, 0, 1_000_000)? as u32) };
-        let range_selects = boolean(opts, "range-selects")?;
-        let r = |name: &str| -> Result<u32> {
+        let n = |k: IntOpt| -> Result<u32> { Ok(opts.int(k)? as u32) };
+        let range_selects = opts.flag(keys::RANGE_SELECTS)?;
+        let r = |k: IntOpt| -> Result<u32> {
             if range_selects {
-                n(name)
+                n(k)
             } else {
                 Ok(0)
             }
         };
         let mut mix = Mix {
-            trx: !boolean(opts, "skip-trx")?,
-            point_selects: n("point-selects")?,
-            simple_ranges: r("simple-ranges")?,
-            sum_ranges: r("sum-ranges")?,
-            order_ranges: r("order-ranges")?,
-            distinct_ranges: r("distinct-ranges")?,
-            index_updates: n("index-updates")?,
-            non_index_updates: n("non-index-updates")?,
-            delete_inserts: n("delete-inserts")?,
+            trx: !opts.flag(keys::SKIP_TRX)?,
+            point_selects: n(keys::POINT_SELECTS)?,
+            simple_ranges: r(keys::SIMPLE_RANGES)?,
+            sum_ranges: r(keys::SUM_RANGES)?,
+            order_ranges: r(keys::ORDER_RANGES)?,
+            distinct_ranges: r(keys::DISTINCT_RANGES)?,
+            index_updates: n(keys::INDEX_UPDATES)?,
+            non_index_updates: n(keys::NON_INDEX_UPDATES)?,
+            delete_inserts: n(keys::DELETE_INSERTS)?,
             deletes: 0,
             text_inserts: 0,
             random_select: None,
-            random_points: int(opts, "random-points", 1, 65_535)? as u32,
-            random_ranges: int(opts, "number-of-ranges", 1, 30_000)? as u32,
-            delta: n("delta")?,
+            random_points: opts.int(keys::RANDOM_POINTS)? as u32,
+            random_ranges: opts.int(keys::NUMBER_OF_RANGES)? as u32,
+            delta: n(keys::DELTA)?,
             legacy: false,
-            test_mode: choice(
-                opts,
-                "oltp-test-mode",
+            test_mode: opts.choice(
+                keys::OLTP_TEST_MODE,
                 "complex, simple, nontrx",
                 |s| match s {
                     "complex" => Some(TestMode::Complex),
@@ -350,26 +350,28 @@ impl Oltp {
                     _ => None,
                 },
             )?,
-            reinsert: choice(opts, "reinsert-id", "same, new", |s| match s {
+            reinsert: opts.choice(keys::REINSERT_ID, "same, new", |s| match s {
                 "same" => Some(ReinsertId::Same),
                 "new" => Some(ReinsertId::New),
                 _ => None,
             })?,
-            reconnect_every: int(opts, "reconnect", 0, u64::MAX)?,
+            reconnect_every: opts.int(keys::RECONNECT)?,
         };
         (variant.shape)(&mut mix);
         let schema = Schema {
-            tables: int(opts, "tables", 1, 100_000)? as u32,
-            table_size: int(opts, "table-size", 1, u64::from(u32::MAX / 2))? as u32,
-            range_size: int(opts, "range-size", 1, 1_000_000)? as u32,
-            auto_inc: boolean(opts, "auto-inc")?,
-            secondary: boolean(opts, "secondary")?,
-            create_secondary: boolean(opts, "create-secondary")?,
-            create_table_options: opts.get("create-table-options").to_string(),
-            storage_engine: opts.get("mysql-storage-engine").to_string(),
+            tables: opts.int(keys::TABLES)? as u32,
+            table_size: opts.int(keys::TABLE_SIZE)? as u32,
+            range_size: opts.int(keys::RANGE_SIZE)? as u32,
+            auto_inc: opts.flag(keys::AUTO_INC)?,
+            secondary: opts.flag(keys::SECONDARY)?,
+            create_secondary: opts.flag(keys::CREATE_SECONDARY)?,
+            create_table_options: opts.text(keys::CREATE_TABLE_OPTIONS).to_string(),
+            storage_engine: opts
+                .text(dbpress_config::keys::MYSQL_STORAGE_ENGINE)
+                .to_string(),
             legacy: mix.legacy,
-            prepare_fast: boolean(opts, "prepare-fast")?,
-            vacuum: !boolean(opts, "no-vacuum")?,
+            prepare_fast: opts.flag(keys::PREPARE_FAST)?,
+            vacuum: !opts.flag(keys::NO_VACUUM)?,
             load_rows: 0,
         };
         let mut schema = schema;
@@ -397,7 +399,7 @@ impl Oltp {
             variant,
             mix,
             schema,
-            threads: int(opts, "threads", 1, 100_000)? as u32,
+            threads: opts.int(dbpress_config::keys::THREADS)? as u32,
             unique: Arc::new(UniqueSequence::new(seed)),
         })
     }

@@ -12,7 +12,8 @@
 //! - `deck`: the card deck; `think`: keying and think times; `event`: a terminal as the
 //!   runner's event generator (pauses, retries)
 //! - `tally`, `figures`: counts and the run's TPC-C figures
-//! - `settings`: the options of a TPC-C command, and what a run learns from the database
+//! - `keys`: TPC-C's options as typed keys; `settings`: a TPC-C command's settings from them,
+//!   and what a run learns from the database
 //! - `workload`: `Workload` for TPC-C
 
 pub mod check;
@@ -20,6 +21,7 @@ pub mod deck;
 pub mod event;
 pub mod figures;
 pub mod gen;
+pub mod keys;
 pub mod load;
 pub mod names;
 pub mod schema;

@@ -1,7 +1,8 @@
 //! The options of a TPC-C command, and what a run learns from the database before it starts.
 
+use super::keys;
 use dbpress_core::error::{usage, Result};
-use dbpress_core::options::{boolean, int, OptionValues};
+use dbpress_core::options::OptionValues;
 use std::sync::{Arc, Mutex};
 
 pub struct Tpcc {
@@ -31,7 +32,7 @@ pub struct Tpcc {
 
 impl Tpcc {
     pub fn new(opts: &OptionValues, seed: u64) -> Result<Tpcc> {
-        let home = opts.get("home-warehouse");
+        let home = opts.text(keys::HOME_WAREHOUSE);
         let random_home = match home {
             "terminal" => false,
             "random" => true,
@@ -41,7 +42,7 @@ impl Tpcc {
                 )))
             }
         };
-        let isolation = match opts.get("trx-level").to_ascii_uppercase().as_str() {
+        let isolation = match opts.text(keys::TRX_LEVEL).to_ascii_uppercase().as_str() {
             "" => None,
             "RR" | "REPEATABLE READ" | "REPEATABLE-READ" => Some((
                 "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ",
@@ -61,33 +62,40 @@ impl Tpcc {
                 )))
             }
         };
-        let think_time = super::think::parse(opts.get("think-time"))?;
-        if think_time > 0.0 && opts.get("rate").parse::<f64>().is_ok_and(|r| r > 0.0) {
+        let think_time = super::think::parse(opts.text(keys::THINK_TIME))?;
+        if think_time > 0.0
+            && opts
+                .text(dbpress_config::keys::RATE)
+                .parse::<f64>()
+                .is_ok_and(|r| r > 0.0)
+        {
             return Err(usage(
                 "--think-time and --rate both pace the terminals: give one of them",
             ));
         }
-        if boolean(opts, "enable-purge")? {
+        if opts.flag(keys::ENABLE_PURGE)? {
             return Err(usage(
                 "--enable-purge: sysbench-tpcc's purge card (deleting delivered orders) is not supported by dbpress; run without it",
             ));
         }
         Ok(Tpcc {
             sets: opts
-                .is_set("tables")
-                .then(|| int(opts, "tables", 1, 1000))
+                .given(keys::TABLES)
+                .then(|| opts.int(keys::TABLES))
                 .transpose()?
                 .map(|n| n as u32),
-            force_pk: boolean(opts, "force-pk")?,
+            force_pk: opts.flag(keys::FORCE_PK)?,
             isolation,
-            warehouses: int(opts, "warehouses", 1, 100_000)? as u32,
-            warehouses_given: opts.is_set("warehouses"),
-            use_fk: boolean(opts, "use-fk")?,
+            warehouses: opts.int(keys::WAREHOUSES)? as u32,
+            warehouses_given: opts.given(keys::WAREHOUSES),
+            use_fk: opts.flag(keys::USE_FK)?,
             random_home,
-            max_tries: int(opts, "max-tries", 1, 1_000_000)? as u32,
+            max_tries: opts.int(keys::MAX_TRIES)? as u32,
             think_time,
-            no_check: boolean(opts, "no-check")?,
-            mysql_engine: opts.get("mysql-storage-engine").to_string(),
+            no_check: opts.flag(keys::NO_CHECK)?,
+            mysql_engine: opts
+                .text(dbpress_config::keys::MYSQL_STORAGE_ENGINE)
+                .to_string(),
             seed,
             loaded: Mutex::new(None),
             tally: Arc::new(Mutex::new(super::tally::Tally::default())),
