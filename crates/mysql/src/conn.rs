@@ -116,7 +116,7 @@ fn tls_failed(transport: &Transport, why: &str, fixes: &Fixes) -> DbError {
 
 /// The steps of opening a session that the connect timeout bounds one by one.
 #[derive(Clone, Copy)]
-enum Phase {
+enum HandshakeStep {
     Greeting,
     Tls,
     Login,
@@ -124,18 +124,18 @@ enum Phase {
 
 /// An I/O error during the handshake: the step that did not answer when a time limit ran out,
 /// the lost connection otherwise.
-fn handshake_lost(phase: Phase, e: std::io::Error, opts: &WireOpts) -> OpenError {
+fn handshake_lost(phase: HandshakeStep, e: std::io::Error, opts: &WireOpts) -> OpenError {
     if !dbpress_net::timed_out(&e) {
         return OpenError::Db(io_lost(e));
     }
     let within = dbpress_net::seconds(opts.connect_timeout.unwrap_or_default());
     let t = &opts.transport;
     let what = match phase {
-        Phase::Greeting => format!(
+        HandshakeStep::Greeting => format!(
             "the server at {t} accepted the connection but sent no greeting within {within}: it is hung, overloaded, or not a MySQL server"
         ),
-        Phase::Tls => format!("the TLS handshake with the server at {t} did not finish within {within}"),
-        Phase::Login => format!(
+        HandshakeStep::Tls => format!("the TLS handshake with the server at {t} did not finish within {within}"),
+        HandshakeStep::Login => format!(
             "the server at {t} did not answer the login (authentication) within {within}"
         ),
     };
@@ -186,9 +186,9 @@ impl WireConn {
         // Each step of the handshake waits at most `limit`: a server that accepted the
         // connection and then says nothing would otherwise hold the session forever.
         let _ = stream.set_io_timeout(limit);
-        let lost_in = |phase: Phase, e: std::io::Error| handshake_lost(phase, e, opts);
+        let lost_in = |phase: HandshakeStep, e: std::io::Error| handshake_lost(phase, e, opts);
         let mut io = PacketIo::new(stream);
-        let p = io.next().map_err(|e| lost_in(Phase::Greeting, e))?;
+        let p = io.next().map_err(|e| lost_in(HandshakeStep::Greeting, e))?;
         let Greeting {
             server_version,
             connection_id,
@@ -243,10 +243,10 @@ impl WireConn {
                 // SSLRequest: the handshake response's first 32 bytes; the rest follows
                 // encrypted.
                 put_response_header(io.begin(), caps, ext_caps);
-                io.send().map_err(|e| lost_in(Phase::Tls, e))?;
+                io.send().map_err(|e| lost_in(HandshakeStep::Tls, e))?;
                 io = io.start_tls(Arc::clone(&tls.config), host).map_err(|e| {
                     if dbpress_net::timed_out(&e) {
-                        lost_in(Phase::Tls, e)
+                        lost_in(HandshakeStep::Tls, e)
                     } else {
                         OpenError::Db(tls_failed(&opts.transport, &e.to_string(), opts.fixes))
                     }
@@ -291,9 +291,12 @@ impl WireConn {
             out.extend_from_slice(&plugin);
             out.push(0);
         }
-        io.send().map_err(|e| lost_in(Phase::Login, e))?;
+        io.send().map_err(|e| lost_in(HandshakeStep::Login, e))?;
         loop {
-            let p = io.next().map_err(|e| lost_in(Phase::Login, e))?.to_vec();
+            let p = io
+                .next()
+                .map_err(|e| lost_in(HandshakeStep::Login, e))?
+                .to_vec();
             let reply = match p.first() {
                 Some(0x00) => {
                     // The OK that ends the login is the last packet sent as is.
@@ -322,7 +325,7 @@ impl WireConn {
             };
             if let Some(reply) = reply {
                 io.begin().extend_from_slice(&reply);
-                io.send().map_err(|e| lost_in(Phase::Login, e))?;
+                io.send().map_err(|e| lost_in(HandshakeStep::Login, e))?;
             }
         }
         // Logged in: from here on a statement may take as long as it takes.

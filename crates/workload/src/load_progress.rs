@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 /// sysbench's per-table messages on stdout, and on a terminal a progress line on stderr with
 /// rows/s and ETA.
-pub struct Progress {
+pub struct LoadProgress {
     total: u64,
     /// Whether `total` is exact (the finish line is printed only for a load that reached it)
     /// or an estimate (TPC-C's order lines are drawn as they are loaded).
@@ -17,8 +17,8 @@ pub struct Progress {
     bar: Option<indicatif::ProgressBar>,
 }
 
-impl Progress {
-    pub fn new(total: u64) -> Progress {
+impl LoadProgress {
+    pub fn new(total: u64) -> LoadProgress {
         let bar =
             (std::io::stderr().is_terminal() && dbpress_core::verbosity::notices()).then(|| {
                 let b = indicatif::ProgressBar::new(total);
@@ -31,7 +31,7 @@ impl Progress {
                 b.enable_steady_tick(Duration::from_millis(200));
                 b
             });
-        Progress {
+        LoadProgress {
             total,
             exact: true,
             done: AtomicU64::new(0),
@@ -83,10 +83,10 @@ impl Progress {
     }
 }
 
-impl Progress {
+impl LoadProgress {
     /// A progress line towards an estimated total.
-    pub fn estimated(total: u64) -> Progress {
-        let mut p = Progress::new(total);
+    pub fn estimated(total: u64) -> LoadProgress {
+        let mut p = LoadProgress::new(total);
         p.exact = false;
         p
     }

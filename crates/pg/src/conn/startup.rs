@@ -64,9 +64,9 @@ fn connect(t: &PgTarget, tls: Option<&Arc<ClientConfig>>) -> DbResult<(Io, u32)>
         out: Vec::with_capacity(1024),
     };
     if let Some(config) = tls {
-        io = start_tls(io, t, config).map_err(|e| in_phase(e, Phase::Tls, t))?;
+        io = start_tls(io, t, config).map_err(|e| in_phase(e, HandshakeStep::Tls, t))?;
     }
-    let (io, pid) = start_session(io, t).map_err(|e| in_phase(e, Phase::Startup, t))?;
+    let (io, pid) = start_session(io, t).map_err(|e| in_phase(e, HandshakeStep::Startup, t))?;
     // Logged in: from here on a statement may take as long as it takes.
     let _ = io.r.stream.set_io_timeout(None);
     Ok((io, pid))
@@ -74,24 +74,24 @@ fn connect(t: &PgTarget, tls: Option<&Arc<ClientConfig>>) -> DbResult<(Io, u32)>
 
 /// The steps of opening a session that the connect timeout bounds one by one.
 #[derive(Clone, Copy)]
-pub(super) enum Phase {
+pub(super) enum HandshakeStep {
     Tls,
     Startup,
 }
 
 /// A handshake step's error, said as the step that did not answer when a read or write ran
 /// out of time (`lost` marks those).
-pub(super) fn in_phase(e: DbError, phase: Phase, t: &PgTarget) -> DbError {
+pub(super) fn in_phase(e: DbError, phase: HandshakeStep, t: &PgTarget) -> DbError {
     if e.code != TIMED_OUT || e.kind != DbErrorKind::Unreachable {
         return e;
     }
     let within = dbpress_net::seconds(t.connect_timeout.unwrap_or_default());
     let place = t.place();
     let what = match phase {
-        Phase::Tls => format!(
+        HandshakeStep::Tls => format!(
             "the server at {place} accepted the connection but did not finish the TLS request and handshake within {within}"
         ),
-        Phase::Startup => format!(
+        HandshakeStep::Startup => format!(
             "the server at {place} accepted the connection but did not answer the startup and authentication within {within}: it is hung, overloaded, or not a PostgreSQL server"
         ),
     };

@@ -15,7 +15,7 @@ const NO_STMT: StmtHandle = StmtHandle(u32::MAX);
 
 pub struct OltpEvents {
     mix: Mix,
-    plan: Vec<Step>,
+    plan: Vec<StatementGroup>,
     tables: u32,
     table_size: u32,
     range_size: u32,
@@ -262,7 +262,7 @@ impl OltpEvents {
 /// One statement group of an event, in sysbench's order. The plan is built once from the mix,
 /// so an event walks only the groups it has instead of testing all ten every time.
 #[derive(Clone, Copy)]
-enum Step {
+enum StatementGroup {
     Begin,
     PointSelects(u32),
     /// (statement kind, count)
@@ -278,13 +278,13 @@ enum Step {
 }
 
 /// The steps of one event of `m`, in the order sysbench's event function runs them.
-fn plan(m: &Mix) -> Vec<Step> {
+fn plan(m: &Mix) -> Vec<StatementGroup> {
     let mut steps = Vec::new();
     if m.trx {
-        steps.push(Step::Begin);
+        steps.push(StatementGroup::Begin);
     }
     if m.point_selects > 0 {
-        steps.push(Step::PointSelects(m.point_selects));
+        steps.push(StatementGroup::PointSelects(m.point_selects));
     }
     for (k, n) in [
         (kind::SIMPLE_RANGE, m.simple_ranges),
@@ -293,29 +293,29 @@ fn plan(m: &Mix) -> Vec<Step> {
         (kind::DISTINCT_RANGE, m.distinct_ranges),
     ] {
         if n > 0 {
-            steps.push(Step::Ranges(k, n));
+            steps.push(StatementGroup::Ranges(k, n));
         }
     }
     if m.index_updates > 0 {
-        steps.push(Step::IndexUpdates(m.index_updates));
+        steps.push(StatementGroup::IndexUpdates(m.index_updates));
     }
     if m.non_index_updates > 0 {
-        steps.push(Step::NonIndexUpdates(m.non_index_updates));
+        steps.push(StatementGroup::NonIndexUpdates(m.non_index_updates));
     }
     if m.delete_inserts > 0 {
-        steps.push(Step::DeleteInserts(m.delete_inserts));
+        steps.push(StatementGroup::DeleteInserts(m.delete_inserts));
     }
     if m.deletes > 0 {
-        steps.push(Step::Delete);
+        steps.push(StatementGroup::Delete);
     }
     if m.text_inserts > 0 {
-        steps.push(Step::TextInsert);
+        steps.push(StatementGroup::TextInsert);
     }
     if let Some(select) = m.random_select {
-        steps.push(Step::RandomSelect(select));
+        steps.push(StatementGroup::RandomSelect(select));
     }
     if m.trx {
-        steps.push(Step::Commit);
+        steps.push(StatementGroup::Commit);
     }
     steps
 }
@@ -326,8 +326,8 @@ impl EventGen for OltpEvents {
         let event_table = if self.mix.legacy { self.table() } else { 0 };
         for i in 0..self.plan.len() {
             match self.plan[i] {
-                Step::Begin => exec.run(kind::BEGIN, self.begin, &[])?,
-                Step::PointSelects(n) => {
+                StatementGroup::Begin => exec.run(kind::BEGIN, self.begin, &[])?,
+                StatementGroup::PointSelects(n) => {
                     let t = self.group_table(event_table);
                     for _ in 0..n {
                         let id = self.id();
@@ -335,11 +335,11 @@ impl EventGen for OltpEvents {
                         exec.run(kind::POINT_SELECT, s, &[Value::Int(id)])?;
                     }
                 }
-                Step::Ranges(k, n) => {
+                StatementGroup::Ranges(k, n) => {
                     let t = self.group_table(event_table);
                     self.ranges(exec, t, k, n)?;
                 }
-                Step::IndexUpdates(n) => {
+                StatementGroup::IndexUpdates(n) => {
                     let t = self.group_table(event_table);
                     for _ in 0..n {
                         let id = self.id();
@@ -347,7 +347,7 @@ impl EventGen for OltpEvents {
                         exec.run(kind::INDEX_UPDATE, s, &[Value::Int(id)])?;
                     }
                 }
-                Step::NonIndexUpdates(n) => {
+                StatementGroup::NonIndexUpdates(n) => {
                     let t = self.group_table(event_table);
                     for _ in 0..n {
                         self.c_tpl.fill(&mut self.rng, &mut self.c_buf);
@@ -357,21 +357,21 @@ impl EventGen for OltpEvents {
                         exec.run(kind::NON_INDEX_UPDATE, s, &params)?;
                     }
                 }
-                Step::DeleteInserts(n) => {
+                StatementGroup::DeleteInserts(n) => {
                     let t = self.group_table(event_table);
                     for _ in 0..n {
                         self.delete_insert(exec, t)?;
                     }
                 }
-                Step::Delete => {
+                StatementGroup::Delete => {
                     let t = self.table();
                     let id = self.id();
                     let s = self.stmts[t][kind::DELETE as usize];
                     exec.run(kind::DELETE, s, &[Value::Int(id)])?;
                 }
-                Step::TextInsert => self.text_insert(exec)?,
-                Step::RandomSelect(select) => self.random_select(exec, select)?,
-                Step::Commit => exec.run(kind::COMMIT, self.commit, &[])?,
+                StatementGroup::TextInsert => self.text_insert(exec)?,
+                StatementGroup::RandomSelect(select) => self.random_select(exec, select)?,
+                StatementGroup::Commit => exec.run(kind::COMMIT, self.commit, &[])?,
             }
         }
         self.events += 1;
@@ -395,9 +395,9 @@ impl EventGen for OltpEvents {
         }
         // Each of these steps draws its table, then one id, then runs one statement.
         let kind = match self.plan[0] {
-            Step::PointSelects(1) => kind::POINT_SELECT,
-            Step::IndexUpdates(1) => kind::INDEX_UPDATE,
-            Step::Delete => kind::DELETE,
+            StatementGroup::PointSelects(1) => kind::POINT_SELECT,
+            StatementGroup::IndexUpdates(1) => kind::INDEX_UPDATE,
+            StatementGroup::Delete => kind::DELETE,
             _ => return None,
         };
         Some(KeyedStatement {

@@ -8,7 +8,7 @@
 use super::blocks::{Block, BlockQueue};
 use super::sql::{create_index, create_table, drop_table, C_TEMPLATE, PAD_TEMPLATE};
 use super::Oltp;
-use crate::load_progress::Progress;
+use crate::load_progress::LoadProgress;
 use crate::workload::Context;
 use dbpress_core::error::{environment, Error, Result};
 use dbpress_core::rand::{Distribution, Rng, Template};
@@ -345,7 +345,7 @@ pub fn prepare(w: &Oltp, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
     // Ctrl-C stops the loaders at their next block and says which tables are half-loaded (a
     // second one exits at once); the tables keep their loading mark for `check` and `run`.
     let signals = Signals::install();
-    let progress = Progress::new(u64::from(s.tables) * u64::from(s.load_rows));
+    let progress = LoadProgress::new(u64::from(s.tables) * u64::from(s.load_rows));
     let queue = BlockQueue::new(s.tables, s.load_rows);
     let mut remaining = Vec::new();
     for t in 1..=s.tables {
@@ -516,7 +516,7 @@ fn load_block(
     conn: &mut dyn Connection,
     dist: &Distribution,
     b: Block,
-    progress: &Progress,
+    progress: &LoadProgress,
 ) -> Result<&'static str> {
     let size = w.schema.table_size;
     let mut rows = RowGen::new(b);
@@ -544,7 +544,7 @@ fn finish_table(
     ctx: &Context<'_>,
     conn: &mut dyn Connection,
     t: u32,
-    progress: &Progress,
+    progress: &LoadProgress,
 ) -> Result<()> {
     let dialect = ctx.driver.dialect();
     if w.schema.secondary && !dialect.inline_key {

@@ -9,7 +9,7 @@ use super::gen::{self, CConstants};
 use super::names::Names;
 use super::schema::{self, META};
 use super::Tpcc;
-use crate::load_progress::Progress;
+use crate::load_progress::LoadProgress;
 use crate::workload::setup_error;
 use crate::workload::Context;
 use dbpress_core::error::{environment, Error, Result};
@@ -78,7 +78,7 @@ pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
     }
 
     let signals = Signals::install();
-    let progress = Progress::estimated(
+    let progress = LoadProgress::estimated(
         n_sets * (u64::from(ITEMS) + u64::from(warehouses) * ROWS_PER_WAREHOUSE_ESTIMATE),
     );
     // Per set, unit 0 is ITEM and unit w the warehouse w; sets follow each other.
@@ -218,7 +218,7 @@ fn finish_set(
 struct Loader<'a> {
     conn: &'a mut dyn Connection,
     rng: &'a mut Rng,
-    progress: &'a Progress,
+    progress: &'a LoadProgress,
     loaded_at: u64,
     c_load: CConstants,
     signals: &'a Signals,
