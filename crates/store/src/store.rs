@@ -87,6 +87,31 @@ pub struct NewRun {
 }
 
 impl NewRun {
+    /// A study's cell that could not run or left no result, and why.
+    pub fn failed(
+        command: String,
+        workload: String,
+        threads: u32,
+        cell: CellKey,
+        why: &str,
+    ) -> NewRun {
+        NewRun {
+            status: Status::Failed,
+            command,
+            workload,
+            threads,
+            tps: None,
+            qps: None,
+            p95_ms: None,
+            tpmc: None,
+            batch: None,
+            cell: Some(cell),
+            error: Some(why.to_string()),
+            result: None,
+            tags: Vec::new(),
+        }
+    }
+
     /// A measured run, its summary columns read from its result.
     pub fn of_result(r: &RunResult, json: String, status: Status) -> NewRun {
         NewRun {

@@ -203,182 +203,30 @@ pub fn run(plan: &Plan, opts: &Options, out: &mut dyn Write) -> Result<Outcome, 
         .copied()
         .filter(|c| !done.contains(&c.key(plan, generation).name()))
         .collect();
-    let mut outcome = Outcome {
+    let outcome = Outcome {
         cells: all.len(),
         already: all.len() - todo.len(),
         ..Outcome::default()
     };
-    let _ = writeln!(
-        out,
-        "Experiment {} (generation {generation}, store {}): {} cells = {} target(s) × {} settings × {} workload(s) × {} thread level(s) × {} repeat(s)",
-        plan.name,
-        opts.store.display(),
-        all.len(),
-        plan.targets.len(),
-        plan.settings.len(),
-        plan.workloads.len(),
-        plan.threads.len(),
-        plan.repeats
-    );
-    if outcome.already > 0 {
-        let _ = writeln!(
-            out,
-            "Resuming: {} measured already, {} to run",
-            outcome.already,
-            todo.len()
-        );
-    }
-    let scratch = scratch()?;
+    announce(plan, opts, generation, &outcome, todo.len(), out);
     let started = Instant::now();
-    let mut measured_time = Duration::ZERO;
-    let mut measured_cells = 0u32;
-    let guess = plan.duration as f64 + plan.warmup as f64 + plan.pause + 3.0;
-    let result = (|| -> Result<(), String> {
-        for (i, cell) in todo.iter().enumerate() {
-            if let Some(sig) = signals.caught() {
-                outcome.interrupted = Some(sig);
-                break;
-            }
-            let t0 = Instant::now();
-            let label = cell.describe(plan);
-            let _ = write!(
-                out,
-                "[{:>3}/{}] {label} … ",
-                outcome.already + i + 1,
-                all.len()
-            );
-            let _ = out.flush();
-            let key = cell.key(plan, generation);
-            let failure = |store: &mut Store, why: String| -> Result<(), String> {
-                let w = &plan.workloads[cell.workload];
-                store.save(&NewRun {
-                    status: Status::Failed,
-                    command: w.args.join(" "),
-                    workload: w.args[0].clone(),
-                    threads: cell.threads,
-                    tps: None,
-                    qps: None,
-                    p95_ms: None,
-                    tpmc: None,
-                    batch: None,
-                    cell: Some(key.clone()),
-                    error: Some(why),
-                    result: None,
-                    tags: Vec::new(),
-                })?;
-                Ok(())
-            };
-            let ready = servers
-                .switch(&store, cell.target, cell.settings)
-                .map_err(|e| {
-                    format!(
-                        "settings '{}' on target '{}': {e}",
-                        plan.settings[cell.settings].name, plan.targets[cell.target].name
-                    )
-                })
-                .and_then(|_| prepared(plan, opts, &store, generation, cell, &signals));
-            if let Err(why) = ready {
-                let _ = writeln!(out, "FAILED: {why}");
-                failure(&mut store, why.clone())?;
-                outcome.failed += 1;
-                if opts.stop_on_error || plan.stop_on_error {
-                    return Err(format!("stopped at the first failed cell ({label}): {why}"));
-                }
-                continue;
-            }
-            let output = scratch.join("cell.json");
-            let args = run_args(plan, cell, &output);
-            let child = run_child(&opts.exe, &args, Some(&output), &signals)?;
-            match child.result {
-                Some((r, json)) => {
-                    let status = if r.run.interrupted_by.is_some() {
-                        Status::Interrupted
-                    } else if r.run.fatal_error.is_some() || child.code != Some(0) {
-                        Status::Failed
-                    } else {
-                        Status::Ok
-                    };
-                    let mut run = NewRun::of_result(&r, json, status);
-                    run.cell = Some(key.clone());
-                    if status == Status::Failed && run.error.is_none() {
-                        run.error = Some(child.errors.clone());
-                    }
-                    run.tags = servers.readings[cell.target].clone();
-                    let id = store.save(&run)?;
-                    let figures = format!(
-                        "{:.2} tps, {:.2} qps, p95 {:.2} ms{}",
-                        r.summary.tps,
-                        r.summary.qps,
-                        r.summary.latency.p95_ms,
-                        r.tpcc
-                            .as_ref()
-                            .map(|t| format!(", tpmC {}", t.tpmc))
-                            .unwrap_or_default()
-                    );
-                    match status {
-                        Status::Ok => {
-                            outcome.measured += 1;
-                            measured_time += t0.elapsed();
-                            measured_cells += 1;
-                            let left = todo.len() - i - 1;
-                            let per = if measured_cells > 0 {
-                                measured_time.as_secs_f64() / f64::from(measured_cells) + plan.pause
-                            } else {
-                                guess
-                            };
-                            let _ = writeln!(
-                                out,
-                                "{figures}  (run {id}; {left} left, about {} more)",
-                                hms(per * left as f64)
-                            );
-                        }
-                        Status::Interrupted => {
-                            let _ = writeln!(out, "interrupted: {figures} (kept as run {id}, measured again on resume)");
-                        }
-                        Status::Failed => {
-                            let _ = writeln!(
-                                out,
-                                "FAILED: {} (run {id})",
-                                run.error.as_deref().unwrap_or("")
-                            );
-                            outcome.failed += 1;
-                        }
-                    }
-                }
-                None => {
-                    let why = if child.errors.is_empty() {
-                        format!("dbpress ended with {:?} and wrote no result", child.code)
-                    } else {
-                        child.errors.clone()
-                    };
-                    if signals.caught().is_some() {
-                        let _ = writeln!(out, "interrupted before it measured anything");
-                    } else {
-                        let _ = writeln!(out, "FAILED: {why}");
-                        failure(&mut store, why.clone())?;
-                        outcome.failed += 1;
-                        if opts.stop_on_error || plan.stop_on_error {
-                            return Err(format!(
-                                "stopped at the first failed cell ({label}): {why}"
-                            ));
-                        }
-                    }
-                }
-            }
-            if let Some(sig) = signals.caught() {
-                outcome.interrupted = Some(sig);
-                break;
-            }
-            if i + 1 < todo.len() && plan.pause > 0.0 {
-                pause(plan.pause, &signals);
-            }
-        }
-        Ok(())
-    })();
+    let mut study = Study {
+        plan,
+        opts,
+        store,
+        servers,
+        signals: &signals,
+        generation,
+        scratch: scratch()?,
+        outcome,
+        eta: Eta::new(plan),
+    };
+    let result = study.run_cells(&todo, out);
     // Whatever happened: the servers' settings back as they were.
-    outcome.not_restored = servers.restore_all(&store);
-    let _ = std::fs::remove_dir_all(&scratch);
+    study.outcome.not_restored = study.servers.restore_all(&study.store);
+    let _ = std::fs::remove_dir_all(&study.scratch);
     result?;
+    let Study { store, outcome, .. } = study;
     let complete =
         outcome.interrupted.is_none() && outcome.already + outcome.measured == outcome.cells;
     if complete && plan.cleanup && plan.prepare != PrepareMode::None {
@@ -394,6 +242,224 @@ pub fn run(plan: &Plan, opts: &Options, out: &mut dyn Write) -> Result<Outcome, 
         hms(started.elapsed().as_secs_f64())
     );
     Ok(outcome)
+}
+
+/// The study's first lines: its cells, and how many a resumed run has measured already.
+fn announce(
+    plan: &Plan,
+    opts: &Options,
+    generation: i64,
+    outcome: &Outcome,
+    todo: usize,
+    out: &mut dyn Write,
+) {
+    let _ = writeln!(
+        out,
+        "Experiment {} (generation {generation}, store {}): {} cells = {} target(s) × {} settings × {} workload(s) × {} thread level(s) × {} repeat(s)",
+        plan.name,
+        opts.store.display(),
+        outcome.cells,
+        plan.targets.len(),
+        plan.settings.len(),
+        plan.workloads.len(),
+        plan.threads.len(),
+        plan.repeats
+    );
+    if outcome.already > 0 {
+        let _ = writeln!(
+            out,
+            "Resuming: {} measured already, {} to run",
+            outcome.already, todo
+        );
+    }
+}
+
+/// How long the cells left will take: the measured cells' mean (with the pause), or before the
+/// first one, a guess from the plan.
+struct Eta {
+    measured_time: Duration,
+    measured_cells: u32,
+    guess: f64,
+}
+
+impl Eta {
+    fn new(plan: &Plan) -> Eta {
+        Eta {
+            measured_time: Duration::ZERO,
+            measured_cells: 0,
+            guess: plan.duration as f64 + plan.warmup as f64 + plan.pause + 3.0,
+        }
+    }
+
+    fn measured(&mut self, took: Duration) {
+        self.measured_time += took;
+        self.measured_cells += 1;
+    }
+
+    fn left(&self, cells: usize, pause: f64) -> String {
+        let per = if self.measured_cells > 0 {
+            self.measured_time.as_secs_f64() / f64::from(self.measured_cells) + pause
+        } else {
+            self.guess
+        };
+        hms(per * cells as f64)
+    }
+}
+
+/// A study under way: what every cell needs, and the tally so far.
+struct Study<'a> {
+    plan: &'a Plan,
+    opts: &'a Options,
+    store: Store,
+    servers: Servers<'a>,
+    signals: &'a Signals,
+    generation: i64,
+    scratch: PathBuf,
+    outcome: Outcome,
+    eta: Eta,
+}
+
+impl Study<'_> {
+    /// Each cell in turn, until the last, a stop signal, or a failure the plan stops at.
+    fn run_cells(&mut self, todo: &[Cell], out: &mut dyn Write) -> Result<(), String> {
+        for (i, cell) in todo.iter().enumerate() {
+            if let Some(sig) = self.signals.caught() {
+                self.outcome.interrupted = Some(sig);
+                break;
+            }
+            let _ = write!(
+                out,
+                "[{:>3}/{}] {} … ",
+                self.outcome.already + i + 1,
+                self.outcome.cells,
+                cell.describe(self.plan)
+            );
+            let _ = out.flush();
+            self.run_cell(cell, todo.len() - i - 1, out)?;
+            if let Some(sig) = self.signals.caught() {
+                self.outcome.interrupted = Some(sig);
+                break;
+            }
+            if i + 1 < todo.len() && self.plan.pause > 0.0 {
+                pause(self.plan.pause, self.signals);
+            }
+        }
+        Ok(())
+    }
+
+    /// One cell: its settings and tables made ready, then its dbpress run and what it left.
+    fn run_cell(&mut self, cell: &Cell, left: usize, out: &mut dyn Write) -> Result<(), String> {
+        let t0 = Instant::now();
+        let plan = self.plan;
+        let ready = self
+            .servers
+            .switch(&self.store, cell.target, cell.settings)
+            .map_err(|e| {
+                format!(
+                    "settings '{}' on target '{}': {e}",
+                    plan.settings[cell.settings].name, plan.targets[cell.target].name
+                )
+            })
+            .and_then(|_| {
+                let (opts, generation) = (self.opts, self.generation);
+                prepared(plan, opts, &self.store, generation, cell, self.signals)
+            });
+        if let Err(why) = ready {
+            return self.failed(cell, why, out);
+        }
+        let output = self.scratch.join("cell.json");
+        let args = run_args(plan, cell, &output);
+        let child = run_child(&self.opts.exe, &args, Some(&output), self.signals)?;
+        match child.result {
+            Some(_) => self.record(cell, child, t0.elapsed(), left, out),
+            None if self.signals.caught().is_some() => {
+                let _ = writeln!(out, "interrupted before it measured anything");
+                Ok(())
+            }
+            None => {
+                let why = if child.errors.is_empty() {
+                    format!("dbpress ended with {:?} and wrote no result", child.code)
+                } else {
+                    child.errors.clone()
+                };
+                self.failed(cell, why, out)
+            }
+        }
+    }
+
+    /// A cell's result kept in the store, with its figures (and the time left) on the line.
+    fn record(
+        &mut self,
+        cell: &Cell,
+        mut child: ChildRun,
+        took: Duration,
+        left: usize,
+        out: &mut dyn Write,
+    ) -> Result<(), String> {
+        let Some((r, json)) = child.result.take() else {
+            return Ok(());
+        };
+        let status = if r.run.interrupted_by.is_some() {
+            Status::Interrupted
+        } else if r.run.fatal_error.is_some() || child.code != Some(0) {
+            Status::Failed
+        } else {
+            Status::Ok
+        };
+        let mut run = NewRun::of_result(&r, json, status);
+        run.cell = Some(cell.key(self.plan, self.generation));
+        if status == Status::Failed && run.error.is_none() {
+            run.error = Some(child.errors.clone());
+        }
+        run.tags = self.servers.readings[cell.target].clone();
+        let id = self.store.save(&run)?;
+        let figures = format!(
+            "{:.2} tps, {:.2} qps, p95 {:.2} ms{}",
+            r.summary.tps,
+            r.summary.qps,
+            r.summary.latency.p95_ms,
+            r.tpcc
+                .as_ref()
+                .map(|t| format!(", tpmC {}", t.tpmc))
+                .unwrap_or_default()
+        );
+        match status {
+            Status::Ok => {
+                self.outcome.measured += 1;
+                self.eta.measured(took);
+                let more = self.eta.left(left, self.plan.pause);
+                let _ = writeln!(out, "{figures}  (run {id}; {left} left, about {more} more)");
+            }
+            Status::Interrupted => {
+                let _ = writeln!(
+                    out,
+                    "interrupted: {figures} (kept as run {id}, measured again on resume)"
+                );
+            }
+            Status::Failed => {
+                let why = run.error.as_deref().unwrap_or("");
+                let _ = writeln!(out, "FAILED: {why} (run {id})");
+                self.outcome.failed += 1;
+            }
+        }
+        Ok(())
+    }
+
+    /// A cell that could not run, or ran and left no result: kept in the store as failed, and
+    /// the study stops here when the plan or the command line says so.
+    fn failed(&mut self, cell: &Cell, why: String, out: &mut dyn Write) -> Result<(), String> {
+        let _ = writeln!(out, "FAILED: {why}");
+        let w = &self.plan.workloads[cell.workload];
+        let key = cell.key(self.plan, self.generation);
+        let run = NewRun::failed(w.args.join(" "), w.args[0].clone(), cell.threads, key, &why);
+        self.store.save(&run)?;
+        self.outcome.failed += 1;
+        if self.opts.stop_on_error || self.plan.stop_on_error {
+            let label = cell.describe(self.plan);
+            return Err(format!("stopped at the first failed cell ({label}): {why}"));
+        }
+        Ok(())
+    }
 }
 
 /// Make sure the cell's workload has its tables on its target, under the settings the plan's
