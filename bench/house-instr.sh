@@ -10,7 +10,8 @@
 # oltp_read_write (N=1000) on the shared MariaDB's Unix socket, and the dry run of
 # oltp_read_write (20 000 events, which repeats to the instruction). Prints Markdown for
 # bench/RESULTS.md: the median of each side, their ratio and every repetition. BEFORE_BIN and
-# AFTER_BIN name binaries already built (to hold a server lock only while measuring).
+# AFTER_BIN name binaries already built (to hold a server lock only while measuring); AFTER_REV
+# names the revision AFTER_BIN was built from (default: this checkout's HEAD).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rev="${1:-9c519a3}"
@@ -42,7 +43,7 @@ per_event() { # binary n workload extra...
 
 "$AFTER" oltp_read_write cleanup "${CONN[@]}" >/dev/null
 "$AFTER" oltp_read_write prepare "${CONN[@]}" --tables=1 --table-size=10000 >/dev/null
-echo "### Client instructions per event, $rev (before) vs $(git rev-parse --short HEAD) (after) (callgrind, N vs 2N, 1 thread, socket; $reps repetitions, alternating)"
+echo "### Client instructions per event, $rev (before) vs ${AFTER_REV:-$(git rev-parse --short HEAD)} (after) (callgrind, N vs 2N, 1 thread, socket; $reps repetitions, alternating)"
 echo
 echo "| workload | before | after | ratio of medians | repetitions before / after |"
 echo "|---|---:|---:|---:|---|"
