@@ -15,13 +15,15 @@ use dbpress_config::to_driver::make_driver;
 use dbpress_config::Command as RunCommand;
 use dbpress_config::ConnectionFlags;
 use dbpress_config::{resolve_driver, Driver, OutputFormat, RunConfig};
-use dbpress_core::error::{environment, failed, usage, Result};
+use dbpress_core::error::{failed, usage, Result};
 use dbpress_core::options::OptionValues;
 use dbpress_core::signals::Signals;
-use dbpress_driver::{Connection, RowBatch};
+use dbpress_driver::Connection;
 use dbpress_measure::result::VERSION;
+use dbpress_workload::script::pgbench_tables::{self, PgbenchTables};
 use dbpress_workload::script::{builtin, expr, parse, workload};
 use dbpress_workload::Context;
+use dbpress_workload::Workload;
 use expr::Num;
 use parse::{Command, Script};
 use std::collections::HashMap;
@@ -48,6 +50,13 @@ struct Args {
     /// The target came from pgbench's `-h -p -U DBNAME`.
     pgbench_connection: bool,
     opts: OptionValues,
+}
+
+impl Args {
+    /// pgbench's -n (or dbpress's --no-vacuum): no statistics after prepare's load.
+    fn no_vacuum(&self) -> bool {
+        dbpress_core::options::parse_bool(self.opts.get("no-vacuum")) == Some(true)
+    }
 }
 
 fn weighted(v: &str) -> Result<(String, u32)> {
@@ -387,6 +396,23 @@ fn uses_builtin_tables(a: &Args) -> bool {
     !a.builtins.is_empty() || a.files.is_empty()
 }
 
+/// Prepare or cleanup on pgbench's own tables, which the workload makes and drops.
+fn pgbench_tables_command(
+    w: &workload::ScriptWorkload,
+    command: RunCommand,
+    ctx: &Context<'_>,
+) -> Result<u8> {
+    match command {
+        RunCommand::Prepare => {
+            if let Some(usage) = w.prepare(ctx)? {
+                dbpress_report::text::host::report_prepare(&usage);
+            }
+        }
+        _ => w.cleanup(ctx)?,
+    }
+    Ok(0)
+}
+
 /// -D values: integers and floats as numbers, anything else as text.
 fn define_value(v: &str) -> Num {
     v.parse::<i64>()
@@ -467,21 +493,14 @@ pub fn main(raw: &[String]) -> Result<u8> {
         invocation: cfg.invocation("script"),
     };
     match a.command {
-        RunCommand::Prepare if uses_builtin_tables(&a) => prepare_builtin(
-            &ctx,
-            a.scale.unwrap_or(1),
-            cfg.echo
-                .get("no-vacuum")
-                .is_some_and(|v| dbpress_core::options::parse_bool(v) == Some(true)),
-        ),
-        RunCommand::Cleanup if uses_builtin_tables(&a) => {
-            let mut conn = ctx.connect(0)?;
-            for (t, _) in builtin::TABLES.iter().rev() {
-                dbpress_core::outln!("Dropping table '{t}'...");
-                conn.query(&format!("DROP TABLE IF EXISTS {t}"))
-                    .map_err(|e| failed(format!("dropping {t} failed: {}", e.message)))?;
-            }
-            Ok(0)
+        RunCommand::Prepare | RunCommand::Cleanup if uses_builtin_tables(&a) => {
+            let w = workload::ScriptWorkload::new(Vec::new(), HashMap::new()).on_pgbench_tables(
+                PgbenchTables {
+                    scale: a.scale.unwrap_or(1),
+                    no_vacuum: a.no_vacuum(),
+                },
+            );
+            pgbench_tables_command(&w, a.command, &ctx)
         }
         RunCommand::Prepare | RunCommand::Cleanup => {
             let mut conn = ctx.connect(0)?;
@@ -493,20 +512,8 @@ pub fn main(raw: &[String]) -> Result<u8> {
         _ => {
             let scale = match a.scale {
                 Some(s) => s,
-                None if uses_builtin_tables(&a) => {
-                    // As pgbench: the scale is the number of branches prepare made.
-                    let mut conn = ctx.connect(0)?;
-                    let rows = conn.query_rows("SELECT COUNT(*) FROM pgbench_branches").map_err(|e| {
-                        environment(format!(
-                            "cannot read the scale from pgbench_branches ({}): run `dbpress script prepare` with the same connection options first",
-                            e.message
-                        ))
-                    })?;
-                    rows.first()
-                        .and_then(|r| r.first().cloned().flatten())
-                        .and_then(|v| v.parse().ok())
-                        .unwrap_or(1)
-                }
+                // As pgbench: the scale is the number of branches prepare made.
+                None if uses_builtin_tables(&a) => pgbench_tables::scale(&ctx)?,
                 None => 1,
             };
             globals.insert("scale".into(), Num::Int(scale as i64));
@@ -653,115 +660,4 @@ fn run_once(
         }
     }
     Ok(())
-}
-
-/// pgbench -i: the four tables, rows by the fastest load path, primary keys after the load,
-/// then statistics (unless --no-vacuum).
-fn prepare_builtin(ctx: &Context<'_>, scale: u64, no_vacuum: bool) -> Result<u8> {
-    let mut conn = ctx.connect(0)?;
-    let d = ctx.driver.dialect();
-    let existing: Vec<String> = conn
-        .query_rows(&(d.table_comments)("pgbench_"))
-        .map_err(|e| failed(format!("listing tables failed: {}", e.message)))?
-        .into_iter()
-        .filter_map(|r| r.get(d.table_comments_columns.0).cloned().flatten())
-        .collect();
-    if let Some(t) = builtin::TABLES
-        .iter()
-        .find(|(t, _)| existing.iter().any(|e| e == t))
-    {
-        return Err(environment(format!(
-            "table '{}' already exists: run `dbpress script cleanup` with the same options first",
-            t.0
-        )));
-    }
-    let setup = |what: &str, e: dbpress_driver::DbError| {
-        failed(format!(
-            "{what} failed: server error {}: {}",
-            e.code, e.message
-        ))
-    };
-    for (t, ddl) in builtin::TABLES {
-        dbpress_core::outln!("Creating table '{t}'...");
-        conn.query(ddl)
-            .map_err(|e| setup(&format!("creating {t}"), e))?;
-    }
-    let started = std::time::Instant::now();
-    let host = dbpress_measure::host::Sampler::started_for(ctx.driver, conn.as_mut());
-    let load = |conn: &mut dyn Connection,
-                table: &str,
-                columns: &str,
-                rows: u64,
-                row: &dyn Fn(u64, &mut RowBatch)|
-     -> Result<()> {
-        let mut next = 1u64;
-        let mut fill = |batch: &mut RowBatch| -> bool {
-            while !batch.is_full() && next <= rows {
-                row(next, batch);
-                next += 1;
-            }
-            next <= rows
-        };
-        conn.bulk_load(table, columns, &mut fill)
-            .map(|_| ())
-            .map_err(|e| setup(&format!("loading {table}"), e))
-    };
-    dbpress_core::outln!(
-        "Loading {} accounts, {} tellers, {} branches (scale {scale})...",
-        builtin::ACCOUNTS * scale,
-        builtin::TELLERS * scale,
-        builtin::BRANCHES * scale
-    );
-    load(
-        conn.as_mut(),
-        "pgbench_branches",
-        "bid, bbalance",
-        builtin::BRANCHES * scale,
-        &|i, b| {
-            b.int(i as i64);
-            b.int(0);
-        },
-    )?;
-    load(
-        conn.as_mut(),
-        "pgbench_tellers",
-        "tid, bid, tbalance",
-        builtin::TELLERS * scale,
-        &|i, b| {
-            b.int(i as i64);
-            b.int(((i - 1) / builtin::TELLERS + 1) as i64);
-            b.int(0);
-        },
-    )?;
-    load(
-        conn.as_mut(),
-        "pgbench_accounts",
-        "aid, bid, abalance, filler",
-        builtin::ACCOUNTS * scale,
-        &|i, b| {
-            b.int(i as i64);
-            b.int(((i - 1) / builtin::ACCOUNTS + 1) as i64);
-            b.int(0);
-            b.str(b"");
-        },
-    )?;
-    for (t, c) in builtin::KEYS {
-        conn.query(&(d.add_primary_key)(t, c))
-            .map_err(|e| setup(&format!("indexing {t}"), e))?;
-    }
-    if let Some(after) = d.after_load.filter(|_| !no_vacuum) {
-        for (t, _) in builtin::TABLES {
-            conn.query(&after(t))
-                .map_err(|e| setup(&format!("analyzing {t}"), e))?;
-        }
-    }
-    dbpress_core::outln!(
-        "Loaded {} rows in {:.2}s",
-        (builtin::ACCOUNTS + builtin::TELLERS + builtin::BRANCHES) * scale,
-        started.elapsed().as_secs_f64()
-    );
-    if let Some(usage) = host.finish_now() {
-        dbpress_report::text::host::report_prepare(&usage);
-    }
-    Ok(0)
 }

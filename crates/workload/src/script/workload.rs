@@ -4,8 +4,10 @@
 
 use super::expr::{self, Env, Num};
 use super::parse::{Command, Script, Sleep};
+use super::pgbench_tables::{self, PgbenchTables};
 use crate::events::{EventGen, Exec};
-use crate::workload::Workload;
+use crate::workload::{Context, Workload};
+use dbpress_core::error::Result;
 use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbError, DbErrorKind, DbResult, Dialect, StmtHandle, Value};
 use std::collections::HashMap;
@@ -16,6 +18,8 @@ pub struct ScriptWorkload {
     pub globals: HashMap<String, Num>,
     kinds: &'static [&'static str],
     transactional: bool,
+    /// The scripts run on pgbench's own tables, which prepare and cleanup then make and drop.
+    pgbench_tables: Option<PgbenchTables>,
 }
 
 /// SQL sent as written, except pgbench's `END` (COMMIT's PostgreSQL alias, which MySQL lacks)
@@ -75,7 +79,14 @@ impl ScriptWorkload {
             globals,
             kinds: Box::leak(kinds.into_boxed_slice()),
             transactional,
+            pgbench_tables: None,
         }
+    }
+
+    /// The scripts use pgbench's tables: prepare makes them, cleanup drops them.
+    pub fn on_pgbench_tables(mut self, tables: PgbenchTables) -> ScriptWorkload {
+        self.pgbench_tables = Some(tables);
+        self
     }
 
     pub fn statements(&self) -> usize {
@@ -110,6 +121,22 @@ impl Workload for ScriptWorkload {
             "Scripts: {} (one chosen by weight per event; variables bound as parameters)",
             list.join(", ")
         )]
+    }
+
+    /// pgbench -i, when the scripts use its tables; a user's own tables are made by the user's
+    /// prepare script, which the command runs.
+    fn prepare(&self, ctx: &Context<'_>) -> Result<Option<dbpress_measure::host::HostUsage>> {
+        match &self.pgbench_tables {
+            Some(tables) => tables.prepare(ctx),
+            None => Ok(None),
+        }
+    }
+
+    fn cleanup(&self, ctx: &Context<'_>) -> Result<()> {
+        match &self.pgbench_tables {
+            Some(_) => pgbench_tables::cleanup(ctx),
+            None => Ok(()),
+        }
     }
 
     fn missing_table_fix(&self) -> String {
