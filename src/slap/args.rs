@@ -9,6 +9,7 @@ use dbpress_config::{resolve_driver, Driver};
 use dbpress_core::error::{usage, Result};
 use dbpress_core::options::OptionValues;
 use dbpress_workload::slap::autogen::{AutoGenArgs, LoadType};
+use dbpress_workload::slap::tables::StorageEngine;
 
 /// What `dbpress slap` was asked to do.
 #[derive(Debug)]
@@ -42,7 +43,7 @@ pub struct SlapArgs {
     pub commit: u64,
     /// mysqlslap's `-e/--engine=innodb,memory:OPTION`: each round set is run once per engine,
     /// the CREATE TABLEs given `ENGINE = name [OPTION]`; empty without it.
-    pub engines: Vec<Engine>,
+    pub engines: Vec<StorageEngine>,
     /// dbpress's options: connection flags translated for the engine, plus everything passed
     /// through (`--db`, `--output`, `--mysql-ignore-errors`, `--percentile`, …).
     pub opts: OptionValues,
@@ -136,25 +137,8 @@ fn ssl_mode(get: &dyn Fn(&str) -> Option<String>) -> Result<Option<String>> {
     Ok((on("ssl") == Some(true) || implied).then(|| "required".into()))
 }
 
-/// One item of `--engine`: a storage engine and the table options mysqlslap appends after it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Engine {
-    pub name: String,
-    pub option: Option<String>,
-}
-
-impl Engine {
-    /// What a CREATE TABLE gets appended, as mysqlslap does: ` ENGINE = name [option]`.
-    pub fn clause(&self) -> String {
-        match &self.option {
-            Some(o) => format!(" ENGINE = {} {o}", self.name),
-            None => format!(" ENGINE = {}", self.name),
-        }
-    }
-}
-
 /// `--engine=innodb,memory:ROW_FORMAT=DYNAMIC`; names are identifiers (they reach the SQL).
-fn engines(list: &str) -> Result<Vec<Engine>> {
+fn engines(list: &str) -> Result<Vec<StorageEngine>> {
     let mut out = Vec::new();
     for item in list.split(',').map(str::trim).filter(|i| !i.is_empty()) {
         let (name, option) = match item.split_once(':') {
@@ -169,7 +153,7 @@ fn engines(list: &str) -> Result<Vec<Engine>> {
                 "invalid storage engine '{name}' in --engine={list}: use engine names such as innodb,myisam (SHOW ENGINES lists the server's)"
             )));
         }
-        out.push(Engine {
+        out.push(StorageEngine {
             name: name.to_string(),
             option,
         });
@@ -690,34 +674,6 @@ pub fn statements(value: &str, delimiter: &str) -> Result<Vec<String>> {
         .collect())
 }
 
-/// Table names a list of CREATE TABLE statements creates (what slap may drop afterwards).
-pub fn created_tables(statements: &[String]) -> Vec<String> {
-    let mut out = Vec::new();
-    for s in statements {
-        let words: Vec<&str> = s.split_whitespace().collect();
-        let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
-        let Some(at) = lower
-            .windows(2)
-            .position(|w| w[0] == "create" && w[1] == "table")
-        else {
-            continue;
-        };
-        let mut name_at = at + 2;
-        if lower.get(name_at..name_at + 3) == Some(&["if".into(), "not".into(), "exists".into()]) {
-            name_at += 3;
-        }
-        if let Some(name) = words.get(name_at) {
-            let name = name.split('(').next().unwrap_or(name);
-            let name = name.rsplit('.').next().unwrap_or(name);
-            let name = name.trim_matches(|c| c == '`' || c == '"');
-            if !name.is_empty() {
-                out.push(name.to_string());
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -795,7 +751,7 @@ mod tests {
             "SELECT 1",
         ]))
         .unwrap();
-        let clauses: Vec<String> = a.engines.iter().map(Engine::clause).collect();
+        let clauses: Vec<String> = a.engines.iter().map(StorageEngine::clause).collect();
         assert_eq!(
             clauses,
             [
@@ -858,15 +814,5 @@ mod tests {
         assert!(e.message().contains("invalid value 'x' in --concurrency"));
         let e = parse(&args(&["-c", "8"])).unwrap_err();
         assert!(e.message().contains("needs statements"));
-    }
-
-    #[test]
-    fn created_tables_are_found_in_create_statements() {
-        let s = vec![
-            "CREATE TABLE seckill (id int primary key, num int)".to_string(),
-            "create table if not exists `shop`.`orders`(id int)".to_string(),
-            "INSERT INTO seckill VALUES (1, 100)".to_string(),
-        ];
-        assert_eq!(created_tables(&s), vec!["seckill", "orders"]);
     }
 }

@@ -12,27 +12,26 @@ pub mod args;
 use crate::cli::Command;
 use crate::run;
 use crate::sweep::stopped_by;
-use args::{created_tables, slap_queries, statements_of, Engine, SlapArgs};
+use args::{slap_queries, statements_of, SlapArgs};
 use dbpress_config::redact::redact_args;
 use dbpress_config::to_driver::make_driver;
 use dbpress_config::ConnectionFlags;
 use dbpress_config::{OutputFormat, RunConfig};
 use dbpress_core::error::{failed, Result};
 use dbpress_core::signals::{self, Signals};
-use dbpress_driver::Connection;
 use dbpress_measure::result::sweep::{Step, SweepResult};
 use dbpress_measure::result::VERSION;
 use dbpress_measure::result::{Tool, SCHEMA_VERSION};
+use dbpress_workload::slap::tables::{SetUpFailed, SlapTables, StorageEngine};
 use dbpress_workload::slap::{autogen, workload};
 use dbpress_workload::Context;
 use std::io::Write;
 
 /// Statements of every phase, split on the delimiter.
 struct Plan {
-    create: Vec<String>,
-    pre: Vec<String>,
+    /// --create (or -a's table), --pre-query and --post-query.
+    tables: SlapTables,
     queries: Vec<String>,
-    post: Vec<String>,
     /// mysqlslap's count of queries in one event: one pass over --query (its delimiter's
     /// split), or one generated query with -a.
     slap_queries: u64,
@@ -41,21 +40,6 @@ struct Plan {
 }
 
 impl Plan {
-    /// The --create statements (or -a's table) for one `--engine`: as mysqlslap, each CREATE
-    /// TABLE gets ` ENGINE = name [option]` appended.
-    fn create_for(&self, engine: Option<&Engine>) -> Vec<String> {
-        let Some(e) = engine else {
-            return self.create.clone();
-        };
-        self.create
-            .iter()
-            .map(|st| match creates_table(st) {
-                true => format!("{}{}", st.trim_end(), e.clause()),
-                false => st.clone(),
-            })
-            .collect()
-    }
-
     fn new(a: &SlapArgs) -> Result<Plan> {
         let split = |v: &Option<String>| -> Result<Vec<String>> {
             v.as_deref()
@@ -67,19 +51,26 @@ impl Plan {
             // The preload rows move into the plan: one copy, however many rows.
             let preload = std::mem::take(&mut sql.preload);
             return Ok(Plan {
-                create: std::iter::once(sql.create.clone()).chain(preload).collect(),
-                pre: split(&a.pre_query)?,
+                tables: SlapTables::new(
+                    std::iter::once(sql.create.clone()).chain(preload).collect(),
+                    split(&a.pre_query)?,
+                    split(&a.post_query)?,
+                )
+                .generated()
+                .no_drop(a.no_drop),
                 queries: sql.queries.iter().map(|q| q.sql.clone()).collect(),
-                post: split(&a.post_query)?,
                 slap_queries: 1,
                 auto: Some(sql),
             });
         }
         let plan = Plan {
-            create: split(&a.create)?,
-            pre: split(&a.pre_query)?,
+            tables: SlapTables::new(
+                split(&a.create)?,
+                split(&a.pre_query)?,
+                split(&a.post_query)?,
+            )
+            .no_drop(a.no_drop),
             queries: split(&a.query)?,
-            post: split(&a.post_query)?,
             slap_queries: a
                 .query
                 .as_deref()
@@ -100,60 +91,6 @@ impl Plan {
     }
 }
 
-/// A statement that begins CREATE [TEMPORARY] TABLE.
-fn creates_table(statement: &str) -> bool {
-    let words: Vec<String> = statement
-        .split_whitespace()
-        .take(3)
-        .map(str::to_ascii_lowercase)
-        .collect();
-    matches!(
-        words.iter().map(String::as_str).collect::<Vec<_>>()[..],
-        ["create", "table", ..] | ["create", "temporary", "table"]
-    )
-}
-
-/// `--engine`: the server may substitute its default engine for one it lacks (without
-/// NO_ENGINE_SUBSTITUTION in sql_mode), and a table kept from before has whatever engine it
-/// had; either would measure another engine than the one printed, so each table is checked.
-fn check_engines(
-    conn: &mut dyn Connection,
-    tables: &[String],
-    engine: &Engine,
-    kept: bool,
-) -> Result<()> {
-    for t in tables {
-        let rows = conn
-            .query_rows(&format!(
-                "SELECT ENGINE FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = '{}'",
-                t.replace('\'', "''")
-            ))
-            .map_err(|e| failed(format!("reading the engine of {t} failed: {}", e.message)))?;
-        let got = rows
-            .into_iter()
-            .next()
-            .and_then(|r| r.into_iter().next().flatten())
-            .unwrap_or_default();
-        // Not in the session's database (a --create that names another one): nothing the
-        // session can read back.
-        if got.is_empty() || got.eq_ignore_ascii_case(&engine.name) {
-            continue;
-        }
-        let why = match kept {
-            true => format!("{t} was there before this round: drop it, or run without --engine"),
-            false => format!(
-                "the server has no {0} engine or has it disabled, and substituted its default (SHOW ENGINES lists what it has; sql_mode NO_ENGINE_SUBSTITUTION makes this an error)",
-                engine.name
-            ),
-        };
-        return Err(dbpress_core::error::environment(format!(
-            "table {t} uses the {got} engine, not {}: {why}",
-            engine.name
-        )));
-    }
-    Ok(())
-}
-
 /// Events in one round, in all and for each client: as in mysqlslap, every client runs its own
 /// share of --number-of-queries (its queries: lines by default, or pieces between -F
 /// delimiters; 31 on 3 clients run 30), here as whole passes over --query, or one -a query per
@@ -170,26 +107,6 @@ fn events(a: &SlapArgs, plan: &Plan, clients: u32) -> (u64, u64) {
     // At least one each: 0 events would mean no limit.
     let per_client = per_client.max(1);
     (per_client * u64::from(clients), per_client)
-}
-
-/// Drop the tables this round's --create statements made (never one that was there before);
-/// any that a failed statement never made are skipped.
-fn drop_created(conn: &mut dyn Connection, created: &[String], before: &[String]) {
-    for t in created.iter().filter(|t| !before.contains(t)) {
-        let _ = conn.query(&format!("DROP TABLE IF EXISTS {t}"));
-    }
-}
-
-fn run_all(conn: &mut dyn Connection, list: &[String], phase: &str) -> Result<()> {
-    for s in list {
-        conn.query(s).map_err(|e| {
-            failed(format!(
-                "{phase} statement failed: server error {}: {} (statement: {s})",
-                e.code, e.message
-            ))
-        })?;
-    }
-    Ok(())
 }
 
 /// mysqlslap's `--pre-system`/`--post-system`: `sh -c CMD`, its output on stderr (stdout keeps
@@ -214,17 +131,6 @@ fn shell(option: &str, cmd: &str) {
             "the {option} command could not start: {e}; the rounds go on"
         )),
     }
-}
-
-fn table_names(conn: &mut dyn Connection, ctx: &Context<'_>) -> Result<Vec<String>> {
-    let d = ctx.driver.dialect();
-    let rows = conn
-        .query_rows(&(d.table_comments)(""))
-        .map_err(|e| failed(format!("listing tables failed: {}", e.message)))?;
-    Ok(rows
-        .into_iter()
-        .filter_map(|r| r.get(d.table_comments_columns.0).cloned().flatten())
-        .collect())
 }
 
 // A raw string: a `\` line continuation would strip the usage lines' indentation.
@@ -264,9 +170,9 @@ pub fn main(raw: &[String]) -> Result<u8> {
     let argv: Vec<String> = std::iter::once("slap".to_string())
         .chain(raw.iter().cloned())
         .collect();
-    let plan = Plan::new(&a)?;
+    let mut plan = Plan::new(&a)?;
     // mysqlslap runs every concurrency level once per --engine.
-    let engines: Vec<Option<&Engine>> = match a.engines.is_empty() {
+    let engines: Vec<Option<&StorageEngine>> = match a.engines.is_empty() {
         true => vec![None],
         false => a.engines.iter().map(Some).collect(),
     };
@@ -276,7 +182,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
             if let Some(e) = e {
                 dbpress_core::outln!("-- engine {}", e.name);
             }
-            for s in plan.create_for(e).iter().chain(&plan.pre) {
+            for s in plan.tables.create_for(e).iter().chain(&plan.tables.pre) {
                 dbpress_core::outln!("{s};");
             }
         }
@@ -290,10 +196,10 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 dbpress_core::outln!("{s};");
             }
         }
-        for s in &plan.post {
+        for s in &plan.tables.post {
             dbpress_core::outln!("{s};");
         }
-        for t in created_tables(&plan.create) {
+        for t in plan.tables.created() {
             dbpress_core::outln!("DROP TABLE {t}; -- only if this run created it");
         }
         return Ok(0);
@@ -331,8 +237,8 @@ pub fn main(raw: &[String]) -> Result<u8> {
         0 => workload::SlapWorkload::new(&plan.queries),
         every => workload::SlapWorkload::new(&plan.queries).with_commit(every, plan.slap_queries),
     });
-    // -a's t1 once this run has made it (kept between rounds by --no-drop).
-    let mut made_t1 = false;
+    // The plan's tables go through the rounds; the plan itself stays as it is.
+    let mut tables = std::mem::take(&mut plan.tables);
     let mut steps = Vec::new();
     // mysqlslap's --csv lines, one per concurrency level.
     let mut csv = String::new();
@@ -341,15 +247,8 @@ pub fn main(raw: &[String]) -> Result<u8> {
     // A round's clean-up could not reach the server: no further round is tried.
     let mut server_gone = false;
     'engines: for &engine in &engines {
-        let create = plan.create_for(engine);
         // The header says which engine the tables were created with (and checked to have).
-        let engine_line = engine.map(|e| {
-            format!(
-                "Storage engine: {} (--engine: `{}` appended to each CREATE TABLE)",
-                e.name,
-                e.clause().trim_start()
-            )
-        });
+        let engine_line = engine.map(StorageEngine::header_line);
         if let Some(l) = &mut listed {
             l.engine_line = engine_line.clone();
         }
@@ -378,66 +277,24 @@ pub fn main(raw: &[String]) -> Result<u8> {
                     invocation: cfg.invocation("slap"),
                 };
                 let mut setup = ctx.connect(0)?;
-                let before = table_names(setup.as_mut(), &ctx)?;
-                let created = created_tables(&create);
-                let all_there = !created.is_empty() && created.iter().all(|t| before.contains(t));
-                if plan.auto.is_some() && all_there && !made_t1 {
-                    // Never fill or drop a table this run did not make.
-                    return Err(dbpress_core::error::environment(format!(
-                    "a table named {0} already exists: --auto-generate-sql creates and drops its own {0}; drop or rename yours, or use another --create-schema",
-                    autogen::TABLE
-                )));
-                }
-                made_t1 = plan.auto.is_some();
-                if all_there && plan.auto.is_some() {
-                    let _ = writeln!(
-                        out,
-                        "Table t1 kept by --no-drop from the last round: using it as it is."
-                    );
-                } else if all_there {
-                    let _ = writeln!(
-                        out,
-                        "Tables of --create already exist ({}): using them as they are.",
-                        created.join(", ")
-                    );
-                }
-                let made = match all_there {
-                    true => Ok(()),
-                    false => run_all(setup.as_mut(), &create, "--create"),
-                };
-                let made = made.and_then(|()| match engine {
-                    Some(e) => check_engines(setup.as_mut(), &created, e, all_there),
-                    None => Ok(()),
-                });
-                match (made, engine) {
-                    (Ok(()), _) => {}
-                    (Err(e), None) => {
-                        // A later --create statement failed: the earlier ones' tables go.
-                        drop_created(setup.as_mut(), &created, &before);
-                        return Err(e);
-                    }
+                match tables.set_up(setup.as_mut(), &ctx, engine, out) {
+                    Ok(()) => {}
+                    Err(SetUpFailed::Run(e)) => return Err(e),
                     // An engine the server lacks (or substituted) cannot run any level: its
                     // levels go in the table with the reason, and the next engine runs.
-                    (Err(err), Some(e)) => {
-                        drop_created(setup.as_mut(), &created, &before);
-                        made_t1 = false;
-                        eprintln!("dbpress: engine {} did not run: {}", e.name, err.message());
+                    Err(SetUpFailed::Engine(err)) => {
+                        let name = engine.map_or("", |e| e.name.as_str());
+                        eprintln!("dbpress: engine {name} did not run: {}", err.message());
                         for &c in a.concurrency.iter().skip_while(|&&c| c != clients) {
                             steps.push(Step {
                                 threads: c,
-                                engine: Some(e.name.clone()),
+                                engine: Some(name.to_string()),
                                 result: None,
                                 error: Some(err.message().to_string()),
                             });
                         }
                         continue 'engines;
                     }
-                }
-                if let Err(e) = run_all(setup.as_mut(), &plan.pre, "--pre-query") {
-                    if !a.no_drop {
-                        drop_created(setup.as_mut(), &created, &before);
-                    }
-                    return Err(e);
                 }
                 let generated;
                 let w: &dyn dbpress_workload::Workload = match (&plan.auto, &listed) {
@@ -478,33 +335,16 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 // The round is measured: nothing after it may lose it. The clean-up runs on its
                 // own session; if it fails (the server went away), that is one more line, the
                 // round is reported and saved, and no further round is tried.
-                let cleanup = (|| -> Result<()> {
-                    let mut setup = ctx.connect(0)?;
-                    let post = run_all(setup.as_mut(), &plan.post, "--post-query");
+                let cleanup = tables.tear_down(&ctx, || {
                     if let Some(cmd) = &a.post_system {
                         shell("--post-system", cmd);
                     }
-                    if !a.no_drop {
-                        drop_created(setup.as_mut(), &created, &before);
-                    }
-                    post
-                })();
-                if !a.no_drop {
-                    made_t1 = false;
-                }
+                });
                 let cleanup_failed = cleanup.err().map(|e| {
-                    let left: Vec<&String> =
-                        created.iter().filter(|t| !before.contains(t)).collect();
-                    let tables = match (a.no_drop, left.is_empty()) {
-                        (false, false) => format!(
-                            "; drop the tables it created ({}) if they are still there",
-                            left.iter().map(|t| t.as_str()).collect::<Vec<_>>().join(", ")
-                        ),
-                        _ => String::new(),
-                    };
                     eprintln!(
-                        "dbpress: the clean-up after {clients} clients, round {round} failed: {}{tables}",
-                        e.message()
+                        "dbpress: the clean-up after {clients} clients, round {round} failed: {}{}",
+                        e.message(),
+                        tables.left_behind_note()
                     );
                     failed_run = true;
                 });
@@ -643,7 +483,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
 /// mysqlslap's `--csv` line for one concurrency level: engine (empty without --engine), mode,
 /// average, minimum and maximum seconds of the rounds, clients, queries per client per round.
 pub fn csv_line(
-    engine: Option<&Engine>,
+    engine: Option<&StorageEngine>,
     mode: &str,
     seconds: &[f64],
     clients: u32,
@@ -676,7 +516,7 @@ fn rounds(seconds: &[f64], clients: u32, queries: u64) -> (f64, f64, f64, u64) {
 /// mysqlslap's result block, byte for byte: wall seconds of the rounds (average, minimum,
 /// maximum, three decimals), clients, and its queries per client per round.
 pub fn benchmark_block(
-    engine: Option<&Engine>,
+    engine: Option<&StorageEngine>,
     seconds: &[f64],
     clients: u32,
     queries: u64,
@@ -713,34 +553,11 @@ mod tests {
     }
 
     #[test]
-    fn only_create_table_statements_get_the_engine() {
-        let plan = Plan {
-            create: vec![
-                "CREATE TABLE t (a int)  ".into(),
-                "create temporary table u (a int)".into(),
-                "INSERT INTO t VALUES (1)".into(),
-                "CREATE INDEX i ON t (a)".into(),
-            ],
-            pre: Vec::new(),
-            queries: Vec::new(),
-            post: Vec::new(),
-            slap_queries: 1,
-            auto: None,
-        };
-        let e = Engine {
+    fn the_benchmark_block_and_csv_line_name_the_engine() {
+        let e = StorageEngine {
             name: "memory".into(),
             option: None,
         };
-        assert_eq!(
-            plan.create_for(Some(&e)),
-            [
-                "CREATE TABLE t (a int) ENGINE = memory",
-                "create temporary table u (a int) ENGINE = memory",
-                "INSERT INTO t VALUES (1)",
-                "CREATE INDEX i ON t (a)",
-            ]
-        );
-        assert_eq!(plan.create_for(None), plan.create);
         // mariadb-slap --engine=memory: "Running for engine memory" after "Benchmark".
         assert!(benchmark_block(Some(&e), &[1.0], 1, 1)
             .starts_with("Benchmark\n\tRunning for engine memory\n\tAverage number"));
