@@ -1,0 +1,351 @@
+//! `dbpress slap`'s rounds: every concurrency level, once per `--engine`, `--iterations` times.
+//! Each round's tables are made and dropped around one measured run, which the sweep records;
+//! each level ends with mysqlslap's "Benchmark" block and `--csv` line.
+
+use super::args::SlapArgs;
+use super::mysqlslap_block::{benchmark_block, csv_line};
+use super::plan::{events, Plan};
+use crate::run;
+use crate::sweep::{echo_with, level_config, Sweep};
+use dbpress_config::to_driver::make_driver;
+use dbpress_config::{OutputFormat, PsMode, RunConfig};
+use dbpress_core::error::{failed, Result};
+use dbpress_core::signals::Signals;
+use dbpress_driver::Connection;
+use dbpress_workload::slap::autogen::{self, AutoWorkload};
+use dbpress_workload::slap::tables::{SetUpFailed, SlapTables, StorageEngine};
+use dbpress_workload::slap::workload::SlapWorkload;
+use dbpress_workload::{Context, Workload};
+use std::io::Write;
+
+/// How a level ended: the next level follows, or the next engine, or nothing more runs.
+enum LevelEnd {
+    Next,
+    NextEngine,
+    Stop(Option<&'static str>),
+}
+
+/// How a round ended.
+enum RoundEnd {
+    /// Measured: its wall seconds and mysqlslap's queries it ran; after a failed clean-up
+    /// (the server went away) no further round is tried.
+    Ran {
+        seconds: f64,
+        queries: u64,
+        cleanup_failed: bool,
+    },
+    /// It could not start: the level ends there, without its block.
+    NotRun,
+    /// The `--engine` could not make its tables: its levels are recorded as not run.
+    EngineUnusable,
+    Interrupted(&'static str),
+}
+
+/// What every round needs, and what the levels add up to.
+pub struct Rounds<'a> {
+    a: &'a SlapArgs,
+    plan: Plan,
+    /// The plan's tables, through the rounds.
+    tables: SlapTables,
+    /// The --query list as a workload (None with -a, whose workload is made each round).
+    listed: Option<SlapWorkload>,
+    first: &'a RunConfig,
+    argv: &'a [String],
+    out: &'a mut dyn Write,
+    signals: &'a Signals,
+    /// mysqlslap's --csv lines, one per concurrency level.
+    pub csv: String,
+}
+
+impl<'a> Rounds<'a> {
+    pub fn new(
+        a: &'a SlapArgs,
+        mut plan: Plan,
+        first: &'a RunConfig,
+        argv: &'a [String],
+        out: &'a mut dyn Write,
+        signals: &'a Signals,
+    ) -> Rounds<'a> {
+        let listed = plan.auto.is_none().then(|| match a.commit {
+            0 => SlapWorkload::new(&plan.queries),
+            every => SlapWorkload::new(&plan.queries).with_commit(every, plan.slap_queries),
+        });
+        Rounds {
+            a,
+            tables: std::mem::take(&mut plan.tables),
+            plan,
+            listed,
+            first,
+            argv,
+            out,
+            signals,
+            csv: String::new(),
+        }
+    }
+
+    /// Every level of every engine; what interrupted them, if anything did.
+    pub fn run(
+        &mut self,
+        sweep: &mut Sweep,
+        engines: &[Option<&StorageEngine>],
+    ) -> Result<Option<&'static str>> {
+        for &engine in engines {
+            if let Some(l) = &mut self.listed {
+                l.engine_line = engine.map(StorageEngine::header_line);
+            }
+            for &clients in &self.a.concurrency {
+                match self.level(sweep, engine, clients)? {
+                    LevelEnd::Next => {}
+                    LevelEnd::NextEngine => break,
+                    LevelEnd::Stop(interrupted) => return Ok(interrupted),
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// One concurrency level's rounds, one driver for them all, then its block.
+    fn level(
+        &mut self,
+        sweep: &mut Sweep,
+        engine: Option<&StorageEngine>,
+        clients: u32,
+    ) -> Result<LevelEnd> {
+        let cfg = round_config(self.first, clients, events(self.a, &self.plan, clients));
+        let driver = make_driver(&cfg)?;
+        let ctx = Context {
+            driver: driver.as_ref(),
+            threads: clients,
+            dist: &cfg.dist,
+            invocation: cfg.invocation("slap"),
+        };
+        let (mut seconds, mut queries) = (Vec::new(), 0u64);
+        for round in 1..=self.a.iterations {
+            match self.round(sweep, &cfg, &ctx, engine, round)? {
+                RoundEnd::Ran {
+                    seconds: s,
+                    queries: q,
+                    cleanup_failed,
+                } => {
+                    seconds.push(s);
+                    queries += q;
+                    if cleanup_failed {
+                        // The level's block still covers its rounds; then the run ends.
+                        self.close_level(engine, &seconds, clients, queries);
+                        return Ok(LevelEnd::Stop(None));
+                    }
+                }
+                RoundEnd::NotRun => return Ok(LevelEnd::Next),
+                RoundEnd::EngineUnusable => return Ok(LevelEnd::NextEngine),
+                RoundEnd::Interrupted(sig) => return Ok(LevelEnd::Stop(Some(sig))),
+            }
+        }
+        self.close_level(engine, &seconds, clients, queries);
+        Ok(LevelEnd::Next)
+    }
+
+    /// One round: its tables made, the run measured and recorded, its tables dropped.
+    fn round(
+        &mut self,
+        sweep: &mut Sweep,
+        cfg: &RunConfig,
+        ctx: &Context<'_>,
+        engine: Option<&StorageEngine>,
+        round: u32,
+    ) -> Result<RoundEnd> {
+        let (a, clients) = (self.a, cfg.threads);
+        let mut setup = ctx.connect(0)?;
+        match self.tables.set_up(setup.as_mut(), ctx, engine, self.out) {
+            Ok(()) => {}
+            Err(SetUpFailed::Run(e)) => return Err(e),
+            Err(SetUpFailed::Engine(e)) => {
+                return Ok(engine_unusable(sweep, a, engine, clients, &e))
+            }
+        }
+        let generated = auto_workload(a, &self.plan, setup.as_mut(), engine, clients)?;
+        let w: &dyn Workload = match (&generated, &self.listed) {
+            (Some(g), _) => g,
+            (None, Some(listed)) => listed,
+            (None, None) => unreachable!("a plan has --query or -a"),
+        };
+        let on = engine.map_or(String::new(), |e| format!(", engine {}", e.name));
+        let _ = writeln!(
+            self.out,
+            "=== {clients} clients{on}, round {round} of {} ===\n",
+            a.iterations
+        );
+        // The setup session would sit idle through the run: one more session in the server's
+        // view of the run's sessions (its wait events) and of its connection limit. Closed for
+        // the run, opened again after it.
+        drop(setup);
+        if let Some(cmd) = &a.pre_system {
+            shell("--pre-system", cmd);
+        }
+        // mysqlslap has no --forced-shutdown, so a slap run is never forced to end.
+        let hints = ctx.driver.hints();
+        let measured = run::measure(cfg, w, ctx, self.argv, self.out, self.signals, &|m| {
+            run::exit_forced(cfg, &m, hints, w)
+        });
+        // The round is measured: nothing after it may lose it. The clean-up runs on its own
+        // session; if it fails (the server went away), that is one more line, the round is
+        // reported and saved, and no further round is tried.
+        let cleanup = self.tables.tear_down(ctx, || {
+            if let Some(cmd) = &a.post_system {
+                shell("--post-system", cmd);
+            }
+        });
+        let cleanup_failed = cleanup.err().map(|e| {
+            eprintln!(
+                "dbpress: the clean-up after {clients} clients, round {round} failed: {}{}",
+                e.message(),
+                self.tables.left_behind_note()
+            );
+            sweep.mark_failed();
+        });
+        let engine_name = engine.map(|e| e.name.as_str());
+        let m = match measured {
+            Ok(m) => m,
+            Err(e) => {
+                let _ = writeln!(
+                    self.out,
+                    "dbpress: {clients} clients did not run: {}\n",
+                    e.message()
+                );
+                sweep.missed(clients, engine_name, e.message());
+                return Ok(RoundEnd::NotRun);
+            }
+        };
+        if cfg.output_format == OutputFormat::Text {
+            let _ = write!(
+                self.out,
+                "{}",
+                dbpress_report::text::summary(&m.result, cfg.histogram)
+            );
+        }
+        let s = &m.result.summary;
+        let (seconds, queries) = (s.total_time_s, s.events * self.plan.slap_queries);
+        let fatal = m.fatal.as_ref().map(|e| {
+            let message = dbpress_run::fatal_message(e, hints, w)
+                .message()
+                .to_string();
+            // The cause and its fix on stderr, where a script looks for them.
+            eprintln!("dbpress: {clients} clients: {message}");
+            message
+        });
+        sweep.ran(clients, engine_name, m.result, fatal);
+        if let Some(sig) = m.interrupted_by.or(self.signals.caught()) {
+            return Ok(RoundEnd::Interrupted(sig));
+        }
+        Ok(RoundEnd::Ran {
+            seconds,
+            queries,
+            cleanup_failed: cleanup_failed.is_some(),
+        })
+    }
+
+    /// mysqlslap's "Benchmark" block for a level's rounds, and its --csv line.
+    fn close_level(
+        &mut self,
+        engine: Option<&StorageEngine>,
+        seconds: &[f64],
+        clients: u32,
+        queries: u64,
+    ) {
+        if self.a.csv.as_deref() != Some("") {
+            let _ = write!(
+                self.out,
+                "{}",
+                benchmark_block(engine, seconds, clients, queries)
+            );
+        }
+        let mode = self.a.auto.as_ref().map_or("mixed", |g| g.load.name());
+        self.csv
+            .push_str(&csv_line(engine, mode, seconds, clients, queries));
+    }
+}
+
+/// A round's configuration: the first level's with this level's clients and their share of
+/// the events, no time limit (so no forced shutdown either), and statements sent as text, as
+/// mysqlslap sends them (the header then says so).
+fn round_config(first: &RunConfig, clients: u32, (total, per_client): (u64, u64)) -> RunConfig {
+    let level = level_config(first, clients);
+    RunConfig {
+        time: 0,
+        forced_shutdown: None,
+        events: total,
+        events_per_thread: per_client,
+        ps_mode: PsMode::Disable,
+        echo: echo_with(
+            &level.echo,
+            &[
+                ("time", "0".into()),
+                ("events", total.to_string()),
+                ("db-ps-mode", "disable".into()),
+            ],
+        ),
+        ..level
+    }
+}
+
+/// An engine the server lacks (or substituted) cannot run any level: this level and the
+/// ones after it go in the table with the reason, and the next engine runs.
+fn engine_unusable(
+    sweep: &mut Sweep,
+    a: &SlapArgs,
+    engine: Option<&StorageEngine>,
+    clients: u32,
+    e: &dbpress_core::error::Error,
+) -> RoundEnd {
+    let name = engine.map_or("", |e| e.name.as_str());
+    eprintln!("dbpress: engine {name} did not run: {}", e.message());
+    for &c in a.concurrency.iter().skip_while(|&&c| c != clients) {
+        sweep.missed(c, Some(name), e.message());
+    }
+    RoundEnd::EngineUnusable
+}
+
+/// -a's workload for one round: its queries over the keys t1 holds now.
+fn auto_workload(
+    a: &SlapArgs,
+    plan: &Plan,
+    conn: &mut dyn Connection,
+    engine: Option<&StorageEngine>,
+    clients: u32,
+) -> Result<Option<AutoWorkload>> {
+    let Some(sql) = &plan.auto else {
+        return Ok(None);
+    };
+    let keys = match sql.needs_keys() {
+        true => autogen::fetch_keys(conn)
+            .map_err(|e| failed(format!("reading the keys of t1 failed: {}", e.message)))?,
+        false => Vec::new(),
+    };
+    let mut g = AutoWorkload::new(sql, keys, clients);
+    g.engine_line = engine.map(StorageEngine::header_line);
+    g.commit_every = a.commit;
+    Ok(Some(g))
+}
+
+/// mysqlslap's `--pre-system`/`--post-system`: `sh -c CMD`, its output on stderr (stdout keeps
+/// the report, or `--csv` alone); a failure is a warning and the rounds go on, as in mysqlslap.
+fn shell(option: &str, cmd: &str) {
+    use std::os::fd::AsFd;
+    let mut c = std::process::Command::new("sh");
+    c.arg("-c").arg(cmd);
+    if let Ok(fd) = std::io::stderr().as_fd().try_clone_to_owned() {
+        c.stdout(fd);
+    }
+    let _ = std::io::stdout().flush();
+    match c.status() {
+        Ok(s) if s.success() => {}
+        // The command itself is not repeated: it may hold a password (`mysql -pSECRET`).
+        Ok(s) => dbpress_core::verbosity::warn(&format!(
+            "the {option} command exited with {}; the rounds go on",
+            s.code()
+                .map_or("a signal".to_string(), |c| format!("status {c}"))
+        )),
+        Err(e) => dbpress_core::verbosity::warn(&format!(
+            "the {option} command could not start: {e}; the rounds go on"
+        )),
+    }
+}
