@@ -153,55 +153,17 @@ impl<'a> Rounds<'a> {
         engine: Option<&StorageEngine>,
         round: u32,
     ) -> Result<RoundEnd> {
-        let (a, clients) = (self.a, cfg.threads);
-        let mut setup = ctx.connect(0)?;
-        match self.tables.set_up(setup.as_mut(), ctx, engine, self.out) {
-            Ok(()) => {}
-            Err(SetUpFailed::Run(e)) => return Err(e),
-            Err(SetUpFailed::Engine(e)) => {
-                return Ok(engine_unusable(sweep, a, engine, clients, &e))
-            }
-        }
-        let generated = auto_workload(a, &self.plan, setup.as_mut(), engine, clients)?;
-        let w: &dyn Workload = match (&generated, &self.listed) {
-            (Some(g), _) => g,
-            (None, Some(listed)) => listed,
-            (None, None) => unreachable!("a plan has --query or -a"),
+        let clients = cfg.threads;
+        let Some(w) = self.set_up(sweep, ctx, engine, clients, round)? else {
+            return Ok(RoundEnd::EngineUnusable);
         };
-        let on = engine.map_or(String::new(), |e| format!(", engine {}", e.name));
-        let _ = writeln!(
-            self.out,
-            "=== {clients} clients{on}, round {round} of {} ===\n",
-            a.iterations
-        );
-        // The setup session would sit idle through the run: one more session in the server's
-        // view of the run's sessions (its wait events) and of its connection limit. Closed for
-        // the run, opened again after it.
-        drop(setup);
-        if let Some(cmd) = &a.pre_system {
-            shell("--pre-system", cmd);
-        }
+        let (w, hints) = (w.as_ref(), ctx.driver.hints());
         // mysqlslap has no --forced-shutdown, so a slap run is never forced to end.
-        let hints = ctx.driver.hints();
         let measured = run::measure(cfg, w, ctx, self.argv, self.out, self.signals, &|m| {
             run::exit_forced(cfg, &m, hints, w)
         });
-        // The round is measured: nothing after it may lose it. The clean-up runs on its own
-        // session; if it fails (the server went away), that is one more line, the round is
-        // reported and saved, and no further round is tried.
-        let cleanup = self.tables.tear_down(ctx, || {
-            if let Some(cmd) = &a.post_system {
-                shell("--post-system", cmd);
-            }
-        });
-        let cleanup_failed = cleanup.err().map(|e| {
-            eprintln!(
-                "dbpress: the clean-up after {clients} clients, round {round} failed: {}{}",
-                e.message(),
-                self.tables.left_behind_note()
-            );
-            sweep.mark_failed();
-        });
+        // The round is measured: nothing after it may lose it.
+        let cleanup_failed = self.tear_down(sweep, ctx, clients, round);
         let engine_name = engine.map(|e| e.name.as_str());
         let m = match measured {
             Ok(m) => m,
@@ -239,8 +201,77 @@ impl<'a> Rounds<'a> {
         Ok(RoundEnd::Ran {
             seconds,
             queries,
-            cleanup_failed: cleanup_failed.is_some(),
+            cleanup_failed,
         })
+    }
+
+    /// Before a round: its tables, its workload, its header line, mysqlslap's --pre-system.
+    /// None when the round's --engine could not make its tables.
+    fn set_up(
+        &mut self,
+        sweep: &mut Sweep,
+        ctx: &Context<'_>,
+        engine: Option<&StorageEngine>,
+        clients: u32,
+        round: u32,
+    ) -> Result<Option<Box<dyn Workload>>> {
+        let a = self.a;
+        let mut setup = ctx.connect(0)?;
+        match self.tables.set_up(setup.as_mut(), ctx, engine, self.out) {
+            Ok(()) => {}
+            Err(SetUpFailed::Run(e)) => return Err(e),
+            Err(SetUpFailed::Engine(e)) => {
+                engine_unusable(sweep, a, engine, clients, &e);
+                return Ok(None);
+            }
+        }
+        let w: Box<dyn Workload> = match (&self.plan.auto, &self.listed) {
+            (Some(sql), _) => Box::new(auto_workload(a, sql, setup.as_mut(), engine, clients)?),
+            (None, Some(listed)) => Box::new(listed.clone()),
+            (None, None) => unreachable!("a plan has --query or -a"),
+        };
+        let on = engine.map_or(String::new(), |e| format!(", engine {}", e.name));
+        let _ = writeln!(
+            self.out,
+            "=== {clients} clients{on}, round {round} of {} ===\n",
+            a.iterations
+        );
+        // The setup session would sit idle through the run: one more session in the server's
+        // view of the run's sessions (its wait events) and of its connection limit. Closed for
+        // the run, opened again after it.
+        drop(setup);
+        if let Some(cmd) = &a.pre_system {
+            shell("--pre-system", cmd);
+        }
+        Ok(Some(w))
+    }
+
+    /// After a round, on a session of its own: --post-query, --post-system, the tables
+    /// dropped. If that fails (the server went away), that is one more line, the round is
+    /// still reported and saved, and no further round is tried (true).
+    fn tear_down(
+        &mut self,
+        sweep: &mut Sweep,
+        ctx: &Context<'_>,
+        clients: u32,
+        round: u32,
+    ) -> bool {
+        let a = self.a;
+        let cleanup = self.tables.tear_down(ctx, || {
+            if let Some(cmd) = &a.post_system {
+                shell("--post-system", cmd);
+            }
+        });
+        let Err(e) = cleanup else {
+            return false;
+        };
+        eprintln!(
+            "dbpress: the clean-up after {clients} clients, round {round} failed: {}{}",
+            e.message(),
+            self.tables.left_behind_note()
+        );
+        sweep.mark_failed();
+        true
     }
 
     /// mysqlslap's "Benchmark" block for a level's rounds, and its --csv line.
@@ -295,26 +326,22 @@ fn engine_unusable(
     engine: Option<&StorageEngine>,
     clients: u32,
     e: &dbpress_core::error::Error,
-) -> RoundEnd {
+) {
     let name = engine.map_or("", |e| e.name.as_str());
     eprintln!("dbpress: engine {name} did not run: {}", e.message());
     for &c in a.concurrency.iter().skip_while(|&&c| c != clients) {
         sweep.missed(c, Some(name), e.message());
     }
-    RoundEnd::EngineUnusable
 }
 
 /// -a's workload for one round: its queries over the keys t1 holds now.
 fn auto_workload(
     a: &SlapArgs,
-    plan: &Plan,
+    sql: &autogen::AutoSql,
     conn: &mut dyn Connection,
     engine: Option<&StorageEngine>,
     clients: u32,
-) -> Result<Option<AutoWorkload>> {
-    let Some(sql) = &plan.auto else {
-        return Ok(None);
-    };
+) -> Result<AutoWorkload> {
     let keys = match sql.needs_keys() {
         true => autogen::fetch_keys(conn)
             .map_err(|e| failed(format!("reading the keys of t1 failed: {}", e.message)))?,
@@ -323,7 +350,7 @@ fn auto_workload(
     let mut g = AutoWorkload::new(sql, keys, clients);
     g.engine_line = engine.map(StorageEngine::header_line);
     g.commit_every = a.commit;
-    Ok(Some(g))
+    Ok(g)
 }
 
 /// mysqlslap's `--pre-system`/`--post-system`: `sh -c CMD`, its output on stderr (stdout keeps

@@ -10,6 +10,7 @@ use dbpress_driver::{Connection, DbResult, Dialect, StmtHandle};
 const MISSING_TABLE_FIX: &str =
     "create it with --create, or point --create-schema at the database that holds it";
 
+#[derive(Clone)]
 pub struct SlapWorkload {
     statements: Vec<String>,
     /// "1: UPDATE seckill SET …": names for the per-statement report, made once per run.
