@@ -4,8 +4,9 @@
 //! engine in use (mysql by default for these flags, pgsql or sqlite when `--db`/`--db-driver`
 //! or their options say so).
 
+use super::target;
 use crate::cli;
-use dbpress_config::{resolve_driver, Driver};
+use dbpress_config::Driver;
 use dbpress_core::error::{usage, Result};
 use dbpress_core::options::OptionValues;
 use dbpress_workload::slap::autogen::{AutoGenArgs, LoadType};
@@ -48,93 +49,6 @@ pub struct SlapArgs {
     /// through (`--db`, `--output`, `--mysql-ignore-errors`, `--percentile`, …).
     pub opts: OptionValues,
     pub driver: Driver,
-}
-
-/// The connection options of mysqlslap's option files: `--defaults-file=F` (F alone),
-/// `--defaults-extra-file=F` (F besides ~/.my.cnf, which dbpress reads for a password only),
-/// `--no-defaults` (none).
-struct OptionFiles {
-    pairs: Vec<(String, String)>,
-    /// ~/.my.cnf is not to be read.
-    exclusive: bool,
-    /// One of the three options was given.
-    named: bool,
-}
-
-impl OptionFiles {
-    fn get(&self, key: &str) -> Option<String> {
-        dbpress_config::option_file::last(&self.pairs, key).map(str::to_string)
-    }
-}
-
-fn option_files(get: &dyn Fn(&str) -> Option<String>) -> Result<OptionFiles> {
-    use dbpress_config::option_file;
-    let groups = [option_file::CLIENT_GROUPS, &["mysqlslap"]].concat();
-    let read = |option: &str, path: &str| {
-        option_file::read(std::path::Path::new(path), &groups).ok_or_else(|| {
-            usage(format!(
-                "cannot read --{option} {path}: give a readable MySQL option file"
-            ))
-        })
-    };
-    let no_defaults =
-        get("no-defaults").is_some_and(|v| dbpress_core::options::parse_bool(&v) != Some(false));
-    Ok(match (get("defaults-file"), get("defaults-extra-file")) {
-        (Some(f), _) => OptionFiles {
-            pairs: read("defaults-file", &f)?,
-            exclusive: true,
-            named: true,
-        },
-        (None, Some(f)) => OptionFiles {
-            pairs: read("defaults-extra-file", &f)?,
-            exclusive: no_defaults,
-            named: true,
-        },
-        (None, None) => OptionFiles {
-            pairs: Vec::new(),
-            exclusive: no_defaults,
-            named: no_defaults,
-        },
-    })
-}
-
-/// mysqlslap's TLS flags (MySQL's client options).
-const SSL_FLAGS: &[&str] = &[
-    "ssl",
-    "skip-ssl",
-    "ssl-mode",
-    "ssl-ca",
-    "ssl-cert",
-    "ssl-key",
-    "ssl-cipher",
-    "ssl-verify-server-cert",
-];
-
-/// The `--mysql-ssl` mode mysqlslap's TLS flags ask for, as the MySQL and MariaDB clients read
-/// them: `--ssl-mode` says it outright; `--ssl-verify-server-cert` checks the certificate and
-/// the host name; `--ssl`, or a CA, certificate or key (each implies `--ssl`), requires TLS;
-/// `--skip-ssl` or `--ssl=0` turns it off.
-fn ssl_mode(get: &dyn Fn(&str) -> Option<String>) -> Result<Option<String>> {
-    let on = |n: &str| get(n).map(|v| dbpress_core::options::parse_bool(&v) != Some(false));
-    if let Some(mode) = get("ssl-mode") {
-        let m = mode.to_ascii_lowercase();
-        return match m.as_str() {
-            "disabled" | "preferred" | "required" | "verify_ca" | "verify_identity" => Ok(Some(m)),
-            _ => Err(usage(format!(
-                "invalid value '{mode}' for --ssl-mode: use DISABLED, PREFERRED, REQUIRED, VERIFY_CA or VERIFY_IDENTITY"
-            ))),
-        };
-    }
-    if on("skip-ssl") == Some(true) || on("ssl") == Some(false) {
-        return Ok(Some("disabled".into()));
-    }
-    if on("ssl-verify-server-cert") == Some(true) {
-        return Ok(Some("verify_identity".into()));
-    }
-    let implied = ["ssl-ca", "ssl-cert", "ssl-key", "ssl-cipher"]
-        .iter()
-        .any(|n| get(n).is_some());
-    Ok((on("ssl") == Some(true) || implied).then(|| "required".into()))
 }
 
 /// `--engine=innodb,memory:ROW_FORMAT=DYNAMIC`; names are identifiers (they reach the SQL).
@@ -237,6 +151,80 @@ fn is_flag(name: &str) -> bool {
     )
 }
 
+/// The options mysqlslap takes (besides `--auto-generate-sql*`); any other is dbpress's own.
+const SLAP_OPTIONS: &[&str] = &[
+    "user",
+    "password",
+    "host",
+    "port",
+    "socket",
+    "protocol",
+    "concurrency",
+    "iterations",
+    "number-of-queries",
+    "query",
+    "create",
+    "create-schema",
+    "delimiter",
+    "pre-query",
+    "post-query",
+    "no-drop",
+    "only-print",
+    "silent",
+    "csv",
+    "engine",
+    "commit",
+    "pre-system",
+    "post-system",
+    "ssl",
+    "skip-ssl",
+    "ssl-mode",
+    "ssl-ca",
+    "ssl-cert",
+    "ssl-key",
+    "ssl-cipher",
+    "ssl-verify-server-cert",
+    "server-public-key-path",
+    "get-server-public-key",
+    "defaults-file",
+    "defaults-extra-file",
+    "no-defaults",
+    "verbose",
+    "compress",
+    "compression-algorithms",
+    "number-char-cols",
+    "number-int-cols",
+];
+
+fn is_slap_option(name: &str) -> bool {
+    SLAP_OPTIONS.contains(&name) || name.starts_with("auto-generate-sql")
+}
+
+/// An argument's option name (long, `_` read as `-`) and its attached value: `--name=value`,
+/// `--name`, `-xVALUE`, `-x`.
+fn name_and_value(arg: &str) -> Result<(String, Option<String>)> {
+    if let Some(body) = arg.strip_prefix("--") {
+        return Ok(match body.split_once('=') {
+            Some((n, v)) => (n.replace('_', "-"), Some(v.to_string())),
+            None => (body.replace('_', "-"), None),
+        });
+    }
+    let Some(body) = arg.strip_prefix('-').filter(|b| !b.is_empty()) else {
+        return Err(usage(format!(
+            "unexpected argument '{arg}': dbpress slap takes options only, e.g. --query='SELECT 1'"
+        )));
+    };
+    let mut chars = body.chars();
+    let flag = chars.next().unwrap_or_default();
+    let long = short(flag).ok_or_else(|| {
+        usage(format!(
+            "unknown option '-{flag}' for dbpress slap (see docs/GUIDE.md, slap)"
+        ))
+    })?;
+    let rest: String = chars.collect();
+    Ok((long.to_string(), (!rest.is_empty()).then_some(rest)))
+}
+
 pub fn parse(args: &[String]) -> Result<SlapArgs> {
     let mut slap: Vec<(String, String)> = Vec::new();
     let mut pass: Vec<String> = Vec::new();
@@ -244,76 +232,13 @@ pub fn parse(args: &[String]) -> Result<SlapArgs> {
     while i < args.len() {
         let arg = &args[i];
         i += 1;
-        let (name, inline): (String, Option<String>) = if let Some(body) = arg.strip_prefix("--") {
-            match body.split_once('=') {
-                Some((n, v)) => (n.replace('_', "-"), Some(v.to_string())),
-                None => (body.replace('_', "-"), None),
-            }
-        } else if let Some(body) = arg.strip_prefix('-').filter(|b| !b.is_empty()) {
-            let mut chars = body.chars();
-            let flag = chars.next().unwrap_or_default();
-            let long = short(flag).ok_or_else(|| {
-                usage(format!(
-                    "unknown option '-{flag}' for dbpress slap (see docs/GUIDE.md, slap)"
-                ))
-            })?;
-            let rest: String = chars.collect();
-            (long.to_string(), (!rest.is_empty()).then_some(rest))
-        } else {
-            return Err(usage(format!(
-                "unexpected argument '{arg}': dbpress slap takes options only, e.g. --query='SELECT 1'"
-            )));
-        };
+        let (name, inline) = name_and_value(arg)?;
         if let Some((_, instead)) = UNSUPPORTED.iter().find(|(n, _)| name.starts_with(n)) {
             return Err(usage(format!(
                 "mysqlslap's --{name} is not supported by dbpress slap: {instead}"
             )));
         }
-        let slap_option = matches!(
-            name.as_str(),
-            "user"
-                | "password"
-                | "host"
-                | "port"
-                | "socket"
-                | "protocol"
-                | "concurrency"
-                | "iterations"
-                | "number-of-queries"
-                | "query"
-                | "create"
-                | "create-schema"
-                | "delimiter"
-                | "pre-query"
-                | "post-query"
-                | "no-drop"
-                | "only-print"
-                | "silent"
-                | "csv"
-                | "engine"
-                | "commit"
-                | "pre-system"
-                | "post-system"
-                | "ssl"
-                | "skip-ssl"
-                | "ssl-mode"
-                | "ssl-ca"
-                | "ssl-cert"
-                | "ssl-key"
-                | "ssl-cipher"
-                | "ssl-verify-server-cert"
-                | "server-public-key-path"
-                | "get-server-public-key"
-                | "defaults-file"
-                | "defaults-extra-file"
-                | "no-defaults"
-                | "verbose"
-                | "compress"
-                | "compression-algorithms"
-                | "number-char-cols"
-                | "number-int-cols"
-        ) || name.starts_with("auto-generate-sql");
-        if !slap_option {
+        if !is_slap_option(&name) {
             // dbpress's own option: hand it over as typed, with its value.
             pass.push(arg.clone());
             if inline.is_none()
@@ -350,152 +275,81 @@ pub fn parse(args: &[String]) -> Result<SlapArgs> {
     build(slap, &pass)
 }
 
-fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
-    let mut opts = cli::parse_options_of(pass, "slap")?;
-    let get = |n: &str| {
-        slap.iter()
+/// mysqlslap's options as given (the last value of each), read by name.
+struct Given(Vec<(String, String)>);
+
+impl Given {
+    fn get(&self, n: &str) -> Option<String> {
+        self.0
+            .iter()
             .rev()
             .find(|(k, _)| k == n)
             .map(|(_, v)| v.clone())
-    };
-    let files = option_files(&get)?;
-    // mysqlslap's defaults besides its flags: ~/.my.cnf's [client] and [mysqlslap] groups
-    // (unless --defaults-file or --no-defaults replace them), then MYSQL_HOST, MYSQL_TCP_PORT
-    // and MYSQL_UNIX_PORT. Their host, port or socket names a MySQL server as the flags do.
-    let home_cnf: Vec<(String, String)> = match files.exclusive {
-        true => Vec::new(),
-        false => std::env::var_os("HOME")
-            .and_then(|h| {
-                dbpress_config::option_file::read(
-                    &std::path::Path::new(&h).join(".my.cnf"),
-                    &[dbpress_config::option_file::CLIENT_GROUPS, &["mysqlslap"]].concat(),
-                )
+    }
+
+    /// A flag given and on (`--no-drop`, `--silent=1`).
+    fn on(&self, n: &str) -> bool {
+        self.get(n)
+            .is_some_and(|v| dbpress_core::options::parse_bool(&v) == Some(true))
+    }
+
+    /// A whole number up to `max`, if given.
+    fn number(&self, n: &str, max: u64) -> Result<Option<u64>> {
+        self.get(n)
+            .map(|v| {
+                v.trim()
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|x| *x <= max)
+                    .ok_or_else(|| {
+                        usage(format!(
+                            "invalid value '{v}' for --{n}: expected a whole number"
+                        ))
+                    })
             })
-            .unwrap_or_default(),
-    };
-    let from_env = |n: &str| {
-        let var = match n {
-            "host" => "MYSQL_HOST",
-            "port" => "MYSQL_TCP_PORT",
-            "socket" => "MYSQL_UNIX_PORT",
-            _ => return None,
-        };
-        std::env::var(var).ok().filter(|v| !v.is_empty())
-    };
-    // The command line first, then the option files, then the environment, as in mysqlslap.
-    let conn = |n: &str| {
-        get(n)
-            .or_else(|| files.get(n))
-            .or_else(|| dbpress_config::option_file::last(&home_cnf, n).map(str::to_string))
-            .or_else(|| from_env(n))
-    };
-    let flags_given = ["user", "password", "host", "port", "socket"]
-        .iter()
-        .any(|n| get(n).is_some() || files.get(n).is_some());
-    let server_named = ["host", "port", "socket"].iter().any(|n| conn(n).is_some());
-    let conn_given = flags_given || server_named;
-    let (resolved, defaulted) = resolve_driver(&opts)?;
-    let driver = match (resolved, defaulted) {
-        // MySQL's client flags (a connection, an option file, TLS), or its defaults naming a
-        // server, say the target is MySQL.
-        (Driver::Sqlite, true)
-            if conn_given || files.named || SSL_FLAGS.iter().any(|f| get(f).is_some()) =>
-        {
-            Driver::Mysql
-        }
-        (d, _) => d,
-    };
-    if driver == Driver::Sqlite && defaulted {
-        opts.notices.push(format!(
-            "no server named (no -h/-P/-S, no host, port or socket in ~/.my.cnf, no MYSQL_HOST/MYSQL_TCP_PORT/MYSQL_UNIX_PORT, no --db): running on the embedded SQLite database {}; name a MySQL server with -h HOST or -S SOCKET as mysqlslap does, or any server with --db=URL",
-            opts.get("sqlite-path")
-        ));
+            .transpose()
     }
-    let set = |opts: &mut OptionValues, name: &'static str, v: Option<String>| {
-        if let Some(v) = v.filter(|v| !v.is_empty()) {
-            opts.set(name, v);
-        }
-    };
-    match driver {
-        Driver::Mysql => {
-            set(&mut opts, "mysql-user", conn("user"));
-            set(&mut opts, "mysql-password", conn("password"));
-            set(&mut opts, "mysql-host", conn("host"));
-            set(&mut opts, "mysql-port", conn("port"));
-            set(&mut opts, "mysql-socket", conn("socket"));
-            // --defaults-file and --no-defaults replace ~/.my.cnf, where dbpress would look
-            // for a password none of the above gave (MYSQL_PWD still counts, as in mysqlslap).
-            if files.exclusive
-                && !opts.is_set("mysql-password")
-                && std::env::var_os("MYSQL_PWD").is_none()
-            {
-                opts.set("mysql-password", "");
-            }
-            set(&mut opts, "mysql-db", get("create-schema"));
-            set(&mut opts, "mysql-compression", get("compress"));
-            set(&mut opts, "mysql-ssl", ssl_mode(&get)?);
-            set(&mut opts, "mysql-ssl-ca", get("ssl-ca"));
-            set(&mut opts, "mysql-ssl-cert", get("ssl-cert"));
-            set(&mut opts, "mysql-ssl-key", get("ssl-key"));
-            set(&mut opts, "mysql-ssl-cipher", get("ssl-cipher"));
-            set(
-                &mut opts,
-                "mysql-server-public-key-path",
-                get("server-public-key-path"),
-            );
-            set(
-                &mut opts,
-                "mysql-get-server-public-key",
-                get("get-server-public-key"),
-            );
-            set(
-                &mut opts,
-                "mysql-compression-algorithms",
-                get("compression-algorithms"),
-            );
-            if !opts.is_set("db-driver") && !opts.is_set("db") {
-                opts.set("db-driver", "mysql");
-            }
-        }
-        Driver::Pgsql | Driver::Sqlite if files.named => {
-            return Err(usage(
-                "--defaults-file, --defaults-extra-file and --no-defaults read MySQL option files: drop them (PostgreSQL takes -u/-p/-h/-P/-S, the PG* variables or ~/.pgpass)",
-            ));
-        }
-        Driver::Pgsql | Driver::Sqlite if SSL_FLAGS.iter().any(|f| get(f).is_some()) => {
-            return Err(usage(
-                "--ssl, --ssl-mode, --ssl-ca, --ssl-cert, --ssl-key and --ssl-cipher are mysqlslap's MySQL TLS flags: on PostgreSQL use --pgsql-sslmode, --pgsql-sslrootcert, --pgsql-sslcert and --pgsql-sslkey",
-            ));
-        }
-        Driver::Pgsql | Driver::Sqlite if get("engine").is_some() => {
-            return Err(usage(
-                "-e/--engine chooses a MySQL storage engine; PostgreSQL and SQLite have one each: drop it",
-            ));
-        }
-        Driver::Pgsql | Driver::Sqlite
-            if get("compress")
-                .is_some_and(|v| dbpress_core::options::parse_bool(&v) == Some(true)) =>
-        {
-            return Err(usage(
-                "-C/--compress compresses MySQL's protocol; PostgreSQL and SQLite have no such option: drop it",
-            ));
-        }
-        Driver::Pgsql => {
-            set(&mut opts, "pgsql-user", get("user"));
-            set(&mut opts, "pgsql-password", get("password"));
-            set(&mut opts, "pgsql-host", get("socket").or(get("host")));
-            set(&mut opts, "pgsql-port", get("port"));
-            set(&mut opts, "pgsql-schema", get("create-schema"));
-        }
-        Driver::Sqlite => {
-            if flags_given {
-                return Err(usage(
-                    "-u/-p/-h/-P/-S connect to a server, but the target is SQLite: drop them or choose a server with --db",
-                ));
-            }
-        }
+}
+
+fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
+    let mut opts = cli::parse_options_of(pass, "slap")?;
+    let given = Given(slap);
+    let driver = target::mysqlslap_target(&|n| given.get(n), &mut opts)?;
+    let (concurrency, iterations) = levels_and_rounds(&given)?;
+    let auto = autogen_args(&given)?;
+    validate(&given, auto.is_some())?;
+    if given.get("verbose").is_some() {
+        opts.notices.push(
+            "mysqlslap's -v/--verbose changes nothing: dbpress's report already shows every statement's latency and the server's counters (--verbosity=5 adds the end of the run)".into(),
+        );
     }
-    let concurrency = match get("concurrency") {
+    Ok(SlapArgs {
+        concurrency,
+        iterations,
+        engines: engine_list(&given)?,
+        number_of_queries: given.number("number-of-queries", u64::MAX)?.unwrap_or(0),
+        query: given.get("query"),
+        auto,
+        create: given.get("create"),
+        pre_query: given.get("pre-query"),
+        post_query: given.get("post-query"),
+        pre_system: given.get("pre-system").filter(|c| !c.trim().is_empty()),
+        post_system: given.get("post-system").filter(|c| !c.trim().is_empty()),
+        delimiter: given.get("delimiter"),
+        schema: given.get("create-schema"),
+        no_drop: given.on("no-drop"),
+        only_print: given.on("only-print"),
+        silent: given.on("silent"),
+        csv: given.get("csv"),
+        commit: given.number("commit", u64::MAX)?.unwrap_or(0),
+        opts,
+        driver,
+    })
+}
+
+/// `--concurrency` (client counts, 1 without it) and `--iterations` (rounds of each).
+fn levels_and_rounds(given: &Given) -> Result<(Vec<u32>, u32)> {
+    let concurrency = match given.get("concurrency") {
         None => vec![1],
         Some(list) => list
             .split(',')
@@ -515,65 +369,21 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
             "--concurrency lists no client count: use e.g. -c 8,32,64",
         ));
     }
-    let number = |n: &str, max: u64| -> Result<Option<u64>> {
-        get(n)
-            .map(|v| {
-                v.trim()
-                    .parse::<u64>()
-                    .ok()
-                    .filter(|x| *x <= max)
-                    .ok_or_else(|| {
-                        usage(format!(
-                            "invalid value '{v}' for --{n}: expected a whole number"
-                        ))
-                    })
-            })
-            .transpose()
-    };
-    let iterations = number("iterations", 1_000_000)?.unwrap_or(1) as u32;
+    let iterations = given.number("iterations", 1_000_000)?.unwrap_or(1) as u32;
     if iterations == 0 {
         // mysqlslap would run nothing and print averages of nothing.
         return Err(usage(
             "invalid value '0' for --iterations: run at least 1 round (-i 1)",
         ));
     }
-    let query = get("query");
-    let only_print =
-        get("only-print").is_some_and(|v| dbpress_core::options::parse_bool(&v) == Some(true));
-    let flag =
-        |n: &str| get(n).is_some_and(|v| dbpress_core::options::parse_bool(&v) == Some(true));
-    let auto = if flag("auto-generate-sql") {
-        if query.is_some() || get("create").is_some() {
-            return Err(usage(
-                "--auto-generate-sql makes its own table and queries: drop --query/--create, or drop -a",
-            ));
-        }
-        let d = AutoGenArgs::default();
-        let count = |n: &str, default: u64| -> Result<u64> {
-            Ok(number(n, 1_000_000_000)?.unwrap_or(default))
-        };
-        let load = match get("auto-generate-sql-load-type") {
-            None => d.load,
-            Some(v) => LoadType::parse(&v).ok_or_else(|| {
-                usage(format!(
-                    "invalid value '{v}' for --auto-generate-sql-load-type: use mixed, read, write, key or update"
-                ))
-            })?,
-        };
-        Some(AutoGenArgs {
-            load,
-            int_cols: count("number-int-cols", 1)?.min(1000) as u32,
-            char_cols: count("number-char-cols", 1)?.min(1000) as u32,
-            autoinc: flag("auto-generate-sql-add-autoincrement"),
-            guid: flag("auto-generate-sql-guid-primary"),
-            secondary: count("auto-generate-sql-secondary-indexes", 0)?.min(60) as u32,
-            write_number: count("auto-generate-sql-write-number", d.write_number)?,
-            unique_queries: count("auto-generate-sql-unique-query-number", d.unique_queries)?,
-            unique_writes: count("auto-generate-sql-unique-write-number", d.unique_writes)?,
-            execute_number: number("auto-generate-sql-execute-number", u64::MAX)?,
-        })
-    } else {
-        if let Some((n, _)) = slap
+    Ok((concurrency, iterations))
+}
+
+/// `-a`'s table and queries (None without -a, where its shaping options are refused).
+fn autogen_args(given: &Given) -> Result<Option<AutoGenArgs>> {
+    if !given.on("auto-generate-sql") {
+        if let Some((n, _)) = given
+            .0
             .iter()
             .find(|(n, _)| n.starts_with("auto-generate-sql") || n.starts_with("number-"))
             .filter(|(n, _)| n != "number-of-queries")
@@ -582,48 +392,60 @@ fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
                 "--{n} shapes auto-generated SQL: add --auto-generate-sql (-a), or drop it"
             )));
         }
-        None
+        return Ok(None);
+    }
+    if given.get("query").is_some() || given.get("create").is_some() {
+        return Err(usage(
+            "--auto-generate-sql makes its own table and queries: drop --query/--create, or drop -a",
+        ));
+    }
+    let d = AutoGenArgs::default();
+    let count = |n: &str, default: u64| -> Result<u64> {
+        Ok(given.number(n, 1_000_000_000)?.unwrap_or(default))
     };
-    if query.is_none() && auto.is_none() {
+    let load = match given.get("auto-generate-sql-load-type") {
+        None => d.load,
+        Some(v) => LoadType::parse(&v).ok_or_else(|| {
+            usage(format!(
+                "invalid value '{v}' for --auto-generate-sql-load-type: use mixed, read, write, key or update"
+            ))
+        })?,
+    };
+    Ok(Some(AutoGenArgs {
+        load,
+        int_cols: count("number-int-cols", 1)?.min(1000) as u32,
+        char_cols: count("number-char-cols", 1)?.min(1000) as u32,
+        autoinc: given.on("auto-generate-sql-add-autoincrement"),
+        guid: given.on("auto-generate-sql-guid-primary"),
+        secondary: count("auto-generate-sql-secondary-indexes", 0)?.min(60) as u32,
+        write_number: count("auto-generate-sql-write-number", d.write_number)?,
+        unique_queries: count("auto-generate-sql-unique-query-number", d.unique_queries)?,
+        unique_writes: count("auto-generate-sql-unique-write-number", d.unique_writes)?,
+        execute_number: given.number("auto-generate-sql-execute-number", u64::MAX)?,
+    }))
+}
+
+/// What slap cannot run without: statements, from --query or -a.
+fn validate(given: &Given, auto: bool) -> Result<()> {
+    if given.get("query").is_none() && !auto {
         return Err(usage(
             "dbpress slap needs statements: --query='SQL;SQL' or --query=FILE (and --create for tables), or --auto-generate-sql",
         ));
     }
-    if get("verbose").is_some() {
-        opts.notices.push(
-            "mysqlslap's -v/--verbose changes nothing: dbpress's report already shows every statement's latency and the server's counters (--verbosity=5 adds the end of the run)".into(),
-        );
-    }
-    let engines = get("engine").map_or(Ok(Vec::new()), |l| engines(&l))?;
-    let no_drop =
-        get("no-drop").is_some_and(|v| dbpress_core::options::parse_bool(&v) == Some(true));
-    if no_drop && engines.len() > 1 {
+    Ok(())
+}
+
+/// `--engine`'s storage engines; --no-drop keeps one engine's tables, so it takes one only.
+fn engine_list(given: &Given) -> Result<Vec<StorageEngine>> {
+    let engines = given
+        .get("engine")
+        .map_or(Ok(Vec::new()), |l| engines(&l))?;
+    if given.on("no-drop") && engines.len() > 1 {
         return Err(usage(
             "--no-drop keeps the tables between rounds, but each --engine needs its own tables: drop --no-drop, or run once per engine",
         ));
     }
-    Ok(SlapArgs {
-        concurrency,
-        iterations,
-        number_of_queries: number("number-of-queries", u64::MAX)?.unwrap_or(0),
-        query,
-        auto,
-        create: get("create"),
-        pre_query: get("pre-query"),
-        post_query: get("post-query"),
-        pre_system: get("pre-system").filter(|c| !c.trim().is_empty()),
-        post_system: get("post-system").filter(|c| !c.trim().is_empty()),
-        delimiter: get("delimiter"),
-        schema: get("create-schema"),
-        no_drop,
-        only_print,
-        silent: get("silent").is_some_and(|v| dbpress_core::options::parse_bool(&v) == Some(true)),
-        csv: get("csv"),
-        engines,
-        commit: number("commit", u64::MAX)?.unwrap_or(0),
-        opts,
-        driver,
-    })
+    Ok(engines)
 }
 
 /// The text of an option that is SQL or a file holding it.

@@ -11,6 +11,7 @@ pub mod args;
 mod mysqlslap_block;
 mod plan;
 mod rounds;
+mod target;
 
 use crate::sweep::{self, Ending, Sweep};
 use args::SlapArgs;
