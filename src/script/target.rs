@@ -5,6 +5,7 @@
 //! socket directory, the OS user, and a database named after the user. Where nothing names a
 //! server at all, the embedded SQLite default stays and a notice says how to name one.
 
+use dbpress_config::{resolve_driver, Driver};
 use dbpress_core::options::OptionValues;
 use std::path::PathBuf;
 
@@ -141,4 +142,60 @@ pub fn fill_libpq_defaults(opts: &mut OptionValues) -> dbpress_core::error::Resu
         opts.set("pgsql-db", user);
     }
     Ok(())
+}
+
+/// pgbench's target rules on `opts`: its flags (`conn`: -h, -p, -U, DBNAME), or libpq's
+/// environment, mean PostgreSQL unless --db or a driver's options say otherwise; the flags
+/// then land on that engine's options, and libpq's defaults fill what nothing gave.
+pub fn pgbench_target(
+    opts: &mut OptionValues,
+    conn: Vec<(&'static str, String)>,
+) -> dbpress_core::error::Result<()> {
+    let pgbench_connection = !conn.is_empty();
+    let from_env = libpq_env();
+    let (driver, defaulted) = resolve_driver(opts)?;
+    let postgres_meant = defaulted && (pgbench_connection || from_env.is_some());
+    let driver = if postgres_meant {
+        opts.set("db-driver", "pgsql");
+        Driver::Pgsql
+    } else {
+        driver
+    };
+    for (k, v) in conn {
+        opts.set(connection_option(driver, k)?, v);
+    }
+    if postgres_meant {
+        fill_libpq_defaults(opts)?;
+        if !pgbench_connection {
+            opts.notices.push(format!(
+                "{}: PostgreSQL, as pgbench would connect",
+                from_env.unwrap_or("libpq's environment")
+            ));
+        }
+    } else if defaulted {
+        opts.notices.push(format!(
+            "no server named (no -h/-p/-U or DBNAME, no PGHOST/PGPORT/PGUSER/PGDATABASE/PGSERVICE, no --db): running on the embedded SQLite database {}; name a PostgreSQL server with -h HOST (or PGHOST) as pgbench does, or any server with --db=URL",
+            opts.get("sqlite-path")
+        ));
+    }
+    Ok(())
+}
+
+/// The option pgbench's `-h`, `-p`, `-U` or DBNAME (`db`) sets on `driver`.
+fn connection_option(driver: Driver, flag: &str) -> dbpress_core::error::Result<&'static str> {
+    Ok(match (driver, flag) {
+        (Driver::Pgsql, "host") => "pgsql-host",
+        (Driver::Pgsql, "port") => "pgsql-port",
+        (Driver::Pgsql, "user") => "pgsql-user",
+        (Driver::Pgsql, _) => "pgsql-db",
+        (Driver::Mysql, "host") => "mysql-host",
+        (Driver::Mysql, "port") => "mysql-port",
+        (Driver::Mysql, "user") => "mysql-user",
+        (Driver::Mysql, _) => "mysql-db",
+        (Driver::Sqlite, _) => {
+            return Err(dbpress_core::error::usage(
+                "-h/-p/-U/DBNAME connect to a server, but the target is SQLite: drop them or choose a server with --db",
+            ))
+        }
+    })
 }
