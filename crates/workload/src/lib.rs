@@ -20,6 +20,8 @@ pub mod oltp;
 pub mod registry;
 pub mod script;
 pub mod slap;
+#[cfg(test)]
+mod test_sqlite;
 pub mod tpcc;
 pub mod workload;
 

@@ -161,3 +161,6 @@ pub fn scale(ctx: &Context<'_>) -> Result<u64> {
         .and_then(|v| v.parse().ok())
         .unwrap_or(1))
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,58 +1,5 @@
 use super::*;
-use dbpress_core::rand::DistParams;
-use dbpress_driver::sqlite::{SqliteDriver, SqliteTarget};
-use dbpress_driver::{Driver, PsMode};
-
-/// A SQLite file of its own for one test, removed when it ends.
-struct Db {
-    path: std::path::PathBuf,
-    driver: SqliteDriver,
-}
-
-impl Db {
-    fn new(name: &str) -> Db {
-        let path = std::env::temp_dir().join(format!(
-            "dbpress-slap-tables-{name}-{}.sqlite",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_file(&path);
-        let target = SqliteTarget {
-            path: path.clone(),
-            journal_mode: "delete".into(),
-            synchronous: "off".into(),
-            busy_timeout_ms: 1000,
-            write_queue: false,
-            implicit: false,
-        };
-        Db {
-            path,
-            driver: SqliteDriver::new(target, PsMode::Disable),
-        }
-    }
-
-    fn ctx<'a>(&'a self, dist: &'a DistParams) -> Context<'a> {
-        Context {
-            driver: &self.driver,
-            threads: 1,
-            dist,
-            invocation: "dbpress slap".into(),
-        }
-    }
-
-    fn tables(&self, dist: &DistParams) -> Vec<String> {
-        let ctx = self.ctx(dist);
-        let mut conn = ctx.connect(0).unwrap();
-        let mut names = table_names(conn.as_mut(), &ctx).unwrap();
-        names.sort();
-        names
-    }
-}
-
-impl Drop for Db {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
-    }
-}
+use crate::test_sqlite::TestDb;
 
 fn strings(s: &[&str]) -> Vec<String> {
     s.iter().map(|x| x.to_string()).collect()
@@ -60,9 +7,8 @@ fn strings(s: &[&str]) -> Vec<String> {
 
 #[test]
 fn a_round_drops_what_it_created_and_keeps_what_was_there() {
-    let db = Db::new("round");
-    let dist = DistParams::default();
-    let ctx = db.ctx(&dist);
+    let db = TestDb::new("slap-round");
+    let ctx = db.ctx();
     let mut conn = ctx.connect(0).unwrap();
     conn.query("CREATE TABLE mine (a int)").unwrap();
     let mut t = SlapTables {
@@ -79,7 +25,7 @@ fn a_round_drops_what_it_created_and_keeps_what_was_there() {
     t.set_up(conn.as_mut(), &ctx, None, &mut out).unwrap();
     drop(conn);
     assert_eq!(String::from_utf8(out).unwrap(), "");
-    assert_eq!(db.tables(&dist), ["made", "mine"]);
+    assert_eq!(db.tables(), ["made", "mine"]);
     assert_eq!(
         t.left_behind_note(),
         "; drop the tables it created (made) if they are still there"
@@ -87,7 +33,7 @@ fn a_round_drops_what_it_created_and_keeps_what_was_there() {
     let mut between = 0;
     t.tear_down(&ctx, || between += 1).unwrap();
     assert_eq!(between, 1);
-    assert_eq!(db.tables(&dist), ["mine"]);
+    assert_eq!(db.tables(), ["mine"]);
     let mut conn = ctx.connect(0).unwrap();
     let rows = conn.query_rows("SELECT COUNT(*) FROM mine").unwrap();
     assert_eq!(rows[0][0].as_deref(), Some("1"), "--post-query ran");
@@ -95,9 +41,8 @@ fn a_round_drops_what_it_created_and_keeps_what_was_there() {
 
 #[test]
 fn tables_all_there_are_used_and_a_failed_create_takes_back_what_it_made() {
-    let db = Db::new("failed");
-    let dist = DistParams::default();
-    let ctx = db.ctx(&dist);
+    let db = TestDb::new("slap-failed");
+    let ctx = db.ctx();
     let mut conn = ctx.connect(0).unwrap();
     conn.query("CREATE TABLE kept (a int)").unwrap();
     let mut t = SlapTables {
@@ -126,14 +71,13 @@ fn tables_all_there_are_used_and_a_failed_create_takes_back_what_it_made() {
         e.message()
     );
     drop(conn);
-    assert_eq!(db.tables(&dist), ["kept"]);
+    assert_eq!(db.tables(), ["kept"]);
 }
 
 #[test]
 fn a_generated_t1_never_overwrites_one_the_run_did_not_make() {
-    let db = Db::new("t1");
-    let dist = DistParams::default();
-    let ctx = db.ctx(&dist);
+    let db = TestDb::new("slap-t1");
+    let ctx = db.ctx();
     let mut conn = ctx.connect(0).unwrap();
     conn.query("CREATE TABLE t1 (a int)").unwrap();
     let mut t = SlapTables {
@@ -148,7 +92,7 @@ fn a_generated_t1_never_overwrites_one_the_run_did_not_make() {
         other => panic!("{other:?}"),
     }
     drop(conn);
-    assert_eq!(db.tables(&dist), ["t1"]);
+    assert_eq!(db.tables(), ["t1"]);
 }
 
 #[test]
