@@ -102,7 +102,7 @@ impl Level {
     ) -> Result<Level> {
         let mut cfg = level_config(first, threads);
         adjust(&mut cfg);
-        // Workloads still size per-thread state (tables per thread, key slices) from the
+        // Workloads size per-thread state (tables per thread, key slices) from the
         // options' --threads, so theirs carry the level's.
         let mut o = opts.clone();
         o.set("threads", threads.to_string());
