@@ -16,17 +16,17 @@ use dbpress_config::to_driver::make_driver;
 use dbpress_config::Command as RunCommand;
 use dbpress_config::ConnectionFlags;
 use dbpress_config::{OutputFormat, RunConfig};
-use dbpress_core::error::{failed, usage, Result};
+use dbpress_core::error::{usage, Result};
 use dbpress_core::options::OptionValues;
 use dbpress_core::signals::Signals;
-use dbpress_driver::Connection;
 use dbpress_measure::result::VERSION;
 use dbpress_workload::script::pgbench_tables::{self, PgbenchTables};
+use dbpress_workload::script::workload::Tables;
 use dbpress_workload::script::{builtin, expr, parse, workload};
 use dbpress_workload::Context;
 use dbpress_workload::Workload;
 use expr::Num;
-use parse::{Command, Script};
+use parse::Script;
 use std::collections::HashMap;
 use std::io::Write;
 
@@ -75,15 +75,9 @@ fn load_scripts(a: &Args) -> Result<Vec<Script>> {
     Ok(out)
 }
 
-/// Prepare or cleanup on pgbench's own tables, which the workload makes and drops.
-fn pgbench_tables_command(a: &Args, ctx: &Context<'_>) -> Result<u8> {
-    let w = workload::ScriptWorkload::new(Vec::new(), HashMap::new()).on_pgbench_tables(
-        PgbenchTables {
-            scale: a.scale.unwrap_or(1),
-            no_vacuum: a.no_vacuum(),
-        },
-    );
-    match a.command {
+/// Prepare or cleanup, which the workload does: pgbench's own tables, or the user's scripts.
+fn lifecycle(w: &workload::ScriptWorkload, command: RunCommand, ctx: &Context<'_>) -> Result<u8> {
+    match command {
         RunCommand::Prepare => {
             if let Some(usage) = w.prepare(ctx)? {
                 dbpress_report::text::host::report_prepare(&usage);
@@ -192,15 +186,16 @@ pub fn main(raw: &[String]) -> Result<u8> {
         invocation: cfg.invocation("script"),
     };
     match a.command {
-        RunCommand::Prepare | RunCommand::Cleanup if a.uses_builtin_tables() => {
-            pgbench_tables_command(&a, &ctx)
-        }
         RunCommand::Prepare | RunCommand::Cleanup => {
-            let mut conn = ctx.connect(0)?;
-            for s in &scripts {
-                run_once(conn.as_mut(), s, &globals, &cfg)?;
-            }
-            Ok(0)
+            let tables = match a.uses_builtin_tables() {
+                true => Tables::Pgbench(PgbenchTables {
+                    scale: a.scale.unwrap_or(1),
+                    no_vacuum: a.no_vacuum(),
+                }),
+                false => Tables::Scripted { seed: cfg.seed },
+            };
+            let w = workload::ScriptWorkload::new(scripts, globals).on_tables(tables);
+            lifecycle(&w, a.command, &ctx)
         }
         _ => {
             let scale = match a.scale {
@@ -304,64 +299,4 @@ fn run_single(
         );
     }
     Ok(code)
-}
-
-/// Run a prepare/cleanup script once on one connection: \set evaluated, SQL with bound values.
-fn run_once(
-    conn: &mut dyn Connection,
-    s: &Script,
-    globals: &HashMap<String, Num>,
-    cfg: &RunConfig,
-) -> Result<()> {
-    let mut vars = globals.clone();
-    vars.insert("scale".into(), Num::Int(1));
-    vars.insert("client_id".into(), Num::Int(0));
-    let mut rng = dbpress_core::rand::Rng::new(cfg.seed, 0);
-    for c in &s.commands {
-        match c {
-            Command::Set(name, e) => {
-                let lookup = |n: &str| vars.get(n).cloned();
-                let mut env = expr::Env {
-                    vars: &lookup,
-                    rng: &mut rng,
-                    default_seed: 0,
-                };
-                let v = expr::eval(e, &mut env)
-                    .map_err(|m| usage(format!("{}: \\set {name}: {m}", s.name)))?;
-                vars.insert(name.clone(), v);
-            }
-            Command::Sleep(_) => {}
-            Command::Sql { text, params, line } => {
-                let texts: Vec<String> = params
-                    .iter()
-                    .map(|p| match vars.get(p) {
-                        Some(Num::Float(f)) => f.to_string(),
-                        Some(Num::Str(t)) => t.clone(),
-                        _ => String::new(),
-                    })
-                    .collect();
-                let values: Vec<dbpress_driver::Value<'_>> = params
-                    .iter()
-                    .zip(&texts)
-                    .map(|(p, t)| match vars.get(p) {
-                        Some(Num::Int(i)) => dbpress_driver::Value::Int(*i),
-                        _ => dbpress_driver::Value::Str(t.as_bytes()),
-                    })
-                    .collect();
-                let stmt = conn.prepare(text).map_err(|e| {
-                    failed(format!(
-                        "{}:{line}: server error {}: {}",
-                        s.name, e.code, e.message
-                    ))
-                })?;
-                conn.execute(stmt, &values).map_err(|e| {
-                    failed(format!(
-                        "{}:{line}: server error {}: {}",
-                        s.name, e.code, e.message
-                    ))
-                })?;
-            }
-        }
-    }
-    Ok(())
 }

@@ -5,6 +5,7 @@
 use super::expr::{self, Env, Num};
 use super::parse::{Command, Script, Sleep};
 use super::pgbench_tables::{self, PgbenchTables};
+use super::run_once::run_once;
 use crate::events::{EventGen, Exec};
 use crate::workload::{Context, Workload};
 use dbpress_core::error::Result;
@@ -18,8 +19,18 @@ pub struct ScriptWorkload {
     pub globals: HashMap<String, Num>,
     kinds: &'static [&'static str],
     transactional: bool,
-    /// The scripts run on pgbench's own tables, which prepare and cleanup then make and drop.
-    pgbench_tables: Option<PgbenchTables>,
+    /// What prepare and cleanup do (nothing for a run's workload).
+    tables: Option<Tables>,
+}
+
+/// Whose tables the scripts use, which prepare and cleanup then make and drop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tables {
+    /// pgbench's own (the built-in scripts'), made as pgbench -i makes them.
+    Pgbench(PgbenchTables),
+    /// The user's: prepare and cleanup run each of their scripts once, drawing random values
+    /// from `seed`.
+    Scripted { seed: u64 },
 }
 
 /// SQL sent as written, except pgbench's `END` (COMMIT's PostgreSQL alias, which MySQL lacks)
@@ -79,14 +90,23 @@ impl ScriptWorkload {
             globals,
             kinds: Box::leak(kinds.into_boxed_slice()),
             transactional,
-            pgbench_tables: None,
+            tables: None,
         }
     }
 
-    /// The scripts use pgbench's tables: prepare makes them, cleanup drops them.
-    pub fn on_pgbench_tables(mut self, tables: PgbenchTables) -> ScriptWorkload {
-        self.pgbench_tables = Some(tables);
+    /// What prepare and cleanup make and drop.
+    pub fn on_tables(mut self, tables: Tables) -> ScriptWorkload {
+        self.tables = Some(tables);
         self
+    }
+
+    /// Each script once, in order, on one session.
+    fn run_each_once(&self, ctx: &Context<'_>, seed: u64) -> Result<()> {
+        let mut conn = ctx.connect(0)?;
+        for s in &self.scripts {
+            run_once(conn.as_mut(), s, &self.globals, seed)?;
+        }
+        Ok(())
     }
 
     pub fn statements(&self) -> usize {
@@ -123,18 +143,19 @@ impl Workload for ScriptWorkload {
         )]
     }
 
-    /// pgbench -i, when the scripts use its tables; a user's own tables are made by the user's
-    /// prepare script, which the command runs.
+    /// pgbench -i when the scripts use its tables, else the user's prepare scripts.
     fn prepare(&self, ctx: &Context<'_>) -> Result<Option<dbpress_measure::host::HostUsage>> {
-        match &self.pgbench_tables {
-            Some(tables) => tables.prepare(ctx),
+        match self.tables {
+            Some(Tables::Pgbench(tables)) => tables.prepare(ctx),
+            Some(Tables::Scripted { seed }) => self.run_each_once(ctx, seed).map(|()| None),
             None => Ok(None),
         }
     }
 
     fn cleanup(&self, ctx: &Context<'_>) -> Result<()> {
-        match &self.pgbench_tables {
-            Some(_) => pgbench_tables::cleanup(ctx),
+        match self.tables {
+            Some(Tables::Pgbench(_)) => pgbench_tables::cleanup(ctx),
+            Some(Tables::Scripted { seed }) => self.run_each_once(ctx, seed),
             None => Ok(()),
         }
     }
