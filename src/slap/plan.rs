@@ -26,7 +26,7 @@ impl Plan {
         };
         if let Some(g) = &a.auto {
             // A fixed seed, as mysqlslap's: every run generates the same rows and queries.
-            let mut sql = autogen::AutoSql::new(g, a.driver, 1)?;
+            let mut sql = autogen::AutoSql::new(g, a.driver.family(), 1)?;
             // The preload rows move into the plan: one copy, however many rows.
             let preload = std::mem::take(&mut sql.preload);
             return Ok(Plan {

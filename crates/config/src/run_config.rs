@@ -254,6 +254,15 @@ pub enum Driver {
 }
 
 impl Driver {
+    /// The SQL the engine speaks, for what is spelled per engine before a driver is made.
+    pub fn family(self) -> dbpress_driver::SqlFamily {
+        match self {
+            Driver::Mysql => dbpress_driver::SqlFamily::Mysql,
+            Driver::Pgsql => dbpress_driver::SqlFamily::Postgres,
+            Driver::Sqlite => dbpress_driver::SqlFamily::Sqlite,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Driver::Mysql => "mysql",

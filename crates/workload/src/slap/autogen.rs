@@ -27,10 +27,9 @@
 
 use crate::events::{EventGen, Exec};
 use crate::workload::Workload;
-use dbpress_config::Driver;
 use dbpress_core::error::{usage, Result};
 use dbpress_core::rand::{Distribution, Rng};
-use dbpress_driver::{Connection, DbResult, Dialect, StmtHandle, Value};
+use dbpress_driver::{Connection, DbResult, Dialect, SqlFamily, StmtHandle, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -128,23 +127,23 @@ struct Spelling {
     unique: &'static str,
 }
 
-fn spelling(driver: Driver) -> Spelling {
-    match driver {
-        Driver::Mysql => Spelling {
+fn spelling(family: SqlFamily) -> Spelling {
+    match family {
+        SqlFamily::Mysql => Spelling {
             int_type: "INT(32)",
             autoinc_column: "id serial",
             autoinc_value: "NULL",
             uuid: "uuid()",
             unique: "unique key",
         },
-        Driver::Pgsql => Spelling {
+        SqlFamily::Postgres => Spelling {
             int_type: "INT",
             autoinc_column: "id serial",
             autoinc_value: "DEFAULT",
             uuid: "gen_random_uuid()::text",
             unique: "unique",
         },
-        Driver::Sqlite => Spelling {
+        SqlFamily::Sqlite => Spelling {
             int_type: "INT",
             autoinc_column: "id INTEGER PRIMARY KEY",
             autoinc_value: "NULL",
@@ -172,7 +171,7 @@ pub struct AutoSql {
 }
 
 impl AutoSql {
-    pub fn new(a: &AutoGenArgs, driver: Driver, seed: u64) -> Result<AutoSql> {
+    pub fn new(a: &AutoGenArgs, family: SqlFamily, seed: u64) -> Result<AutoSql> {
         let keyed = a.autoinc || a.guid;
         if a.load == LoadType::Key && !keyed {
             return Err(usage(
@@ -185,7 +184,7 @@ impl AutoSql {
             ));
         }
         check_memory(a)?;
-        let sp = spelling(driver);
+        let sp = spelling(family);
         let mut cols = Vec::new();
         if a.guid {
             cols.push("id varchar(36) primary key".to_string());
@@ -487,7 +486,7 @@ mod tests {
 
     #[test]
     fn default_list_is_mysqlslaps_mixed_one() {
-        let s = AutoSql::new(&AutoGenArgs::default(), Driver::Mysql, 1).unwrap();
+        let s = AutoSql::new(&AutoGenArgs::default(), SqlFamily::Mysql, 1).unwrap();
         assert_eq!(
             s.create,
             "CREATE TABLE t1 (intcol1 INT(32) ,charcol1 VARCHAR(128))"
@@ -519,7 +518,7 @@ mod tests {
             unique_queries: 3,
             ..AutoGenArgs::default()
         };
-        let s = AutoSql::new(&a, Driver::Mysql, 1).unwrap();
+        let s = AutoSql::new(&a, SqlFamily::Mysql, 1).unwrap();
         assert_eq!(
             s.create,
             "CREATE TABLE t1 (id varchar(36) primary key,id0 varchar(36) unique key,id1 varchar(36) unique key,intcol1 INT(32) ,intcol2 INT(32) ,intcol3 INT(32) ,charcol1 VARCHAR(128),charcol2 VARCHAR(128))"
@@ -535,7 +534,7 @@ mod tests {
             load: LoadType::Update,
             ..AutoGenArgs::default()
         };
-        let s = AutoSql::new(&update_all, Driver::Mysql, 1).unwrap();
+        let s = AutoSql::new(&update_all, SqlFamily::Mysql, 1).unwrap();
         assert!(!s.queries[0].sql.contains("WHERE"), "no key: every row");
 
         let key = AutoGenArgs {
@@ -543,7 +542,7 @@ mod tests {
             autoinc: true,
             ..AutoGenArgs::default()
         };
-        let s = AutoSql::new(&key, Driver::Pgsql, 1).unwrap();
+        let s = AutoSql::new(&key, SqlFamily::Postgres, 1).unwrap();
         assert_eq!(
             s.create,
             "CREATE TABLE t1 (id serial,intcol1 INT ,charcol1 VARCHAR(128))"
@@ -558,7 +557,7 @@ mod tests {
                 load: LoadType::Key,
                 ..AutoGenArgs::default()
             },
-            Driver::Mysql,
+            SqlFamily::Mysql,
             1,
         )
         .unwrap_err();
@@ -572,7 +571,7 @@ mod tests {
                 load: lt,
                 ..AutoGenArgs::default()
             };
-            let s = AutoSql::new(&a, Driver::Sqlite, 1).unwrap();
+            let s = AutoSql::new(&a, SqlFamily::Sqlite, 1).unwrap();
             assert!(kinds(&s).iter().all(|&x| x == k));
             assert_eq!(s.queries.len(), 11);
         }
