@@ -5,7 +5,7 @@
 //! socket directory, the OS user, and a database named after the user. Where nothing names a
 //! server at all, the embedded SQLite default stays and a notice says how to name one.
 
-use dbpress_config::{resolve_driver, Driver};
+use dbpress_config::{resolve_driver, Engine};
 use dbpress_core::options::OptionValues;
 use std::path::PathBuf;
 
@@ -157,7 +157,7 @@ pub fn pgbench_target(
     let postgres_meant = defaulted && (pgbench_connection || from_env.is_some());
     let driver = if postgres_meant {
         opts.set("db-driver", "pgsql");
-        Driver::Pgsql
+        Engine::Pgsql
     } else {
         driver
     };
@@ -182,17 +182,17 @@ pub fn pgbench_target(
 }
 
 /// The option pgbench's `-h`, `-p`, `-U` or DBNAME (`db`) sets on `driver`.
-fn connection_option(driver: Driver, flag: &str) -> dbpress_core::error::Result<&'static str> {
+fn connection_option(driver: Engine, flag: &str) -> dbpress_core::error::Result<&'static str> {
     Ok(match (driver, flag) {
-        (Driver::Pgsql, "host") => "pgsql-host",
-        (Driver::Pgsql, "port") => "pgsql-port",
-        (Driver::Pgsql, "user") => "pgsql-user",
-        (Driver::Pgsql, _) => "pgsql-db",
-        (Driver::Mysql, "host") => "mysql-host",
-        (Driver::Mysql, "port") => "mysql-port",
-        (Driver::Mysql, "user") => "mysql-user",
-        (Driver::Mysql, _) => "mysql-db",
-        (Driver::Sqlite, _) => {
+        (Engine::Pgsql, "host") => "pgsql-host",
+        (Engine::Pgsql, "port") => "pgsql-port",
+        (Engine::Pgsql, "user") => "pgsql-user",
+        (Engine::Pgsql, _) => "pgsql-db",
+        (Engine::Mysql, "host") => "mysql-host",
+        (Engine::Mysql, "port") => "mysql-port",
+        (Engine::Mysql, "user") => "mysql-user",
+        (Engine::Mysql, _) => "mysql-db",
+        (Engine::Sqlite, _) => {
             return Err(dbpress_core::error::usage(
                 "-h/-p/-U/DBNAME connect to a server, but the target is SQLite: drop them or choose a server with --db",
             ))

@@ -6,7 +6,7 @@
 
 use super::target;
 use crate::cli;
-use dbpress_config::Driver;
+use dbpress_config::Engine;
 use dbpress_core::error::{usage, Result};
 use dbpress_core::options::OptionValues;
 use dbpress_workload::slap::autogen::{AutoGenArgs, LoadType};
@@ -48,7 +48,7 @@ pub struct SlapArgs {
     /// dbpress's options: connection flags translated for the engine, plus everything passed
     /// through (`--db`, `--output`, `--mysql-ignore-errors`, `--percentile`, …).
     pub opts: OptionValues,
-    pub driver: Driver,
+    pub driver: Engine,
 }
 
 /// `--engine=innodb,memory:ROW_FORMAT=DYNAMIC`; names are identifiers (they reach the SQL).
@@ -518,7 +518,7 @@ mod tests {
             "--number-of-queries=500000",
         ]))
         .unwrap();
-        assert_eq!(a.driver, Driver::Mysql);
+        assert_eq!(a.driver, Engine::Mysql);
         assert_eq!(a.concurrency, vec![72, 96]);
         assert_eq!(a.number_of_queries, 500_000);
         assert_eq!(a.opts.get("mysql-user"), "root");
@@ -559,7 +559,7 @@ mod tests {
         );
         // TLS flags alone say the target is MySQL, not the SQLite default.
         let p = parse(&args(&["--ssl", "-q", "SELECT 1"])).unwrap();
-        assert_eq!(p.driver, Driver::Mysql);
+        assert_eq!(p.driver, Engine::Mysql);
     }
 
     #[test]
@@ -600,11 +600,11 @@ mod tests {
             "SELECT 1",
         ]))
         .unwrap();
-        assert_eq!(a.driver, Driver::Pgsql);
+        assert_eq!(a.driver, Engine::Pgsql);
         assert_eq!(a.opts.get("pgsql-user"), "bob");
         assert_eq!(a.opts.get("pgsql-host"), "/run/pg");
         let a = parse(&args(&["-q", "SELECT 1"])).unwrap();
-        assert_eq!(a.driver, Driver::Sqlite);
+        assert_eq!(a.driver, Engine::Sqlite);
         let a = parse(&args(&[
             "-a",
             "-x2",

@@ -6,7 +6,7 @@
 //! Where nothing names a server, the embedded SQLite default stays and a notice says how to
 //! name one.
 
-use dbpress_config::{resolve_driver, Driver};
+use dbpress_config::{resolve_driver, Engine};
 use dbpress_core::error::{usage, Result};
 use dbpress_core::options::OptionValues;
 
@@ -15,7 +15,7 @@ pub type Given<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// The engine mysqlslap's flags and defaults mean, with them set on `opts` as that engine's
 /// connection options.
-pub fn mysqlslap_target(get: Given<'_>, opts: &mut OptionValues) -> Result<Driver> {
+pub fn mysqlslap_target(get: Given<'_>, opts: &mut OptionValues) -> Result<Engine> {
     let files = option_files(get)?;
     // mysqlslap's defaults besides its flags: ~/.my.cnf's [client] and [mysqlslap] groups
     // (unless --defaults-file or --no-defaults replace them), then MYSQL_HOST, MYSQL_TCP_PORT
@@ -56,21 +56,21 @@ pub fn mysqlslap_target(get: Given<'_>, opts: &mut OptionValues) -> Result<Drive
     let driver = match (resolved, defaulted) {
         // MySQL's client flags (a connection, an option file, TLS), or its defaults naming a
         // server, say the target is MySQL.
-        (Driver::Sqlite, true)
+        (Engine::Sqlite, true)
             if conn_given || files.named || SSL_FLAGS.iter().any(|f| get(f).is_some()) =>
         {
-            Driver::Mysql
+            Engine::Mysql
         }
         (d, _) => d,
     };
-    if driver == Driver::Sqlite && defaulted {
+    if driver == Engine::Sqlite && defaulted {
         opts.notices.push(format!(
             "no server named (no -h/-P/-S, no host, port or socket in ~/.my.cnf, no MYSQL_HOST/MYSQL_TCP_PORT/MYSQL_UNIX_PORT, no --db): running on the embedded SQLite database {}; name a MySQL server with -h HOST or -S SOCKET as mysqlslap does, or any server with --db=URL",
             opts.get("sqlite-path")
         ));
     }
     match driver {
-        Driver::Mysql => set_mysql(get, &conn, &files, opts)?,
+        Engine::Mysql => set_mysql(get, &conn, &files, opts)?,
         _ => set_other(get, driver, flags_given, &files, opts)?,
     }
     Ok(driver)
@@ -133,7 +133,7 @@ fn set_mysql(
 /// reads is refused with what to use instead.
 fn set_other(
     get: Given<'_>,
-    driver: Driver,
+    driver: Engine,
     flags_given: bool,
     files: &OptionFiles,
     opts: &mut OptionValues,
@@ -155,14 +155,14 @@ fn set_other(
         return Err(usage(why));
     }
     match driver {
-        Driver::Pgsql => {
+        Engine::Pgsql => {
             set(opts, "pgsql-user", get("user"));
             set(opts, "pgsql-password", get("password"));
             set(opts, "pgsql-host", get("socket").or(get("host")));
             set(opts, "pgsql-port", get("port"));
             set(opts, "pgsql-schema", get("create-schema"));
         }
-        Driver::Sqlite if flags_given => {
+        Engine::Sqlite if flags_given => {
             return Err(usage(
                 "-u/-p/-h/-P/-S connect to a server, but the target is SQLite: drop them or choose a server with --db",
             ));

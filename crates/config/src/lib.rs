@@ -30,6 +30,6 @@ pub mod to_driver;
 
 pub use dbpress_driver::PsMode;
 pub use run_config::{
-    resolve_driver, Arrival, Command, ConnectionFlags, Driver, IgnoreList, OutputFormat, RunConfig,
+    resolve_driver, Arrival, Command, ConnectionFlags, Engine, IgnoreList, OutputFormat, RunConfig,
     Target,
 };

@@ -247,35 +247,35 @@ fn ignore_list(raw: &str, option: &str) -> Result<IgnoreList> {
 
 /// The engines dbpress drives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Driver {
+pub enum Engine {
     Mysql,
     Pgsql,
     Sqlite,
 }
 
-impl Driver {
+impl Engine {
     /// The SQL the engine speaks, for what is spelled per engine before a driver is made.
     pub fn family(self) -> dbpress_driver::SqlFamily {
         match self {
-            Driver::Mysql => dbpress_driver::SqlFamily::Mysql,
-            Driver::Pgsql => dbpress_driver::SqlFamily::Postgres,
-            Driver::Sqlite => dbpress_driver::SqlFamily::Sqlite,
+            Engine::Mysql => dbpress_driver::SqlFamily::Mysql,
+            Engine::Pgsql => dbpress_driver::SqlFamily::Postgres,
+            Engine::Sqlite => dbpress_driver::SqlFamily::Sqlite,
         }
     }
 
     pub fn name(self) -> &'static str {
         match self {
-            Driver::Mysql => "mysql",
-            Driver::Pgsql => "pgsql",
-            Driver::Sqlite => "sqlite",
+            Engine::Mysql => "mysql",
+            Engine::Pgsql => "pgsql",
+            Engine::Sqlite => "sqlite",
         }
     }
 
-    fn parse(s: &str) -> Option<Driver> {
+    fn parse(s: &str) -> Option<Engine> {
         match s {
-            "mysql" | "mariadb" => Some(Driver::Mysql),
-            "pgsql" | "postgres" | "postgresql" => Some(Driver::Pgsql),
-            "sqlite" | "sqlite3" => Some(Driver::Sqlite),
+            "mysql" | "mariadb" => Some(Engine::Mysql),
+            "pgsql" | "postgres" | "postgresql" => Some(Engine::Pgsql),
+            "sqlite" | "sqlite3" => Some(Engine::Sqlite),
             _ => None,
         }
     }
@@ -289,12 +289,12 @@ fn sqlite_url_path(url: &str) -> Option<&str> {
 
 /// Which engine to use: `--db`'s scheme, else `--db-driver`, else the driver whose options were
 /// given, else embedded SQLite (the zero-setup default; the bool says it was chosen that way).
-pub fn resolve_driver(opts: &OptionValues) -> Result<(Driver, bool)> {
+pub fn resolve_driver(opts: &OptionValues) -> Result<(Engine, bool)> {
     let given = opts
         .given(keys::DB_DRIVER)
         .then(|| opts.text(keys::DB_DRIVER).to_ascii_lowercase());
     let explicit = match &given {
-        Some(d) => Some(Driver::parse(d).ok_or_else(|| {
+        Some(d) => Some(Engine::parse(d).ok_or_else(|| {
             usage(format!(
                 "unknown --db-driver '{d}': use mysql, pgsql or sqlite (or --mysql-dry-run to execute nothing)"
             ))
@@ -308,7 +308,7 @@ pub fn resolve_driver(opts: &OptionValues) -> Result<(Driver, bool)> {
             .next()
             .unwrap_or_default()
             .to_ascii_lowercase();
-        let from_url = Driver::parse(&scheme).ok_or_else(|| {
+        let from_url = Engine::parse(&scheme).ok_or_else(|| {
             usage(format!(
                 "unsupported --db URL scheme '{scheme}': use mysql://user@host:port/db, postgres://user@host:port/db or sqlite:PATH"
             ))
@@ -325,9 +325,9 @@ pub fn resolve_driver(opts: &OptionValues) -> Result<(Driver, bool)> {
     if let Some(d) = explicit {
         return Ok((d, false));
     }
-    let mut named: Vec<(Driver, &'static str)> = Vec::new();
+    let mut named: Vec<(Engine, &'static str)> = Vec::new();
     for (name, _) in opts.explicit() {
-        for d in [Driver::Mysql, Driver::Pgsql, Driver::Sqlite] {
+        for d in [Engine::Mysql, Engine::Pgsql, Engine::Sqlite] {
             let prefix = format!("{}-", d.name());
             if name.starts_with(&prefix) && !named.iter().any(|(n, _)| *n == d) {
                 named.push((d, name));
@@ -335,7 +335,7 @@ pub fn resolve_driver(opts: &OptionValues) -> Result<(Driver, bool)> {
         }
     }
     match named.as_slice() {
-        [] => Ok((Driver::Sqlite, true)),
+        [] => Ok((Engine::Sqlite, true)),
         [(d, _)] => Ok((*d, false)),
         [(_, a), (_, b), ..] => Err(usage(format!(
             "options of two drivers given (--{a} and --{b}): choose one with --db-driver"
@@ -516,14 +516,14 @@ impl RunConfig {
         let dry_run = opts.flag(keys::MYSQL_DRY_RUN)?;
         let url = opts.text(keys::DB);
         let target = match driver {
-            Driver::Mysql if dry_run => Target::DryRun,
-            Driver::Mysql => Target::Mysql(mysql_target::from_options(opts)?),
-            Driver::Sqlite => Target::Sqlite(sqlite_target::from_options(
+            Engine::Mysql if dry_run => Target::DryRun,
+            Engine::Mysql => Target::Mysql(mysql_target::from_options(opts)?),
+            Engine::Sqlite => Target::Sqlite(sqlite_target::from_options(
                 opts,
                 sqlite_url_path(url),
                 implicit,
             )?),
-            Driver::Pgsql => Target::Pgsql(pgsql_target::from_options(opts)?),
+            Engine::Pgsql => Target::Pgsql(pgsql_target::from_options(opts)?),
         };
         let ignore_option = format!("{}-ignore-errors", driver.name());
         let ignore = ignore_list(opts.get(&ignore_option), &ignore_option)?;
