@@ -180,6 +180,34 @@ pub fn send_signal(child: &std::process::Child, signal: i32) {
     unsafe { libc::kill(child.id() as i32, signal) };
 }
 
+/// Send `signal` to a dbpress this test started and wait until one of its threads has taken it
+/// (the process's pending set, ShdPnd in /proc/PID/status, no longer holds it), so a signal
+/// sent next arrives second: two signals pending at once are delivered lowest number first,
+/// and two threads may handle two signals in either order.
+pub fn send_signal_and_wait_taken(child: &std::process::Child, signal: i32) {
+    send_signal(child, signal);
+    let status = format!("/proc/{}/status", child.id());
+    let bit = 1u64 << (signal - 1);
+    let t0 = std::time::Instant::now();
+    while t0.elapsed() < std::time::Duration::from_secs(10) {
+        let pending = std::fs::read_to_string(&status)
+            .ok()
+            .and_then(|s| {
+                let line = s.lines().find(|l| l.starts_with("ShdPnd:"))?;
+                u64::from_str_radix(line.split_whitespace().nth(1)?, 16).ok()
+            })
+            .unwrap_or(0);
+        if pending & bit == 0 {
+            // Taken off the pending set as its handler is entered: a margin for the handler's
+            // few instructions on a thread the scheduler may pause right there.
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    panic!("signal {signal} was still pending after 10 s");
+}
+
 /// Send `signal` to a dbpress from `spawn` and wait for its output.
 pub fn signal_and_wait(child: std::process::Child, signal: i32) -> Output {
     send_signal(&child, signal);

@@ -350,7 +350,7 @@ fn issue_47_a_second_signal_ends_a_stuck_run_or_prepare_at_once() {
     let mut child = spawn(&args);
     let (_lines, _) = stdout_until(&mut child, "[ 1s ]");
     let stopped = Stopped::stop(vec![pid_in(&pid_file)]);
-    send_signal(&child, libc::SIGTERM);
+    send_signal_and_wait_taken(&child, libc::SIGTERM);
     send_signal(&child, libc::SIGINT);
     let o = wait_bounded(child);
     drop(stopped);
@@ -365,7 +365,7 @@ fn issue_47_a_second_signal_ends_a_stuck_run_or_prepare_at_once() {
     let mut child = spawn(&prepare("--table-size=2000000"));
     let (_lines, _) = stdout_until(&mut child, "Inserting");
     let stopped = Stopped::stop(vec![pid_in(&pid_file)]);
-    send_signal(&child, libc::SIGTERM);
+    send_signal_and_wait_taken(&child, libc::SIGTERM);
     send_signal(&child, libc::SIGINT);
     let o = wait_bounded(child);
     drop(stopped);
