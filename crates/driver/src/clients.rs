@@ -1,17 +1,13 @@
-//! Which client library opened each session: a run's figures are dbpress's own client's unless
-//! the result says otherwise, so every session that ran on another (the `mysql` crate, for an
-//! authentication plugin dbpress's client does not speak) is counted and named with why.
+//! The sessions each driver opened, counted by the client library that opened them, for the
+//! run header and `environment.clients` (the counts themselves are the result's:
+//! `dbpress_result::clients`).
 
 use std::sync::Mutex;
 
-/// Sessions one client opened, and why they were not on dbpress's own client, if they were not.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ClientSessions {
-    pub client: String,
-    pub sessions: u64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-}
+pub use dbpress_result::clients::ClientSessions;
+// `since` and `describe` are the result's; named here too for src/run.rs, which reaches them
+// through the driver (issue 40 item 4 moved them; drop once it imports dbpress_result).
+pub use dbpress_result::clients::{describe, since};
 
 /// A driver's tally of the sessions it opened, by client, in the order clients were first used.
 #[derive(Debug, Default)]
@@ -36,44 +32,6 @@ impl SessionTally {
 
     pub fn snapshot(&self) -> Vec<ClientSessions> {
         self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
-    }
-}
-
-/// The sessions opened between two snapshots of one tally (a run, or one level of a sweep).
-pub fn since(before: &[ClientSessions], after: &[ClientSessions]) -> Vec<ClientSessions> {
-    after
-        .iter()
-        .filter_map(|a| {
-            let earlier = before
-                .iter()
-                .find(|b| b.client == a.client && b.reason == a.reason)
-                .map_or(0, |b| b.sessions);
-            (a.sessions > earlier).then(|| ClientSessions {
-                sessions: a.sessions - earlier,
-                ..a.clone()
-            })
-        })
-        .collect()
-}
-
-/// "dbpress's MySQL protocol client" or, when several ran, each with its count and reason.
-pub fn describe(clients: &[ClientSessions]) -> String {
-    match clients {
-        [] => "none".into(),
-        [only] if only.reason.is_none() => only.client.clone(),
-        many => many
-            .iter()
-            .map(|c| {
-                let why = c
-                    .reason
-                    .as_deref()
-                    .map(|r| format!(" ({r})"))
-                    .unwrap_or_default();
-                let s = if c.sessions == 1 { "" } else { "s" };
-                format!("{} session{s} on {}{why}", c.sessions, c.client)
-            })
-            .collect::<Vec<_>>()
-            .join(", "),
     }
 }
 

@@ -2,6 +2,8 @@
 //! the option names its messages quote, prepared-statement mode, counters, where data lives.
 
 use crate::dialect::Dialect;
+/// The server's facts are the result's (`dbpress_result::server`); a driver reads them.
+pub use dbpress_result::server::ServerInfo;
 use dbpress_session::{Connection, DbResult};
 use std::os::fd::RawFd;
 use std::path::PathBuf;
@@ -40,31 +42,6 @@ pub enum DataLocation {
     File(PathBuf),
     /// Nowhere: a dry run.
     Nowhere,
-}
-
-/// Facts about the server for the result file and the header.
-#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize, PartialEq)]
-pub struct ServerInfo {
-    pub product: String,
-    pub version: String,
-    /// Settings that change benchmark results (durability, buffer pool, limits).
-    pub variables: std::collections::BTreeMap<String, String>,
-    /// When TLS was asked for: the protocol and cipher the session negotiated, or "" when it
-    /// runs unencrypted (a "prefer" mode with a server that offers no TLS). Encryption changes
-    /// what a run measures, so the header says which one ran.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub session_tls: Option<String>,
-}
-
-impl ServerInfo {
-    /// The header's note on encryption: empty when TLS was not asked for.
-    pub fn tls_note(&self) -> String {
-        match self.session_tls.as_deref() {
-            None => String::new(),
-            Some("") => ", not encrypted (the server offered no TLS)".into(),
-            Some(tls) => format!(", encrypted with {tls}"),
-        }
-    }
 }
 
 /// "TLSv1.3 TLS_AES_256_GCM_SHA384" from a session's protocol and cipher; "" when unencrypted.

@@ -3,13 +3,7 @@
 //! waits, redo bytes, checkpoints). Each engine names its default set (`StatusSpec`); the user
 //! adds more with `--server-status=NAME,…` (`NAME/s` for a counter to show per second).
 
-/// Whether a figure is a level now, or a running total whose change per second is what counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum StatusKind {
-    Gauge,
-    Counter,
-}
+pub use dbpress_result::status::StatusKind;
 
 /// An engine's default status figures and where they come from.
 pub struct StatusSpec {

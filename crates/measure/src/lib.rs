@@ -1,7 +1,7 @@
 //! What a run measured and how, below the workloads and the runner that record into it:
 //!
-//! - `result`: `RunResult`, the versioned JSON contract every report renders from (with the
-//!   sweep document and the machine's, counters' and waits' parts of it)
+//! - `result`: `RunResult`, the versioned JSON contract every report renders from: the
+//!   `dbpress-result` crate under its old name here, which measurement fills in
 //! - `stats`: per-thread cells of counters and HDR latency buckets, folded into intervals and
 //!   summaries; the per-interval rate's spread, stalls and the slowest quarter
 //! - `host`: where the CPU went (the machine, dbpress, the server's process), the disk under the
@@ -17,8 +17,13 @@
 pub mod counters;
 pub mod environment;
 pub mod host;
-pub mod result;
 pub mod stats;
 pub mod status;
 pub mod ticker;
 pub mod waits;
+
+/// The result contract lives in `dbpress-result` (issue 40 item 4), below the drivers, so the
+/// store and the renderers can read results without building them. Named `result` here as
+/// before: measurement fills it in, and the runner, the workloads and the commands still reach
+/// it as `dbpress_measure::result`.
+pub use dbpress_result as result;

@@ -1,8 +1,15 @@
 //! The server's status over a run, as the result keeps it: which figures were sampled, where
 //! from and how often; each interval holds their values (`Interval::server_status`).
 
-pub use dbpress_driver::status::StatusKind;
 use serde::{Deserialize, Serialize};
+
+/// Whether a figure is a level now, or a running total whose change per second is what counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StatusKind {
+    Gauge,
+    Counter,
+}
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct ServerStatus {

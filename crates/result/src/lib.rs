@@ -1,21 +1,35 @@
-//! `RunResult`: everything a run measured, versioned. Every exporter renders from this alone,
-//! so `dbpress report results.json` reproduces the text without re-running.
+//! dbpress's result contract, at the bottom of the workspace with serde alone: the drivers and
+//! measurement fill it in, the store keeps it, the renderers read it, and none of them builds
+//! another for its sake (tests/it/layers.rs checks).
+//!
+//! `RunResult` (here): everything a run measured, versioned. Every exporter renders from this
+//! alone, so `dbpress report results.json` reproduces the text without re-running.
 //! Schema: docs/results.schema.json (bump `SCHEMA_VERSION` on incompatible change).
+//!
+//! - `server`: what the server said about itself (`ServerInfo`)
+//! - `clients`: which client library opened the run's sessions (`ClientSessions`)
+//! - `host`, `counters`, `waits`, `status`: the machine, the server's counters, wait events and
+//!   status figures over the run
+//! - `throughput`: how steady the per-interval rate was
+//! - `tpcc`: TPC-C's figures
+//! - `sweep`: a thread sweep's document (docs/sweep.schema.json)
 
+pub mod clients;
 pub mod counters;
 pub mod host;
+pub mod server;
 pub mod status;
 pub mod sweep;
 pub mod throughput;
 pub mod tpcc;
 pub mod waits;
 
-use counters::ServerCounters;
 /// Which client opened a run's sessions (`Environment::clients`), and their one-line summary.
-pub use dbpress_driver::clients::{self, ClientSessions};
-use dbpress_driver::ServerInfo;
+pub use clients::ClientSessions;
+use counters::ServerCounters;
 pub use host::{DiskIo, DiskUsage, HostCpu, HostUsage};
 use serde::{Deserialize, Serialize};
+pub use server::ServerInfo;
 use std::collections::BTreeMap;
 pub use throughput::Throughput;
 
