@@ -10,6 +10,9 @@ use dbpress_driver::mysql::target::MysqlTarget;
 use dbpress_driver::sqlite::SqliteTarget;
 pub use dbpress_driver::PsMode;
 use dbpress_pg::PgTarget;
+/// The renderers own their format names (`dbpress_report::OutputFormat`); a run's config
+/// holds the one --output-format named.
+pub use dbpress_report::OutputFormat;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -18,30 +21,6 @@ use std::collections::BTreeMap;
 pub enum Arrival {
     Poisson,
     Uniform,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OutputFormat {
-    Text,
-    Json,
-    /// One row per interval (a run) or per level (a sweep).
-    Csv,
-    Markdown,
-}
-
-impl OutputFormat {
-    /// The names --output-format takes, for messages.
-    pub const NAMES: &'static str = "text, json, csv, markdown";
-
-    pub fn parse(s: &str) -> Option<OutputFormat> {
-        Some(match s {
-            "text" => OutputFormat::Text,
-            "json" => OutputFormat::Json,
-            "csv" => OutputFormat::Csv,
-            "markdown" | "md" => OutputFormat::Markdown,
-            _ => return None,
-        })
-    }
 }
 
 /// Which server error codes restart the event instead of failing the run.

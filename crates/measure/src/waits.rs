@@ -11,6 +11,7 @@
 //! A driver says where it looks (`Driver::wait_source`) and takes one sample
 //! (`Driver::sample_waits`): what each session of the run is doing, in the server's words.
 
+use crate::result::wait_shares::shares;
 pub use crate::result::waits::{ServerWaits, WaitShare};
 use crate::ticker::{session_lost, Ticker};
 use dbpress_driver::Driver;
@@ -19,9 +20,6 @@ use std::time::{Duration, Instant};
 
 /// How often the sessions are sampled.
 pub const EVERY: Duration = Duration::from_millis(100);
-
-/// At most this many events are listed; the rest are summed in one line.
-const LISTED: usize = 12;
 
 /// When each sample was taken and what it saw, kept until the run's intervals are known and
 /// then tallied into them (`Interval::waits`): the waits of the seconds in which throughput
@@ -70,42 +68,6 @@ impl Timeline {
             }
         }
     }
-}
-
-/// Observation counts (of one interval, or summed over several) as shares, most frequent
-/// first.
-pub fn shares<'a>(tallies: impl IntoIterator<Item = &'a BTreeMap<String, u64>>) -> Vec<WaitShare> {
-    let mut sum: BTreeMap<&str, u64> = BTreeMap::new();
-    for t in tallies {
-        for (event, n) in t {
-            *sum.entry(event.as_str()).or_insert(0) += n;
-        }
-    }
-    let total: u64 = sum.values().sum();
-    let mut events: Vec<WaitShare> = sum
-        .into_iter()
-        .map(|(event, observations)| WaitShare {
-            share: observations as f64 / total.max(1) as f64,
-            event: event.to_string(),
-            observations,
-        })
-        .collect();
-    events.sort_by(|a, b| {
-        b.observations
-            .cmp(&a.observations)
-            .then(a.event.cmp(&b.event))
-    });
-    events
-}
-
-/// "45% IO:WALSync, 20% LWLock:WALWrite, 10% running": the `n` most frequent, for one line.
-pub fn top(events: &[WaitShare], n: usize) -> String {
-    events
-        .iter()
-        .take(n)
-        .map(|e| format!("{:.0}% {}", e.share * 100.0, e.event))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// What the sampler reads of the run it watches (the runner's shared state).
@@ -193,49 +155,10 @@ pub fn sample(
     (waits, timeline)
 }
 
-/// The report's section: the most frequent events with their shares, the rest in one line.
-pub fn section(w: &ServerWaits) -> String {
-    use std::fmt::Write;
-    let mut o = String::new();
-    if let Some(why) = &w.unavailable {
-        let _ = writeln!(o, "Server wait events ({}): {why}\n", w.source);
-        return o;
-    }
-    let _ = writeln!(
-        o,
-        "Server wait events of the run's sessions ({}, sampled every {} ms: {} samples of {:.1} sessions on average):",
-        w.source, w.every_ms, w.samples, w.sessions_avg
-    );
-    for e in w.events.iter().take(LISTED) {
-        let _ = writeln!(o, "    {:>5.1}%  {}", e.share * 100.0, e.event);
-    }
-    if w.events.len() > LISTED {
-        let rest: f64 = w.events[LISTED..].iter().map(|e| e.share).sum();
-        let _ = writeln!(
-            o,
-            "    {:>5.1}%  ({} others)",
-            rest * 100.0,
-            w.events.len() - LISTED
-        );
-    }
-    let _ = writeln!(o);
-    o
-}
-
-/// How many wait events a group of intervals keeps: enough to name what dominated.
-const WAITS_KEPT: usize = 5;
-
-/// The server's wait events over these intervals, most frequent first (the first few); empty
-/// where none was sampled.
-pub fn most_of<'a>(intervals: impl Iterator<Item = &'a crate::result::Interval>) -> Vec<WaitShare> {
-    let mut w = shares(intervals.filter_map(|i| i.waits.as_ref()));
-    w.truncate(WAITS_KEPT);
-    w
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::result::wait_shares::top;
 
     #[test]
     fn each_sample_is_tallied_into_the_interval_it_was_taken_in() {
@@ -274,34 +197,5 @@ mod tests {
         let mut empty = vec![crate::result::Interval::default()];
         Timeline::default().assign(&mut empty, start);
         assert_eq!(empty[0].waits, None);
-    }
-
-    #[test]
-    fn the_section_lists_the_most_frequent_first_and_sums_the_rest() {
-        let mut w = ServerWaits {
-            source: "pg_stat_activity".into(),
-            samples: 100,
-            every_ms: 100,
-            sessions_avg: 4.0,
-            ..ServerWaits::default()
-        };
-        w.events = (0..14)
-            .map(|k| WaitShare {
-                event: format!("Lock:e{k}"),
-                observations: 14 - k,
-                share: (14 - k) as f64 / 105.0,
-            })
-            .collect();
-        let text = section(&w);
-        assert!(text.starts_with(
-            "Server wait events of the run's sessions (pg_stat_activity, sampled every 100 ms: 100 samples of 4.0 sessions on average):\n     13.3%  Lock:e0\n"
-        ), "{text}");
-        // 12 listed, and the two least frequent (2 + 1 of 105) in one line.
-        assert!(text.contains("\n      2.9%  (2 others)\n"), "{text}");
-        w.unavailable = Some("not sampled: permission denied".into());
-        assert_eq!(
-            section(&w),
-            "Server wait events (pg_stat_activity): not sampled: permission denied\n\n"
-        );
     }
 }

@@ -3,9 +3,9 @@
 
 use super::file_format::FileFormat;
 use super::{csv, html, json, markdown, text};
-use dbpress_config::OutputFormat;
-use dbpress_measure::result::sweep::SweepResult;
-use dbpress_measure::result::RunResult;
+use crate::output_format::OutputFormat;
+use dbpress_result::sweep::SweepResult;
+use dbpress_result::RunResult;
 
 /// A run as --output-format asks, printed after it ran. Text is the summary without its
 /// histogram (a run prints its own text as it goes, with --histogram when asked).

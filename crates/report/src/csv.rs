@@ -5,8 +5,8 @@
 
 use super::table::{num, Table};
 use crate::compare::model::Comparison;
-use dbpress_measure::result::sweep::SweepResult;
-use dbpress_measure::result::RunResult;
+use dbpress_result::sweep::SweepResult;
+use dbpress_result::RunResult;
 
 /// Per interval: where it ends, the rates sysbench's interval line gives, dbpress's additions
 /// (p99, max, the --rate schedule) and the machine's CPUs and the data's disk.
@@ -60,7 +60,7 @@ pub fn run(r: &RunResult) -> String {
         let cpu = i.host_cpu.as_ref();
         let disk = i.disk.as_ref();
         // The interval's most frequent server wait (--server-waits).
-        let top = dbpress_measure::waits::shares(i.waits.as_ref());
+        let top = dbpress_result::wait_shares::shares(i.waits.as_ref());
         t.row(vec![
             format!("{:.3}", i.time_s),
             format!("{:.3}", i.duration_s),

@@ -1,8 +1,8 @@
 //! The JSON result file: `RunResult` as pretty JSON (schema in docs/results.schema.json).
 
 use dbpress_core::error::{usage, Result};
-use dbpress_measure::result::sweep::SweepResult;
-use dbpress_measure::result::{RunResult, SCHEMA_VERSION};
+use dbpress_result::sweep::SweepResult;
+use dbpress_result::{RunResult, SCHEMA_VERSION};
 
 pub fn render(r: &RunResult) -> String {
     serde_json::to_string_pretty(r).expect("RunResult always serialises") + "\n"
@@ -17,7 +17,7 @@ pub use dbpress_core::result_file::{check_writable, write_text};
 /// What a dbpress JSON file holds: one run, or a thread sweep.
 pub enum Document {
     Run(Box<RunResult>),
-    Sweep(Box<dbpress_measure::result::sweep::SweepResult>),
+    Sweep(Box<dbpress_result::sweep::SweepResult>),
 }
 
 pub fn read_document(path: &str) -> Result<Document> {
@@ -55,7 +55,7 @@ pub fn read_document(path: &str) -> Result<Document> {
         .map_err(|e| usage(format!("{path} is not a valid dbpress result: {e}")))?;
     // Stalls are derived from the intervals: derived again, a result written before a stall
     // stretched over missed ticks was named one (issue 43) shows it.
-    r.throughput = dbpress_measure::stats::stability::of(&r.intervals);
+    r.throughput = dbpress_result::stability::of(&r.intervals);
     Ok(Document::Run(Box::new(r)))
 }
 

@@ -6,8 +6,8 @@
 use super::table::{num, Align, Table};
 use crate::compare::model::Comparison;
 use crate::compare::text::{metric_table, setting, utc, Metric};
-use dbpress_measure::result::sweep::SweepResult;
-use dbpress_measure::result::{Latency, RunResult};
+use dbpress_result::sweep::SweepResult;
+use dbpress_result::{Latency, RunResult};
 use std::fmt::Write;
 
 /// A run: what ran, its main figures, latency by statement, errors by code, and where the
@@ -146,7 +146,7 @@ fn figures(r: &RunResult) -> Table {
         if !tp.stall_waits.is_empty() {
             stalls += &format!(
                 "; the sessions meanwhile: {}",
-                dbpress_measure::waits::top(&tp.stall_waits, 3)
+                dbpress_result::wait_shares::top(&tp.stall_waits, 3)
             );
         }
         add("stalls (intervals with no event finished)", stalls);
@@ -161,8 +161,8 @@ fn figures(r: &RunResult) -> Table {
             if !s.waits.is_empty() {
                 slow += &format!(
                     "; the sessions: {} (others: {})",
-                    dbpress_measure::waits::top(&s.waits, 3),
-                    dbpress_measure::waits::top(&s.others_waits, 3)
+                    dbpress_result::wait_shares::top(&s.waits, 3),
+                    dbpress_result::wait_shares::top(&s.others_waits, 3)
                 );
             }
             add("slowest quarter of the intervals", slow);
@@ -221,7 +221,7 @@ fn figures(r: &RunResult) -> Table {
 }
 
 /// A TPC-C run's figures: tpmC and NOPM in the first row, then one row per transaction.
-fn tpcc_table(t: &dbpress_measure::result::tpcc::TpccFigures) -> Table {
+fn tpcc_table(t: &dbpress_result::tpcc::TpccFigures) -> Table {
     let mut x = Table::new(&[
         "TPC-C",
         "count",

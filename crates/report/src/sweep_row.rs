@@ -2,7 +2,7 @@
 //! error), and a row's figures as cells, the same in the text table, CSV and Markdown.
 
 use super::table::num;
-use dbpress_measure::result::sweep::{Row, RowCpu, RowDisk, Step};
+use dbpress_result::sweep::{Row, RowCpu, RowDisk, Step};
 
 /// The level's figures as the table writes them: threads, TPS, QPS, p95, p99, errors/s
 /// and the ratio to the best level; empty where the level has none.
@@ -73,7 +73,7 @@ pub fn row(threads: u32, step: &Step) -> Row {
             } else {
                 format!(
                     "; sessions: {}",
-                    dbpress_measure::waits::top(&t.stall_waits, 2)
+                    dbpress_result::wait_shares::top(&t.stall_waits, 2)
                 )
             };
             format!(
@@ -133,7 +133,7 @@ pub fn row(threads: u32, step: &Step) -> Row {
         cache_miss_pct: r
             .server_counters
             .as_ref()
-            .and_then(|c| dbpress_measure::counters::CacheMisses::of(&c.deltas))
+            .and_then(|c| dbpress_result::counters::CacheMisses::of(&c.deltas))
             .map(|c| c.pct()),
     }
 }
@@ -168,8 +168,8 @@ mod tests {
     #[test]
     fn a_stalled_level_names_what_its_sessions_waited_on() {
         let mut r = crate::text::tests::fixture();
-        let mut intervals: Vec<dbpress_measure::result::Interval> = (1..=4)
-            .map(|k| dbpress_measure::result::Interval {
+        let mut intervals: Vec<dbpress_result::Interval> = (1..=4)
+            .map(|k| dbpress_result::Interval {
                 time_s: f64::from(k),
                 duration_s: 1.0,
                 events: if k == 2 { 0 } else { 1000 },
@@ -178,7 +178,7 @@ mod tests {
             .collect();
         intervals[1].waits = Some([("Lock:relation".to_string(), 40)].into());
         intervals[2].waits = Some([("running".to_string(), 40)].into());
-        r.throughput = dbpress_measure::stats::stability::of(&intervals);
+        r.throughput = dbpress_result::stability::of(&intervals);
         let step = Step {
             threads: 4,
             engine: None,

@@ -1,8 +1,8 @@
 //! Text output: sysbench 1.0.20's interval line and final report, byte-compatible so existing
 //! parsers keep working, followed by dbpress's own sections.
 
-use dbpress_measure::result::{Checkpoint, Interval, Latency, RunResult, Summary};
-use dbpress_measure::stats::summary::decode;
+use crate::histogram::decode;
+use dbpress_result::{Checkpoint, Interval, Latency, RunResult, Summary};
 use std::fmt::Write;
 
 /// `[ 1s ] thds: 8 tps: … qps: … (r/w/o: …) lat (ms,95%): … err/s: … reconn/s: …`
@@ -195,7 +195,7 @@ fn sysbench_block(
 
 /// `--latency-limit`: the finished events slower than it and, under --rate, the events not run
 /// because they were already later than it when due.
-fn latency_limit(l: &dbpress_measure::result::LatencyLimit, events: u64, paced: bool) -> String {
+fn latency_limit(l: &dbpress_result::LatencyLimit, events: u64, paced: bool) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
@@ -258,7 +258,7 @@ fn dbpress_sections(r: &RunResult) -> String {
         let _ = writeln!(
             o,
             "Clients: {}\n",
-            dbpress_measure::result::clients::describe(clients)
+            dbpress_result::clients::describe(clients)
         );
     }
     let _ = writeln!(o, "Latency by statement (ms, dbpress):");
@@ -320,10 +320,10 @@ fn dbpress_sections(r: &RunResult) -> String {
         o.push_str(&server_counters::section(c, s.events, disk_reads));
     }
     if let Some(st) = &r.server_status {
-        o.push_str(&dbpress_measure::status::section(st, &r.intervals));
+        o.push_str(&server_status::section(st, &r.intervals));
     }
     if let Some(w) = &r.server_waits {
-        o.push_str(&dbpress_measure::waits::section(w));
+        o.push_str(&server_waits::section(w));
     }
     if let Some(v) = &s.overrun {
         let _ = writeln!(o, "{}", overrun(v, r));
@@ -366,7 +366,7 @@ fn dbpress_sections(r: &RunResult) -> String {
 }
 
 /// The report's line on sessions a run left behind at its end.
-fn left_behind(a: &dbpress_measure::result::Abandoned, threads: u32) -> String {
+fn left_behind(a: &dbpress_result::Abandoned, threads: u32) -> String {
     let after = match a.after.as_str() {
         "end" => "the run's end".to_string(),
         sig => sig.to_string(),
@@ -385,7 +385,7 @@ fn left_behind(a: &dbpress_measure::result::Abandoned, threads: u32) -> String {
 
 /// Why a --time run went on past its end: held up itself (its last tick late, its workers
 /// stopped with it), --forced-shutdown's grace, or the events still running that it waited for.
-pub(crate) fn overrun(v: &dbpress_measure::result::Overrun, r: &RunResult) -> String {
+pub(crate) fn overrun(v: &dbpress_result::Overrun, r: &RunResult) -> String {
     let why = if let Some(f) = &r.run.forced_shutdown {
         format!(
             "--forced-shutdown waited {} s for the events still running (see below)",
@@ -475,6 +475,8 @@ pub fn histogram(r: &RunResult) -> String {
 pub mod host;
 pub mod progress;
 mod server_counters;
+mod server_status;
+mod server_waits;
 pub mod sweep;
 #[cfg(test)]
 pub(crate) mod tests;

@@ -60,3 +60,48 @@ pub struct CounterCheck {
     pub server: u64,
     pub dbpress: u64,
 }
+
+/// The server's cache over a run, from its counters: page requests and the ones it missed.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CacheMisses {
+    /// "buffer pool", "shared_buffers".
+    pub cache: &'static str,
+    pub missed: u64,
+    pub requests: u64,
+    /// The counters behind the share, as a formula.
+    pub counters: &'static str,
+    /// Where a miss was read from.
+    pub miss_means: &'static str,
+}
+
+impl CacheMisses {
+    /// From a run's counter deltas: InnoDB's buffer pool or PostgreSQL's shared_buffers; None
+    /// where the engine has no such counters or the run made no page request.
+    pub fn of(d: &BTreeMap<String, u64>) -> Option<CacheMisses> {
+        let get = |n: &str| d.get(n).copied();
+        let c = if let Some(requests) = get("Innodb_buffer_pool_read_requests") {
+            CacheMisses {
+                cache: "buffer pool",
+                missed: get("Innodb_buffer_pool_reads")?,
+                requests,
+                counters: "Innodb_buffer_pool_reads / Innodb_buffer_pool_read_requests",
+                miss_means: "read from the data files",
+            }
+        } else {
+            let (hit, read) = (get("blks_hit")?, get("blks_read")?);
+            CacheMisses {
+                cache: "shared_buffers",
+                missed: read,
+                requests: hit + read,
+                counters: "blks_read / (blks_hit + blks_read)",
+                miss_means: "read through the OS",
+            }
+        };
+        (c.requests > 0).then_some(c)
+    }
+
+    /// The share missed, in percent.
+    pub fn pct(&self) -> f64 {
+        100.0 * self.missed as f64 / self.requests.max(1) as f64
+    }
+}

@@ -10,18 +10,26 @@
 //! - `clients`: which client library opened the run's sessions (`ClientSessions`)
 //! - `host`, `counters`, `waits`, `status`: the machine, the server's counters, wait events and
 //!   status figures over the run
-//! - `throughput`: how steady the per-interval rate was
+//! - `throughput`: how steady the per-interval rate was; `stability` and `slow_intervals`
+//!   derive it from the intervals, `wait_shares` the wait events' shares (a report of a result
+//!   file derives them again, as the run did)
 //! - `tpcc`: TPC-C's figures
 //! - `sweep`: a thread sweep's document (docs/sweep.schema.json)
+//! - `progress`: the run's event vocabulary as it goes (`Phase`, and `Progress`, the sink a
+//!   renderer implements), so a renderer of a run in progress needs nothing of the runner
 
 pub mod clients;
 pub mod counters;
 pub mod host;
+pub mod progress;
 pub mod server;
+pub mod slow_intervals;
+pub mod stability;
 pub mod status;
 pub mod sweep;
 pub mod throughput;
 pub mod tpcc;
+pub mod wait_shares;
 pub mod waits;
 
 /// Which client opened a run's sessions (`Environment::clients`), and their one-line summary.

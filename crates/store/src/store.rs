@@ -3,7 +3,7 @@
 //! saving at once wait for each other instead of failing).
 
 use crate::schema;
-use dbpress_measure::result::RunResult;
+use dbpress_result::RunResult;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -7,8 +7,8 @@
 //! baseline's and every difference is listed, the intended one and the forgotten ones alike.
 
 use crate::json::Document;
-use dbpress_measure::result::sweep::{Row, Step};
-use dbpress_measure::result::{RunResult, Tool, SCHEMA_VERSION};
+use dbpress_result::sweep::{Row, Step};
+use dbpress_result::{RunResult, Tool, SCHEMA_VERSION};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -96,7 +96,7 @@ pub struct Cell {
     pub cache_miss_pct: Option<f64>,
     /// The server's most frequent wait event at this level (of the first run of a group).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub top_wait: Option<dbpress_measure::waits::WaitShare>,
+    pub top_wait: Option<dbpress_result::waits::WaitShare>,
     /// Why the level ran short or not at all, or the error that stopped it.
     pub note: Option<String>,
     /// Runs behind the figures: 1, or a group's runs at this level (the figures are then
@@ -268,7 +268,7 @@ pub fn compare(groups: &[Group]) -> Comparison {
         kind: "comparison".into(),
         tool: Tool {
             name: "dbpress".into(),
-            version: dbpress_measure::result::VERSION.into(),
+            version: dbpress_result::VERSION.into(),
         },
         runs,
         differences,

@@ -18,7 +18,7 @@ pub fn page(title: &str, body: &str) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{}</title><style>{STYLE}</style></head>\n<body>\n<h1>{}</h1>\n{body}<p class=\"tick\">Made by dbpress {}.</p>\n</body></html>\n",
         esc(title),
         esc(title),
-        dbpress_measure::result::VERSION
+        dbpress_result::VERSION
     )
 }
 

@@ -3,7 +3,7 @@
 //! read beside what the machine and the server did meanwhile.
 
 use super::svg::{Band, Chart, Series, XAxis};
-use dbpress_measure::result::{DiskIo, Interval};
+use dbpress_result::{DiskIo, Interval};
 
 /// One figure per interval, as a step over the interval's span; None where the interval has
 /// no figures.
@@ -21,9 +21,8 @@ pub fn cpu_chart(o: &mut String, full: &[&Interval], bands: Vec<Band>) {
     if full.iter().all(|i| i.host_cpu.is_none()) {
         return;
     }
-    let share = |f: fn(&dbpress_measure::result::HostCpu) -> f64| {
-        per_interval(full, |i| i.host_cpu.as_ref(), f)
-    };
+    let share =
+        |f: fn(&dbpress_result::HostCpu) -> f64| per_interval(full, |i| i.host_cpu.as_ref(), f);
     let mut series = vec![
         Series {
             name: "busy",
@@ -125,7 +124,7 @@ const WAIT_LINES: usize = 5;
 pub fn waits_chart(
     o: &mut String,
     full: &[&Interval],
-    r: &dbpress_measure::result::RunResult,
+    r: &dbpress_result::RunResult,
     bands: Vec<Band>,
 ) {
     if full.iter().all(|i| i.waits.is_none()) {

@@ -13,8 +13,8 @@ mod tpcc;
 
 mod esc;
 use crate::compare::model::Comparison;
-use dbpress_measure::result::sweep::SweepResult;
-use dbpress_measure::result::{Interval, RunResult};
+use dbpress_result::sweep::SweepResult;
+use dbpress_result::{Interval, RunResult};
 pub use esc::esc;
 use frame::{levels_chart, page, text_block};
 use std::fmt::Write;
@@ -242,14 +242,13 @@ pub fn sweep_page(s: &SweepResult) -> String {
             None => r.threads.to_string(),
         })
         .collect();
-    let pts =
-        |f: fn(&dbpress_measure::result::sweep::Row) -> Option<f64>| -> Vec<(f64, Option<f64>)> {
-            s.table
-                .iter()
-                .enumerate()
-                .map(|(i, r)| (i as f64, f(r)))
-                .collect()
-        };
+    let pts = |f: fn(&dbpress_result::sweep::Row) -> Option<f64>| -> Vec<(f64, Option<f64>)> {
+        s.table
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (i as f64, f(r)))
+            .collect()
+    };
     // One level (mysqlslap's default) has no curve to draw.
     if s.table.len() > 1 {
         o.push_str("<h2>Against threads</h2>\n");

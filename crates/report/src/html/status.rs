@@ -3,8 +3,8 @@
 //! waits or the checkpoint age of the same seconds.
 
 use super::svg::{Band, Chart, Series, XAxis};
-use dbpress_measure::result::status::StatusKind;
-use dbpress_measure::result::{Interval, RunResult};
+use dbpress_result::status::StatusKind;
+use dbpress_result::{Interval, RunResult};
 
 pub fn charts(o: &mut String, full: &[&Interval], r: &RunResult, bands: Vec<Band>) {
     let Some(st) = &r.server_status else {

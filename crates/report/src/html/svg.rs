@@ -58,8 +58,8 @@ pub fn steps(spans: impl IntoIterator<Item = (f64, f64, Option<f64>)>) -> Vec<(f
 /// Each interval's value as a step over its own span, from its start to its end: an interval
 /// that stretched over missed ticks is drawn across all of them.
 pub fn steps_of(
-    full: &[&dbpress_measure::result::Interval],
-    f: impl Fn(&dbpress_measure::result::Interval) -> Option<f64>,
+    full: &[&dbpress_result::Interval],
+    f: impl Fn(&dbpress_result::Interval) -> Option<f64>,
 ) -> Vec<(f64, Option<f64>)> {
     steps(
         full.iter()

@@ -1,7 +1,7 @@
 //! A run's page drawn from a planted result: what it shades and how it draws each interval.
 
 use super::run_page;
-use dbpress_measure::result::{Interval, RunResult};
+use dbpress_result::{Interval, RunResult};
 
 /// The `<figure>` whose caption starts with `title`.
 fn figure<'a>(page: &'a str, title: &str) -> &'a str {
@@ -55,7 +55,7 @@ fn planted() -> RunResult {
             }
         })
         .collect();
-    r.throughput = dbpress_measure::stats::stability::of(&r.intervals);
+    r.throughput = dbpress_result::stability::of(&r.intervals);
     r
 }
 
@@ -135,7 +135,7 @@ fn issue_43_a_stretched_interval_is_a_stall() {
 fn a_stretched_interval_at_the_median_rate_is_shaded_as_the_reporters() {
     let mut r = planted();
     r.intervals[5].events = 4800;
-    r.throughput = dbpress_measure::stats::stability::of(&r.intervals);
+    r.throughput = dbpress_result::stability::of(&r.intervals);
     let page = run_page(&r);
     let chart = figure(&page, "Events per second, per interval");
     assert!(!chart.contains(r#"<rect class="stall""#), "{chart}");

@@ -3,8 +3,8 @@
 
 use super::esc;
 use super::svg::{Band, Chart, Series, XAxis};
-use dbpress_measure::result::tpcc::TpccFigures;
-use dbpress_measure::result::Interval;
+use dbpress_result::tpcc::TpccFigures;
+use dbpress_result::Interval;
 use std::fmt::Write;
 
 pub fn section(o: &mut String, t: &TpccFigures) {

@@ -1,7 +1,7 @@
 //! The study's tables, computed from its runs alone (the runs as stored: a report recomputed
 //! from `dbpress results export` of each run gives the same figures).
 
-use dbpress_measure::result::RunResult;
+use dbpress_result::RunResult;
 use serde::Serialize;
 
 /// What the report is made from: the plan's names and the stored runs, by position.
@@ -166,7 +166,7 @@ fn overlays(input: &StudyInput, columns: &[Column]) -> Vec<Overlay> {
                     } else {
                         1.0
                     };
-                    let h = dbpress_measure::stats::summary::decode(&r.result.histograms.response);
+                    let h = crate::histogram::decode(&r.result.histograms.response);
                     OverlayRun {
                         label: format!(
                             "{} r{}",
@@ -232,8 +232,8 @@ fn status_mean(r: &RunResult, name: &str) -> Option<(f64, String)> {
         return None;
     }
     let shown = match item.kind {
-        dbpress_measure::result::status::StatusKind::Gauge => name.to_string(),
-        dbpress_measure::result::status::StatusKind::Counter => format!("{name}/s"),
+        dbpress_result::status::StatusKind::Gauge => name.to_string(),
+        dbpress_result::status::StatusKind::Counter => format!("{name}/s"),
     };
     Some((values.iter().sum::<f64>() / values.len() as f64, shown))
 }

@@ -1,7 +1,7 @@
 //! The report's sections on where the CPU went (see `host`): the machine's CPUs, dbpress's
 //! process and the server's; and on the disk under the data.
 
-use dbpress_measure::result::{DiskIo, HostCpu, HostUsage};
+use dbpress_result::{DiskIo, HostCpu, HostUsage};
 use std::fmt::Write;
 
 /// The machine had no CPU left to give at this share of its CPUs busy (or stolen).

@@ -1,8 +1,8 @@
 //! A run in progress as sysbench prints it: its phase lines, `[ 1s ] thds: …` per interval,
 //! and checkpoint reports, written as they come.
 
-use dbpress_measure::result::{Checkpoint, Interval};
-use dbpress_run::progress::{Phase, Progress};
+use dbpress_result::progress::{Phase, Progress};
+use dbpress_result::{Checkpoint, Interval};
 use std::io::Write;
 
 pub struct TextProgress<'a> {

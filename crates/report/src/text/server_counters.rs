@@ -1,6 +1,6 @@
 //! The report's section on the server's own counters over the run.
 
-use dbpress_measure::counters::ServerCounters;
+use dbpress_result::counters::ServerCounters;
 use std::fmt::Write;
 
 /// Counters (by prefix) listed only when they moved: statement kinds, and the signs of a cache
@@ -24,7 +24,7 @@ fn cache_misses(
     events: u64,
     disk_reads: Option<f64>,
 ) -> Option<String> {
-    let c = dbpress_measure::counters::CacheMisses::of(d)?;
+    let c = dbpress_result::counters::CacheMisses::of(d)?;
     let (pct, missed) = (c.pct(), c.missed);
     let mut line = format!(
         "{}: {pct:.2}% of {} page requests missed and were {} ({})",

@@ -1,7 +1,7 @@
 //! A thread sweep's closing table as text: one line per level, then what the CPU and disk
 //! columns mean.
 
-use dbpress_measure::result::sweep::SweepResult;
+use dbpress_result::sweep::SweepResult;
 
 pub fn render_table(s: &SweepResult) -> String {
     let cell = |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));

@@ -3,7 +3,7 @@
 
 use super::host;
 use super::*;
-use dbpress_measure::result::*;
+use dbpress_result::*;
 use std::collections::BTreeMap;
 
 fn latency(min: f64, avg: f64, max: f64, p95: f64, sum: f64) -> Latency {
@@ -459,7 +459,7 @@ fn throughput_section_shows_the_spread_and_where_nothing_finished() {
             ..Interval::default()
         })
         .collect();
-    r.throughput = dbpress_measure::stats::stability::of(&r.intervals);
+    r.throughput = dbpress_result::stability::of(&r.intervals);
     let text = summary(&r, false);
     let ours = &text[text.find("Throughput per").unwrap()..];
     assert_eq!(
@@ -471,7 +471,7 @@ fn throughput_section_shows_the_spread_and_where_nothing_finished() {
 "
     );
     r.intervals.iter_mut().for_each(|i| i.events = 100);
-    r.throughput = dbpress_measure::stats::stability::of(&r.intervals);
+    r.throughput = dbpress_result::stability::of(&r.intervals);
     let text = summary(&r, false);
     assert!(
         text.contains("stalls (intervals in which no event finished): none\n"),
@@ -481,7 +481,7 @@ fn throughput_section_shows_the_spread_and_where_nothing_finished() {
 
 #[test]
 fn the_cpu_section_names_the_server_process_and_says_when_the_machine_was_full() {
-    use dbpress_measure::result::{HostCpu, HostUsage};
+    use dbpress_result::{HostCpu, HostUsage};
     let mut r = fixture();
     let host = HostCpu {
         user: 1.2,
@@ -494,14 +494,14 @@ fn the_cpu_section_names_the_server_process_and_says_when_the_machine_was_full()
         seconds: 10.0,
         cpus: 2,
         host,
-        dbpress: dbpress_measure::host::ProcessCpu {
+        dbpress: dbpress_result::host::ProcessCpu {
             pid: 99,
             name: "dbpress".into(),
             processes: 1,
             user: 0.11,
             system: 0.39,
         },
-        server: Some(dbpress_measure::host::ProcessCpu {
+        server: Some(dbpress_result::host::ProcessCpu {
             pid: 4938,
             name: "postgres".into(),
             processes: 11,
@@ -554,7 +554,7 @@ fn the_cpu_section_names_the_server_process_and_says_when_the_machine_was_full()
 
 #[test]
 fn the_disk_section_gives_rates_and_costs_per_event_and_says_when_the_disk_was_busy() {
-    use dbpress_measure::result::{DiskIo, DiskUsage, HostCpu, HostUsage};
+    use dbpress_result::{DiskIo, DiskUsage, HostCpu, HostUsage};
     let mut r = fixture();
     let io = DiskIo {
         reads_s: 2.0,
@@ -570,7 +570,7 @@ fn the_disk_section_gives_rates_and_costs_per_event_and_says_when_the_disk_was_b
         seconds: 100.0,
         cpus: 2,
         host: HostCpu::default(),
-        dbpress: dbpress_measure::host::ProcessCpu::default(),
+        dbpress: dbpress_result::host::ProcessCpu::default(),
         server: None,
         server_unavailable: Some("none".into()),
         server_seconds: None,
@@ -622,7 +622,7 @@ fn the_disk_section_gives_rates_and_costs_per_event_and_says_when_the_disk_was_b
 
 #[test]
 fn the_slowest_quarter_of_the_intervals_is_set_beside_the_others_with_its_disk_and_cpus() {
-    use dbpress_measure::result::{DiskIo, HostCpu};
+    use dbpress_result::{DiskIo, HostCpu};
     let mut r = fixture();
     // Every fourth second at half the rate while the disk wrote eight times as much.
     r.intervals = (0..16)
@@ -650,7 +650,7 @@ fn the_slowest_quarter_of_the_intervals_is_set_beside_the_others_with_its_disk_a
             }
         })
         .collect();
-    r.throughput = dbpress_measure::stats::stability::of(&r.intervals);
+    r.throughput = dbpress_result::stability::of(&r.intervals);
     let text = summary(&r, false);
     let want = "    slowest quarter of the intervals (4 of 16, in 4 stretches about every 4s): median 1200.00 events/s against 2400.00 in the others
         disk: 80.00 MiB/s written against 10.00, 2600 writes/s against 1800, 450 flushes/s against 700, busy 50% against 20%
@@ -659,13 +659,13 @@ fn the_slowest_quarter_of_the_intervals_is_set_beside_the_others_with_its_disk_a
     assert!(text.contains(want), "{text}");
     // A steady run says nothing of the kind.
     r.intervals.iter_mut().for_each(|i| i.events = 2400);
-    r.throughput = dbpress_measure::stats::stability::of(&r.intervals);
+    r.throughput = dbpress_result::stability::of(&r.intervals);
     assert!(!summary(&r, false).contains("slowest quarter"));
 }
 
 #[test]
 fn the_prepare_line_says_who_used_the_cpus_and_what_the_disk_wrote() {
-    use dbpress_measure::result::{DiskIo, DiskUsage, HostCpu, HostUsage};
+    use dbpress_result::{DiskIo, DiskUsage, HostCpu, HostUsage};
     let mut h = HostUsage {
         seconds: 10.5,
         cpus: 2,
@@ -676,12 +676,12 @@ fn the_prepare_line_says_who_used_the_cpus_and_what_the_disk_wrote() {
             steal: 0.0,
             idle: 0.2,
         },
-        dbpress: dbpress_measure::host::ProcessCpu {
+        dbpress: dbpress_result::host::ProcessCpu {
             user: 0.15,
             system: 0.05,
             ..Default::default()
         },
-        server: Some(dbpress_measure::host::ProcessCpu {
+        server: Some(dbpress_result::host::ProcessCpu {
             user: 1.2,
             system: 0.15,
             ..Default::default()
@@ -715,13 +715,13 @@ fn the_prepare_line_says_who_used_the_cpus_and_what_the_disk_wrote() {
 
 #[test]
 fn the_network_section_gives_rates_per_event_and_says_when_the_link_was_full() {
-    use dbpress_measure::host::network::{NetIo, NetUsage};
-    use dbpress_measure::result::{HostCpu, HostUsage};
+    use dbpress_result::host::{NetIo, NetUsage};
+    use dbpress_result::{HostCpu, HostUsage};
     let mut h = HostUsage {
         seconds: 10.0,
         cpus: 2,
         host: HostCpu::default(),
-        dbpress: dbpress_measure::host::ProcessCpu::default(),
+        dbpress: dbpress_result::host::ProcessCpu::default(),
         server: None,
         server_unavailable: None,
         server_seconds: None,
@@ -751,7 +751,7 @@ fn the_network_section_gives_rates_per_event_and_says_when_the_link_was_full() {
     Note: the link was 92% full: it may be what bounds these figures, not the server";
     assert!(text.starts_with(want), "{text}");
     // Half as much: no note.
-    fn net(h: &mut HostUsage) -> &mut dbpress_measure::host::network::NetUsage {
+    fn net(h: &mut HostUsage) -> &mut dbpress_result::host::NetUsage {
         h.network.as_mut().unwrap()
     }
     net(&mut h).io.rx_mib_s = 55.0;

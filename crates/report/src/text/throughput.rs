@@ -1,9 +1,9 @@
 //! The report's section on throughput over time: the per-interval rate's spread and the
-//! stretches in which nothing finished (see `dbpress_measure::stats::stability`).
+//! stretches in which nothing finished (see `dbpress_result::stability`).
 
-use dbpress_measure::result::throughput::{Stall, Stretched};
-use dbpress_measure::result::Throughput;
-use dbpress_measure::stats::slow_intervals::SlowIntervals;
+use dbpress_result::throughput::SlowIntervals;
+use dbpress_result::throughput::{Stall, Stretched};
+use dbpress_result::Throughput;
 use std::fmt::Write;
 
 pub fn section(t: &Throughput) -> String {
@@ -69,7 +69,7 @@ pub fn section(t: &Throughput) -> String {
             let _ = writeln!(
                 o,
                 "    the server's sessions during the stalls: {}",
-                dbpress_measure::waits::top(&t.stall_waits, SHOWN_WAITS)
+                dbpress_result::wait_shares::top(&t.stall_waits, SHOWN_WAITS)
             );
         }
     }
@@ -153,8 +153,8 @@ fn slowest(s: &SlowIntervals) -> String {
         let _ = writeln!(
             o,
             "        server waits: {}; in the others: {}",
-            dbpress_measure::waits::top(&s.waits, SHOWN_WAITS),
-            dbpress_measure::waits::top(&s.others_waits, SHOWN_WAITS)
+            dbpress_result::wait_shares::top(&s.waits, SHOWN_WAITS),
+            dbpress_result::wait_shares::top(&s.others_waits, SHOWN_WAITS)
         );
     }
     o

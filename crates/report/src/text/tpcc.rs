@@ -3,7 +3,7 @@
 //! each transaction's 90th percentile against its limit (in seconds, where tpcc-mysql compared
 //! milliseconds with seconds and printed [NG] for everything).
 
-use dbpress_measure::result::tpcc::TpccFigures;
+use dbpress_result::tpcc::TpccFigures;
 use std::fmt::Write;
 
 /// Efficiency against the ceiling the run's think times allow; none without them, where the

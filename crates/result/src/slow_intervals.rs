@@ -7,10 +7,9 @@
 //! eight times the others' MiB/s (a flush), or their CPUs sat idle (a lock), or nothing
 //! differs (the client, the network, the server's own work).
 
-use crate::host::disk::DiskIo;
-use crate::host::HostCpu;
-pub use crate::result::throughput::SlowIntervals;
-use crate::result::Interval;
+use crate::host::{DiskIo, HostCpu};
+pub use crate::throughput::SlowIntervals;
+use crate::Interval;
 
 /// Fewer full intervals than this make quarters of one interval: noise.
 const MIN_INTERVALS: usize = 8;
@@ -67,8 +66,8 @@ pub fn of(full: &[&Interval]) -> Option<SlowIntervals> {
         others_disk: DiskIo::mean(others.iter().filter_map(|i| i.disk.as_ref())),
         host_cpu: HostCpu::mean(slow.iter().filter_map(|i| i.host_cpu.as_ref())),
         others_host_cpu: HostCpu::mean(others.iter().filter_map(|i| i.host_cpu.as_ref())),
-        waits: crate::waits::most_of(slow.iter().copied()),
-        others_waits: crate::waits::most_of(others.iter().copied()),
+        waits: crate::wait_shares::most_of(slow.iter().copied()),
+        others_waits: crate::wait_shares::most_of(others.iter().copied()),
     })
 }
 

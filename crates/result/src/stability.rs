@@ -16,10 +16,9 @@
 //! Only full intervals count: the short closing intervals of a run that stopped between ticks
 //! measure a fraction of a tick and would fake a dip or a stall.
 
-use crate::host::disk::DiskIo;
-use crate::host::HostCpu;
-pub use crate::result::throughput::{Stall, Stretched, Throughput};
-use crate::result::Interval;
+use crate::host::{DiskIo, HostCpu};
+pub use crate::throughput::{Stall, Stretched, Throughput};
+use crate::Interval;
 
 /// Fewer full intervals than this say nothing about steadiness.
 const MIN_INTERVALS: usize = 3;
@@ -157,7 +156,7 @@ pub fn of(intervals: &[Interval]) -> Option<Throughput> {
         stall_every_s,
         stall_host_cpu: HostCpu::mean(stalled_full.iter().filter_map(|i| i.host_cpu.as_ref())),
         stall_disk: DiskIo::mean(stalled_full.iter().filter_map(|i| i.disk.as_ref())),
-        stall_waits: crate::waits::most_of(stalled_full.iter().copied()),
+        stall_waits: crate::wait_shares::most_of(stalled_full.iter().copied()),
         slowest: super::slow_intervals::of(&full),
         stretched_count: stretched.len() as u64,
         stretched: stretched.into_iter().take(MAX_LISTED).collect(),
