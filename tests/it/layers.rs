@@ -7,6 +7,10 @@
 //! Imports are read as text: `crate::a::b`, `super::x`, `self::x`, grouped `{…}` paths, and a
 //! child module named by its own name (`worker::Worker` in runner/mod.rs). Comments and test
 //! modules (`#[cfg(test)] mod …` and `tests.rs`) are left out: tests may reach anywhere.
+//!
+//! And the foundations (issue #40): `dbpress-core` on no crate of the workspace, the result
+//! contract on serde alone, and the store and the renderers, by `cargo tree`, on no TLS,
+//! protocol client, driver, measuring side or runner.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -406,9 +410,9 @@ fn issue31_the_import_reader_sees_what_it_must() {
     );
 }
 
-/// The workspace crates a crate's Cargo.toml depends on (its `[dependencies]`, not its
-/// dev-dependencies).
-fn workspace_dependencies(name: &str) -> Vec<String> {
+/// The crates a crate's Cargo.toml depends on (its `[dependencies]`, not its
+/// dev-dependencies), by name.
+fn dependencies(name: &str) -> Vec<String> {
     let manifest = workspace().join("crates").join(name).join("Cargo.toml");
     let text = std::fs::read_to_string(&manifest).unwrap();
     let mut section = String::new();
@@ -416,11 +420,19 @@ fn workspace_dependencies(name: &str) -> Vec<String> {
     for line in text.lines().map(str::trim) {
         if line.starts_with('[') {
             section = line.to_string();
-        } else if section == "[dependencies]" && line.starts_with("dbpress-") {
+        } else if section == "[dependencies]" && !line.is_empty() && !line.starts_with('#') {
             found.push(line.split([' ', '=']).next().unwrap().to_string());
         }
     }
     found
+}
+
+/// The workspace crates among them.
+fn workspace_dependencies(name: &str) -> Vec<String> {
+    dependencies(name)
+        .into_iter()
+        .filter(|d| d.starts_with("dbpress-"))
+        .collect()
 }
 
 /// Issue 40: the foundations at the bottom. `dbpress-core` (errors, signals, options, random
@@ -434,4 +446,97 @@ fn issue40_core_depends_on_no_workspace_crate() {
     );
     // The reader itself sees a workspace dependency where there is one.
     assert!(workspace_dependencies("config").contains(&"dbpress-core".to_string()));
+}
+
+/// Issue 40: the result contract (`dbpress-result`) is the bottom the drivers and measurement
+/// fill in and the store and the renderers read; anything but serde under it would be built by
+/// all of them, and would let a driver's type change the result's schema unseen.
+#[test]
+fn issue40_the_result_contract_depends_on_serde_alone() {
+    assert_eq!(
+        dependencies("result"),
+        ["serde"],
+        "crates/result/Cargo.toml: the result contract depends on serde alone"
+    );
+    // The reader sees an outside crate where there is one.
+    assert!(dependencies("store").contains(&"rusqlite".to_string()));
+}
+
+/// What the store and the renderers must not build: TLS, a protocol client, the drivers, the
+/// measuring side, the runner (issue 40: they read results, they do not make them).
+const NOT_UNDER_STORE_OR_REPORT: &[&str] = &[
+    "rustls",
+    "ring",
+    "mysql",
+    "dbpress-pg",
+    "dbpress-mysql",
+    "dbpress-net",
+    "dbpress-run",
+    "dbpress-driver",
+    "dbpress-measure",
+];
+
+/// Every package `cargo tree` lists under `package` along normal dependency edges (what
+/// building it builds; its tests' dev-dependencies are left out), by name.
+fn normal_tree(package: &str) -> BTreeSet<String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args(["tree", "--offline", "-e", "normal", "-p", package])
+        .args(["--prefix", "none", "--format", "{p}"])
+        .current_dir(workspace())
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        out.status.success(),
+        "cargo tree -p {package}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let names: BTreeSet<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect();
+    // The tree is read at all: the package itself is its first line.
+    assert!(
+        names.contains(package),
+        "cargo tree -p {package}: {names:?}"
+    );
+    names
+}
+
+fn forbidden_under(package: &str) -> Vec<String> {
+    let tree = normal_tree(package);
+    NOT_UNDER_STORE_OR_REPORT
+        .iter()
+        .filter(|name| tree.contains(**name))
+        .map(|name| name.to_string())
+        .collect()
+}
+
+#[test]
+fn issue40_the_store_builds_no_tls_protocol_client_driver_or_runner() {
+    assert_eq!(
+        forbidden_under("dbpress-store"),
+        Vec::<String>::new(),
+        "cargo tree -e normal -p dbpress-store"
+    );
+}
+
+#[test]
+fn issue40_the_renderers_build_no_tls_protocol_client_driver_or_runner() {
+    assert_eq!(
+        forbidden_under("dbpress-report"),
+        Vec::<String>::new(),
+        "cargo tree -e normal -p dbpress-report"
+    );
+    // The check sees what is there: the runner builds every one of them.
+    let run = forbidden_under("dbpress-run");
+    for name in [
+        "rustls",
+        "dbpress-driver",
+        "dbpress-measure",
+        "dbpress-mysql",
+    ] {
+        assert!(run.contains(&name.to_string()), "{run:?}");
+    }
 }
