@@ -3,12 +3,12 @@
 //! what the server says it executed (MySQL's `SHOW GLOBAL STATUS` Com_* counters, PostgreSQL's
 //! `pg_stat_database`).
 
-use crate::result::Summary;
 use dbpress_driver::{Connection, DbResult, Driver};
+use dbpress_result::Summary;
 use std::collections::BTreeMap;
 
-pub use crate::result::counters::{CounterCheck, ServerCounters, WarmupCounts};
 pub use dbpress_driver::CounterSpec;
+pub use dbpress_result::counters::{CounterCheck, ServerCounters, WarmupCounts};
 
 /// How far (seconds) two readings of a lifetime value may differ and still name the same
 /// lifetime: MySQL's start time is derived from Uptime, which counts whole seconds.

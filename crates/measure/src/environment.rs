@@ -1,6 +1,6 @@
 //! Facts about the client machine for the result file, read from /proc and /etc.
 
-use crate::result::Environment;
+use dbpress_result::Environment;
 
 fn read_trim(path: &str) -> String {
     std::fs::read_to_string(path)

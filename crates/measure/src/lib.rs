@@ -23,7 +23,7 @@ pub mod ticker;
 pub mod waits;
 
 /// The result contract lives in `dbpress-result` (issue 40 item 4), below the drivers, so the
-/// store and the renderers can read results without building them. Named `result` here as
-/// before: measurement fills it in, and the runner, the workloads and the commands still reach
-/// it as `dbpress_measure::result`.
+/// store and the renderers can read results without building them; measurement fills it in.
+/// Named `result` here as before only for the runner, the workloads, the study and the
+/// commands, which still reach it as `dbpress_measure::result` (drop once they import it).
 pub use dbpress_result as result;

@@ -4,12 +4,12 @@
 //! counter's change per second over it (slow queries, row-lock waits, redo written). A stall in
 //! throughput can then be read against what the server counted in the same seconds.
 
-pub use crate::result::status::{ServerStatus, StatusItem};
-use crate::result::Interval;
 use crate::ticker::{session_lost, Ticker};
 use crate::waits::WatchedRun;
-use dbpress_driver::status::StatusKind;
 use dbpress_driver::Driver;
+use dbpress_result::status::StatusKind;
+pub use dbpress_result::status::{ServerStatus, StatusItem};
+use dbpress_result::Interval;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -131,7 +131,7 @@ pub fn sample(
 /// lacks (`extra`).
 pub fn items(
     spec: &dbpress_driver::status::StatusSpec,
-    extra: &[(String, dbpress_driver::status::StatusKind)],
+    extra: &[(String, dbpress_result::status::StatusKind)],
 ) -> Vec<StatusItem> {
     let mut items: Vec<StatusItem> = spec
         .items

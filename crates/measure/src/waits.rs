@@ -11,10 +11,10 @@
 //! A driver says where it looks (`Driver::wait_source`) and takes one sample
 //! (`Driver::sample_waits`): what each session of the run is doing, in the server's words.
 
-use crate::result::wait_shares::shares;
-pub use crate::result::waits::{ServerWaits, WaitShare};
 use crate::ticker::{session_lost, Ticker};
 use dbpress_driver::Driver;
+use dbpress_result::wait_shares::shares;
+pub use dbpress_result::waits::{ServerWaits, WaitShare};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -50,7 +50,7 @@ impl Timeline {
 
     /// Tally each sample into the interval it was taken in; `measure_start` is the instant
     /// the intervals' `time_s` count from. An interval without a sample keeps `waits` None.
-    pub fn assign(&self, intervals: &mut [crate::result::Interval], measure_start: Instant) {
+    pub fn assign(&self, intervals: &mut [dbpress_result::Interval], measure_start: Instant) {
         let mut k = 0;
         for (at, tally) in &self.samples {
             let t = at.saturating_duration_since(measure_start).as_secs_f64();
@@ -158,7 +158,7 @@ pub fn sample(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::result::wait_shares::top;
+    use dbpress_result::wait_shares::top;
 
     #[test]
     fn each_sample_is_tallied_into_the_interval_it_was_taken_in() {
@@ -172,9 +172,9 @@ mod tests {
         t.record(at(1500), &sample(&[("IO:WALSync", 2), ("running", 2)]));
         // After the last interval's end (a sample the run's end overtook): the last one's.
         t.record(at(3100), &sample(&[("Lock:tuple", 4)]));
-        let mut intervals: Vec<crate::result::Interval> = [1.0, 2.0, 3.0]
+        let mut intervals: Vec<dbpress_result::Interval> = [1.0, 2.0, 3.0]
             .iter()
-            .map(|&end| crate::result::Interval {
+            .map(|&end| dbpress_result::Interval {
                 time_s: end,
                 duration_s: 1.0,
                 ..Default::default()
@@ -194,7 +194,7 @@ mod tests {
         assert_eq!((all[0].observations, all[1].observations), (7, 7));
         assert_eq!(top(&all, 2), "44% Lock:tuple, 44% running");
         // An interval no sample fell in keeps None.
-        let mut empty = vec![crate::result::Interval::default()];
+        let mut empty = vec![dbpress_result::Interval::default()];
         Timeline::default().assign(&mut empty, start);
         assert_eq!(empty[0].waits, None);
     }

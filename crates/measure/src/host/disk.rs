@@ -72,8 +72,8 @@ impl Device {
 /// Where a run's data lives, or why its disk is not shown.
 pub type DataDevice = Result<Device, String>;
 
-pub use crate::result::host::{DiskIo, DiskUsage};
 pub use dbpress_driver::DataLocation;
+pub use dbpress_result::host::{DiskIo, DiskUsage};
 
 /// The device under a run's data; None where there is no data (a dry run).
 pub fn data_device(

@@ -16,7 +16,7 @@ pub mod network;
 pub mod procfs;
 pub mod server_process;
 
-pub use crate::result::host::{HostCpu, HostUsage, ProcessCpu};
+pub use dbpress_result::host::{HostCpu, HostUsage, ProcessCpu};
 use disk::{DataDevice, DiskCounters, DiskIo, DiskUsage};
 use network::{NetCounters, NetUsage, NetworkLink};
 use procfs::{HostTicks, ProcessTicks};

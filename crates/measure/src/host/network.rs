@@ -7,7 +7,7 @@
 //! of queries a second fill a gigabit link long before the server runs out of CPU. The figures
 //! are the whole interface's, whoever caused them.
 
-pub use crate::result::host::{NetIo, NetUsage};
+pub use dbpress_result::host::{NetIo, NetUsage};
 use std::ffi::CStr;
 use std::net::IpAddr;
 use std::os::fd::RawFd;

@@ -20,7 +20,7 @@ pub mod summary;
 // contract's (`dbpress_result::stability`): a report derives it again from a file. Named here
 // for src/run.rs, which derives it through `stats` (issue 40 item 4 moved it; drop once it
 // imports the result crate).
-pub use crate::result::stability;
+pub use dbpress_result::stability;
 
 use counts::{Buckets, LatencyCounts};
 use dbpress_driver::QueryKind;

@@ -1,7 +1,7 @@
 //! Turning histograms and counters into the numbers a `RunResult` holds.
 
-use crate::result::Latency;
 use base64::Engine;
+use dbpress_result::Latency;
 use hdrhistogram::serialization::{Deserializer, Serializer, V2DeflateSerializer};
 use hdrhistogram::Histogram;
 
