@@ -3,7 +3,7 @@
 //! measurement is never lost to the store.
 
 use dbpress_core::error::{environment, Result};
-use dbpress_measure::result::RunResult;
+use dbpress_result::RunResult;
 use dbpress_store::{NewRun, Status, Store};
 use std::path::Path;
 

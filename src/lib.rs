@@ -25,7 +25,7 @@ pub mod tpcc_mysql;
 
 use std::io::Write;
 
-pub use dbpress_measure::result::VERSION;
+pub use dbpress_result::VERSION;
 
 /// Overwrite every password in the process's argument memory (what `ps` shows other users)
 /// with `x`s, as the mysql client does: the same ones the result file's command line hides.

@@ -3,7 +3,7 @@
 
 use super::subcommand::{Call, Subcommand};
 use dbpress_core::error::Result;
-use dbpress_measure::result::VERSION;
+use dbpress_result::VERSION;
 
 /// `dbpress help [<workload>]`.
 pub fn help(call: &Call<'_>) -> Result<u8> {

@@ -2,9 +2,9 @@
 //! as text (what the run printed), JSON, CSV (its intervals or levels), Markdown, or an HTML
 //! page with charts.
 
-use dbpress_config::OutputFormat;
 use dbpress_core::error::Result;
 use dbpress_core::options::OptionValues;
+use dbpress_report::OutputFormat;
 use dbpress_report::{self, json::Document};
 
 /// --output-format: the formats of a run or a sweep, or an HTML page with charts.

@@ -3,7 +3,7 @@
 //! exported as `--output` would have written it.
 
 use dbpress_core::error::{environment, usage, Result};
-use dbpress_measure::result::RunResult;
+use dbpress_result::RunResult;
 use dbpress_store::{RunFilter, RunRow, Status, Store};
 use std::path::PathBuf;
 

@@ -7,12 +7,13 @@ use crate::cli::{self, WorkloadCall};
 use crate::{run, sweep};
 
 use dbpress_config::to_driver::make_driver;
-use dbpress_config::{Command, OutputFormat, RunConfig};
+use dbpress_config::{Command, RunConfig};
 use dbpress_core::error::{self, Result};
 use dbpress_core::options::OptionValues;
 use dbpress_core::{signals, verbosity};
 use dbpress_driver::Driver;
-use dbpress_measure::result::VERSION;
+use dbpress_report::OutputFormat;
+use dbpress_result::VERSION;
 use dbpress_workload::{Context, Workload};
 use std::io::Write;
 

@@ -4,12 +4,12 @@
 use super::header::stop_condition;
 use dbpress_config::redact::redact_args;
 use dbpress_config::RunConfig;
-use dbpress_driver::clients::ClientSessions;
 use dbpress_driver::{DbError, Driver, ServerInfo};
-use dbpress_measure::result::VERSION;
-use dbpress_measure::result::{self, Histograms, RunInfo, RunResult, StatementSummary, Tool};
 use dbpress_measure::stats::snapshot::Totals;
 use dbpress_measure::{environment, stats};
+use dbpress_result::ClientSessions;
+use dbpress_result::VERSION;
+use dbpress_result::{Histograms, RunInfo, RunResult, StatementSummary, Tool};
 use dbpress_workload::Workload;
 
 /// What one measured run produced.
@@ -44,7 +44,7 @@ pub fn assemble(
     let mut environment = environment::capture();
     environment.target = driver.describe();
     environment.server = before.info.clone();
-    environment.clients = dbpress_driver::clients::since(before.sessions, &driver.clients());
+    environment.clients = dbpress_result::clients::since(before.sessions, &driver.clients());
     let mut config_echo = cfg.echo.clone();
     if let Some(db) = config_echo.get_mut("db") {
         *db = dbpress_config::mysql_target::redact_url(db);
@@ -62,7 +62,7 @@ pub fn assemble(
     };
     let kinds = w.statement_kinds();
     let mut result = RunResult {
-        schema_version: result::SCHEMA_VERSION,
+        schema_version: dbpress_result::SCHEMA_VERSION,
         tool: Tool {
             name: "dbpress".into(),
             version: VERSION.into(),
@@ -71,7 +71,7 @@ pub fn assemble(
         config: config_echo,
         environment,
         run: run_info(cfg, before, &output),
-        throughput: stats::stability::of(&output.intervals),
+        throughput: dbpress_result::stability::of(&output.intervals),
         statements: statements(cfg, kinds, &output.totals),
         histograms: histograms(cfg, kinds, &output.totals),
         errors_by_code: output.totals.errors_by_code.clone(),
@@ -114,7 +114,7 @@ fn run_info(cfg: &RunConfig, before: &Before<'_>, output: &dbpress_run::RunOutpu
         fatal_error: output.fatal.as_ref().map(|e| e.to_string()),
         warnings: before.warnings.to_vec(),
         forced_shutdown: output.forced_unfinished.zip(cfg.forced_shutdown).map(
-            |(unfinished, grace_s)| result::ForcedShutdown {
+            |(unfinished, grace_s)| dbpress_result::ForcedShutdown {
                 grace_s,
                 unfinished,
             },

@@ -6,7 +6,6 @@ use super::header::seconds;
 use dbpress_config::RunConfig;
 use dbpress_core::error::Result;
 use dbpress_core::signals;
-use dbpress_measure::result;
 use std::convert::Infallible;
 use std::io::Write;
 
@@ -22,8 +21,8 @@ pub fn finish(
         dbpress_report::write_run(path, &m.result)?;
     }
     match cfg.output_format {
-        dbpress_config::OutputFormat::Text if !dbpress_core::verbosity::notices() => {}
-        dbpress_config::OutputFormat::Text => {
+        dbpress_report::OutputFormat::Text if !dbpress_core::verbosity::notices() => {}
+        dbpress_report::OutputFormat::Text => {
             dbpress_core::out!(
                 "{}",
                 dbpress_report::text::summary(&m.result, cfg.histogram)
@@ -61,7 +60,7 @@ pub fn finish(
 pub const FORCED_EXIT_CODE: u8 = 2;
 
 /// One line on a run `--forced-shutdown` ended.
-pub fn forced_message(f: &result::ForcedShutdown, threads: u32) -> String {
+pub fn forced_message(f: &dbpress_result::ForcedShutdown, threads: u32) -> String {
     format!(
         "forced shutdown: {} of {threads} threads were still inside an event {} s after --time ended (the server had not answered them); \
          the summary covers the events that finished",
@@ -72,7 +71,7 @@ pub fn forced_message(f: &result::ForcedShutdown, threads: u32) -> String {
 
 /// One line on a run that ended with sessions left behind: how many, after what, and what the
 /// server's answer to a new session says about why.
-pub fn abandoned_message(a: &result::Abandoned, threads: u32) -> String {
+pub fn abandoned_message(a: &dbpress_result::Abandoned, threads: u32) -> String {
     let why = if a.server_answered {
         "the server answers new sessions: they were waiting on it, for a lock or a long statement"
     } else {
@@ -95,7 +94,7 @@ pub fn abandoned_message(a: &result::Abandoned, threads: u32) -> String {
 
 /// The exit code of a run that left sessions behind: the signal's, or 1 (the server stopped
 /// answering: the run failed).
-pub fn abandoned_exit_code(a: &result::Abandoned) -> u8 {
+pub fn abandoned_exit_code(a: &dbpress_result::Abandoned) -> u8 {
     match a.after.as_str() {
         "end" => 1,
         sig => signals::exit_code(sig),

@@ -2,8 +2,8 @@
 //! then what dbpress adds: the target and its client, the stop condition, the statements' form.
 
 use dbpress_config::RunConfig;
-use dbpress_driver::clients::ClientSessions;
 use dbpress_driver::{Driver, ServerInfo, SqlFamily};
+use dbpress_result::ClientSessions;
 use dbpress_workload::Workload;
 use std::io::Write;
 
@@ -95,7 +95,7 @@ fn dbpress_lines(
     let _ = writeln!(
         out,
         "Client: {}",
-        dbpress_driver::clients::describe(probe_client)
+        dbpress_result::clients::describe(probe_client)
     );
     let _ = writeln!(out, "Stop condition: {}", stop_condition(cfg));
     let statements = statements_form(cfg, w, driver);

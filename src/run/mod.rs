@@ -37,7 +37,7 @@ pub fn measure(
     let init = dbpress_run::init_watchdog::InitWatchdog::arm(cfg.thread_init_timeout, cfg.threads);
     let sessions_before = driver.clients();
     let mut probe = dbpress_run::probe(driver)?;
-    let probe_client = dbpress_driver::clients::since(&sessions_before, &driver.clients());
+    let probe_client = dbpress_result::clients::since(&sessions_before, &driver.clients());
     let info = driver.server_info(probe.as_mut());
     let warnings = w.check_ready(probe.as_mut(), ctx)?;
     let server_process = dbpress_measure::host::server_process_of(driver, probe.as_ref());

@@ -6,7 +6,7 @@
 //! without a limit (pgbench's `--max-tries=0`, which drops the "maximum number of tries" line),
 //! and no per-script sections (dbpress counts per statement, in its own table above).
 
-use dbpress_measure::result::RunResult;
+use dbpress_result::RunResult;
 use std::fmt::Write;
 
 /// How pgbench names a script in "transaction type:".

@@ -15,10 +15,11 @@ mod target;
 
 use crate::sweep::{self, Ending, Sweep};
 use args::SlapArgs;
-use dbpress_config::{ConnectionFlags, OutputFormat, RunConfig};
+use dbpress_config::{ConnectionFlags, RunConfig};
 use dbpress_core::error::Result;
 use dbpress_core::signals::Signals;
-use dbpress_measure::result::VERSION;
+use dbpress_report::OutputFormat;
+use dbpress_result::VERSION;
 use dbpress_workload::slap::tables::StorageEngine;
 use mysqlslap_block::append_csv;
 use plan::Plan;

@@ -4,11 +4,12 @@
 
 use crate::run;
 use dbpress_config::redact::redact_args;
-use dbpress_config::{OutputFormat, RunConfig};
+use dbpress_config::RunConfig;
 use dbpress_core::error::{environment, Result};
 use dbpress_core::signals;
-use dbpress_measure::result::sweep::{Step, SweepResult};
-use dbpress_measure::result::{RunResult, Tool, SCHEMA_VERSION, VERSION};
+use dbpress_report::OutputFormat;
+use dbpress_result::sweep::{Step, SweepResult};
+use dbpress_result::{RunResult, Tool, SCHEMA_VERSION, VERSION};
 use std::io::Write;
 
 /// Exit code of a sweep in which a level could not start (connections refused, a limit

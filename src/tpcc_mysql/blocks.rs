@@ -3,8 +3,8 @@
 //! differs on purpose: the response-time check compares latencies with the limits in the same
 //! unit (tpcc_start compares milliseconds with limits meant as seconds, so every line says [NG]).
 
-use dbpress_measure::result::RunResult;
 use dbpress_measure::stats::summary::decode;
+use dbpress_result::RunResult;
 use std::fmt::Write;
 
 const NAMES: [&str; 5] = [

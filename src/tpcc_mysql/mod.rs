@@ -12,7 +12,7 @@ use dbpress_config::to_driver::make_driver;
 use dbpress_config::RunConfig;
 use dbpress_core::error::{usage, Result};
 use dbpress_core::signals::Signals;
-use dbpress_measure::result::VERSION;
+use dbpress_result::VERSION;
 use dbpress_workload::Context;
 use flags::{connection, get, getopt, number};
 

@@ -32,6 +32,3 @@ pub use dbpress_driver::PsMode;
 pub use run_config::{
     resolve_driver, Arrival, Command, ConnectionFlags, Engine, IgnoreList, RunConfig, Target,
 };
-// Named here for the commands (src/), which import it from the config (issue 40 item 4 moved it
-// to dbpress-report; drop once they import it from there).
-pub use run_config::OutputFormat;

@@ -12,7 +12,7 @@ pub use dbpress_driver::PsMode;
 use dbpress_pg::PgTarget;
 /// The renderers own their format names (`dbpress_report::OutputFormat`); a run's config
 /// holds the one --output-format named.
-pub use dbpress_report::OutputFormat;
+use dbpress_report::OutputFormat;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

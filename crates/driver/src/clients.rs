@@ -5,9 +5,6 @@
 use std::sync::Mutex;
 
 pub use dbpress_result::clients::ClientSessions;
-// `since` and `describe` are the result's; named here too for src/run.rs, which reaches them
-// through the driver (issue 40 item 4 moved them; drop once it imports dbpress_result).
-pub use dbpress_result::clients::{describe, since};
 
 /// A driver's tally of the sessions it opened, by client, in the order clients were first used.
 #[derive(Debug, Default)]

@@ -6,8 +6,8 @@
 
 use super::summary::summarize;
 use dbpress_config::RunConfig;
-use dbpress_measure::result::{Checkpoint, Checkpoints, Summary};
 use dbpress_measure::stats::snapshot::Totals;
+use dbpress_result::{Checkpoint, Checkpoints, Summary};
 
 pub struct CheckpointClock {
     /// Seconds since the start of measurement, ascending.

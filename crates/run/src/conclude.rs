@@ -8,9 +8,9 @@ use crate::summary::summarize;
 use dbpress_config::RunConfig;
 use dbpress_driver::DbError;
 use dbpress_measure::counters::{self, Snapshot};
-use dbpress_measure::result::{Abandoned, Interval, Overrun, Summary};
 use dbpress_measure::stats::snapshot::{collect, Totals};
 use dbpress_measure::stats::ThreadCell;
+use dbpress_result::{Abandoned, Interval, Overrun, Summary};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -27,7 +27,7 @@ pub struct RunOutput {
     pub forced_unfinished: Option<u32>,
     /// The run ended with sessions left behind, still waiting for the server.
     pub abandoned: Option<Abandoned>,
-    pub checkpoints: Option<dbpress_measure::result::Checkpoints>,
+    pub checkpoints: Option<dbpress_result::Checkpoints>,
     /// The server's wait events of the run's sessions, where sampled.
     pub waits: Option<dbpress_measure::waits::ServerWaits>,
     /// The server's status figures, where read (their values are in the intervals).

@@ -3,7 +3,6 @@
 //! figures concluded.
 
 use crate::conclude::{conclude, End, Joined, RunOutput};
-use crate::progress::{Phase, Progress};
 use crate::samplers::Samplers;
 use crate::shutdown::{wait_for_workers, Ending, Watch};
 use crate::start::WorkerHandle;
@@ -11,6 +10,7 @@ use dbpress_config::RunConfig;
 use dbpress_core::error::Result;
 use dbpress_driver::{Connection, Driver, ServerInfo};
 use dbpress_measure::counters;
+use dbpress_result::progress::{Phase, Progress};
 use dbpress_workload::Workload;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;

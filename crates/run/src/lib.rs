@@ -11,7 +11,6 @@
 //!   event loop, general and for one keyed statement
 //! - `pacing`: the `--rate` schedule; `shared`: what every worker reads
 //! - `summary`, `checkpoints`: the run's and each checkpoint period's summary
-//! - `progress`: the phases, intervals and checkpoints handed to the command's renderer
 //! - `limits`, `init_watchdog`, `shutdown`: file and thread limits, `--thread-init-timeout`,
 //!   the wait for workers after the end
 //! - `setup_slots`: how many workers connect and prepare at once
@@ -24,7 +23,6 @@ pub mod init_watchdog;
 mod keyed;
 mod limits;
 mod pacing;
-pub mod progress;
 mod reporter;
 mod samplers;
 mod setup_slots;

@@ -4,15 +4,15 @@
 
 use crate::checkpoints::CheckpointClock;
 use crate::pacing::Schedule;
-use crate::progress::{Phase, Progress};
 use crate::shared::Shared;
 use dbpress_config::RunConfig;
 use dbpress_core::signals::Signals;
 use dbpress_measure::host::Sampler;
-use dbpress_measure::result::Interval;
 use dbpress_measure::stats::snapshot::{collect, Totals};
 use dbpress_measure::stats::summary::percentile_ms;
 use dbpress_measure::stats::ThreadCell;
+use dbpress_result::progress::{Phase, Progress};
+use dbpress_result::Interval;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 

@@ -11,11 +11,11 @@
 //!   with the sessions (they are waited for, and a notice says so once); one out of reach (no
 //!   answer within the grace) will not answer them either, and they are left behind.
 
-use super::progress::{Phase, Progress};
 use super::shared::Shared;
 use dbpress_config::RunConfig;
-use dbpress_measure::result::Abandoned;
 use dbpress_measure::stats::now_ns;
+use dbpress_result::progress::{Phase, Progress};
+use dbpress_result::Abandoned;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc;
 use std::time::Duration;

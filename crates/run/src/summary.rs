@@ -2,9 +2,9 @@
 //! latencies, and how evenly the threads shared the work.
 
 use dbpress_config::RunConfig;
-use dbpress_measure::result::{Fairness, Summary};
 use dbpress_measure::stats::snapshot::Totals;
 use dbpress_measure::stats::summary::{latency, mean_stddev};
+use dbpress_result::{Fairness, Summary};
 
 pub fn summarize(
     cfg: &RunConfig,
@@ -32,13 +32,11 @@ pub fn summarize(
         service_time: cfg.rate.map(|_| latency(&t.service, None, cfg.percentile)),
         late_events: t.counts.late,
         max_lag_ms: t.counts.max_lag_ns as f64 / 1e6,
-        latency_limit: cfg
-            .latency_limit_ns
-            .map(|l| dbpress_measure::result::LatencyLimit {
-                limit_ms: l as f64 / 1e6,
-                above: t.counts.over_limit,
-                skipped: t.counts.skipped,
-            }),
+        latency_limit: cfg.latency_limit_ns.map(|l| dbpress_result::LatencyLimit {
+            limit_ms: l as f64 / 1e6,
+            above: t.counts.over_limit,
+            skipped: t.counts.skipped,
+        }),
         fairness: Fairness {
             events_avg,
             events_stddev,

@@ -9,7 +9,7 @@ use crate::command::{run_args, setup_args};
 use crate::plan::{Plan, PrepareMode};
 use crate::settings::Servers;
 use dbpress_core::signals::Signals;
-use dbpress_measure::result::RunResult;
+use dbpress_result::RunResult;
 use dbpress_store::{NewRun, Status, Store};
 use std::io::Write;
 use std::path::{Path, PathBuf};

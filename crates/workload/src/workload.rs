@@ -103,8 +103,8 @@ pub trait Workload: Send + Sync {
     /// check), from its result and what the workers counted; None for most workloads.
     fn figures(
         &self,
-        _result: &dbpress_measure::result::RunResult,
-    ) -> Option<dbpress_measure::result::tpcc::TpccFigures> {
+        _result: &dbpress_result::RunResult,
+    ) -> Option<dbpress_result::tpcc::TpccFigures> {
         None
     }
     /// Prepare statements on `conn` and return the per-thread event generator.

@@ -16,12 +16,6 @@ pub mod event_counts;
 pub mod snapshot;
 pub mod summary;
 
-// How steady the rate was is derived from the result's intervals alone, so it is the result
-// contract's (`dbpress_result::stability`): a report derives it again from a file. Named here
-// for src/run.rs, which derives it through `stats` (issue 40 item 4 moved it; drop once it
-// imports the result crate).
-pub use dbpress_result::stability;
-
 use counts::{Buckets, LatencyCounts};
 use dbpress_driver::QueryKind;
 use event_counts::{EventCounts, StmtCounts};

@@ -3,8 +3,8 @@
 //! 5.5.1.5, and the response-time constraint with each transaction's 90th percentile.
 
 use super::tally::Tally;
-use dbpress_measure::result::tpcc::{TpccFigures, TpccTransaction};
-use dbpress_measure::result::RunResult;
+use dbpress_result::tpcc::{TpccFigures, TpccTransaction};
+use dbpress_result::RunResult;
 
 pub const TXN_NAMES: [&str; 5] = [
     "new_order",

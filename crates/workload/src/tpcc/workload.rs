@@ -15,8 +15,8 @@ use dbpress_core::error::{environment, Result};
 use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::SqlFamily;
 use dbpress_driver::{Connection, DbResult, Dialect};
-use dbpress_measure::result::tpcc::TpccFigures;
-use dbpress_measure::result::RunResult;
+use dbpress_result::tpcc::TpccFigures;
+use dbpress_result::RunResult;
 
 impl Tpcc {
     fn meta(&self) -> Meta {
