@@ -35,6 +35,7 @@ impl SessionTally {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dbpress_result::clients::{describe, since};
 
     #[test]
     fn a_tally_counts_by_client_and_reason_and_a_run_sees_only_its_own() {
