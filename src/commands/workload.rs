@@ -9,7 +9,6 @@ use crate::{run, sweep};
 use dbpress_config::to_driver::make_driver;
 use dbpress_config::{Command, RunConfig};
 use dbpress_core::error::{self, Result};
-use dbpress_core::options::OptionValues;
 use dbpress_core::{signals, verbosity};
 use dbpress_driver::Driver;
 use dbpress_report::OutputFormat;
@@ -43,13 +42,13 @@ pub fn main(call: &Call<'_>) -> Result<u8> {
                 command.name()
             )));
         }
-        let build = |o: &OptionValues, cfg: &RunConfig| {
-            dbpress_workload::registry::build(&workload, o, cfg.seed)
+        let build = |cfg: &RunConfig| {
+            dbpress_workload::registry::build(&workload, opts, cfg.shape.threads, cfg.keys.seed)
         };
         return sweep::run(&workload, opts, &levels, args, &build, &|_| {});
     }
     let cfg = RunConfig::from_options(&workload, command, opts)?;
-    let w = dbpress_workload::registry::build(&workload, opts, cfg.seed)?;
+    let w = dbpress_workload::registry::build(&workload, opts, cfg.shape.threads, cfg.keys.seed)?;
     run_command(&cfg, w.as_ref(), args)
 }
 
@@ -57,15 +56,15 @@ fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8>
     let driver = make_driver(cfg)?;
     let ctx = Context {
         driver: driver.as_ref(),
-        threads: cfg.threads,
-        dist: &cfg.dist,
+        threads: cfg.shape.threads,
+        dist: &cfg.keys.dist,
         invocation: cfg.invocation(&cfg.workload),
     };
     // Header and interval lines go to stdout, unless stdout carries the JSON result.
     let mut stdout = dbpress_core::out::Stdout;
     let mut stderr = std::io::stderr();
     let mut quiet = std::io::sink();
-    let out: &mut dyn Write = match cfg.output_format {
+    let out: &mut dyn Write = match cfg.reporting.format {
         _ if !verbosity::notices() => &mut quiet,
         OutputFormat::Text => &mut stdout,
         _ => &mut stderr,

@@ -1,7 +1,6 @@
 //! The `RunResult` of one run, assembled once from what its workers measured, the server's
 //! counters, samples and the environment.
 
-use super::header::stop_condition;
 use dbpress_config::redact::redact_args;
 use dbpress_config::RunConfig;
 use dbpress_driver::{DbError, Driver, ServerInfo};
@@ -55,7 +54,7 @@ pub fn assemble(
             before,
             after,
             &output.summary,
-            cfg.warmup,
+            cfg.shape.warmup,
             &output.warmup,
         )),
         _ => None,
@@ -96,24 +95,25 @@ pub fn assemble(
 fn run_info(cfg: &RunConfig, before: &Before<'_>, output: &dbpress_run::RunOutput) -> RunInfo {
     RunInfo {
         workload: cfg.workload.clone(),
-        threads: cfg.threads,
-        stop_condition: stop_condition(cfg),
-        time_limit_s: cfg.time,
-        events_limit: cfg.events,
-        warmup_s: cfg.warmup,
-        rate: cfg.rate,
+        threads: cfg.shape.threads,
+        stop_condition: cfg.shape.stop_condition(),
+        time_limit_s: cfg.shape.time,
+        events_limit: cfg.shape.events,
+        warmup_s: cfg.shape.warmup,
+        rate: cfg.shape.rate,
         rate_arrival: cfg
+            .shape
             .rate
-            .map(|_| format!("{:?}", cfg.arrival).to_lowercase()),
-        rand_type: cfg.dist.kind.to_string(),
-        seed: cfg.seed,
-        ps_mode: format!("{:?}", cfg.ps_mode).to_lowercase(),
-        percentile: cfg.percentile,
+            .map(|_| format!("{:?}", cfg.shape.arrival).to_lowercase()),
+        rand_type: cfg.keys.dist.kind.to_string(),
+        seed: cfg.keys.seed,
+        ps_mode: format!("{:?}", cfg.connection.ps_mode).to_lowercase(),
+        percentile: cfg.reporting.percentile,
         started_at_unix_s: before.started_at_unix_s,
         interrupted_by: output.interrupted_by.map(String::from),
         fatal_error: output.fatal.as_ref().map(|e| e.to_string()),
         warnings: before.warnings.to_vec(),
-        forced_shutdown: output.forced_unfinished.zip(cfg.forced_shutdown).map(
+        forced_shutdown: output.forced_unfinished.zip(cfg.shape.forced_shutdown).map(
             |(unfinished, grace_s)| dbpress_result::ForcedShutdown {
                 grace_s,
                 unfinished,
@@ -134,7 +134,11 @@ fn statements(cfg: &RunConfig, kinds: &[&str], totals: &Totals) -> Vec<Statement
             name: name.to_string(),
             count: s.counts.count,
             errors: s.counts.errors,
-            latency: stats::summary::latency(&s.latency, s.counts.exact_latency(), cfg.percentile),
+            latency: stats::summary::latency(
+                &s.latency,
+                s.counts.exact_latency(),
+                cfg.reporting.percentile,
+            ),
         })
         .collect()
 }
@@ -144,7 +148,10 @@ fn histograms(cfg: &RunConfig, kinds: &[&str], totals: &Totals) -> Histograms {
     Histograms {
         unit: "us".into(),
         response: stats::summary::encode(&totals.response),
-        service: cfg.rate.map(|_| stats::summary::encode(&totals.service)),
+        service: cfg
+            .shape
+            .rate
+            .map(|_| stats::summary::encode(&totals.service)),
         statements: totals
             .stmts
             .iter()

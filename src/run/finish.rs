@@ -17,26 +17,26 @@ pub fn finish(
     hints: &dbpress_driver::Hints,
     w: &dyn dbpress_workload::Workload,
 ) -> Result<u8> {
-    if let Some(path) = &cfg.output_file {
+    if let Some(path) = &cfg.reporting.file {
         dbpress_report::write_run(path, &m.result)?;
     }
-    match cfg.output_format {
+    match cfg.reporting.format {
         dbpress_report::OutputFormat::Text if !dbpress_core::verbosity::notices() => {}
         dbpress_report::OutputFormat::Text => {
             dbpress_core::out!(
                 "{}",
-                dbpress_report::text::summary(&m.result, cfg.histogram)
+                dbpress_report::text::summary(&m.result, cfg.reporting.histogram)
             );
         }
         other => dbpress_core::out!("{}", dbpress_report::run_as(other, &m.result)),
     }
     let _ = std::io::stdout().flush();
-    if let Some(store) = &cfg.store {
-        crate::keep::save(store, &cfg.tags, &[&m.result], None)?;
+    if let Some(store) = &cfg.reporting.store {
+        crate::keep::save(store, &cfg.reporting.tags, &[&m.result], None)?;
     }
     // Said first: a fatal error's line would otherwise hide the sessions left behind.
     let abandoned = m.result.run.abandoned.as_ref().map(|a| {
-        eprintln!("dbpress: {}", abandoned_message(a, cfg.threads));
+        eprintln!("dbpress: {}", abandoned_message(a, cfg.shape.threads));
         abandoned_exit_code(a)
     });
     if let Some(e) = &m.fatal {
@@ -50,7 +50,7 @@ pub fn finish(
         return Ok(signals::exit_code(sig));
     }
     if let Some(f) = &m.result.run.forced_shutdown {
-        eprintln!("dbpress: {}", forced_message(f, cfg.threads));
+        eprintln!("dbpress: {}", forced_message(f, cfg.shape.threads));
         return Ok(FORCED_EXIT_CODE);
     }
     Ok(0)

@@ -23,47 +23,52 @@ pub fn print(
 /// sysbench's own header lines, in its order and words.
 fn sysbench_lines(out: &mut dyn Write, cfg: &RunConfig) {
     let _ = writeln!(out, "Running the test with following options:");
-    let _ = writeln!(out, "Number of threads: {}", cfg.threads);
-    if cfg.warmup > 0 {
-        let _ = writeln!(out, "Warmup time: {}s", cfg.warmup);
+    let _ = writeln!(out, "Number of threads: {}", cfg.shape.threads);
+    if cfg.shape.warmup > 0 {
+        let _ = writeln!(out, "Warmup time: {}s", cfg.shape.warmup);
     }
-    if let Some(rate) = cfg.rate {
+    if let Some(rate) = cfg.shape.rate {
         let _ = writeln!(out, "Target transaction rate: {rate}/sec");
     }
-    if let Some(limit) = cfg.latency_limit_ns {
+    if let Some(limit) = cfg.shape.latency_limit_ns {
         let _ = writeln!(
             out,
             "Latency limit: {} ms (slower events are counted{})",
             limit as f64 / 1e6,
-            if cfg.rate.is_some() {
+            if cfg.shape.rate.is_some() {
                 "; events already later than it when due are skipped"
             } else {
                 ""
             }
         );
     }
-    if cfg.report_interval > 0 {
+    if cfg.reporting.interval > 0 {
         let _ = writeln!(
             out,
             "Report intermediate results every {} second(s)",
-            cfg.report_interval
+            cfg.reporting.interval
         );
     }
-    if !cfg.checkpoints.is_empty() {
-        let list: Vec<String> = cfg.checkpoints.iter().map(u64::to_string).collect();
+    if !cfg.reporting.checkpoints.is_empty() {
+        let list: Vec<String> = cfg
+            .reporting
+            .checkpoints
+            .iter()
+            .map(u64::to_string)
+            .collect();
         let _ = writeln!(out, "Report checkpoint(s) at {} seconds", list.join(", "));
     }
     let _ = writeln!(
         out,
         "Initializing random number generator from seed ({}).",
-        cfg.seed
+        cfg.keys.seed
     );
-    if let Some(grace) = cfg.forced_shutdown {
+    if let Some(grace) = cfg.shape.forced_shutdown {
         // sysbench counts from the start: --time (and warm-up) plus the grace period.
         let _ = writeln!(
             out,
             "Forcing shutdown in {} seconds",
-            seconds(cfg.time as f64 + cfg.warmup as f64 + grace)
+            seconds(cfg.shape.time as f64 + cfg.shape.warmup as f64 + grace)
         );
     }
 }
@@ -97,22 +102,22 @@ fn dbpress_lines(
         "Client: {}",
         dbpress_result::clients::describe(probe_client)
     );
-    let _ = writeln!(out, "Stop condition: {}", stop_condition(cfg));
+    let _ = writeln!(out, "Stop condition: {}", cfg.shape.stop_condition());
     let statements = statements_form(cfg, w, driver);
     if w.draws_keys_from_rand_type() {
         let _ = writeln!(
             out,
             "Random ids: {}; statements: {statements}",
-            cfg.dist.kind
+            cfg.keys.dist.kind
         );
     } else {
         let _ = writeln!(out, "Statements: {statements}");
     }
-    if let Some(rate) = cfg.rate {
+    if let Some(rate) = cfg.shape.rate {
         let _ = writeln!(
             out,
             "Pacing: open loop at {rate}/s, {} arrivals; latency measured from each event's intended start",
-            match cfg.arrival {
+            match cfg.shape.arrival {
                 dbpress_config::Arrival::Poisson => "Poisson",
                 dbpress_config::Arrival::Uniform => "uniform",
             }
@@ -126,23 +131,17 @@ fn dbpress_lines(
 
 /// How the run's statements reach the server.
 fn statements_form(cfg: &RunConfig, w: &dyn Workload, driver: &dyn Driver) -> String {
-    match (w.sends_text_as(), cfg.ps_mode, driver.dialect().family) {
+    match (
+        w.sends_text_as(),
+        cfg.connection.ps_mode,
+        driver.dialect().family,
+    ) {
         (Some(script), ..) => format!("text SQL, as {script}"),
         // An embedded engine has no server side: its statements are compiled once per
         // connection and re-run.
         (None, dbpress_config::PsMode::Auto, SqlFamily::Sqlite) => "prepared".into(),
         (None, dbpress_config::PsMode::Auto, _) => "server-side prepared".into(),
         (None, dbpress_config::PsMode::Disable, _) => "text (--db-ps-mode=disable)".into(),
-    }
-}
-
-/// How the run stops, in the header's and the result's words.
-pub fn stop_condition(cfg: &RunConfig) -> String {
-    match (cfg.time, cfg.events) {
-        (0, 0) => "none (--time=0 --events=0: runs until interrupted, Ctrl-C)".into(),
-        (t, 0) => format!("time ({t}s)"),
-        (0, e) => format!("events ({e})"),
-        (t, e) => format!("time ({t}s) or events ({e}), whichever comes first"),
     }
 }
 

@@ -34,7 +34,10 @@ pub fn measure(
     on_forced: &dyn Fn(Measured) -> Infallible,
 ) -> Result<Measured> {
     let driver = ctx.driver;
-    let init = dbpress_run::init_watchdog::InitWatchdog::arm(cfg.thread_init_timeout, cfg.threads);
+    let init = dbpress_run::init_watchdog::InitWatchdog::arm(
+        cfg.shape.thread_init_timeout,
+        cfg.shape.threads,
+    );
     let sessions_before = driver.clients();
     let mut probe = dbpress_run::probe(driver)?;
     let probe_client = dbpress_result::clients::since(&sessions_before, &driver.clients());
@@ -72,7 +75,8 @@ pub fn measure(
         on_forced: &forced,
     };
     let host = dbpress_measure::host::Sampler::new(server_process, data).with_network(network);
-    let mut progress = dbpress_report::text::progress::TextProgress::new(out, cfg.percentile);
+    let mut progress =
+        dbpress_report::text::progress::TextProgress::new(out, cfg.reporting.percentile);
     let output = dbpress_run::run(cfg, w, driver, &info, &controls, host, &mut progress)?;
     Ok(assemble(output))
 }

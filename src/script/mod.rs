@@ -17,7 +17,6 @@ use dbpress_config::Command as RunCommand;
 use dbpress_config::ConnectionFlags;
 use dbpress_config::RunConfig;
 use dbpress_core::error::{usage, Result};
-use dbpress_core::options::OptionValues;
 use dbpress_core::signals::Signals;
 use dbpress_report::OutputFormat;
 use dbpress_result::VERSION;
@@ -175,15 +174,15 @@ pub fn main(raw: &[String]) -> Result<u8> {
         None => RunConfig::from_options("script", RunCommand::Run, &a.opts)?,
     };
     if a.pgbench_connection {
-        cfg.connection_flags = ConnectionFlags::Pgbench;
+        cfg.connection.flags = ConnectionFlags::Pgbench;
     }
-    let mut globals = globals(&a, cfg.seed);
+    let mut globals = globals(&a, cfg.keys.seed);
     check_variables(&scripts, &globals)?;
     let driver = make_driver(&cfg)?;
     let ctx = Context {
         driver: driver.as_ref(),
-        threads: cfg.threads,
-        dist: &cfg.dist,
+        threads: cfg.shape.threads,
+        dist: &cfg.keys.dist,
         invocation: cfg.invocation("script"),
     };
     match a.command {
@@ -193,7 +192,9 @@ pub fn main(raw: &[String]) -> Result<u8> {
                     scale: a.scale.unwrap_or(1),
                     no_vacuum: a.no_vacuum(),
                 }),
-                false => Tables::Scripted { seed: cfg.seed },
+                false => Tables::Scripted {
+                    seed: cfg.keys.seed,
+                },
             };
             let w = workload::ScriptWorkload::new(scripts, globals).on_tables(tables);
             lifecycle(&w, a.command, &ctx)
@@ -215,12 +216,12 @@ pub fn main(raw: &[String]) -> Result<u8> {
 /// pgbench's -t counts per client: each runs exactly its own t, however fast the others go.
 fn per_client(a: &Args, cfg: &mut RunConfig) {
     if a.pgbench_connection {
-        cfg.connection_flags = ConnectionFlags::Pgbench;
+        cfg.connection.flags = ConnectionFlags::Pgbench;
     }
     if let Some(t) = a.per_client {
-        cfg.events = t * u64::from(cfg.threads);
-        cfg.events_per_thread = t;
-        cfg.time = 0;
+        cfg.shape.events = t * u64::from(cfg.shape.threads);
+        cfg.shape.events_per_thread = t;
+        cfg.shape.time = 0;
     }
 }
 
@@ -244,7 +245,7 @@ fn run_scripts(
         return run_single(a, cfg, &w, &args);
     };
     // `-c 1,2,4`: one step per client count, each with its own connections.
-    let build = |_: &OptionValues, _: &RunConfig| -> Result<Box<dyn Workload>> {
+    let build = |_: &RunConfig| -> Result<Box<dyn Workload>> {
         Ok(Box::new(workload::ScriptWorkload::new(
             w.scripts.clone(),
             w.globals.clone(),
@@ -267,14 +268,14 @@ fn run_single(
     let driver = make_driver(&cfg)?;
     let ctx = Context {
         driver: driver.as_ref(),
-        threads: cfg.threads,
-        dist: &cfg.dist,
+        threads: cfg.shape.threads,
+        dist: &cfg.keys.dist,
         invocation: cfg.invocation("script"),
     };
     let signals = Signals::install();
     let mut stdout = dbpress_core::out::Stdout;
     let mut stderr = std::io::stderr();
-    let out: &mut dyn Write = match cfg.output_format {
+    let out: &mut dyn Write = match cfg.reporting.format {
         OutputFormat::Text => &mut stdout,
         _ => &mut stderr,
     };
@@ -283,7 +284,7 @@ fn run_single(
         run::exit_forced(&cfg, &m, driver.hints(), w)
     })?;
     let code = run::finish(&cfg, &m, driver.hints(), w)?;
-    if cfg.output_format == OutputFormat::Text {
+    if cfg.reporting.format == OutputFormat::Text {
         let names: Vec<String> = w.scripts.iter().map(|s| s.name.clone()).collect();
         let scale = match w.globals.get("scale") {
             Some(Num::Int(n)) => *n,

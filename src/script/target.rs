@@ -5,7 +5,7 @@
 //! socket directory, the OS user, and a database named after the user. Where nothing names a
 //! server at all, the embedded SQLite default stays and a notice says how to name one.
 
-use dbpress_config::{resolve_driver, Engine};
+use dbpress_config::{keys, resolve_driver, Engine};
 use dbpress_core::options::OptionValues;
 use std::path::PathBuf;
 
@@ -128,10 +128,10 @@ pub fn fill_libpq_defaults(opts: &mut OptionValues) -> dbpress_core::error::Resu
         );
     }
     if let Some(addr) = env("PGHOSTADDR").filter(|_| unset(opts, "pgsql-host", "PGHOST")) {
-        opts.set("pgsql-host", addr);
+        opts.set(keys::PGSQL_HOST.name, addr);
     }
     if unset(opts, "pgsql-user", "PGUSER") {
-        opts.set("pgsql-user", os_user());
+        opts.set(keys::PGSQL_USER.name, os_user());
     }
     if unset(opts, "pgsql-db", "PGDATABASE") {
         let user = if opts.is_set("pgsql-user") {
@@ -139,7 +139,7 @@ pub fn fill_libpq_defaults(opts: &mut OptionValues) -> dbpress_core::error::Resu
         } else {
             env("PGUSER").unwrap_or_else(os_user)
         };
-        opts.set("pgsql-db", user);
+        opts.set(keys::PGSQL_DB.name, user);
     }
     Ok(())
 }
@@ -156,7 +156,7 @@ pub fn pgbench_target(
     let (driver, defaulted) = resolve_driver(opts)?;
     let postgres_meant = defaulted && (pgbench_connection || from_env.is_some());
     let driver = if postgres_meant {
-        opts.set("db-driver", "pgsql");
+        opts.set(keys::DB_DRIVER.name, "pgsql");
         Engine::Pgsql
     } else {
         driver

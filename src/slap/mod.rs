@@ -15,7 +15,7 @@ mod target;
 
 use crate::sweep::{self, Ending, Sweep};
 use args::SlapArgs;
-use dbpress_config::{ConnectionFlags, RunConfig};
+use dbpress_config::ConnectionFlags;
 use dbpress_core::error::Result;
 use dbpress_core::signals::Signals;
 use dbpress_report::OutputFormat;
@@ -74,17 +74,15 @@ pub fn main(raw: &[String]) -> Result<u8> {
         return Ok(0);
     }
     let signals = Signals::install();
-    let first = RunConfig {
-        connection_flags: ConnectionFlags::Mysqlslap,
-        ..sweep::first_config("slap", &a.opts, a.concurrency[0])?
-    };
+    let mut first = sweep::first_config("slap", &a.opts, a.concurrency[0])?;
+    first.connection.flags = ConnectionFlags::Mysqlslap;
     let csv_on_stdout = check_csv(&a)?;
     let (mut stdout, mut sink, mut stderr) = (
         dbpress_core::out::Stdout,
         std::io::sink(),
         std::io::stderr(),
     );
-    let out: &mut dyn Write = match (a.silent, first.output_format) {
+    let out: &mut dyn Write = match (a.silent, first.reporting.format) {
         (true, _) => &mut sink,
         (false, OutputFormat::Text) if !csv_on_stdout => &mut stdout,
         (false, _) => &mut stderr,

@@ -8,7 +8,7 @@ use super::plan::{events, Plan};
 use crate::run;
 use crate::sweep::{echo_with, level_config, Sweep};
 use dbpress_config::to_driver::make_driver;
-use dbpress_config::{PsMode, RunConfig};
+use dbpress_config::{ConnectionSettings, PsMode, RunConfig, RunShape};
 use dbpress_core::error::{failed, Result};
 use dbpress_core::signals::Signals;
 use dbpress_driver::Connection;
@@ -117,7 +117,7 @@ impl<'a> Rounds<'a> {
         let ctx = Context {
             driver: driver.as_ref(),
             threads: clients,
-            dist: &cfg.dist,
+            dist: &cfg.keys.dist,
             invocation: cfg.invocation("slap"),
         };
         let (mut seconds, mut queries) = (Vec::new(), 0u64);
@@ -154,7 +154,7 @@ impl<'a> Rounds<'a> {
         engine: Option<&StorageEngine>,
         round: u32,
     ) -> Result<RoundEnd> {
-        let clients = cfg.threads;
+        let clients = cfg.shape.threads;
         let Some(w) = self.set_up(sweep, ctx, engine, clients, round)? else {
             return Ok(RoundEnd::EngineUnusable);
         };
@@ -178,11 +178,11 @@ impl<'a> Rounds<'a> {
                 return Ok(RoundEnd::NotRun);
             }
         };
-        if cfg.output_format == OutputFormat::Text {
+        if cfg.reporting.format == OutputFormat::Text {
             let _ = write!(
                 self.out,
                 "{}",
-                dbpress_report::text::summary(&m.result, cfg.histogram)
+                dbpress_report::text::summary(&m.result, cfg.reporting.histogram)
             );
         }
         let s = &m.result.summary;
@@ -302,11 +302,17 @@ impl<'a> Rounds<'a> {
 fn round_config(first: &RunConfig, clients: u32, (total, per_client): (u64, u64)) -> RunConfig {
     let level = level_config(first, clients);
     RunConfig {
-        time: 0,
-        forced_shutdown: None,
-        events: total,
-        events_per_thread: per_client,
-        ps_mode: PsMode::Disable,
+        shape: RunShape {
+            time: 0,
+            forced_shutdown: None,
+            events: total,
+            events_per_thread: per_client,
+            ..level.shape
+        },
+        connection: ConnectionSettings {
+            ps_mode: PsMode::Disable,
+            ..level.connection.clone()
+        },
         echo: echo_with(
             &level.echo,
             &[

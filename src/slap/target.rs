@@ -6,7 +6,7 @@
 //! Where nothing names a server, the embedded SQLite default stays and a notice says how to
 //! name one.
 
-use dbpress_config::{resolve_driver, Engine};
+use dbpress_config::{keys, resolve_driver, Engine};
 use dbpress_core::error::{usage, Result};
 use dbpress_core::options::OptionValues;
 
@@ -99,7 +99,7 @@ fn set_mysql(
     // for a password none of the above gave (MYSQL_PWD still counts, as in mysqlslap).
     if files.exclusive && !opts.is_set("mysql-password") && std::env::var_os("MYSQL_PWD").is_none()
     {
-        opts.set("mysql-password", "");
+        opts.set(keys::MYSQL_PASSWORD.name, "");
     }
     set(opts, "mysql-db", get("create-schema"));
     set(opts, "mysql-compression", get("compress"));
@@ -124,7 +124,7 @@ fn set_mysql(
         get("compression-algorithms"),
     );
     if !opts.is_set("db-driver") && !opts.is_set("db") {
-        opts.set("db-driver", "mysql");
+        opts.set(keys::DB_DRIVER.name, "mysql");
     }
     Ok(())
 }

@@ -8,7 +8,7 @@ pub mod recorder;
 use crate::run;
 use dbpress_config::to_driver::make_driver;
 use dbpress_config::Command;
-use dbpress_config::RunConfig;
+use dbpress_config::{Reporting, RunConfig, RunShape};
 use dbpress_core::error::{usage, Result};
 use dbpress_core::options::OptionValues;
 use dbpress_core::signals::Signals;
@@ -47,9 +47,7 @@ pub fn levels(opts: &OptionValues) -> Result<Option<Vec<u32>>> {
 /// The first level's configuration, from the options as given but for the thread count (a
 /// list there, one number here); every other level's is derived from it by `level_config`.
 pub fn first_config(workload: &str, opts: &OptionValues, threads: u32) -> Result<RunConfig> {
-    let mut o = opts.clone();
-    o.set("threads", threads.to_string());
-    RunConfig::from_options(workload, Command::Run, &o)
+    RunConfig::at_threads(workload, Command::Run, opts, threads)
 }
 
 /// One level's configuration: the first level's with `threads`, and no result file of its own
@@ -57,8 +55,14 @@ pub fn first_config(workload: &str, opts: &OptionValues, threads: u32) -> Result
 /// random streams.
 pub fn level_config(first: &RunConfig, threads: u32) -> RunConfig {
     RunConfig {
-        threads,
-        output_file: None,
+        shape: RunShape {
+            threads,
+            ..first.shape
+        },
+        reporting: Reporting {
+            file: None,
+            ..first.reporting.clone()
+        },
         echo: echo_with(&first.echo, &[("threads", threads.to_string())]),
         ..first.clone()
     }
@@ -96,18 +100,13 @@ struct Level {
 impl Level {
     fn new(
         first: &RunConfig,
-        opts: &OptionValues,
         threads: u32,
         build: BuildWorkload<'_>,
         adjust: &dyn Fn(&mut RunConfig),
     ) -> Result<Level> {
         let mut cfg = level_config(first, threads);
         adjust(&mut cfg);
-        // Workloads size per-thread state (tables per thread, key slices) from the
-        // options' --threads, so theirs carry the level's.
-        let mut o = opts.clone();
-        o.set("threads", threads.to_string());
-        let workload = build(&o, &cfg)?;
+        let workload = build(&cfg)?;
         let driver = make_driver(&cfg)?;
         Ok(Level {
             cfg,
@@ -119,15 +118,16 @@ impl Level {
     fn context(&self) -> Context<'_> {
         Context {
             driver: self.driver.as_ref(),
-            threads: self.cfg.threads,
-            dist: &self.cfg.dist,
+            threads: self.cfg.shape.threads,
+            dist: &self.cfg.keys.dist,
             invocation: self.cfg.invocation(&self.cfg.workload),
         }
     }
 }
 
-/// Builds the workload of one step (its options carry that step's --threads).
-pub type BuildWorkload<'a> = &'a dyn Fn(&OptionValues, &RunConfig) -> Result<Box<dyn Workload>>;
+/// Builds the workload of one step from that step's configuration (workloads size per-thread
+/// state, such as tables per thread, by its thread count).
+pub type BuildWorkload<'a> = &'a dyn Fn(&RunConfig) -> Result<Box<dyn Workload>>;
 
 /// Run every level; `build` makes each step's workload and `adjust` finishes its configuration
 /// (pgbench's per-client -t, say). Returns the exit code.
@@ -144,20 +144,20 @@ pub fn run(
     let mut stdout = dbpress_core::out::Stdout;
     let mut stderr = std::io::stderr();
     let mut quiet = std::io::sink();
-    let out: &mut dyn Write = match first.output_format {
+    let out: &mut dyn Write = match first.reporting.format {
         _ if !dbpress_core::verbosity::notices() => &mut quiet,
         OutputFormat::Text => &mut stdout,
         _ => &mut stderr,
     };
     let _ = writeln!(out, "dbpress {VERSION} (sysbench-compatible)\n");
-    let mut next = Some(Level::new(&first, opts, levels[0], build, adjust)?);
+    let mut next = Some(Level::new(&first, levels[0], build, adjust)?);
     preflight(next.as_ref().expect("the first level"))?;
     let mut sweep = Sweep::new(&first, args, levels);
     let mut interrupted = None;
     for (i, &threads) in levels.iter().enumerate() {
         let level = match next.take() {
             Some(level) => level,
-            None => Level::new(&first, opts, threads, build, adjust)?,
+            None => Level::new(&first, threads, build, adjust)?,
         };
         let _ = writeln!(
             out,
@@ -182,7 +182,7 @@ fn step(
     signals: &Signals,
 ) -> Option<&'static str> {
     let (cfg, w, hints) = (&level.cfg, level.workload.as_ref(), level.driver.hints());
-    let text = cfg.output_format == OutputFormat::Text;
+    let text = cfg.reporting.format == OutputFormat::Text;
     // A level --forced-shutdown cuts short, or one that left sessions behind, ends the
     // sweep there, with its table and file: its workers still wait on the server, and the
     // next level would queue behind them.
@@ -190,11 +190,11 @@ fn step(
         if text && dbpress_core::verbosity::notices() {
             dbpress_core::out!(
                 "{}",
-                dbpress_report::text::summary(&m.result, cfg.histogram)
+                dbpress_report::text::summary(&m.result, cfg.reporting.histogram)
             );
         }
         let mut sweep = sweep.clone();
-        sweep.ran(cfg.threads, None, m.result, None);
+        sweep.ran(cfg.shape.threads, None, m.result, None);
         let code = sweep.finish(m.interrupted_by).unwrap_or_else(|e| {
             eprintln!("dbpress: error: {}", e.message());
             e.exit_code()
@@ -207,7 +207,7 @@ fn step(
                 let _ = write!(
                     out,
                     "{}",
-                    dbpress_report::text::summary(&m.result, cfg.histogram)
+                    dbpress_report::text::summary(&m.result, cfg.reporting.histogram)
                 );
             }
             let fatal = m.fatal.as_ref().map(|e| {
@@ -215,7 +215,7 @@ fn step(
                     .message()
                     .to_string()
             });
-            sweep.ran(cfg.threads, None, m.result, fatal);
+            sweep.ran(cfg.shape.threads, None, m.result, fatal);
             if m.interrupted_by.is_some() {
                 return m.interrupted_by;
             }
@@ -226,10 +226,10 @@ fn step(
             let _ = writeln!(
                 out,
                 "dbpress: level {} did not run: {}\n",
-                cfg.threads,
+                cfg.shape.threads,
                 e.message()
             );
-            sweep.missed(cfg.threads, None, e.message());
+            sweep.missed(cfg.shape.threads, None, e.message());
         }
     }
     signals.caught()

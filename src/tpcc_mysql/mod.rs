@@ -115,12 +115,12 @@ pub fn start_main(args: &[String]) -> Result<u8> {
 fn run_words(words: &[String], argv: &[String], limits: Option<[f64; 5]>) -> Result<u8> {
     let (workload, command, opts) = parse_workload(words)?;
     let cfg = RunConfig::from_options(&workload, command, &opts)?;
-    let w = dbpress_workload::registry::build(&workload, &opts, cfg.seed)?;
+    let w = dbpress_workload::registry::build(&workload, &opts, cfg.shape.threads, cfg.keys.seed)?;
     let driver = make_driver(&cfg)?;
     let ctx = Context {
         driver: driver.as_ref(),
-        threads: cfg.threads,
-        dist: &cfg.dist,
+        threads: cfg.shape.threads,
+        dist: &cfg.keys.dist,
         invocation: cfg.invocation("tpcc"),
     };
     dbpress_core::outln!("dbpress {VERSION} (tpcc-mysql-compatible)\n");

@@ -30,5 +30,6 @@ pub mod to_driver;
 
 pub use dbpress_driver::PsMode;
 pub use run_config::{
-    resolve_driver, Arrival, Command, ConnectionFlags, Engine, IgnoreList, RunConfig, Target,
+    resolve_driver, Arrival, Command, ConnectionFlags, ConnectionSettings, Engine, IgnoreList,
+    KeyDraws, Reporting, RunConfig, RunShape, Sampling, Target,
 };

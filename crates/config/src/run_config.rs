@@ -49,10 +49,27 @@ pub enum Target {
     DryRun,
 }
 
+/// Every value a run takes, in small groups each with one concern: what the run does and for
+/// how long ([`RunShape`]), what it prints and keeps ([`Reporting`]), what it reads from the
+/// server beside the workload ([`Sampling`]), how it draws keys ([`KeyDraws`]) and where its
+/// sessions go ([`ConnectionSettings`]).
 #[derive(Clone, Debug)]
 pub struct RunConfig {
     pub workload: String,
     pub command: Command,
+    pub shape: RunShape,
+    pub reporting: Reporting,
+    pub sampling: Sampling,
+    pub keys: KeyDraws,
+    pub connection: ConnectionSettings,
+    /// Every effective option (defaults included) with secrets removed, for the result file.
+    /// Written once, never read back for a decision.
+    pub echo: BTreeMap<String, String>,
+}
+
+/// How many sessions run, for how long, how fast and how the run ends.
+#[derive(Clone, Copy, Debug)]
+pub struct RunShape {
     pub threads: u32,
     /// Seconds; 0 = no limit.
     pub time: u64,
@@ -65,45 +82,75 @@ pub struct RunConfig {
     pub warmup: u64,
     /// Events per second; None = closed loop.
     pub rate: Option<f64>,
+    pub arrival: Arrival,
     /// `--latency-limit` in ns (pgbench's -L); None = off.
     pub latency_limit_ns: Option<u64>,
-    /// `--server-waits`: sample the server's view of the sessions during the run.
-    pub server_waits: bool,
-    /// `--server-status`: None when off, else the figures added to the engine's own set.
-    pub server_status: Option<Vec<(String, dbpress_driver::status::StatusKind)>>,
-    pub arrival: Arrival,
     /// `--forced-shutdown`: seconds after the end of --time to wait for events still running
     /// before ending the run without them; None = wait as long as they take.
     pub forced_shutdown: Option<f64>,
-    /// `--report-checkpoints`: seconds since the start of measurement, ascending, distinct.
-    pub checkpoints: Vec<u64>,
     /// `--thread-init-timeout`: seconds the set-up may take (0 = no limit).
     pub thread_init_timeout: u64,
+}
+
+impl RunShape {
+    /// How the run stops, in the header's and the result's words.
+    pub fn stop_condition(&self) -> String {
+        match (self.time, self.events) {
+            (0, 0) => "none (--time=0 --events=0: runs until interrupted, Ctrl-C)".into(),
+            (t, 0) => format!("time ({t}s)"),
+            (0, e) => format!("events ({e})"),
+            (t, e) => format!("time ({t}s) or events ({e}), whichever comes first"),
+        }
+    }
+}
+
+/// What the run prints as it goes and what it keeps at the end.
+#[derive(Clone, Debug)]
+pub struct Reporting {
     /// Seconds between printed interval lines; 0 = none printed (1 s intervals are still kept).
-    pub report_interval: u64,
+    pub interval: u64,
     pub percentile: u32,
     pub histogram: bool,
-    pub dist: DistParams,
-    /// The seed actually used (drawn from the clock when --rand-seed=0), printed so runs repeat.
-    pub seed: u64,
-    pub seed_from_time: bool,
-    pub ps_mode: PsMode,
-    pub ignore: IgnoreList,
-    pub target: Target,
-    pub output_format: OutputFormat,
-    pub output_file: Option<String>,
+    /// `--report-checkpoints`: seconds since the start of measurement, ascending, distinct.
+    pub checkpoints: Vec<u64>,
+    pub format: OutputFormat,
+    pub file: Option<String>,
     /// `--store`: the results store to keep the run in, if any.
     pub store: Option<std::path::PathBuf>,
     /// `--tag key=value`s, kept with the run in the store.
     pub tags: Vec<(String, String)>,
-    /// Every effective option (defaults included) with secrets removed, for the result file.
-    pub echo: BTreeMap<String, String>,
+}
+
+/// What the run reads from the server beside the workload's own statements.
+#[derive(Clone, Debug)]
+pub struct Sampling {
+    /// `--server-waits`: sample the server's view of the sessions during the run.
+    pub waits: bool,
+    /// `--server-status`: None when off, else the figures added to the engine's own set.
+    pub status: Option<Vec<(String, dbpress_driver::status::StatusKind)>>,
+}
+
+/// How the workload draws its keys.
+#[derive(Clone, Debug)]
+pub struct KeyDraws {
+    pub dist: DistParams,
+    /// The seed actually used (drawn from the clock when --rand-seed=0), printed so runs repeat.
+    pub seed: u64,
+    pub seed_from_time: bool,
+}
+
+/// Where the sessions go, how they send statements and which server errors they ride out.
+#[derive(Clone, Debug)]
+pub struct ConnectionSettings {
+    pub target: Target,
+    pub ps_mode: PsMode,
+    pub ignore: IgnoreList,
     /// Whose spelling the target was given in, so connection errors name what the user typed.
-    pub connection_flags: ConnectionFlags,
+    pub flags: ConnectionFlags,
     /// The connection options in effect that were not defaults, as sysbench-style options
     /// (" --mysql-host=db1 --mysql-password=***"), so a suggested command reaches the same
     /// server; passwords are never shown.
-    pub target_args: String,
+    pub args: String,
 }
 
 /// What a sysbench-style command line asks of a workload.
@@ -424,7 +471,7 @@ impl RunConfig {
     /// `dbpress WORD` with the connection options in use: the start of a command line a
     /// message suggests (cleanup, prepare), which must reach the same server.
     pub fn invocation(&self, word: &str) -> String {
-        format!("dbpress {word}{}", self.target_args)
+        format!("dbpress {word}{}", self.connection.args)
     }
 
     pub fn from_options(
@@ -433,6 +480,29 @@ impl RunConfig {
         opts: &OptionValues,
     ) -> Result<RunConfig> {
         let threads = opts.int(keys::THREADS)? as u32;
+        Self::with_threads(workload, command, opts, threads)
+    }
+
+    /// The configuration of one level of a sweep: the options as given (where --threads is a
+    /// list), run with `threads` sessions, and the result's copy of the options saying so.
+    pub fn at_threads(
+        workload: &str,
+        command: Command,
+        opts: &OptionValues,
+        threads: u32,
+    ) -> Result<RunConfig> {
+        let mut cfg = Self::with_threads(workload, command, opts, threads)?;
+        cfg.echo
+            .insert(keys::THREADS.name.into(), threads.to_string());
+        Ok(cfg)
+    }
+
+    fn with_threads(
+        workload: &str,
+        command: Command,
+        opts: &OptionValues,
+        threads: u32,
+    ) -> Result<RunConfig> {
         let time = opts.int(keys::TIME)?;
         let events = opts.int(keys::EVENTS)?;
         let warmup = opts.int(keys::WARMUP_TIME)?;
@@ -523,39 +593,50 @@ impl RunConfig {
         Ok(RunConfig {
             workload: workload.to_string(),
             command,
-            threads,
-            time,
-            events,
-            events_per_thread: 0,
-            warmup,
-            rate: (rate > 0.0).then_some(rate),
-            latency_limit_ns: (latency_limit_ms > 0.0).then_some((latency_limit_ms * 1e6) as u64),
-            server_waits: opts.flag(keys::SERVER_WAITS)?,
-            server_status: server_status(opts.text(keys::SERVER_STATUS))?,
-            arrival,
-            forced_shutdown,
-            thread_init_timeout,
-            checkpoints,
-            report_interval,
-            percentile,
-            histogram,
-            dist,
-            seed,
-            seed_from_time,
-            ps_mode,
-            ignore,
-            target,
-            output_format,
-            output_file,
-            connection_flags: if opts.text(keys::DB).is_empty() {
-                ConnectionFlags::Sysbench
-            } else {
-                ConnectionFlags::Url
+            shape: RunShape {
+                threads,
+                time,
+                events,
+                events_per_thread: 0,
+                warmup,
+                rate: (rate > 0.0).then_some(rate),
+                arrival,
+                latency_limit_ns: (latency_limit_ms > 0.0)
+                    .then_some((latency_limit_ms * 1e6) as u64),
+                forced_shutdown,
+                thread_init_timeout,
+            },
+            reporting: Reporting {
+                interval: report_interval,
+                percentile,
+                histogram,
+                checkpoints,
+                format: output_format,
+                file: output_file,
+                store,
+                tags,
+            },
+            sampling: Sampling {
+                waits: opts.flag(keys::SERVER_WAITS)?,
+                status: server_status(opts.text(keys::SERVER_STATUS))?,
+            },
+            keys: KeyDraws {
+                dist,
+                seed,
+                seed_from_time,
+            },
+            connection: ConnectionSettings {
+                target,
+                ps_mode,
+                ignore,
+                flags: if opts.text(keys::DB).is_empty() {
+                    ConnectionFlags::Sysbench
+                } else {
+                    ConnectionFlags::Url
+                },
+                args: target_args,
             },
             echo,
-            target_args,
-            store,
-            tags,
         })
     }
 }
@@ -594,7 +675,8 @@ mod tests {
     #[test]
     fn forced_shutdown_takes_seconds_a_share_of_time_or_off_and_only_bounds_a_time_run() {
         let f = |s: &str| {
-            config(&format!("oltp_point_select run --mysql-dry-run {s}")).map(|c| c.forced_shutdown)
+            config(&format!("oltp_point_select run --mysql-dry-run {s}"))
+                .map(|c| c.shape.forced_shutdown)
         };
         assert_eq!(f("--time=60").unwrap(), None);
         assert_eq!(f("--time=60 --forced-shutdown=off").unwrap(), None);
@@ -619,7 +701,7 @@ mod tests {
         let d = |s: &str| config(s).map(|c| c.echo["db-driver"].clone());
         assert_eq!(d("oltp_point_select run").unwrap(), "sqlite");
         assert!(matches!(
-            config("oltp_point_select run").unwrap().target,
+            config("oltp_point_select run").unwrap().connection.target,
             Target::Sqlite(ref t) if t.implicit && t.path.to_str() == Some("dbpress.sqlite")
         ));
         assert_eq!(
@@ -648,21 +730,23 @@ mod tests {
         assert!(e.message().contains("drop one of them"));
         // Each driver reads its own ignore list.
         let c = config("oltp_point_select run --db-driver=pgsql").unwrap();
-        assert!(c.ignore.contains("40P01") && !c.ignore.contains("1213"));
+        assert!(c.connection.ignore.contains("40P01") && !c.connection.ignore.contains("1213"));
         let c = config("oltp_point_select run").unwrap();
-        assert!(c.ignore.contains("SQLITE_BUSY"));
+        assert!(c.connection.ignore.contains("SQLITE_BUSY"));
     }
 
     #[test]
     fn ignore_errors_list_forms() {
         let c = config("oltp_point_select run --mysql-dry-run").unwrap();
         assert!(
-            c.ignore.contains("1213") && c.ignore.contains("1205") && !c.ignore.contains("1062")
+            c.connection.ignore.contains("1213")
+                && c.connection.ignore.contains("1205")
+                && !c.connection.ignore.contains("1062")
         );
         let c = config("oltp_point_select run --mysql-dry-run --mysql-ignore-errors=all").unwrap();
-        assert!(c.ignore.contains("1062"));
+        assert!(c.connection.ignore.contains("1062"));
         let c = config("oltp_point_select run --mysql-dry-run --mysql-ignore-errors=").unwrap();
-        assert!(!c.ignore.contains("1213"));
+        assert!(!c.connection.ignore.contains("1213"));
     }
 
     #[test]
@@ -681,16 +765,19 @@ mod tests {
         }
         let c =
             config("oltp_point_select run --db-driver=pgsql --pgsql-ignore-errors=40p01").unwrap();
-        assert!(c.ignore.contains("40P01"), "SQLSTATEs are case-insensitive");
+        assert!(
+            c.connection.ignore.contains("40P01"),
+            "SQLSTATEs are case-insensitive"
+        );
     }
 
     #[test]
     fn seed_zero_draws_one_and_records_it() {
         let c = config("oltp_point_select run --mysql-dry-run").unwrap();
-        assert!(c.seed_from_time && c.seed != 0);
+        assert!(c.keys.seed_from_time && c.keys.seed != 0);
         let c = config("oltp_point_select run --mysql-dry-run --rand-seed=42").unwrap();
-        assert!(!c.seed_from_time);
-        assert_eq!(c.seed, 42);
+        assert!(!c.keys.seed_from_time);
+        assert_eq!(c.keys.seed, 42);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! taken at the next one.
 
 use super::summary::summarize;
-use dbpress_config::RunConfig;
+use dbpress_config::{Reporting, RunConfig};
 use dbpress_measure::stats::snapshot::Totals;
 use dbpress_result::{Checkpoint, Checkpoints, Summary};
 
@@ -23,9 +23,9 @@ pub struct CheckpointClock {
 }
 
 impl CheckpointClock {
-    pub fn new(cfg: &RunConfig, threads: usize) -> CheckpointClock {
+    pub fn new(reporting: &Reporting, threads: usize) -> CheckpointClock {
         CheckpointClock {
-            due: cfg.checkpoints.clone(),
+            due: reporting.checkpoints.clone(),
             next: 0,
             period: Totals::new(0),
             base: vec![(0, 0); threads],

@@ -205,7 +205,7 @@ fn overrun(
     measure_start: Instant,
     tail: &Totals,
 ) -> Option<Overrun> {
-    let limit = Duration::from_secs(cfg.time);
+    let limit = Duration::from_secs(cfg.shape.time);
     Overrun::noted(limit.as_secs_f64(), total_time).then(|| Overrun {
         by_s: total_time - limit.as_secs_f64(),
         last_tick_late_s: saw_end

@@ -26,7 +26,7 @@ pub fn worker_setup_error(
         DbErrorKind::TooManyConnections => environment(format!(
             "the server refused {alike} of the {} connections: max_connections={} reached (server error {}): \
              raise it ({}) or use fewer --threads",
-            cfg.threads,
+            cfg.shape.threads,
             var("max_connections"),
             e.code,
             h.max_connections_fix
@@ -36,11 +36,11 @@ pub fn worker_setup_error(
              (for all its sessions together) was reached (server error {}); every session prepares its own copy of the \
              workload's statements (the OLTP workloads: for every table): use --db-ps-mode=disable, fewer --threads \
              (or --tables), or raise it (SET GLOBAL max_prepared_stmt_count=N)",
-            match cfg.threads {
+            match cfg.shape.threads {
                 1 => "the session".to_string(),
                 n => format!("{alike} of the {n} sessions"),
             },
-            if cfg.threads == 1 { "its" } else { "their" },
+            if cfg.shape.threads == 1 { "its" } else { "their" },
             var("max_prepared_stmt_count"),
             e.code
         )),
@@ -129,8 +129,8 @@ mod tests {
 
     #[test]
     fn a_statement_that_can_never_run_is_not_offered_the_ignore_list() {
-        let w =
-            dbpress_workload::registry::build("oltp_point_select", &Default::default(), 1).unwrap();
+        let w = dbpress_workload::registry::build("oltp_point_select", &Default::default(), 1, 1)
+            .unwrap();
         let w = w.as_ref();
         let e = DbError::new(
             DbErrorKind::BadStatement,
@@ -165,8 +165,8 @@ mod tests {
 
     #[test]
     fn a_missing_privilege_names_the_grant_not_the_session() {
-        let w =
-            dbpress_workload::registry::build("oltp_read_write", &Default::default(), 1).unwrap();
+        let w = dbpress_workload::registry::build("oltp_read_write", &Default::default(), 1, 1)
+            .unwrap();
         let e = DbError::new(
             DbErrorKind::PermissionDenied,
             "1142",

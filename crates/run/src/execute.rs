@@ -41,11 +41,14 @@ pub fn run(
     mut host: dbpress_measure::host::Sampler,
     progress: &mut dyn Progress,
 ) -> Result<RunOutput> {
-    crate::limits::check_thread_room(u64::from(cfg.threads))?;
-    crate::limits::check_file_room(u64::from(cfg.threads), driver.hints().files_per_session)?;
+    crate::limits::check_thread_room(u64::from(cfg.shape.threads))?;
+    crate::limits::check_file_room(
+        u64::from(cfg.shape.threads),
+        driver.hints().files_per_session,
+    )?;
     let parts = crate::start::Parts::new(cfg, workload);
     progress.phase(Phase::Initializing);
-    let status_items = crate::samplers::status_items(cfg, driver);
+    let status_items = crate::samplers::status_items(&cfg.sampling, driver);
     let crew = parts.crew(cfg, workload, driver);
     let (shared, kinds) = (&parts.shared, crew.kinds);
     std::thread::scope(|s| -> Result<RunOutput> {

@@ -78,13 +78,13 @@ fn warm_up(
     progress: &mut dyn Progress,
 ) -> Instant {
     let (cfg, shared, signals) = (run.cfg, run.shared, run.signals);
-    if cfg.warmup == 0 {
+    if cfg.shape.warmup == 0 {
         return started;
     }
     progress.phase(Phase::WarmingUp {
-        seconds: cfg.warmup,
+        seconds: cfg.shape.warmup,
     });
-    let warm_end = started + Duration::from_secs(cfg.warmup);
+    let warm_end = started + Duration::from_secs(cfg.shape.warmup);
     while Instant::now() < warm_end
         && !shared.stop.load(Ordering::Relaxed)
         && signals.caught().is_none()
@@ -116,13 +116,14 @@ impl<'a> Reporter<'a> {
             measure_start,
             last_tick: measure_start,
             saw_end: measure_start,
-            checkpoints: CheckpointClock::new(cfg, run.cells.len()),
+            checkpoints: CheckpointClock::new(&cfg.reporting, run.cells.len()),
         };
         Reporter {
-            tick: Duration::from_secs(cfg.report_interval.max(1)),
-            deadline: (cfg.time > 0).then(|| measure_start + Duration::from_secs(cfg.time)),
+            tick: Duration::from_secs(cfg.reporting.interval.max(1)),
+            deadline: (cfg.shape.time > 0)
+                .then(|| measure_start + Duration::from_secs(cfg.shape.time)),
             n: 1,
-            running_at_tick: cfg.threads,
+            running_at_tick: cfg.shape.threads,
             iv: Totals::new(0),
             out,
             run,
@@ -227,7 +228,7 @@ impl<'a> Reporter<'a> {
                 progress.checkpoint(c);
             }
         }
-        if cfg.report_interval > 0 && full_tick {
+        if cfg.reporting.interval > 0 && full_tick {
             progress.interval(&interval);
         }
         out.totals.add(&self.iv);
@@ -291,10 +292,10 @@ pub fn interval_of(
         errors: iv.counts.errors,
         reconnects: iv.counts.reconnects,
         // --percentile=0: percentiles off, as in sysbench (its interval lines then say 0.00).
-        latency_pct_ms: if cfg.percentile == 0 {
+        latency_pct_ms: if cfg.reporting.percentile == 0 {
             0.0
         } else {
-            percentile_ms(&iv.response, f64::from(cfg.percentile))
+            percentile_ms(&iv.response, f64::from(cfg.reporting.percentile))
         },
         latency_p99_ms: percentile_ms(&iv.response, 99.0),
         latency_max_ms: if iv.counts.events > 0 {
@@ -306,7 +307,7 @@ pub fn interval_of(
         concurrency: pacing.map(|p| p.1),
         lag_ms: pacing.map(|p| p.2 as f64 / 1e6),
         late_events: pacing.map(|p| p.3),
-        skipped: (cfg.rate.is_some() && cfg.latency_limit_ns.is_some())
+        skipped: (cfg.shape.rate.is_some() && cfg.shape.latency_limit_ns.is_some())
             .then_some(iv.counts.skipped),
         closing: false,
         host_cpu: None,

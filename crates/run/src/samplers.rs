@@ -3,7 +3,7 @@
 //! run's stop.
 
 use crate::shared::Shared;
-use dbpress_config::RunConfig;
+use dbpress_config::{RunConfig, Sampling};
 use dbpress_driver::Driver;
 use dbpress_measure::status::{ServerStatus, StatusItem, StatusTimeline};
 use dbpress_measure::waits::{ServerWaits, Timeline};
@@ -11,9 +11,9 @@ use std::thread::{Scope, ScopedJoinHandle};
 
 /// The status figures a run reads (the engine's set and `--server-status`'s additions) and
 /// where they come from; None when the engine has none or `--server-status=off`.
-pub fn status_items(cfg: &RunConfig, driver: &dyn Driver) -> Option<(Vec<StatusItem>, String)> {
+pub fn status_items(sampling: &Sampling, driver: &dyn Driver) -> Option<(Vec<StatusItem>, String)> {
     let spec = driver.status_spec()?;
-    let extra = cfg.server_status.as_ref()?;
+    let extra = sampling.status.as_ref()?;
     Some((
         dbpress_measure::status::items(spec, extra),
         spec.source.to_string(),
@@ -41,10 +41,10 @@ impl<'scope> Samplers<'scope> {
         status_items: Option<&'env (Vec<StatusItem>, String)>,
         shared: &'env Shared,
     ) -> Samplers<'scope> {
-        let threads = cfg.threads as usize;
+        let threads = cfg.shape.threads as usize;
         let waits = driver
             .wait_source()
-            .filter(|_| cfg.server_waits)
+            .filter(|_| cfg.sampling.waits)
             .map(|source| {
                 s.spawn(move || dbpress_measure::waits::sample(driver, source, threads, shared))
             });

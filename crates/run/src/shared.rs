@@ -35,9 +35,9 @@ impl Shared {
     pub fn for_run(cfg: &dbpress_config::RunConfig, threads: usize) -> Shared {
         Shared {
             stop: AtomicBool::new(false),
-            measuring: AtomicBool::new(cfg.warmup == 0),
-            events_limit: cfg.events,
-            events_per_thread: cfg.events_per_thread,
+            measuring: AtomicBool::new(cfg.shape.warmup == 0),
+            events_limit: cfg.shape.events,
+            events_per_thread: cfg.shape.events_per_thread,
             events_claimed: AtomicU64::new(0),
             in_flight: AtomicU64::new(0),
             running: AtomicUsize::new(threads),
@@ -45,7 +45,7 @@ impl Shared {
             epoch: Instant::now(),
             epoch_ns: dbpress_measure::stats::now_ns(),
             deadline_ns: AtomicU64::new(0),
-            latency_limit_ns: cfg.latency_limit_ns.unwrap_or(0),
+            latency_limit_ns: cfg.shape.latency_limit_ns.unwrap_or(0),
             session_ids: std::sync::Mutex::new(Vec::new()),
         }
     }

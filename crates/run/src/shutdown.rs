@@ -12,7 +12,7 @@
 //!   answer within the grace) will not answer them either, and they are left behind.
 
 use super::shared::Shared;
-use dbpress_config::RunConfig;
+use dbpress_config::{RunConfig, RunShape};
 use dbpress_measure::stats::now_ns;
 use dbpress_result::progress::{Phase, Progress};
 use dbpress_result::Abandoned;
@@ -49,15 +49,15 @@ pub enum Ending {
 
 /// How long a stop signal lets sessions finish: `GRACE_MIN_S`, or `--forced-shutdown`'s grace
 /// when that is longer.
-pub fn grace_s(cfg: &RunConfig) -> f64 {
-    cfg.forced_shutdown.unwrap_or(0.0).max(GRACE_MIN_S)
+pub fn grace_s(shape: &RunShape) -> f64 {
+    shape.forced_shutdown.unwrap_or(0.0).max(GRACE_MIN_S)
 }
 
 /// When `--forced-shutdown` gives up on the workers (ns on the `now_ns` clock): the grace
 /// period after the end of `--time` (warm-up included), or None when nothing bounds the wait.
 fn forced_at(cfg: &RunConfig, shared: &Shared) -> Option<u64> {
     let deadline = shared.deadline_ns.load(Ordering::Relaxed);
-    let grace = cfg.forced_shutdown?;
+    let grace = cfg.shape.forced_shutdown?;
     (deadline > 0).then(|| shared.epoch_ns + deadline + (grace * 1e9) as u64)
 }
 
@@ -85,7 +85,7 @@ pub fn wait_for_workers(
         probe,
     } = *watch;
     let forced_at = forced_at(cfg, shared);
-    let grace = Duration::from_secs_f64(grace_s(cfg));
+    let grace = Duration::from_secs_f64(grace_s(&cfg.shape));
     let waiting_since = now_ns();
     let mut signal = stopped_by.map(|s| (s, waiting_since));
     let mut asking: Option<mpsc::Receiver<bool>> = None;
@@ -146,7 +146,7 @@ pub fn wait_for_workers(
         {
             progress.phase(Phase::StillWaiting {
                 running,
-                threads: cfg.threads,
+                threads: cfg.shape.threads,
                 seconds: NOTICE_AFTER_NS / 1_000_000_000,
             });
             told = true;

@@ -37,11 +37,11 @@ pub struct Parts {
 impl Parts {
     pub fn new(cfg: &RunConfig, workload: &dyn Workload) -> Parts {
         let kinds = workload.statement_kinds().len();
-        let threads = cfg.threads as usize;
+        let threads = cfg.shape.threads as usize;
         Parts {
             cells: (0..threads).map(|_| ThreadCell::new(kinds)).collect(),
             shared: Shared::for_run(cfg, threads),
-            schedule: cfg.rate.map(|r| Schedule::new(r, cfg.arrival)),
+            schedule: cfg.shape.rate.map(|r| Schedule::new(r, cfg.shape.arrival)),
             go: Gate::default(),
             slots: SetupSlots::new(crate::setup_slots::SETUP_SLOTS),
             setup_failed: AtomicBool::new(false),
@@ -109,13 +109,13 @@ pub fn worker_main(crew: &Crew<'_>, tid: u32, ready: mpsc::Sender<Ready>) -> Opt
     let cell = &cells[tid as usize];
     let slot = slots.take();
     let setup = driver.connect(tid as usize).and_then(|mut conn| {
-        let rng = Rng::new(cfg.seed, u64::from(tid) + 1);
+        let rng = Rng::new(cfg.keys.seed, u64::from(tid) + 1);
         let events = workload.worker(
             conn.as_mut(),
             driver.dialect(),
             tid,
             rng.clone(),
-            Distribution::new(&cfg.dist),
+            Distribution::new(&cfg.keys.dist),
         )?;
         Ok((conn, events, rng))
     });
@@ -145,7 +145,7 @@ pub fn worker_main(crew: &Crew<'_>, tid: u32, ready: mpsc::Sender<Ready>) -> Opt
         cell,
         shared,
         schedule,
-        ignore: &cfg.ignore,
+        ignore: &cfg.connection.ignore,
         rng: pacing_rng,
         transactional,
         stmts: StmtStats::new(kinds),
@@ -260,7 +260,7 @@ impl Crew<'_> {
         // Without a warm-up, measurement starts at the release below: the machine is read
         // now, not when the reporter next gets a CPU (on a machine with hundreds of busy
         // threads per core, that can be a second later).
-        if self.cfg.warmup == 0 {
+        if self.cfg.shape.warmup == 0 {
             host.begin();
         }
         init.disarm();
@@ -270,9 +270,9 @@ impl Crew<'_> {
         if let Some(s) = self.schedule {
             s.start_at(start_ns);
         }
-        if self.cfg.time > 0 {
+        if self.cfg.shape.time > 0 {
             self.shared.deadline_ns.store(
-                start_ns + (self.cfg.time + self.cfg.warmup) * 1_000_000_000,
+                start_ns + (self.cfg.shape.time + self.cfg.shape.warmup) * 1_000_000_000,
                 Ordering::Relaxed,
             );
         }

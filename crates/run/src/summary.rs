@@ -28,15 +28,21 @@ pub fn summarize(
         reconnects: t.counts.reconnects,
         tps: t.counts.events as f64 / secs,
         qps: t.counts.queries() as f64 / secs,
-        latency: latency(&t.response, exact, cfg.percentile),
-        service_time: cfg.rate.map(|_| latency(&t.service, None, cfg.percentile)),
+        latency: latency(&t.response, exact, cfg.reporting.percentile),
+        service_time: cfg
+            .shape
+            .rate
+            .map(|_| latency(&t.service, None, cfg.reporting.percentile)),
         late_events: t.counts.late,
         max_lag_ms: t.counts.max_lag_ns as f64 / 1e6,
-        latency_limit: cfg.latency_limit_ns.map(|l| dbpress_result::LatencyLimit {
-            limit_ms: l as f64 / 1e6,
-            above: t.counts.over_limit,
-            skipped: t.counts.skipped,
-        }),
+        latency_limit: cfg
+            .shape
+            .latency_limit_ns
+            .map(|l| dbpress_result::LatencyLimit {
+                limit_ms: l as f64 / 1e6,
+                above: t.counts.over_limit,
+                skipped: t.counts.skipped,
+            }),
         fairness: Fairness {
             events_avg,
             events_stddev,

@@ -6,7 +6,6 @@ use crate::events::{EventGen, Exec};
 use crate::oltp::prepare::setup_error;
 use crate::workload::{Context, Workload};
 use dbpress_core::error::{environment, Result};
-use dbpress_core::options::OptionValues;
 use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::{Connection, DbResult, Dialect};
 use dbpress_measure::host::HostUsage;
@@ -22,10 +21,8 @@ pub struct BulkInsert {
 }
 
 impl BulkInsert {
-    pub fn new(opts: &OptionValues) -> Result<BulkInsert> {
-        Ok(BulkInsert {
-            threads: opts.int(dbpress_config::keys::THREADS)? as u32,
-        })
+    pub fn new(threads: u32) -> BulkInsert {
+        BulkInsert { threads }
     }
 }
 

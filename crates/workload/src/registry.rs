@@ -17,21 +17,27 @@ pub fn list() -> Vec<(&'static str, &'static str)> {
     all
 }
 
-/// The workload `name` configured from `opts`; `seed` is the run's seed (for sequences shared
-/// by all threads, such as oltp_insert's unique ids).
-pub fn build(name: &str, opts: &OptionValues, seed: u64) -> Result<Box<dyn Workload>> {
+/// The workload `name` configured from `opts`, for a run of `threads` sessions (per-thread
+/// state such as bulk_insert's tables is sized by it) with the run's `seed` (for sequences
+/// shared by all threads, such as oltp_insert's unique ids).
+pub fn build(
+    name: &str,
+    opts: &OptionValues,
+    threads: u32,
+    seed: u64,
+) -> Result<Box<dyn Workload>> {
     known(name)?;
     if name == tpcc::NAME {
         return Ok(Box::new(tpcc::Tpcc::new(opts, seed)?));
     }
     if name == bulk_insert::NAME {
-        return Ok(Box::new(bulk_insert::BulkInsert::new(opts)?));
+        return Ok(Box::new(bulk_insert::BulkInsert::new(threads)));
     }
     let v = oltp::VARIANTS
         .iter()
         .find(|v| v.name == name)
         .expect("known() accepted the name");
-    Ok(Box::new(oltp::Oltp::new(v, opts, seed)?))
+    Ok(Box::new(oltp::Oltp::new(v, opts, threads, seed)?))
 }
 
 /// Ok for a known workload name, else the one-line error listing them.

@@ -313,7 +313,12 @@ static KIND_NAMES: [&str; kind::COUNT] = [
 ];
 
 impl Oltp {
-    pub fn new(variant: &'static Variant, opts: &OptionValues, seed: u64) -> Result<Oltp> {
+    pub fn new(
+        variant: &'static Variant,
+        opts: &OptionValues,
+        threads: u32,
+        seed: u64,
+    ) -> Result<Oltp> {
         let n = |k: IntOpt| -> Result<u32> { Ok(opts.int(k)? as u32) };
         let range_selects = opts.flag(keys::RANGE_SELECTS)?;
         let r = |k: IntOpt| -> Result<u32> {
@@ -399,7 +404,7 @@ impl Oltp {
             variant,
             mix,
             schema,
-            threads: opts.int(dbpress_config::keys::THREADS)? as u32,
+            threads,
             unique: Arc::new(UniqueSequence::new(seed)),
         })
     }
@@ -422,7 +427,7 @@ mod tests {
         let args: Vec<String> = s.split_whitespace().map(String::from).collect();
         let (workload, _, opts) = parse_workload(&args).unwrap();
         let v = VARIANTS.iter().find(|v| v.name == workload).unwrap();
-        Oltp::new(v, &opts, 1).unwrap()
+        Oltp::new(v, &opts, 1, 1).unwrap()
     }
 
     #[test]
@@ -465,7 +470,7 @@ mod tests {
             .map(String::from)
             .collect();
         let (_, _, opts) = parse_workload(&args).unwrap();
-        let e = Oltp::new(&VARIANTS[1], &opts, 1).err().unwrap();
+        let e = Oltp::new(&VARIANTS[1], &opts, 1, 1).err().unwrap();
         assert!(e.message().contains("--auto-inc=on"));
     }
 }
