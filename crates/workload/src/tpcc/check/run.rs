@@ -144,42 +144,34 @@ pub fn run_checks(ctx: &Context<'_>, after: After, warehouses: u32, sets: &[Name
             .unwrap_or_else(|p| p.into_inner())
             .record(at, r);
     };
-    std::thread::scope(|scope| {
-        for t in 0..workers {
-            let (units, next, note) = (&units, &next, &note);
-            scope.spawn(move || {
-                let mut conn = match ctx.connect(t) {
-                    Ok(c) => c,
-                    Err(e) => return note(0, 1, (0, 0), Err(e)),
-                };
-                while let Some(unit) = units.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    match *unit {
-                        Unit::Whole { set, number } => {
-                            let c = by_number(number);
-                            // 10 is asked the quick way; the long way follows where 12 fails.
-                            let sql = if number == 10 {
-                                CONDITION_10_GIVEN_12
-                            } else {
-                                c.sql
-                            };
-                            let r = ask(conn.as_mut(), c, &sets[set].sql(sql));
-                            note(set, number, (0, 0), r);
-                        }
-                        Unit::District { set, w, d } => {
-                            screen(conn.as_mut(), &sets[set], w, d, &|n, r| {
-                                note(set, n, (w, d), r)
-                            });
-                            for &number in DISTRICT_ORDER.iter().filter(|&&n| applies(n, after)) {
-                                let c = by_number(number);
-                                let r = ask(conn.as_mut(), c, &sets[set].sql(&c.sql_for(w, d)));
-                                note(set, number, (w, d), r);
-                            }
-                        }
+    // A condition that fails or errs is noted and the others go on: every line is printed.
+    // Only a session that cannot connect stops the check (the crew returns its error).
+    crate::crew::crew(ctx, workers, None, |_, conn, _| {
+        while let Some(unit) = units.get(next.fetch_add(1, Ordering::Relaxed)) {
+            match *unit {
+                Unit::Whole { set, number } => {
+                    let c = by_number(number);
+                    // 10 is asked the quick way; the long way follows where 12 fails.
+                    let sql = if number == 10 {
+                        CONDITION_10_GIVEN_12
+                    } else {
+                        c.sql
+                    };
+                    let r = ask(conn, c, &sets[set].sql(sql));
+                    note(set, number, (0, 0), r);
+                }
+                Unit::District { set, w, d } => {
+                    screen(conn, &sets[set], w, d, &|n, r| note(set, n, (w, d), r));
+                    for &number in DISTRICT_ORDER.iter().filter(|&&n| applies(n, after)) {
+                        let c = by_number(number);
+                        let r = ask(conn, c, &sets[set].sql(&c.sql_for(w, d)));
+                        note(set, number, (w, d), r);
                     }
                 }
-            });
+            }
         }
-    });
+        Ok(())
+    })?;
     report(ctx, after, sets, found)
 }
 
