@@ -179,8 +179,8 @@ impl Workload for ScriptWorkload {
             let mut steps = Vec::new();
             for c in &s.commands {
                 steps.push(match c {
-                    Command::Set(name, e) => Step::Set(name.clone(), e.clone()),
-                    Command::Sleep(sl) => Step::Sleep(sl.clone()),
+                    Command::Set(name, e) => PreparedCommand::Set(name.clone(), e.clone()),
+                    Command::Sleep(sl) => PreparedCommand::Sleep(sl.clone()),
                     Command::Sql { text, params, line } => {
                         // The server's complaint names the statement by where it is written.
                         let stmt = conn
@@ -188,7 +188,7 @@ impl Workload for ScriptWorkload {
                             .map_err(|e| e.at(format!("{}:{line}", s.name)))?;
                         let k = kind;
                         kind += 1;
-                        Step::Sql(k, stmt, params.clone())
+                        PreparedCommand::Sql(k, stmt, params.clone())
                     }
                 });
             }
@@ -211,14 +211,16 @@ impl Workload for ScriptWorkload {
     }
 }
 
-enum Step {
+/// A script command made ready to run: its statement prepared on the session, its
+/// expression parsed once.
+enum PreparedCommand {
     Set(String, expr::Expr),
     Sleep(Sleep),
     Sql(u8, StmtHandle, Vec<String>),
 }
 
 struct ScriptEvents {
-    plans: Vec<(u32, Vec<Step>)>,
+    plans: Vec<(u32, Vec<PreparedCommand>)>,
     total_weight: u32,
     vars: HashMap<String, Num>,
     rng: Rng,
@@ -245,7 +247,7 @@ impl EventGen for ScriptEvents {
         let steps = &self.plans[chosen].1;
         for step in steps {
             match step {
-                Step::Set(name, e) => {
+                PreparedCommand::Set(name, e) => {
                     let vars = &self.vars;
                     let lookup = |n: &str| vars.get(n).cloned();
                     let mut env = Env {
@@ -263,7 +265,7 @@ impl EventGen for ScriptEvents {
                         }
                     }
                 }
-                Step::Sleep(s) => {
+                PreparedCommand::Sleep(s) => {
                     let micros = match s {
                         Sleep::Micros(m) => *m,
                         Sleep::Var(n, unit) => match self.vars.get(n) {
@@ -274,7 +276,7 @@ impl EventGen for ScriptEvents {
                     };
                     std::thread::sleep(std::time::Duration::from_micros(micros));
                 }
-                Step::Sql(kind, stmt, names) => {
+                PreparedCommand::Sql(kind, stmt, names) => {
                     self.text.clear();
                     for n in names {
                         match self.vars.get(n) {

@@ -64,13 +64,13 @@ impl Terminal {
             let cents: i64 = (0..self.rows.len())
                 .filter_map(|r| self.rows.scaled(r, 0, 2))
                 .sum();
-            self.a.clear();
-            gen::decimal(cents, 2, &mut self.a);
+            self.amount_text.clear();
+            gen::decimal(cents, 2, &mut self.amount_text);
             exec.run(
                 kind::DELIVERY,
                 s.customer_deliver,
                 &[
-                    Value::Str(&self.a),
+                    Value::Str(&self.amount_text),
                     Value::Int(wi),
                     Value::Int(d),
                     Value::Int(c_id),

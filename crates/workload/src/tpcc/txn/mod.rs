@@ -46,9 +46,10 @@ pub struct Terminal {
     /// The terminal's district for Stock-Level (2.8.1.1).
     pub stock_district: u32,
     pub rows: ResultRows,
-    /// Scratch buffers for text parameters.
-    pub a: Vec<u8>,
-    pub b: Vec<u8>,
+    /// Scratch buffers for text parameters, reused by every transaction: amounts as decimal
+    /// text (one or several side by side), and a customer's last name.
+    pub amount_text: Vec<u8>,
+    pub last_name: Vec<u8>,
     pub c_data: Vec<u8>,
     pub h_data: Vec<u8>,
     /// The current second as a timestamp literal, and that second.
@@ -80,8 +81,8 @@ impl Terminal {
             home,
             stock_district,
             rows: ResultRows::new(),
-            a: Vec::new(),
-            b: Vec::new(),
+            amount_text: Vec::new(),
+            last_name: Vec::new(),
             c_data: Vec::new(),
             h_data: Vec::new(),
             now_text: Vec::new(),

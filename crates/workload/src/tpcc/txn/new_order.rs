@@ -220,15 +220,15 @@ impl Terminal {
         exec.run(kind::NO_STOCK_UPDATE, s.stock_update, &params[..n_params])?;
 
         // The lines in one INSERT.
-        self.a.clear();
+        self.amount_text.clear();
         let mut amount_at = [(0usize, 0usize); MAX_LINES];
         let mut total: i64 = 0;
         for (i, l) in lines.iter().enumerate().take(valid) {
             let amount = i64::from(l.qty) * l.price_cents;
             total += amount;
-            let start = self.a.len();
-            gen::decimal(amount, 2, &mut self.a);
-            amount_at[i] = (start, self.a.len());
+            let start = self.amount_text.len();
+            gen::decimal(amount, 2, &mut self.amount_text);
+            amount_at[i] = (start, self.amount_text.len());
         }
         // The order's total as the terminal would show it (2.4.2.2), in ten-thousandths.
         let shown =
@@ -245,7 +245,7 @@ impl Terminal {
             p[4] = Value::Int(i64::from(l.item));
             p[5] = Value::Int(i64::from(l.supply));
             p[6] = Value::Int(i64::from(l.qty));
-            p[7] = Value::Str(&self.a[amount_at[i].0..amount_at[i].1]);
+            p[7] = Value::Str(&self.amount_text[amount_at[i].0..amount_at[i].1]);
             p[8] = Value::Str(&l.dist[..l.dist_len as usize]);
         }
         exec.run(kind::NO_LINES_INSERT, insert, &params[..9 * valid])?;

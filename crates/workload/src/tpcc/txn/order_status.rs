@@ -18,12 +18,12 @@ impl Terminal {
         let c_id = if by_name {
             gen::last_name(
                 gen::nurand(&mut self.rng, 255, 0, 999, self.c.c_last),
-                &mut self.b,
+                &mut self.last_name,
             );
             exec.run_rows(
                 kind::CUSTOMER_BY_NAME,
                 s.customer_by_name,
-                &[Value::Int(wi), Value::Int(di), Value::Str(&self.b)],
+                &[Value::Int(wi), Value::Int(di), Value::Str(&self.last_name)],
                 &mut self.rows,
             )?;
             if self.rows.is_empty() {

@@ -22,14 +22,14 @@ impl Terminal {
         if by_name {
             gen::last_name(
                 gen::nurand(&mut self.rng, 255, 0, 999, self.c.c_last),
-                &mut self.b,
+                &mut self.last_name,
             );
         } else {
             c_id = gen::nurand(&mut self.rng, 1023, 1, 3000, self.c.c_id);
         }
         let amount = i64::from(self.rng.uniform(100, 500_000));
-        self.a.clear();
-        gen::decimal(amount, 2, &mut self.a);
+        self.amount_text.clear();
+        gen::decimal(amount, 2, &mut self.amount_text);
         self.stamp();
         let (wi, di) = (i64::from(w), i64::from(d));
         let (cwi, cdi) = (i64::from(c_w), i64::from(c_d));
@@ -39,7 +39,7 @@ impl Terminal {
         exec.run_rows(
             kind::PAY_WAREHOUSE,
             s.warehouse_pay,
-            &[Value::Str(&self.a), Value::Int(wi)],
+            &[Value::Str(&self.amount_text), Value::Int(wi)],
             &mut self.rows,
         )?;
         if let Some(read) = s.warehouse_read {
@@ -55,7 +55,11 @@ impl Terminal {
         exec.run_rows(
             kind::PAY_DISTRICT,
             s.district_pay,
-            &[Value::Str(&self.a), Value::Int(wi), Value::Int(di)],
+            &[
+                Value::Str(&self.amount_text),
+                Value::Int(wi),
+                Value::Int(di),
+            ],
             &mut self.rows,
         )?;
         if let Some(read) = s.district_read {
@@ -76,7 +80,11 @@ impl Terminal {
             exec.run_rows(
                 kind::CUSTOMER_BY_NAME,
                 s.customer_ids_by_name,
-                &[Value::Int(cwi), Value::Int(cdi), Value::Str(&self.b)],
+                &[
+                    Value::Int(cwi),
+                    Value::Int(cdi),
+                    Value::Str(&self.last_name),
+                ],
                 &mut self.rows,
             )?;
             if self.rows.is_empty() {
@@ -108,7 +116,7 @@ impl Terminal {
             self.c_data.clear();
             let head = format!("{c_id} {c_d} {c_w} {d} {w} ");
             self.c_data.extend_from_slice(head.as_bytes());
-            self.c_data.extend_from_slice(&self.a);
+            self.c_data.extend_from_slice(&self.amount_text);
             self.c_data.extend_from_slice(b" | ");
             self.c_data
                 .extend_from_slice(self.rows.bytes(0, 0).unwrap_or_default());
@@ -117,8 +125,8 @@ impl Terminal {
                 kind::PAY_CUSTOMER_UPDATE,
                 s.customer_pay_bc,
                 &[
-                    Value::Str(&self.a),
-                    Value::Str(&self.a),
+                    Value::Str(&self.amount_text),
+                    Value::Str(&self.amount_text),
                     Value::Str(&self.c_data),
                     Value::Int(cwi),
                     Value::Int(cdi),
@@ -130,8 +138,8 @@ impl Terminal {
                 kind::PAY_CUSTOMER_UPDATE,
                 s.customer_pay,
                 &[
-                    Value::Str(&self.a),
-                    Value::Str(&self.a),
+                    Value::Str(&self.amount_text),
+                    Value::Str(&self.amount_text),
                     Value::Int(cwi),
                     Value::Int(cdi),
                     Value::Int(ci),
@@ -148,7 +156,7 @@ impl Terminal {
                 Value::Int(di),
                 Value::Int(wi),
                 Value::Str(&self.now_text),
-                Value::Str(&self.a),
+                Value::Str(&self.amount_text),
                 Value::Str(&self.h_data),
             ],
         )?;
