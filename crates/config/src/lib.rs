@@ -3,8 +3,10 @@
 //! keys beside them (`crates/workload/src/oltp/keys.rs`, `tpcc/keys.rs`); slap's and script's
 //! flags are still read by name in their front ends.
 //!
-//! - `run_config`: `RunConfig`, the command (`prepare`, `run`…), output format, ignore list,
-//!   arrival, and `resolve_driver` (the `--db` scheme, else `--db-driver`, else the driver whose
+//! - `run_config`: `RunConfig` in small groups (`RunShape`: threads, time, events, rate;
+//!   `Reporting`: intervals, percentile, output format and file, store; `Sampling`: the
+//!   server's waits and status; `KeyDraws`: distribution and seed; `ConnectionSettings`:
+//!   target, statement mode, ignore list), the command (`prepare`, `run`…), and `resolve_driver` (the `--db` scheme, else `--db-driver`, else the driver whose
 //!   options were given, else embedded SQLite)
 //! - `mysql_target`, `pgsql_target`, `sqlite_target`: each engine's target from its options, a
 //!   URL, the environment and the client's own files (`option_file`: MySQL option files)
