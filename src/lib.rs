@@ -68,6 +68,8 @@ pub fn shorten_long_words(message: &str) -> String {
 
 /// Run dbpress with `args` (without the program name); returns the exit code.
 pub fn main_with_args(args: &[String]) -> u8 {
+    // The option table, every workload's rows with core's, for everything that reads options.
+    dbpress_core::options::table::install(cli::options_table());
     let code = match commands::dispatch(args) {
         Ok(code) => code,
         Err(e) => {

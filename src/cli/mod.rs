@@ -7,9 +7,23 @@
 
 pub use dbpress_config::Command;
 use dbpress_core::error::{usage, Result};
-pub use dbpress_core::options::scan::parse_options;
-use dbpress_core::options::scan::{scan, workload_from_test, Scanned, UNKNOWN_OPTION_HINT};
+use dbpress_core::options::scan::{
+    parse_options_in, scan_in, workload_from_test, Scanned, UNKNOWN_OPTION_HINT,
+};
+use dbpress_core::options::table::Table;
 use dbpress_core::options::OptionValues;
+
+/// The option table a command line is read with: core's rows and every workload's, as the
+/// workload registry assembles them (the table `main_with_args` installs for the readers that
+/// have no values in hand).
+pub fn options_table() -> Table {
+    dbpress_workload::registry::options()
+}
+
+/// Options only (no words), for commands that translate flags of their own into dbpress's.
+pub fn parse_options(args: &[String]) -> Result<OptionValues> {
+    parse_options_in(&options_table(), args)
+}
 
 /// What a command line in sysbench's grammar says: an answer that ends parsing, or its words
 /// (at most two: a command's name and its argument, or a workload and its command word) and
@@ -51,7 +65,7 @@ pub fn parse_options_of(args: &[String], command: &str) -> Result<OptionValues> 
 }
 
 pub fn parse(args: &[String]) -> Result<Invocation> {
-    let (opts, words, test_name) = match scan(args)? {
+    let (opts, words, test_name) = match scan_in(&options_table(), args)? {
         Scanned::Options(o, w, t) => (o, w, t),
         Scanned::Help => return Ok(Invocation::Help),
         Scanned::Version => return Ok(Invocation::Version),

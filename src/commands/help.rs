@@ -70,22 +70,19 @@ const GENERAL_GROUPS: &[dbpress_core::options::table::Group] = &[
 
 fn workload_help(name: &str) -> String {
     let mut s = format!("{name} options:\n");
-    let own = if name == "tpcc" {
-        dbpress_core::options::table::Group::Tpcc
-    } else {
-        dbpress_core::options::table::Group::Oltp
-    };
+    let own = dbpress_workload::registry::help_group(name);
     s.push_str(&options_help(&[own]));
     s.push_str(&options_help(GENERAL_GROUPS));
     s
 }
 
 fn options_help(groups: &[dbpress_core::options::table::Group]) -> String {
-    use dbpress_core::options::table::{Kind, SPECS};
+    use dbpress_core::options::table::Kind;
+    let table = dbpress_core::options::table::installed();
     let mut s = String::new();
     for &g in groups {
         s.push_str(&format!("{}:\n", g.title()));
-        let mut specs: Vec<_> = SPECS.iter().filter(|o| o.group == g).collect();
+        let mut specs: Vec<_> = table.rows().filter(|o| o.group == g).collect();
         specs.sort_by_key(|o| o.name);
         for o in specs {
             let shape = match o.kind {

@@ -1,6 +1,6 @@
 //! The options the configuration reads, as typed keys: each name and the values it takes,
-//! written once here (the option table in `dbpress_core::options::table` holds their
-//! defaults and help).
+//! written once here (their rows, with defaults and help, are core's general ones in
+//! `dbpress_core::options::table`).
 
 dbpress_core::option_keys! {
     THREADS: IntOpt("threads", 1, 100_000),
@@ -67,14 +67,16 @@ dbpress_core::option_keys! {
     SQLITE_JOURNAL_MODE: TextOpt("sqlite-journal-mode"),
     SQLITE_SYNCHRONOUS: TextOpt("sqlite-synchronous"),
     SQLITE_PATH: TextOpt("sqlite-path"),
-    /// Read by the workloads that create tables (OLTP, TPC-C).
-    MYSQL_STORAGE_ENGINE: TextOpt("mysql-storage-engine"),
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn every_key_is_in_the_option_table_as_its_kind() {
-        dbpress_core::options::keys::check_in_table(super::ALL).unwrap();
+        dbpress_core::options::keys::check_in_table(
+            &dbpress_core::options::table::Table::general(),
+            super::ALL,
+        )
+        .unwrap();
     }
 }

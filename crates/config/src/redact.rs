@@ -39,8 +39,8 @@ pub fn redact_args(args: &[String]) -> Vec<String> {
             continue;
         }
         let norm = a.replace('_', "-");
-        let secret = dbpress_core::options::table::SPECS
-            .iter()
+        let secret = dbpress_core::options::table::rows()
+            .into_iter()
             .filter(|s| s.secret)
             .find(|s| {
                 norm.strip_prefix("--")

@@ -430,10 +430,10 @@ pub fn store_and_tags(opts: &OptionValues) -> Result<(Option<std::path::PathBuf>
 /// The explicitly set options that say which server a session reaches and how, each as
 /// ` --name=value` (shell-quoted where needed; a password as ***).
 fn target_args(opts: &OptionValues) -> String {
-    use dbpress_core::options::table::{Group, SPECS};
+    use dbpress_core::options::table::Group;
     let mut out = String::new();
     // In the option table's order: host, port, socket, user, password, database, TLS…
-    for spec in SPECS {
+    for spec in opts.table().rows() {
         let name = spec.name;
         if !opts.is_set(name) {
             continue;
@@ -577,8 +577,10 @@ impl RunConfig {
         let ignore_option = format!("{}-ignore-errors", driver.name());
         let ignore = ignore_list(opts.get(&ignore_option), &ignore_option)?;
 
-        let mut echo: BTreeMap<String, String> = dbpress_core::options::table::SPECS
-            .iter()
+        // Every option of the table the values were read with, workloads' included.
+        let mut echo: BTreeMap<String, String> = opts
+            .table()
+            .rows()
             .filter(|s| !s.secret)
             .map(|s| (s.name.to_string(), opts.get(s.name).to_string()))
             .collect();

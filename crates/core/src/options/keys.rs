@@ -3,7 +3,7 @@
 //! compile error) and its range is written once. `option_keys!` declares a module's keys with
 //! the list its test checks against the option table.
 
-use super::table::Kind;
+use super::table::{Kind, Table};
 use super::values::{boolean, choice, float, int, OptionValues};
 use crate::error::Result;
 
@@ -155,12 +155,12 @@ macro_rules! option_keys {
     };
 }
 
-/// Every key of `keys` is in the option table, as the kind it reads: the names that the
-/// compiler cannot check.
-pub fn check_in_table(keys: &[&dyn Key]) -> std::result::Result<(), String> {
+/// Every key of `keys` is in `table` (the one its reader's options are read with), as the
+/// kind it reads: the names that the compiler cannot check.
+pub fn check_in_table(table: &Table, keys: &[&dyn Key]) -> std::result::Result<(), String> {
     let wrong: Vec<String> = keys
         .iter()
-        .filter_map(|k| match super::table::find(k.name()) {
+        .filter_map(|k| match table.find(k.name()) {
             None => Some(format!("--{} is not in the option table", k.name())),
             Some(spec) if !k.fits(spec.kind) => Some(format!(
                 "--{} is a {:?} option, read with another kind of key",
@@ -186,12 +186,12 @@ mod tests {
         let missing = TextOpt::new("no-such-option");
         let wrong_kind = BoolOpt::new("threads");
         let fine = IntOpt::new("threads", 1, 10);
-        let e = check_in_table(&[&missing, &wrong_kind, &fine]).unwrap_err();
+        let e = check_in_table(&Table::general(), &[&missing, &wrong_kind, &fine]).unwrap_err();
         assert_eq!(
             e,
             "--no-such-option is not in the option table\n--threads is a Int option, read with another kind of key"
         );
-        assert!(check_in_table(&[&fine]).is_ok());
+        assert!(check_in_table(&Table::general(), &[&fine]).is_ok());
     }
 
     #[test]

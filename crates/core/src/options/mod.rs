@@ -2,7 +2,8 @@
 //! that read a command line (`cli`, slap's and script's flags) and the layers that read values
 //! (config, workloads). What a value means is checked where it is used, through the typed getters.
 //!
-//! - `table`: the option table (names, kinds, defaults, help, secrecy) and the alias table
+//! - `table`: the option rows (names, kinds, defaults, help, secrecy): core's general ones, the
+//!   `Table` that puts them together with a workload's, the one installed for the process
 //! - `scan`: a command line in sysbench's grammar read into values and words
 //! - `values`: `OptionValues` and the getters by name `int`, `float`, `boolean`, `choice`
 //! - `keys`: typed option keys (`IntOpt`, `FloatOpt`, `BoolOpt`, `TextOpt`), their getters on

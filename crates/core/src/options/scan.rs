@@ -3,7 +3,7 @@
 //! on/off/true/false/1/0, the deprecated spellings of sysbench 0.4/0.5/1.0 mapped onto current
 //! names with a notice, and `--config-file`. What the words mean is the commands' business.
 
-use super::table::{alias, find, Alias, Kind};
+use super::table::{Alias, Kind, Table};
 use super::{parse_bool, OptionValues};
 use crate::error::{usage, Result};
 
@@ -16,9 +16,15 @@ pub fn workload_from_test(value: &str) -> String {
 /// The end of the message for an option no command knows.
 pub const UNKNOWN_OPTION_HINT: &str = "`dbpress help <workload>` lists the options";
 
-/// Options only (no words), for commands that translate flags of their own into dbpress's.
+/// Options only (no words), for commands that translate flags of their own into dbpress's;
+/// read with the installed option table.
 pub fn parse_options(args: &[String]) -> Result<OptionValues> {
-    match scan(args)? {
+    parse_options_in(&super::table::installed(), args)
+}
+
+/// `parse_options` with the options of `table`.
+pub fn parse_options_in(table: &Table, args: &[String]) -> Result<OptionValues> {
+    match scan_in(table, args)? {
         Scanned::Options(opts, words, _) if words.is_empty() => Ok(opts),
         Scanned::Options(_, words, _) => Err(usage(format!(
             "unexpected argument '{}': options are spelled --name=value",
@@ -40,14 +46,14 @@ pub enum Scanned {
 
 /// Read a command line in sysbench's grammar: options anywhere (`--name=value` or `--name
 /// value`, dashes and underscores alike, bare booleans, deprecated spellings with a notice,
-/// `--config-file`), bare words kept in order.
+/// `--config-file`), bare words kept in order; read with the installed option table.
 pub fn scan(args: &[String]) -> Result<Scanned> {
-    scan_with(args, alias)
+    scan_in(&super::table::installed(), args)
 }
 
-/// `scan` with the deprecated spellings given by `alias`: the table has no secret option's old
-/// spelling today, so the tests give one to check that its value never reaches a notice.
-fn scan_with(args: &[String], alias: fn(&str) -> Option<Alias>) -> Result<Scanned> {
+/// `scan` with the options of `table` (a workload's tests give the workload crate's table; the
+/// tests here one with a secret option's old spelling, which the table has none of today).
+pub fn scan_in(table: &Table, args: &[String]) -> Result<Scanned> {
     let expanded;
     let args = match config_file_args(args)? {
         Some(mut from_file) => {
@@ -58,7 +64,7 @@ fn scan_with(args: &[String], alias: fn(&str) -> Option<Alias>) -> Result<Scanne
         }
         None => args,
     };
-    let mut opts = OptionValues::default();
+    let mut opts = OptionValues::new(table.clone());
     let mut words: Vec<String> = Vec::new();
     let mut test_name: Option<String> = None;
     let mut i = 0;
@@ -91,7 +97,7 @@ fn scan_with(args: &[String], alias: fn(&str) -> Option<Alias>) -> Result<Scanne
             _ => {}
         }
         if name == "test" {
-            let v = take_value(&name, inline, args, &mut i, Kind::Str)?;
+            let v = take_value(&name, inline, args, &mut i, Kind::Str, false)?;
             opts.notices.push(format!(
                 "--test is deprecated: use `dbpress {} <command>`",
                 workload_from_test(&v)
@@ -103,8 +109,8 @@ fn scan_with(args: &[String], alias: fn(&str) -> Option<Alias>) -> Result<Scanne
             });
             continue;
         }
-        if let Some(spec) = find(&name) {
-            let v = take_value(spec.name, inline, args, &mut i, spec.kind)?;
+        if let Some(spec) = table.find(&name) {
+            let v = take_value(spec.name, inline, args, &mut i, spec.kind, spec.bare_on)?;
             // --tag adds to the tags given before it (one per line); any other option's last
             // value wins.
             let v = match (spec.name, opts.is_set("tag")) {
@@ -116,11 +122,11 @@ fn scan_with(args: &[String], alias: fn(&str) -> Option<Alias>) -> Result<Scanne
         }
         if name == "config-file" {
             // Read before the scan (`config_file_args`); its value is skipped here.
-            take_value(&name, inline, args, &mut i, Kind::Str)?;
+            take_value(&name, inline, args, &mut i, Kind::Str, false)?;
             continue;
         }
         if let Some((kind, why)) = super::table::inert(&name) {
-            let v = take_value(&name, inline, args, &mut i, kind)?;
+            let v = take_value(&name, inline, args, &mut i, kind, false)?;
             let shown = if v.is_empty() {
                 String::new()
             } else {
@@ -131,10 +137,12 @@ fn scan_with(args: &[String], alias: fn(&str) -> Option<Alias>) -> Result<Scanne
             ));
             continue;
         }
-        match alias(&name) {
+        match table.alias(&name) {
             Some(Alias::Rename(new)) => {
-                let spec = find(new).expect("alias target is in the option table");
-                let v = take_value(spec.name, inline, args, &mut i, spec.kind)?;
+                let spec = table
+                    .find(new)
+                    .expect("alias target is in the option table");
+                let v = take_value(spec.name, inline, args, &mut i, spec.kind, spec.bare_on)?;
                 opts.notices.push(format!(
                     "--{raw_name} is deprecated, using --{new}={}",
                     if spec.secret { "***" } else { &v }
@@ -142,7 +150,7 @@ fn scan_with(args: &[String], alias: fn(&str) -> Option<Alias>) -> Result<Scanne
                 opts.set(spec.name, v);
             }
             Some(Alias::Expand(sets)) => {
-                let v = take_value(&name, inline, args, &mut i, Kind::Bool)?;
+                let v = take_value(&name, inline, args, &mut i, Kind::Bool, false)?;
                 let on = parse_bool(&v).ok_or_else(|| bad_bool(&name, &v))?;
                 if on {
                     let list: Vec<String> =
@@ -152,12 +160,14 @@ fn scan_with(args: &[String], alias: fn(&str) -> Option<Alias>) -> Result<Scanne
                         list.join(" ")
                     ));
                     for (n, v) in sets.iter() {
-                        let spec = find(n).expect("expansion target is in the option table");
+                        let spec = table
+                            .find(n)
+                            .expect("expansion target is in the option table");
                         opts.set(spec.name, *v);
                     }
                 }
             }
-            None => return Err(unknown_option(raw_name)),
+            None => return Err(unknown_option(table, raw_name)),
         }
     }
 
@@ -228,6 +238,7 @@ fn take_value(
     args: &[String],
     i: &mut usize,
     kind: Kind,
+    bare_on: bool,
 ) -> Result<String> {
     if let Some(v) = inline {
         return Ok(v);
@@ -258,7 +269,7 @@ fn take_value(
         }
         return Ok("on".to_string());
     }
-    if name == "think-time" {
+    if bare_on {
         // Bare `--think-time` means on; a following on/off or factor is its value.
         if let Some(n) = next.filter(|n| parse_bool(n).is_some() || n.parse::<f64>().is_ok()) {
             *i += 1;
@@ -293,10 +304,10 @@ fn bad_bool(name: &str, v: &str) -> crate::error::Error {
     ))
 }
 
-fn unknown_option(raw: &str) -> crate::error::Error {
+fn unknown_option(table: &Table, raw: &str) -> crate::error::Error {
     let name = raw.replace('_', "-");
-    let close = super::table::SPECS
-        .iter()
+    let close = table
+        .rows()
         .map(|s| s.name)
         .filter(|candidate| edit_distance(candidate, &name) <= 2)
         .min_by_key(|candidate| edit_distance(candidate, &name));
@@ -325,14 +336,15 @@ mod tests {
     use super::*;
 
     /// A deprecated spelling of the password, as an old sysbench might have had.
-    fn password_alias(name: &str) -> Option<Alias> {
-        (name == "mysql-pass").then_some(Alias::Rename("mysql-password"))
+    fn password_alias() -> Table {
+        static PASS: &[(&str, Alias)] = &[("mysql-pass", Alias::Rename("mysql-password"))];
+        Table::general().with(&[], PASS)
     }
 
     #[test]
     fn a_renamed_secret_option_is_noticed_without_its_value() {
         let args = ["--mysql-pass=hunter2".to_string()];
-        let Ok(Scanned::Options(opts, _, _)) = scan_with(&args, password_alias) else {
+        let Ok(Scanned::Options(opts, _, _)) = scan_in(&password_alias(), &args) else {
             panic!("scans");
         };
         assert_eq!(opts.get("mysql-password"), "hunter2");

@@ -1,5 +1,21 @@
-//! Every option dbpress accepts: sysbench's names and defaults, plus dbpress's own.
-//! One table drives parsing, `dbpress help <workload>` and the config echo in results.
+//! The option table: every option's name, kind, default, help and secrecy, the deprecated
+//! spellings and the sysbench options that do nothing here. Core holds the general, driver and
+//! output rows (`GENERAL`); a workload's rows live beside their reader in the workload crate, and
+//! a `Table` puts them together. One table drives parsing, `dbpress help <workload>` and the
+//! config echo in results.
+//!
+//! Where the assembled table lives: the workload crate's registry builds it
+//! (`dbpress_workload::registry::options()`), and the binary installs it here once, first thing
+//! (`install`). The values read from a command line carry the table they were read with
+//! (`OptionValues::table`), so their defaults and the echo come from the same rows. Installing
+//! once rather than handing the table down: its readers without values in hand (the report's
+//! comparison, the study's target options, `OptionValues::default()`, redaction) sit in crates
+//! that cannot or should not depend on the workload crate, and they all see the same table.
+//! Rows a Lua script declares at run time (#41): `Table::declare` adds them to a table (names
+//! already there are ignored, as sysbench ignores a script's defaults for built-in options),
+//! and the binary installs that table before it reads the rest of the command line.
+
+use std::sync::RwLock;
 
 /// How an option's value is parsed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,8 +39,8 @@ pub enum Group {
     Pgsql,
     Sqlite,
     Output,
-    Oltp,
-    Tpcc,
+    /// A workload's own options, under this title (`OLTP workload options`).
+    Workload(&'static str),
 }
 
 impl Group {
@@ -37,8 +53,7 @@ impl Group {
             Group::Pgsql => "PostgreSQL driver options (pgsql)",
             Group::Sqlite => "SQLite driver options (sqlite)",
             Group::Output => "Result options (dbpress)",
-            Group::Oltp => "OLTP workload options",
-            Group::Tpcc => "TPC-C workload options (tpcc)",
+            Group::Workload(title) => title,
         }
     }
 }
@@ -54,6 +69,37 @@ pub struct Spec {
     pub group: Group,
     /// Never echoed anywhere (passwords).
     pub secret: bool,
+    /// A bare `--name` means on, and a following on/off or number is its value (`--think-time`).
+    pub bare_on: bool,
+}
+
+impl Spec {
+    /// A row: name, kind, default ("" for none), help section, help text.
+    pub const fn new(
+        name: &'static str,
+        kind: Kind,
+        default: &'static str,
+        group: Group,
+        help: &'static str,
+    ) -> Spec {
+        Spec {
+            name,
+            kind,
+            default,
+            help,
+            group,
+            secret: false,
+            bare_on: false,
+        }
+    }
+
+    /// The same row, whose bare `--name` means on.
+    pub const fn bare_on(self) -> Spec {
+        Spec {
+            bare_on: true,
+            ..self
+        }
+    }
 }
 
 const fn o(
@@ -63,21 +109,15 @@ const fn o(
     group: Group,
     help: &'static str,
 ) -> Spec {
-    Spec {
-        name,
-        kind,
-        default,
-        help,
-        group,
-        secret: false,
-    }
+    Spec::new(name, kind, default, group, help)
 }
 
 use Group::*;
 use Kind::*;
 
+/// The options every command takes: general, random numbers, database and drivers, results.
 #[rustfmt::skip]
-pub static SPECS: &[Spec] = &[
+pub static GENERAL: &[Spec] = &[
     o("threads", Int, "1", General, "number of threads (one connection each)"),
     o("events", Int, "0", General, "limit for total number of events (0 = no limit)"),
     o("time", Int, "10", General, "limit for total execution time in seconds (0 = no limit)"),
@@ -142,53 +182,115 @@ pub static SPECS: &[Spec] = &[
     o("sqlite-busy-timeout", Int, "10000", Sqlite, "milliseconds a connection waits for a lock before SQLITE_BUSY"),
     o("sqlite-write-queue", Bool, "on", Sqlite, "this run's connections queue for SQLite's write lock (no starving writer); off = SQLite's busy handler alone"),
     o("sqlite-ignore-errors", List, "SQLITE_BUSY,SQLITE_LOCKED", Sqlite, "errors to ignore (count and retry the event), or \"all\"; empty = none"),
-    o("mysql-storage-engine", Str, "innodb", Oltp, "storage engine, if MySQL is used"),
     o("output-format", Str, "text", Output, "result format on stdout {text, json, csv (one row per interval; per level in a sweep), markdown}"),
     o("store", Str, "", Output, "also keep the run in a results store (SQLite): --store for ./dbpress-results.db, --store=PATH for another; `dbpress results list` shows them"),
     o("tag", Str, "", Output, "a tag key=value kept with the run in the store (--tag may be given several times); `dbpress results list --tag key=value` selects by it"),
     o("output", Str, "", Output, "also write the result to this file: JSON (what report and compare read), or CSV, Markdown or HTML when its name ends in .csv, .md or .html"),
-    o("tables", Int, "1", Oltp, "number of tables"),
-    o("table-size", Int, "10000", Oltp, "number of rows per table"),
-    o("range-size", Int, "100", Oltp, "range size for range SELECT queries"),
-    o("point-selects", Int, "10", Oltp, "number of point SELECT queries per transaction"),
-    o("simple-ranges", Int, "1", Oltp, "number of simple range SELECT queries per transaction"),
-    o("sum-ranges", Int, "1", Oltp, "number of SELECT SUM() queries per transaction"),
-    o("order-ranges", Int, "1", Oltp, "number of SELECT ORDER BY queries per transaction"),
-    o("distinct-ranges", Int, "1", Oltp, "number of SELECT DISTINCT queries per transaction"),
-    o("index-updates", Int, "1", Oltp, "number of UPDATE index queries per transaction"),
-    o("non-index-updates", Int, "1", Oltp, "number of UPDATE non-index queries per transaction"),
-    o("delete-inserts", Int, "1", Oltp, "number of DELETE/INSERT combinations per transaction"),
-    o("range-selects", Bool, "on", Oltp, "enable/disable all range SELECT queries"),
-    o("auto-inc", Bool, "on", Oltp, "use AUTO_INCREMENT column as primary key; off = client-generated ids"),
-    o("create-table-options", Str, "", Oltp, "extra CREATE TABLE options"),
-    o("skip-trx", Bool, "off", Oltp, "don't start explicit transactions and execute all queries in AUTOCOMMIT mode"),
-    o("secondary", Bool, "off", Oltp, "use a secondary index in place of the PRIMARY KEY"),
-    o("create-secondary", Bool, "on", Oltp, "create a secondary index in addition to the PRIMARY KEY"),
-    o("prepare-fast", Bool, "off", Oltp, "prepare with unique_checks, foreign_key_checks and sql_log_bin off (see GUIDE)"),
-    o("no-vacuum", Bool, "off", Oltp, "skip VACUUM ANALYZE (PostgreSQL) / ANALYZE (SQLite) after prepare"),
-    o("reconnect", Int, "0", Oltp, "reconnect after every N events (0 = never)"),
-    o("reinsert-id", Str, "same", Oltp, "id of the INSERT after a DELETE: same (sysbench) or new (server AUTO_INCREMENT)"),
-    o("random-points", Int, "10", Oltp, "number of random points in the IN() clause (select_random_points)"),
-    o("number-of-ranges", Int, "10", Oltp, "number of random ranges (select_random_ranges)"),
-    o("delta", Int, "5", Oltp, "size of each random range (select_random_ranges)"),
-    o("warehouses", Int, "1", Tpcc, "TPC-C warehouses to load (prepare) or to run against (run: default, all loaded); alias --scale"),
-    o("use-fk", Bool, "off", Tpcc, "add the ten foreign keys of clause 1.3 after the load (MySQL, PostgreSQL)"),
-    o("home-warehouse", Str, "terminal", Tpcc, "terminal: each connection keeps one home warehouse, connections spread evenly (the spec); random: a random warehouse per transaction (go-tpc, sysbench-tpcc, tpcc-mysql)"),
-    o("max-tries", Int, "10", Tpcc, "attempts per TPC-C transaction after deadlocks, lock wait timeouts or serialization failures (pgbench's meaning); retries are counted, not failed"),
-    o("think-time", Str, "off", Tpcc, "the spec's keying and think times between a terminal's transactions (on; bare = on), scaled by a factor (0.1 = a tenth), or off; give --threads = 10 x warehouses for the spec's ten terminals each"),
-    o("no-check", Bool, "off", Tpcc, "skip the consistency check that ends a TPC-C prepare"),
-    o("trx-level", Str, "", Tpcc, "session isolation of the TPC-C connections: RR, RC or SER (sysbench-tpcc's --trx_level); empty = the server's default"),
-    o("force-pk", Bool, "off", Tpcc, "give HISTORY an auto-increment primary key id (sysbench-tpcc's --force_pk)"),
-    o("enable-purge", Bool, "off", Tpcc, "sysbench-tpcc's purge card (not supported: refused when on)"),
     o("report-csv", Bool, "off", Output, "intervals as CSV rows (sysbench-tpcc's --report_csv; same as --output-format=csv)"),
-    o("oltp-test-mode", Str, "complex", Oltp, "legacy oltp: complex, simple (point selects only) or nontrx (no BEGIN/COMMIT)"),
 ];
 
+/// The general deprecated spellings (a workload's own are beside its rows).
+pub static GENERAL_ALIASES: &[(&str, Alias)] = &[
+    ("num-threads", Alias::Rename("threads")),
+    ("max-time", Alias::Rename("time")),
+    ("max-requests", Alias::Rename("events")),
+    ("tx-rate", Alias::Rename("rate")),
+    ("oltp-dist-type", Alias::Rename("rand-type")),
+    ("oltp-dist-iter", Alias::Rename("rand-spec-iter")),
+    ("oltp-dist-pct", Alias::Rename("rand-spec-pct")),
+    ("oltp-dist-res", Alias::Rename("rand-spec-res")),
+];
+
+/// Option rows and deprecated spellings put together: core's general ones and each workload's,
+/// plus rows declared at run time. Every row is `'static` (a run-time row's text is leaked, once
+/// per process), so values can be keyed by a row's name.
+#[derive(Clone, Debug)]
+pub struct Table {
+    rows: Vec<&'static [Spec]>,
+    aliases: Vec<&'static [(&'static str, Alias)]>,
+}
+
+impl Table {
+    /// Core's rows alone: the general, driver and output options.
+    pub fn general() -> Table {
+        Table {
+            rows: vec![GENERAL],
+            aliases: vec![GENERAL_ALIASES],
+        }
+    }
+
+    /// This table and a part's rows and deprecated spellings (a workload's `OPTIONS`, `ALIASES`).
+    pub fn with(
+        mut self,
+        rows: &'static [Spec],
+        aliases: &'static [(&'static str, Alias)],
+    ) -> Table {
+        self.rows.push(rows);
+        self.aliases.push(aliases);
+        self
+    }
+
+    /// Rows made at run time (a Lua script's `sysbench.cmdline.options`, #41) added; a row whose
+    /// name the table has already is left out, as sysbench ignores a script's default for a
+    /// built-in option. The rows live as long as the process (a script declares them once).
+    pub fn declare(&mut self, rows: Vec<Spec>) {
+        let new: Vec<Spec> = rows
+            .into_iter()
+            .filter(|r| self.find(r.name).is_none())
+            .collect();
+        if !new.is_empty() {
+            self.rows.push(Box::leak(new.into_boxed_slice()));
+        }
+    }
+
+    /// Every row, core's first, in the order they were given.
+    pub fn rows(&self) -> impl Iterator<Item = &'static Spec> + '_ {
+        self.rows.iter().flat_map(|part| part.iter())
+    }
+
+    pub fn find(&self, name: &str) -> Option<&'static Spec> {
+        self.rows().find(|s| s.name == name)
+    }
+
+    /// The deprecated spelling `name`, if it is one.
+    pub fn alias(&self, name: &str) -> Option<&'static Alias> {
+        self.aliases
+            .iter()
+            .flat_map(|part| part.iter())
+            .find(|(n, _)| *n == name)
+            .map(|(_, a)| a)
+    }
+}
+
+/// The table installed for the process; core's rows alone until the binary installs its own.
+static INSTALLED: RwLock<Option<Table>> = RwLock::new(None);
+
+/// Make `table` the process's option table: what `installed`, `find` and `rows` read.
+pub fn install(table: Table) {
+    *INSTALLED.write().unwrap_or_else(|e| e.into_inner()) = Some(table);
+}
+
+/// The process's option table: the one installed, else core's rows alone.
+pub fn installed() -> Table {
+    INSTALLED
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone()
+        .unwrap_or_else(Table::general)
+}
+
+/// The row `name` of the installed table.
 pub fn find(name: &str) -> Option<&'static Spec> {
-    SPECS.iter().find(|s| s.name == name)
+    installed().find(name)
+}
+
+/// Every row of the installed table.
+pub fn rows() -> Vec<&'static Spec> {
+    installed().rows().collect()
 }
 
 /// A deprecated spelling and what it becomes.
+#[derive(Debug)]
 pub enum Alias {
     /// Same value, new name.
     Rename(&'static str),
@@ -206,47 +308,6 @@ pub fn inert(name: &str) -> Option<(Kind, &'static str)> {
         "db-debug" => (Bool, "per-statement latency and errors are always in dbpress's report"),
         "mysql-debug" => (Bool, "dbpress has no client library to trace; per-statement latency and errors are in its report"),
         "debug" => (Bool, "per-thread events and time are under Threads fairness and in the JSON result"),
-        _ => return None,
-    })
-}
-
-/// Spellings from sysbench 0.4/0.5 and 1.0's deprecated general options.
-pub fn alias(name: &str) -> Option<Alias> {
-    use Alias::*;
-    Some(match name {
-        "num-threads" => Rename("threads"),
-        "max-time" => Rename("time"),
-        "max-requests" => Rename("events"),
-        "tx-rate" => Rename("rate"),
-        "oltp-table-size" => Rename("table-size"),
-        "scale" => Rename("warehouses"),
-        "oltp-tables-count" => Rename("tables"),
-        "oltp-range-size" => Rename("range-size"),
-        "oltp-point-selects" => Rename("point-selects"),
-        "oltp-simple-ranges" => Rename("simple-ranges"),
-        "oltp-sum-ranges" => Rename("sum-ranges"),
-        "oltp-order-ranges" => Rename("order-ranges"),
-        "oltp-distinct-ranges" => Rename("distinct-ranges"),
-        "oltp-index-updates" => Rename("index-updates"),
-        "oltp-non-index-updates" => Rename("non-index-updates"),
-        "oltp-delete-inserts" => Rename("delete-inserts"),
-        "oltp-range-selects" => Rename("range-selects"),
-        "oltp-auto-inc" => Rename("auto-inc"),
-        "oltp-skip-trx" => Rename("skip-trx"),
-        "oltp-secondary" => Rename("secondary"),
-        "oltp-create-secondary" => Rename("create-secondary"),
-        "oltp-dist-type" => Rename("rand-type"),
-        "oltp-dist-iter" => Rename("rand-spec-iter"),
-        "oltp-dist-pct" => Rename("rand-spec-pct"),
-        "oltp-dist-res" => Rename("rand-spec-res"),
-        "mysql-table-engine" => Rename("mysql-storage-engine"),
-        "mysql-table-options" => Rename("create-table-options"),
-        "oltp-read-only" => Expand(&[
-            ("index-updates", "0"),
-            ("non-index-updates", "0"),
-            ("delete-inserts", "0"),
-        ]),
-        "oltp-write-only" => Expand(&[("point-selects", "0"), ("range-selects", "off")]),
         _ => return None,
     })
 }

@@ -1,26 +1,55 @@
 //! The options as the user gave them, by canonical name (validated later), with the notices
 //! parsing left; typed getters whose errors name the flag and the values it takes.
 
+use super::table::Table;
 use crate::error::{usage, Result};
 use std::collections::BTreeMap;
 
-/// Option values by canonical name, as typed (validated later), plus deprecation notices.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Option values by canonical name, as typed (validated later), plus deprecation notices, and
+/// the option table they were read with (which gives the defaults and the rows to echo).
+#[derive(Debug, Clone)]
 pub struct OptionValues {
+    table: Table,
     values: BTreeMap<&'static str, String>,
     pub notices: Vec<String>,
 }
 
+/// No value given, over the installed option table.
+impl Default for OptionValues {
+    fn default() -> OptionValues {
+        OptionValues::new(super::table::installed())
+    }
+}
+
+/// The same values and notices (the table is where they came from, not what they are).
+impl PartialEq for OptionValues {
+    fn eq(&self, other: &OptionValues) -> bool {
+        self.values == other.values && self.notices == other.notices
+    }
+}
+
 impl OptionValues {
+    /// No value given yet, over `table`.
+    pub fn new(table: Table) -> OptionValues {
+        OptionValues {
+            table,
+            values: BTreeMap::new(),
+            notices: Vec::new(),
+        }
+    }
+
+    /// The option table these values were read with: their defaults, the rows to echo.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
     /// The value given, or the option's default.
     pub fn get(&self, name: &str) -> &str {
         match self.values.get(name) {
             Some(v) => v,
-            None => super::table::find(name)
-                .map(|s| s.default)
-                .unwrap_or_else(|| {
-                    panic!("option --{name} is not in the option table (programming error)")
-                }),
+            None => self.table.find(name).map(|s| s.default).unwrap_or_else(|| {
+                panic!("option --{name} is not in the option table (programming error)")
+            }),
         }
     }
 

@@ -1,4 +1,5 @@
-//! The OLTP workloads' options, as typed keys: each name and the values it takes.
+//! The OLTP workloads' options, as typed keys: each name and the values it takes (their rows,
+//! with defaults and help, are in `options.rs`).
 
 dbpress_core::option_keys! {
     /// The statements of each kind an event sends (0 to 1 000 000 each).
@@ -27,12 +28,15 @@ dbpress_core::option_keys! {
     OLTP_TEST_MODE: TextOpt("oltp-test-mode"),
     REINSERT_ID: TextOpt("reinsert-id"),
     CREATE_TABLE_OPTIONS: TextOpt("create-table-options"),
+    /// Read by the workloads that create tables (OLTP, TPC-C).
+    MYSQL_STORAGE_ENGINE: TextOpt("mysql-storage-engine"),
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn every_key_is_in_the_option_table_as_its_kind() {
-        dbpress_core::options::keys::check_in_table(super::ALL).unwrap();
+        dbpress_core::options::keys::check_in_table(&crate::registry::options(), super::ALL)
+            .unwrap();
     }
 }

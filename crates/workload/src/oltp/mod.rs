@@ -4,6 +4,7 @@
 mod blocks;
 mod event;
 pub mod keys;
+pub mod options;
 pub mod prepare;
 pub mod sql;
 mod workload;
@@ -371,9 +372,7 @@ impl Oltp {
             secondary: opts.flag(keys::SECONDARY)?,
             create_secondary: opts.flag(keys::CREATE_SECONDARY)?,
             create_table_options: opts.text(keys::CREATE_TABLE_OPTIONS).to_string(),
-            storage_engine: opts
-                .text(dbpress_config::keys::MYSQL_STORAGE_ENGINE)
-                .to_string(),
+            storage_engine: opts.text(keys::MYSQL_STORAGE_ENGINE).to_string(),
             legacy: mix.legacy,
             prepare_fast: opts.flag(keys::PREPARE_FAST)?,
             vacuum: !opts.flag(keys::NO_VACUUM)?,
@@ -413,11 +412,11 @@ impl Oltp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use dbpress_core::options::scan::{scan, Scanned};
+    use dbpress_core::options::scan::{scan_in, Scanned};
 
     /// The workload a command line names and its options.
     fn parse_workload(args: &[String]) -> Option<(String, (), OptionValues)> {
-        match scan(args).ok()? {
+        match scan_in(&crate::registry::options(), args).ok()? {
             Scanned::Options(opts, words, _) => Some((words[0].clone(), (), opts)),
             _ => None,
         }

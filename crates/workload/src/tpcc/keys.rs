@@ -1,4 +1,5 @@
-//! TPC-C's options, as typed keys: each name and the values it takes.
+//! TPC-C's options, as typed keys: each name and the values it takes (their rows, with
+//! defaults and help, are in `options.rs`).
 
 dbpress_core::option_keys! {
     /// sysbench-tpcc's table sets (the same option name as OLTP's tables, another range).
@@ -18,6 +19,7 @@ dbpress_core::option_keys! {
 mod tests {
     #[test]
     fn every_key_is_in_the_option_table_as_its_kind() {
-        dbpress_core::options::keys::check_in_table(super::ALL).unwrap();
+        dbpress_core::options::keys::check_in_table(&crate::registry::options(), super::ALL)
+            .unwrap();
     }
 }

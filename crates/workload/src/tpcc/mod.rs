@@ -12,7 +12,7 @@
 //! - `deck`: the card deck; `think`: keying and think times; `event`: a terminal as the
 //!   runner's event generator (pauses, retries)
 //! - `tally`, `figures`: counts and the run's TPC-C figures
-//! - `keys`: TPC-C's options as typed keys; `settings`: a TPC-C command's settings from them,
+//! - `options`: TPC-C's option rows; `keys`: them as typed keys; `settings`: a TPC-C command's settings from them,
 //!   and what a run learns from the database
 //! - `workload`: `Workload` for TPC-C
 
@@ -24,6 +24,7 @@ pub mod gen;
 pub mod keys;
 pub mod load;
 pub mod names;
+pub mod options;
 pub mod schema;
 mod settings;
 pub mod tally;

@@ -94,7 +94,7 @@ impl Tpcc {
             think_time,
             no_check: opts.flag(keys::NO_CHECK)?,
             mysql_engine: opts
-                .text(dbpress_config::keys::MYSQL_STORAGE_ENGINE)
+                .text(crate::oltp::keys::MYSQL_STORAGE_ENGINE)
                 .to_string(),
             seed,
             loaded: Mutex::new(None),
