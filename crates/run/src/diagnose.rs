@@ -126,11 +126,17 @@ pub fn fatal_message(e: &DbError, h: &Hints, w: &dyn Workload) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dbpress_core::options::OptionValues;
+
+    /// A workload as the command line would build it, with every option at its default.
+    fn workload(name: &str) -> Box<dyn dbpress_workload::Workload> {
+        let defaults = OptionValues::new(dbpress_workload::registry::options());
+        dbpress_workload::registry::build(name, &defaults, 1, 1).unwrap()
+    }
 
     #[test]
     fn a_statement_that_can_never_run_is_not_offered_the_ignore_list() {
-        let w = dbpress_workload::registry::build("oltp_point_select", &Default::default(), 1, 1)
-            .unwrap();
+        let w = workload("oltp_point_select");
         let w = w.as_ref();
         let e = DbError::new(
             DbErrorKind::BadStatement,
@@ -165,8 +171,7 @@ mod tests {
 
     #[test]
     fn a_missing_privilege_names_the_grant_not_the_session() {
-        let w = dbpress_workload::registry::build("oltp_read_write", &Default::default(), 1, 1)
-            .unwrap();
+        let w = workload("oltp_read_write");
         let e = DbError::new(
             DbErrorKind::PermissionDenied,
             "1142",
