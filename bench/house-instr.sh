@@ -6,8 +6,8 @@
 #   bench/house-instr.sh [REV] [REPS]
 #
 # callgrind, 1 thread, runs of N and 2N events ((I(2N) - I(N)) / N cancels start-up cost), the
-# two builds alternating, REPS (default 3) repetitions each: oltp_point_select (N=2000) and
-# oltp_read_write (N=1000) on the shared MariaDB's Unix socket, and the dry run of
+# two builds alternating, REPS (default 3) repetitions each: oltp_point_select (N=5000, or
+# POINT_N) and oltp_read_write (N=1000) on the shared MariaDB's Unix socket, and the dry run of
 # oltp_read_write (20 000 events, which repeats to the instruction). Prints Markdown for
 # bench/RESULTS.md: the median of each side, their ratio and every repetition. BEFORE_BIN and
 # AFTER_BIN name binaries already built (to hold a server lock only while measuring); AFTER_REV
@@ -27,6 +27,11 @@ if [ -z "${BEFORE_BIN:-}" ]; then
   (cd "$work/before" && CARGO_TARGET_DIR="$work/target" cargo build --release --locked -q)
 fi
 CONN=(--mysql-socket=/run/mysqld/mysqld.sock --mysql-user=sbtest --mysql-password=sbtest --mysql-db=sbtest)
+# Work done once a second (the server-status sampler reads ~500 rows of SHOW GLOBAL STATUS) grows
+# with wall time, which callgrind stretches 50-fold and the server's answers make uneven: it
+# would land in the N-vs-2N difference as per-event cost and move it by ±10% at point select.
+# Measured without it, the difference is the event's own client work.
+QUIET=(--rand-type=uniform --server-status=off)
 median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 instructions() { # command... -> total instructions
@@ -36,8 +41,8 @@ instructions() { # command... -> total instructions
 
 per_event() { # binary n workload extra...
   local bin=$1 n=$2 wl=$3 a b; shift 3
-  a=$(instructions "$bin" "$wl" run "${CONN[@]}" --rand-type=uniform --threads=1 --time=0 --events="$n" "$@")
-  b=$(instructions "$bin" "$wl" run "${CONN[@]}" --rand-type=uniform --threads=1 --time=0 --events=$((2 * n)) "$@")
+  a=$(instructions "$bin" "$wl" run "${CONN[@]}" "${QUIET[@]}" --threads=1 --time=0 --events="$n" "$@")
+  b=$(instructions "$bin" "$wl" run "${CONN[@]}" "${QUIET[@]}" --threads=1 --time=0 --events=$((2 * n)) "$@")
   echo $(((b - a) / n))
 }
 
@@ -47,7 +52,7 @@ echo "### Client instructions per event, $rev (before) vs ${AFTER_REV:-$(git rev
 echo
 echo "| workload | before | after | ratio of medians | repetitions before / after |"
 echo "|---|---:|---:|---:|---|"
-for row in "oltp_point_select|2000|" "oltp_read_write|1000|" "oltp_read_write|20000|--mysql-dry-run"; do
+for row in "oltp_point_select|${POINT_N:-5000}|" "oltp_read_write|1000|" "oltp_read_write|20000|--mysql-dry-run"; do
   IFS='|' read -r wl n extra <<<"$row"
   bs=() as=()
   for _ in $(seq "$reps"); do
