@@ -122,6 +122,10 @@ pub fn sample(
         }
         let at = Instant::now();
         match driver.sample_waits(conn.as_mut(), &run.sessions()) {
+            // A worker that left during the sample may have closed its session before the
+            // server was asked: the sample could miss it, so it is not counted. (Workers leave
+            // before their sessions close, so one still running now was open throughout.)
+            Ok(_) if run.running() < workers => break,
             Ok(seen) => {
                 waits.samples += 1;
                 let mut sample: BTreeMap<&str, u32> = BTreeMap::new();

@@ -31,6 +31,18 @@ pub struct Shared {
 }
 
 impl Shared {
+    /// A worker has left its loop (`failed`: with the error that ends the run). Called before
+    /// its session closes, so a sampler that still counts every worker running after a sample
+    /// knows every session was open throughout it.
+    pub fn worker_left(&self, failed: bool) {
+        if failed {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        self.last_finish_ns
+            .fetch_max(dbpress_measure::stats::now_ns(), Ordering::Relaxed);
+        self.running.fetch_sub(1, Ordering::Relaxed);
+    }
+
     /// The state of a run of `threads` workers about to start.
     pub fn for_run(cfg: &dbpress_config::RunConfig, threads: usize) -> Shared {
         Shared {

@@ -150,15 +150,7 @@ pub fn worker_main(crew: &Crew<'_>, tid: u32, ready: mpsc::Sender<Ready>) -> Opt
         transactional,
         stmts: StmtStats::new(kinds),
     };
-    let r = w.run();
-    if r.is_some() {
-        shared.stop.store(true, Ordering::Relaxed);
-    }
-    shared
-        .last_finish_ns
-        .fetch_max(dbpress_measure::stats::now_ns(), Ordering::Relaxed);
-    shared.running.fetch_sub(1, Ordering::Relaxed);
-    r
+    w.run()
 }
 
 /// A worker's thread, which returns the error that ended the run, if its events met one.

@@ -61,6 +61,8 @@ impl Worker<'_> {
             r.err()
         });
         self.cell.deposit_statements(self.stmts);
+        // Before `self.conn` closes, on return.
+        self.shared.worker_left(fatal.is_some());
         fatal
     }
 
