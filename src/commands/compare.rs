@@ -4,9 +4,11 @@
 //! groups repeated runs into one column of medians with their ranges.
 
 use dbpress_core::error::{usage, Result};
-use dbpress_report::compare::model;
-use dbpress_report::compare::text::{self, Metric, METRIC_NAMES};
-use dbpress_report::json::{read_document, write_text, Document};
+use dbpress_report::document::{read_document, Document};
+use dbpress_report::json::write_text;
+use dbpress_report::model::comparison as model;
+use dbpress_report::model::metric::{Metric, METRIC_NAMES};
+use dbpress_report::{by_format, FileFormat, Format};
 
 const HELP: &str = "Usage: dbpress compare BASELINE OTHER [MORE…] [options]
 
@@ -35,14 +37,6 @@ Options:
   --store=PATH            the results store #ID and tag: read [./dbpress-results.db]
 ";
 
-enum Format {
-    Text,
-    Json,
-    Csv,
-    Markdown,
-    Html,
-}
-
 /// Run `dbpress compare` with its arguments; returns the exit code.
 pub fn main(args: &[String]) -> Result<u8> {
     let mut files = Vec::new();
@@ -66,18 +60,12 @@ pub fn main(args: &[String]) -> Result<u8> {
         match name.as_str() {
             "metrics" => metrics = parse_metrics(&value()?)?,
             "output-format" => {
-                format = match value()?.as_str() {
-                    "text" => Format::Text,
-                    "json" => Format::Json,
-                    "csv" => Format::Csv,
-                    "markdown" | "md" => Format::Markdown,
-                    "html" => Format::Html,
-                    other => {
-                        return Err(usage(format!(
-                            "invalid value '{other}' for --output-format: use text, json, csv, markdown or html"
-                        )))
-                    }
-                }
+                let f = value()?;
+                format = Format::parse(&f).ok_or_else(|| {
+                    usage(format!(
+                        "invalid value '{f}' for --output-format: use text, json, csv, markdown or html"
+                    ))
+                })?
             }
             "output" => output = Some(value()?),
             "store" => store = Some(value()?),
@@ -116,34 +104,20 @@ pub fn main(args: &[String]) -> Result<u8> {
         groups.push(model::Group { label, docs });
     }
     let c = model::compare(&groups);
-    let as_json = serde_json::to_string_pretty(&c).expect("Comparison always serialises") + "\n";
-    let html = || dbpress_report::html::compare_page(&c, &text::render(&c, &metrics));
     if let Some(path) = &output {
-        use dbpress_report::FileFormat;
-        let written = match FileFormat::of(path) {
-            FileFormat::Json => as_json.clone(),
-            FileFormat::Csv => dbpress_report::csv::comparison(&c),
-            FileFormat::Markdown => dbpress_report::markdown::comparison(&c, &metrics),
-            FileFormat::Html => html(),
-        };
-        write_text(path, &written)?;
+        write_text(
+            path,
+            &by_format(FileFormat::of(path)).comparison(&c, &metrics),
+        )?;
     }
-    match format {
-        Format::Json => dbpress_core::out!("{as_json}"),
-        Format::Text => dbpress_core::out!("{}", text::render(&c, &metrics)),
-        Format::Csv => dbpress_core::out!("{}", dbpress_report::csv::comparison(&c)),
-        Format::Markdown => {
-            dbpress_core::out!("{}", dbpress_report::markdown::comparison(&c, &metrics))
-        }
-        Format::Html => dbpress_core::out!("{}", html()),
-    }
+    dbpress_core::out!("{}", by_format(format).comparison(&c, &metrics));
     Ok(0)
 }
 
 /// Rows are matched by thread count, so a `dbpress slap --engine=a,b` result, which holds each
 /// level once per engine, would compare its first engine only; its own table compares them.
-fn one_engine(file: &str, doc: &dbpress_report::json::Document) -> Result<()> {
-    let dbpress_report::json::Document::Sweep(s) = doc else {
+fn one_engine(file: &str, doc: &dbpress_report::document::Document) -> Result<()> {
+    let dbpress_report::document::Document::Sweep(s) = doc else {
         return Ok(());
     };
     let mut engines: Vec<&str> = s

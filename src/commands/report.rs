@@ -4,14 +4,8 @@
 
 use dbpress_core::error::Result;
 use dbpress_core::options::OptionValues;
-use dbpress_report::OutputFormat;
-use dbpress_report::{self, json::Document};
-
-/// --output-format: the formats of a run or a sweep, or an HTML page with charts.
-enum Format {
-    Html,
-    Other(OutputFormat),
-}
+use dbpress_report::document::Document;
+use dbpress_report::{by_format, Format, OutputFormat};
 
 /// `dbpress report FILE [options]` as the command table calls it.
 pub fn call(call: &super::subcommand::Call<'_>) -> Result<u8> {
@@ -26,14 +20,11 @@ pub fn call(call: &super::subcommand::Call<'_>) -> Result<u8> {
 pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
     crate::cli::print_notices(opts);
     let names = format!("{}, html", OutputFormat::NAMES);
-    let format = opts.choice(dbpress_config::keys::OUTPUT_FORMAT, &names, |s| match s {
-        "html" => Some(Format::Html),
-        other => OutputFormat::parse(other).map(Format::Other),
-    })?;
-    match dbpress_report::json::read_document(file)? {
+    // The formats of a run or a sweep, or an HTML page with charts.
+    let format = opts.choice(dbpress_config::keys::OUTPUT_FORMAT, &names, Format::parse)?;
+    match dbpress_report::document::read_document(file)? {
         Document::Sweep(s) => match format {
-            Format::Html => dbpress_core::out!("{}", dbpress_report::html::sweep_page(&s)),
-            Format::Other(OutputFormat::Text) => {
+            Format::Text => {
                 // Each step as the sweep printed it, then the table.
                 let n = s.steps.len();
                 for (i, step) in s.steps.iter().enumerate() {
@@ -58,18 +49,17 @@ pub fn main(file: &str, opts: &OptionValues) -> Result<u8> {
                 }
                 dbpress_core::out!("{}", dbpress_report::text::sweep::render_table(&s));
             }
-            Format::Other(f) => dbpress_core::out!("{}", dbpress_report::sweep_as(f, &s)),
+            f => dbpress_core::out!("{}", by_format(f).sweep(&s)),
         },
         Document::Run(r) => match format {
-            Format::Html => dbpress_core::out!("{}", dbpress_report::html::run_page(&r)),
-            Format::Other(OutputFormat::Text) => {
+            Format::Text => {
                 dbpress_core::out!("{}", dbpress_report::text::interval_lines(&r));
                 dbpress_core::out!(
                     "{}",
                     dbpress_report::text::summary(&r, opts.flag(dbpress_config::keys::HISTOGRAM)?)
                 );
             }
-            Format::Other(f) => dbpress_core::out!("{}", dbpress_report::run_as(f, &r)),
+            f => dbpress_core::out!("{}", by_format(f).run(&r)),
         },
     }
     Ok(0)

@@ -167,7 +167,7 @@ fn list(store: &Store, f: &RunFilter) -> Result<u8> {
         dbpress_core::outln!(
             "{:>5}  {:<20}  {:<11}  {:<22} {:>7} {:>12} {:>12} {:>9}  {}",
             r.id,
-            dbpress_report::compare::text::utc(r.created_at),
+            dbpress_report::dates::utc(r.created_at),
             r.status.as_str(),
             r.workload,
             r.threads,
@@ -188,10 +188,7 @@ fn show(store: &Store, id: i64) -> Result<u8> {
         ))
     })?;
     dbpress_core::outln!("Run {id} of {}", store.path().display());
-    dbpress_core::outln!(
-        "Saved: {}",
-        dbpress_report::compare::text::utc(row.created_at)
-    );
+    dbpress_core::outln!("Saved: {}", dbpress_report::dates::utc(row.created_at));
     dbpress_core::outln!("Status: {}", row.status.as_str());
     dbpress_core::outln!("Workload: {}, {} threads", row.workload, row.threads);
     dbpress_core::outln!("Command: {}", row.command);

@@ -3,7 +3,8 @@
 //! cells measured so far).
 
 use dbpress_core::error::{environment, usage, Result};
-use dbpress_report::study::{self, StudyInput, StudyRun};
+use dbpress_report::model::experiment::{self, Experiment, ExperimentInput, ExperimentRun};
+use dbpress_report::{by_format, FileFormat, Format};
 use dbpress_study::plan::{Baseline, Plan};
 use std::path::{Path, PathBuf};
 
@@ -30,20 +31,11 @@ pub fn main(
             ))
         })?;
     let runs = measured_cells(&store, &plan, generation)?;
-    let s = study::study(&study_input(&plan, runs));
-    let text = study::text::render(&s);
-    let render = |f: &str| render(&s, &text, f);
+    let e = experiment::experiment(&experiment_input(&plan, runs));
     if let Some(path) = output {
-        use dbpress_report::FileFormat;
-        let f = match FileFormat::of(path) {
-            FileFormat::Json => "json",
-            FileFormat::Csv => "csv",
-            FileFormat::Markdown => "markdown",
-            FileFormat::Html => "html",
-        };
-        dbpress_report::json::write_text(path, &render(f)?)?;
+        dbpress_report::json::write_text(path, &by_format(FileFormat::of(path)).experiment(&e))?;
     }
-    dbpress_core::out!("{}", render(format.unwrap_or("text"))?);
+    dbpress_core::out!("{}", render(&e, format.unwrap_or("text"))?);
     Ok(0)
 }
 
@@ -76,7 +68,7 @@ fn measured_cells(
     store: &dbpress_store::Store,
     plan: &Plan,
     generation: i64,
-) -> Result<Vec<StudyRun>> {
+) -> Result<Vec<ExperimentRun>> {
     let filter = dbpress_store::RunFilter {
         experiment: Some(plan.name.clone()),
         generation: Some(generation),
@@ -97,7 +89,7 @@ fn measured_cells(
             continue;
         };
         let (_, result) = super::results::stored_result(store, row.id)?;
-        runs.push(StudyRun {
+        runs.push(ExperimentRun {
             id: row.id,
             target: t,
             settings: s,
@@ -111,8 +103,8 @@ fn measured_cells(
 }
 
 /// What the study's report is made from: the plan's names and the measured cells.
-fn study_input(plan: &Plan, runs: Vec<StudyRun>) -> StudyInput {
-    StudyInput {
+fn experiment_input(plan: &Plan, runs: Vec<ExperimentRun>) -> ExperimentInput {
+    ExperimentInput {
         name: plan.name.clone(),
         description: plan.description.clone(),
         targets: plan.targets.iter().map(|t| t.name.clone()).collect(),
@@ -158,18 +150,12 @@ fn settings_about(s: &dbpress_study::plan::SettingsSet) -> String {
     }
 }
 
-/// The study in format `f` (`text` is already rendered).
-fn render(s: &study::Study, text: &str, f: &str) -> Result<String> {
-    Ok(match f {
-        "text" => text.to_string(),
-        "markdown" | "md" => study::text::markdown(s),
-        "csv" => study::text::csv(s),
-        "html" => dbpress_report::html::study_page(s, text),
-        "json" => serde_json::to_string_pretty(s).expect("Study always serialises") + "\n",
-        other => {
-            return Err(usage(format!(
-                "invalid value '{other}' for --output-format: use text, markdown, csv, html or json"
-            )))
-        }
-    })
+/// The experiment's report in format `f`, as --output-format names it.
+fn render(e: &Experiment, f: &str) -> Result<String> {
+    let format = Format::parse(f).ok_or_else(|| {
+        usage(format!(
+            "invalid value '{f}' for --output-format: use text, markdown, csv, html or json"
+        ))
+    })?;
+    Ok(by_format(format).experiment(e))
 }

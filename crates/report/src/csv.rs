@@ -1,16 +1,42 @@
 //! Results as CSV, one row per thing a chart has a point for: a run's intervals (QPS, TPS and
 //! latency per second, the time series people paste into a spreadsheet to find the stall), a
-//! sweep's levels, a comparison's (threads, result) pairs. Every column is always present, empty
-//! where a run has no such figure, so files of different runs stack under one header.
+//! sweep's levels, a comparison's (threads, result) pairs, an experiment's (workload, metric,
+//! threads, column) figures. Every column is always present, empty where a run has no such
+//! figure, so files of different runs stack under one header.
 
 use super::table::{num, Table};
-use crate::compare::model::Comparison;
+use crate::model::comparison::Comparison;
+use crate::model::experiment::Experiment;
+use crate::model::metric::Metric;
+use crate::render::Render;
 use dbpress_result::sweep::SweepResult;
 use dbpress_result::RunResult;
 
+/// CSV: one row per point a chart would have, every column always there.
+pub struct Csv;
+
+impl Render for Csv {
+    fn run(&self, r: &RunResult) -> String {
+        run(r)
+    }
+
+    fn sweep(&self, s: &SweepResult) -> String {
+        sweep(s)
+    }
+
+    /// The same rows whatever tables --metrics asks for: every figure is a column.
+    fn comparison(&self, c: &Comparison, _metrics: &[Metric]) -> String {
+        comparison(c)
+    }
+
+    fn experiment(&self, e: &Experiment) -> String {
+        experiment(e)
+    }
+}
+
 /// Per interval: where it ends, the rates sysbench's interval line gives, dbpress's additions
 /// (p99, max, the --rate schedule) and the machine's CPUs and the data's disk.
-pub fn run(r: &RunResult) -> String {
+fn run(r: &RunResult) -> String {
     let pct = format!("latency_p{}_ms", r.run.percentile);
     let mut t = Table::new(&[
         "time_s",
@@ -106,7 +132,7 @@ pub fn run(r: &RunResult) -> String {
 
 /// Per level: the sweep table's figures, with the machine's and the disk's load and the
 /// server's top wait, and why a level ran short or not at all.
-pub fn sweep(s: &SweepResult) -> String {
+fn sweep(s: &SweepResult) -> String {
     let mut t = Table::new(&[
         "threads",
         "tps",
@@ -162,7 +188,7 @@ pub fn sweep(s: &SweepResult) -> String {
 
 /// Long form, one row per (threads, result): each figure, the runs behind it with their
 /// range, and its ratio to the baseline's; what a pivot table or a plotting library wants.
-pub fn comparison(c: &Comparison) -> String {
+fn comparison(c: &Comparison) -> String {
     let mut t = Table::new(&[
         "threads",
         "result",
@@ -246,4 +272,45 @@ pub fn comparison(c: &Comparison) -> String {
         }
     }
     t.csv()
+}
+
+/// One row per (workload, metric, threads, column): the figures the tables show, unrounded.
+fn experiment(s: &Experiment) -> String {
+    let mut table = Table::new(&[
+        "workload",
+        "metric",
+        "threads",
+        "target",
+        "settings",
+        "runs",
+        "median",
+        "min",
+        "max",
+        "ratio",
+        "within_noise",
+        "run_ids",
+    ]);
+    for t in &s.tables {
+        for row in &t.rows {
+            for (c, x) in row.cells.iter().enumerate() {
+                let Some(x) = x else { continue };
+                let ids: Vec<String> = x.runs.iter().map(i64::to_string).collect();
+                table.row(vec![
+                    t.workload.clone(),
+                    t.metric.clone(),
+                    row.threads.to_string(),
+                    s.columns[c].target.clone(),
+                    s.columns[c].settings.clone(),
+                    x.runs.len().to_string(),
+                    x.median.to_string(),
+                    x.min.to_string(),
+                    x.max.to_string(),
+                    x.ratio.map(|r| r.to_string()).unwrap_or_default(),
+                    u8::from(x.within_noise).to_string(),
+                    ids.join(" "),
+                ]);
+            }
+        }
+    }
+    table.csv()
 }

@@ -1,18 +1,45 @@
 //! Results as Markdown, for the wiki page, ticket or pull request where a change is argued:
 //! what ran (the command, the server, when), the figures as pipe tables, and for a comparison
-//! what differed besides the figures. Everything comes from the result file, like the other
+//! what differed besides the figures (`comparison`); an experiment's tables (`experiment`). Everything comes from the result file, like the other
 //! renderers, so `dbpress report FILE --output-format=markdown` gives the same page later.
 
 use super::table::{num, Align, Table};
-use crate::compare::model::Comparison;
-use crate::compare::text::{metric_table, setting, utc, Metric};
+use crate::dates::utc;
+use crate::model::comparison::Comparison;
+use crate::model::experiment::Experiment;
+use crate::model::metric::Metric;
+use crate::render::Render;
 use dbpress_result::sweep::SweepResult;
 use dbpress_result::{Latency, RunResult};
 use std::fmt::Write;
 
+mod comparison;
+mod experiment;
+
+/// Markdown: pipe tables and the command that made the result, for a wiki page or a ticket.
+pub struct Markdown;
+
+impl Render for Markdown {
+    fn run(&self, r: &RunResult) -> String {
+        run(r)
+    }
+
+    fn sweep(&self, s: &SweepResult) -> String {
+        sweep(s)
+    }
+
+    fn comparison(&self, c: &Comparison, metrics: &[Metric]) -> String {
+        comparison::render(c, metrics)
+    }
+
+    fn experiment(&self, e: &Experiment) -> String {
+        experiment::render(e)
+    }
+}
+
 /// A run: what ran, its main figures, latency by statement, errors by code, and where the
 /// server, the machine and the disk stood.
-pub fn run(r: &RunResult) -> String {
+fn run(r: &RunResult) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
@@ -298,7 +325,7 @@ fn shell_words(words: &[String]) -> String {
 }
 
 /// A sweep: the table of levels, with the machine's and the disk's load where measured.
-pub fn sweep(s: &SweepResult) -> String {
+fn sweep(s: &SweepResult) -> String {
     let mut o = String::new();
     let first = s.steps.iter().find_map(|st| st.result.as_ref());
     let _ = writeln!(
@@ -378,89 +405,6 @@ pub fn sweep(s: &SweepResult) -> String {
         t.row(cells);
     }
     o.push_str(&t.markdown());
-    o
-}
-
-/// A comparison: the results, what differed besides the figures, then a table per metric with
-/// each result's figure and its ratio to the baseline's.
-pub fn comparison(c: &Comparison, metrics: &[Metric]) -> String {
-    let mut o = String::new();
-    let _ = writeln!(
-        o,
-        "### dbpress comparison of {} results (baseline: {})\n",
-        c.runs.len(),
-        c.runs[0].label
-    );
-    let mut runs = Table::new(&[
-        "result", "workload", "server", "started", "threads", "files",
-    ])
-    .align(1, Align::Left)
-    .align(2, Align::Left)
-    .align(3, Align::Left)
-    .align(5, Align::Left);
-    for r in &c.runs {
-        let levels: Vec<String> = r.levels.iter().map(u32::to_string).collect();
-        let files = if r.files.is_empty() {
-            vec![r.file.clone()]
-        } else {
-            r.files.clone()
-        };
-        runs.row(vec![
-            r.label.clone(),
-            r.workload.clone(),
-            r.server.clone(),
-            utc(r.started_at_unix_s),
-            levels.join(","),
-            files.join(", "),
-        ]);
-    }
-    o.push_str(&runs.markdown());
-    o.push('\n');
-    if c.differences.is_empty() {
-        o.push_str("Nothing differs from the baseline besides the figures: same workload, options, server, settings and host.\n\n");
-    } else {
-        o.push_str("What differs from the baseline besides the figures:\n\n");
-        let mut d = Table::new(&["result", "what", "baseline", "value"])
-            .align(1, Align::Left)
-            .align(2, Align::Left)
-            .align(3, Align::Left);
-        for x in &c.differences {
-            let recorded = x.baseline.is_some() || x.value.is_some();
-            let (base, value) = if recorded {
-                (setting(&x.baseline), setting(&x.value))
-            } else {
-                (String::new(), String::new())
-            };
-            d.row(vec![x.run.clone(), x.what.clone(), base, value]);
-        }
-        o.push_str(&d.markdown());
-        o.push('\n');
-    }
-    for &m in metrics {
-        let mt = metric_table(c, m);
-        let mut head = vec!["threads".to_string()];
-        for (i, r) in c.runs.iter().enumerate() {
-            head.push(r.label.clone());
-            if i > 0 && mt.ratios {
-                head.push("vs base".into());
-            }
-        }
-        let mut t = Table::new(&head).align(0, Align::Right);
-        for (threads, cells) in &mt.rows {
-            let mut row = vec![threads.to_string()];
-            for (shown, ratio) in cells {
-                row.push(shown.clone());
-                row.extend(ratio.clone());
-            }
-            t.row(row);
-        }
-        let _ = writeln!(o, "**{}**\n", mt.title);
-        o.push_str(&t.markdown());
-        if let Some(f) = mt.footnote {
-            let _ = writeln!(o, "\n_{f}_");
-        }
-        o.push('\n');
-    }
     o
 }
 

@@ -1,9 +1,40 @@
 //! Text output: sysbench 1.0.20's interval line and final report, byte-compatible so existing
-//! parsers keep working, followed by dbpress's own sections.
+//! parsers keep working, followed by dbpress's own sections; a sweep's table (`sweep`), a
+//! comparison's tables (`comparison`), an experiment's (`experiment`), the run's progress
+//! (`progress`).
 
 use crate::histogram::decode;
+use crate::model::comparison::Comparison;
+use crate::model::experiment::Experiment;
+use crate::model::metric::Metric;
+use crate::render::Render;
+use dbpress_result::sweep::SweepResult;
 use dbpress_result::{Checkpoint, Interval, Latency, RunResult, Summary};
 use std::fmt::Write;
+
+/// Text: what dbpress prints on a terminal.
+pub struct Text;
+
+impl Render for Text {
+    /// The summary without its histogram (a run prints its own text as it goes, with
+    /// --histogram when asked).
+    fn run(&self, r: &RunResult) -> String {
+        summary(r, false)
+    }
+
+    /// The sweep's table.
+    fn sweep(&self, s: &SweepResult) -> String {
+        sweep::render_table(s)
+    }
+
+    fn comparison(&self, c: &Comparison, metrics: &[Metric]) -> String {
+        comparison::render(c, metrics)
+    }
+
+    fn experiment(&self, e: &Experiment) -> String {
+        experiment::render(e)
+    }
+}
 
 /// `[ 1s ] thds: 8 tps: … qps: … (r/w/o: …) lat (ms,95%): … err/s: … reconn/s: …`
 pub fn interval_line(i: &Interval, percentile: u32) -> String {
@@ -472,6 +503,8 @@ pub fn histogram(r: &RunResult) -> String {
     o
 }
 
+mod comparison;
+mod experiment;
 pub mod host;
 pub mod progress;
 mod server_counters;

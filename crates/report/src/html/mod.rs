@@ -1,25 +1,53 @@
 //! A result as one self-contained HTML page with charts: throughput and latency per interval
 //! for a run (stalls shaded), throughput and latency against threads for a sweep, one line per
-//! result for a comparison. Everything else the text report says is on the page as text.
+//! result for a comparison or an experiment. Everything else the text report says is on the page as text.
 //! Rendered from saved JSON (`dbpress report FILE --output-format=html`, `dbpress compare …
 //! --output-format=html`), so a page can be made at any time from what a run wrote.
 
+mod comparison;
+mod esc;
+mod experiment;
 mod frame;
 mod host;
 mod status;
-mod study;
 mod svg;
 mod tpcc;
 
-mod esc;
-use crate::compare::model::Comparison;
+use crate::model::comparison::Comparison;
+use crate::model::experiment::Experiment;
+use crate::model::metric::Metric;
+use crate::render::Render;
+use crate::text::Text;
+use comparison::compare_page;
 use dbpress_result::sweep::SweepResult;
 use dbpress_result::{Interval, RunResult};
 pub use esc::esc;
+use experiment::experiment_page;
 use frame::{levels_chart, page, text_block};
 use std::fmt::Write;
-pub use study::study_page;
-use svg::{steps_of, Band, Chart, Series, Whisker, XAxis};
+use svg::{steps_of, Band, Chart, Series, XAxis};
+
+/// HTML pages: a run's and a sweep's charts, a comparison's and an experiment's, each page
+/// closing with the text report it charts.
+pub struct Html;
+
+impl Render for Html {
+    fn run(&self, r: &RunResult) -> String {
+        run_page(r)
+    }
+
+    fn sweep(&self, s: &SweepResult) -> String {
+        sweep_page(s)
+    }
+
+    fn comparison(&self, c: &Comparison, metrics: &[Metric]) -> String {
+        compare_page(c, &Text.comparison(c, metrics))
+    }
+
+    fn experiment(&self, e: &Experiment) -> String {
+        experiment_page(e, &Text.experiment(e))
+    }
+}
 
 /// The run's setting as a two-column table; `threads` as the page has them (a sweep's list).
 fn about(o: &mut String, r: &RunResult, threads: &str) {
@@ -198,7 +226,7 @@ fn summary_table(o: &mut String, r: &RunResult) {
 }
 
 /// One run: what ran, the figures, the charts, and the full text report.
-pub fn run_page(r: &RunResult) -> String {
+fn run_page(r: &RunResult) -> String {
     let mut o = String::new();
     about(&mut o, r, &r.run.threads.to_string());
     o.push_str("<h2>Summary</h2>\n");
@@ -227,7 +255,7 @@ fn full_text(r: &RunResult) -> String {
 }
 
 /// A thread sweep: throughput and latency against threads, the table, each step's report.
-pub fn sweep_page(s: &SweepResult) -> String {
+fn sweep_page(s: &SweepResult) -> String {
     let mut o = String::new();
     if let Some(r) = s.steps.iter().find_map(|st| st.result.as_ref()) {
         // A sweep ran at every level, not at its first step's.
@@ -370,133 +398,6 @@ pub fn sweep_page(s: &SweepResult) -> String {
         }
     }
     page(&format!("dbpress: {} thread sweep", s.workload), &o)
-}
-
-/// A comparison: one line per result on each chart, what differed, and the tables.
-/// Run `k`'s cell of a comparison row.
-fn cell(
-    row: &crate::compare::model::ComparisonRow,
-    k: usize,
-) -> Option<&crate::compare::model::Cell> {
-    row.cells.get(k)?.as_ref()
-}
-
-pub fn compare_page(c: &Comparison, text: &str) -> String {
-    use crate::compare::text::Metric;
-    let mut o = String::new();
-    let names: Vec<String> = c.rows.iter().map(|r| r.threads.to_string()).collect();
-    let mut charts = vec![
-        ("QPS", "QPS", Metric::Qps),
-        ("TPS", "TPS", Metric::Tps),
-        ("p95 latency, ms", "ms", Metric::P95),
-        ("p99 latency, ms", "ms", Metric::P99),
-    ];
-    // The costs per event where some result measured them.
-    for (title, y, m) in [
-        ("server CPU per event, us", "us", Metric::Cpu),
-        ("KiB written to the disk per event", "KiB", Metric::Written),
-        ("disk cache flushes per event", "flushes", Metric::Flushes),
-        ("network KiB per event, both ways", "KiB", Metric::Net),
-    ] {
-        if c.rows
-            .iter()
-            .flat_map(|r| &r.cells)
-            .any(|cell| cell.as_ref().and_then(|x| m.value(x)).is_some())
-        {
-            charts.push((title, y, m));
-        }
-    }
-    o.push_str("<h2>Against threads</h2>\n");
-    let legends = legend_names(c);
-    let grouped = c.runs.iter().any(|r| r.files.len() > 1);
-    if grouped {
-        o.push_str("<p>A point is the median of a group's runs; its bar spans their lowest and highest.</p>\n");
-    }
-    for (title, y, m) in charts {
-        let series = c
-            .runs
-            .iter()
-            .enumerate()
-            .map(|(k, _)| Series {
-                name: &legends[k],
-                points: c
-                    .rows
-                    .iter()
-                    .enumerate()
-                    .map(|(i, row)| (i as f64, cell(row, k).and_then(|x| m.value(x))))
-                    .collect(),
-            })
-            .collect();
-        let whiskers = c
-            .rows
-            .iter()
-            .enumerate()
-            .flat_map(|(i, row)| {
-                (0..c.runs.len()).filter_map(move |k| {
-                    let [lo, hi] = m.range(cell(row, k)?)?;
-                    Some(Whisker {
-                        series: k,
-                        x: i as f64,
-                        lo,
-                        hi,
-                    })
-                })
-            })
-            .collect();
-        o.push_str(&levels_chart(title, y, &names, series, 0.0, whiskers));
-    }
-    text_block(&mut o, "The comparison", text, true);
-    page(&format!("dbpress: {} results compared", c.runs.len()), &o)
-}
-
-/// Each result's legend: its label and what set it apart from the others (`b:
-/// synchronous_commit=off`), not the file name alone; the baseline with its own values of what
-/// the others changed.
-fn legend_names(c: &Comparison) -> Vec<String> {
-    let short = |what: &str| -> Option<String> {
-        what.strip_prefix("server variable ")
-            .or_else(|| what.strip_prefix("option --"))
-            .map(String::from)
-            .or_else(|| (what == "workload" || what == "server").then(|| what.to_string()))
-    };
-    let shown = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
-    let mut names: Vec<String> = Vec::with_capacity(c.runs.len());
-    let mut base_keys: Vec<(String, String)> = Vec::new();
-    for run in c.runs.iter().skip(1) {
-        let parts: Vec<String> = c
-            .differences
-            .iter()
-            .filter(|d| d.run == run.label)
-            .filter_map(|d| {
-                let k = short(&d.what)?;
-                if !base_keys.iter().any(|(bk, _)| bk == &k) {
-                    base_keys.push((k.clone(), shown(&d.baseline)));
-                }
-                Some(format!("{k}={}", shown(&d.value)))
-            })
-            .take(3)
-            .collect();
-        names.push(if parts.is_empty() {
-            run.label.clone()
-        } else {
-            format!("{}: {}", run.label, parts.join(", "))
-        });
-    }
-    let base = &c.runs[0].label;
-    let base_parts: Vec<String> = base_keys
-        .iter()
-        .take(3)
-        .map(|(k, v)| format!("{k}={v}"))
-        .collect();
-    names.insert(
-        0,
-        if base_parts.is_empty() {
-            base.clone()
-        } else {
-            format!("{base}: {}", base_parts.join(", "))
-        },
-    );
-    names
 }
 
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! The study's tables, computed from its runs alone (the runs as stored: a report recomputed
+//! An experiment's tables, computed from its runs alone (the runs as stored: a report recomputed
 //! from `dbpress results export` of each run gives the same figures).
 
 use dbpress_result::RunResult;
@@ -6,7 +6,7 @@ use serde::Serialize;
 
 /// What the report is made from: the plan's names and the stored runs, by position.
 #[derive(Clone, Debug)]
-pub struct StudyInput {
+pub struct ExperimentInput {
     pub name: String,
     pub description: String,
     pub targets: Vec<String>,
@@ -24,11 +24,11 @@ pub struct StudyInput {
     pub metrics: Vec<String>,
     /// The server status figures to show per cell (empty: every one sampled that moved).
     pub status: Vec<String>,
-    pub runs: Vec<StudyRun>,
+    pub runs: Vec<ExperimentRun>,
 }
 
 #[derive(Clone, Debug)]
-pub struct StudyRun {
+pub struct ExperimentRun {
     pub id: i64,
     pub target: usize,
     pub settings: usize,
@@ -88,7 +88,7 @@ pub struct SummaryRow {
 }
 
 #[derive(Clone, Debug, Serialize)]
-pub struct Study {
+pub struct Experiment {
     pub name: String,
     pub description: String,
     pub settings_about: Vec<(String, String)>,
@@ -101,12 +101,12 @@ pub struct Study {
     /// Columns the summary shows (those that are not their own baseline).
     pub summary_columns: Vec<usize>,
     pub summary: Vec<SummaryRow>,
-    /// Runs in the store for this study, measured.
+    /// Runs in the store for this experiment, measured.
     pub runs: usize,
     /// Per workload: the server's status figures per cell (the run's mean over its intervals,
     /// then the median of the repeats).
     pub status: Vec<StatusTable>,
-    /// Per workload and level, each run's own curves, for an A/B's overlays (a study of at
+    /// Per workload and level, each run's own curves, for an A/B's overlays (an experiment of at
     /// most four columns).
     pub overlays: Vec<Overlay>,
 }
@@ -139,9 +139,9 @@ pub struct OverlayRun {
     pub spectrum: Vec<Option<f64>>,
 }
 
-/// The overlays of an A/B: every run of each (workload, level), where the study has at most
+/// The overlays of an A/B: every run of each (workload, level), where the experiment has at most
 /// four columns (more lines than that on one chart are not read).
-fn overlays(input: &StudyInput, columns: &[Column]) -> Vec<Overlay> {
+fn overlays(input: &ExperimentInput, columns: &[Column]) -> Vec<Overlay> {
     if columns.len() > 4 {
         return Vec::new();
     }
@@ -149,7 +149,7 @@ fn overlays(input: &StudyInput, columns: &[Column]) -> Vec<Overlay> {
     let mut out = Vec::new();
     for (w, wname) in input.workloads.iter().enumerate() {
         for &threads in &input.threads {
-            let mut runs: Vec<&StudyRun> = input
+            let mut runs: Vec<&ExperimentRun> = input
                 .runs
                 .iter()
                 .filter(|r| r.workload == w && r.threads == threads)
@@ -281,7 +281,7 @@ pub fn median(v: &mut [f64]) -> f64 {
     }
 }
 
-pub fn study(input: &StudyInput) -> Study {
+pub fn experiment(input: &ExperimentInput) -> Experiment {
     let (nt, ns) = (input.targets.len(), input.settings.len());
     let label = |t: usize, s: usize| match (nt, ns) {
         (_, 1) => input.targets[t].clone(),
@@ -418,7 +418,7 @@ pub fn study(input: &StudyInput) -> Study {
     };
     let status = status_tables(input, &columns);
     let overlays = overlays(input, &columns);
-    Study {
+    Experiment {
         overlays,
         status,
         name: input.name.clone(),
@@ -448,11 +448,11 @@ pub fn study(input: &StudyInput) -> Study {
 
 /// Per workload, the status figures of each cell: the figures the plan names, or every one
 /// the runs sampled that was not zero throughout.
-fn status_tables(input: &StudyInput, columns: &[Column]) -> Vec<StatusTable> {
+fn status_tables(input: &ExperimentInput, columns: &[Column]) -> Vec<StatusTable> {
     let ns = input.settings.len();
     let mut out = Vec::new();
     for (w, wname) in input.workloads.iter().enumerate() {
-        let runs: Vec<&StudyRun> = input.runs.iter().filter(|r| r.workload == w).collect();
+        let runs: Vec<&ExperimentRun> = input.runs.iter().filter(|r| r.workload == w).collect();
         let mut names: Vec<String> = Vec::new();
         if input.status.is_empty() {
             for r in &runs {

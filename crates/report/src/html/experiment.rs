@@ -1,14 +1,14 @@
-//! A study's page: for each workload, each metric against threads with one line per (target,
+//! An experiment's page: for each workload, each metric against threads with one line per (target,
 //! settings) column — a point is the median of the repeats, its bar their range — then the
 //! tables as text.
 
 use super::esc::esc;
 use super::frame::{levels_chart, page, text_block};
 use super::svg::{Series, Whisker};
-use crate::study::model::Study;
+use crate::model::experiment::Experiment;
 use std::fmt::Write;
 
-pub fn study_page(s: &Study, text: &str) -> String {
+pub fn experiment_page(s: &Experiment, text: &str) -> String {
     let mut o = String::new();
     if !s.description.is_empty() {
         let _ = writeln!(o, "<p>{}</p>", esc(&s.description));
@@ -75,9 +75,9 @@ pub fn study_page(s: &Study, text: &str) -> String {
 
 /// An A/B's runs one by one: events per second over each run's time, and each run's latency
 /// spectrum from its HDR histogram (one curve per run).
-fn overlays(o: &mut String, s: &Study) {
+fn overlays(o: &mut String, s: &Experiment) {
     use super::svg::{Chart, XAxis};
-    use crate::study::model::SPECTRUM;
+    use crate::model::experiment::SPECTRUM;
     if s.overlays.is_empty() {
         return;
     }

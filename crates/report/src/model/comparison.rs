@@ -6,7 +6,7 @@
 //! how it ran (workload, options, server version and settings, host) is compared with the
 //! baseline's and every difference is listed, the intended one and the forgotten ones alike.
 
-use crate::json::Document;
+use crate::document::Document;
 use dbpress_result::sweep::{Row, Step};
 use dbpress_result::{RunResult, Tool, SCHEMA_VERSION};
 use serde::{Deserialize, Serialize};
