@@ -1,9 +1,9 @@
 //! `dbpress experiment check|run|restore|report PLAN.toml`: a whole study from one plan file
-//! (`dbpress_study`), its runs in the results store, its tables and charts from them.
+//! (`dbpress_experiment`), its runs in the results store, its tables and charts from them.
 
 use dbpress_core::error::{environment, usage, Result};
-use dbpress_study::execute::{self, Options};
-use dbpress_study::plan::{Plan, WorkloadKind};
+use dbpress_experiment::execute::{self, Options};
+use dbpress_experiment::plan::{ExperimentPlan, WorkloadKind};
 use std::path::{Path, PathBuf};
 
 const HELP: &str = "Usage: dbpress experiment check PLAN.toml
@@ -81,16 +81,16 @@ fn parse(args: &[String]) -> Result<Option<Args>> {
     Ok(Some(a))
 }
 
-fn load(word: Option<&String>, what: &str) -> Result<Plan> {
+fn load(word: Option<&String>, what: &str) -> Result<ExperimentPlan> {
     let path = word.ok_or_else(|| {
         usage(format!(
             "`dbpress experiment {what}` needs a plan file: dbpress experiment {what} study.toml"
         ))
     })?;
-    Plan::load(Path::new(path)).map_err(usage)
+    ExperimentPlan::load(Path::new(path)).map_err(usage)
 }
 
-fn store_of(a: &Args, plan: Option<&Plan>) -> PathBuf {
+fn store_of(a: &Args, plan: Option<&ExperimentPlan>) -> PathBuf {
     match (&a.store, plan.and_then(|p| p.store.clone())) {
         (Some(s), _) => PathBuf::from(s),
         (None, Some(p)) => p,
@@ -106,7 +106,7 @@ pub fn main(args: &[String]) -> Result<u8> {
         Some("check") => check(&load(a.words.get(1), "check")?),
         Some("run") => run(&a, &load(a.words.get(1), "run")?),
         Some("restore") => restore(&a, &load(a.words.get(1), "restore")?),
-        Some("report") => super::study_report::main(
+        Some("report") => super::experiment_report::main(
             a.words.get(1),
             &|plan| store_of(&a, plan),
             a.format.as_deref(),
@@ -123,9 +123,9 @@ pub fn main(args: &[String]) -> Result<u8> {
 
 /// What the plan would run, after checking what can be checked without a server: each
 /// target's options, each sysbench-grammar workload's options.
-fn check(plan: &Plan) -> Result<u8> {
+fn check(plan: &ExperimentPlan) -> Result<u8> {
     for t in &plan.targets {
-        dbpress_study::settings::driver_for(&t.args)
+        dbpress_experiment::settings::driver_for(&t.args)
             .map_err(|e| usage(format!("{}: target '{}': {e}", plan.path.display(), t.name)))?;
     }
     // Each sysbench-grammar workload's cell command, as the study will run it, once against
@@ -137,14 +137,14 @@ fn check(plan: &Plan) -> Result<u8> {
         if w.kind != WorkloadKind::Sysbench {
             continue;
         }
-        let cell = dbpress_study::cells::Cell {
+        let cell = dbpress_experiment::cells::Cell {
             target: 0,
             settings: 0,
             workload: i,
             threads: plan.threads[0],
             repeat: 1,
         };
-        let args = dbpress_study::command::dry_run_args(plan, &cell, &scratch);
+        let args = dbpress_experiment::command::dry_run_args(plan, &cell, &scratch);
         let o = std::process::Command::new(&exe)
             .args(&args)
             .output()
@@ -165,7 +165,7 @@ fn check(plan: &Plan) -> Result<u8> {
             )));
         }
     }
-    let n = dbpress_study::cells::cells(plan).len();
+    let n = dbpress_experiment::cells::cells(plan).len();
     let each = plan.duration + plan.warmup;
     dbpress_core::outln!(
         "{}: experiment {}: {n} cells = {} target(s) × {} settings × {} workload(s) × {} thread level(s) × {} repeat(s), {} s each: at least {} of measuring",
@@ -205,7 +205,7 @@ fn check(plan: &Plan) -> Result<u8> {
     Ok(0)
 }
 
-fn run(a: &Args, plan: &Plan) -> Result<u8> {
+fn run(a: &Args, plan: &ExperimentPlan) -> Result<u8> {
     let exe = std::env::current_exe().map_err(|e| {
         environment(format!(
             "cannot find the dbpress binary to run cells with: {e}"
@@ -240,7 +240,7 @@ fn run(a: &Args, plan: &Plan) -> Result<u8> {
     Ok(u8::from(outcome.failed > 0))
 }
 
-fn restore(a: &Args, plan: &Plan) -> Result<u8> {
+fn restore(a: &Args, plan: &ExperimentPlan) -> Result<u8> {
     let store = dbpress_store::Store::open(&store_of(a, Some(plan))).map_err(environment)?;
     let left = store.changed_settings(&plan.name).map_err(environment)?;
     if left.is_empty() {
@@ -250,7 +250,7 @@ fn restore(a: &Args, plan: &Plan) -> Result<u8> {
         );
         return Ok(0);
     }
-    let problems = dbpress_study::settings::Servers::new(plan).restore_all(&store);
+    let problems = dbpress_experiment::settings::Servers::new(plan).restore_all(&store);
     for p in &problems {
         eprintln!("dbpress: error: {p}");
     }

@@ -9,18 +9,18 @@
 //! - `report`: `dbpress report FILE`, a saved result rendered again
 //! - `compare`: `dbpress compare A B …`, results side by side (files, or runs of the store)
 //! - `experiment`: `dbpress experiment check|run|restore|report PLAN`, a study from a plan
-//!   file (`dbpress_study`); `study_report` its tables and charts from the store
+//!   file (`dbpress_experiment`); `experiment_report` its tables and charts from the store
 //! - `own_args`: the words and long options of `compare`, `results` and `experiment`
 //! - `results`: `dbpress results list|show|export`, the runs of a results store
 
 mod compare;
 mod dispatch;
 mod experiment;
+mod experiment_report;
 mod help;
 mod own_args;
 mod report;
 mod results;
-mod study_report;
 pub mod subcommand;
 pub mod table;
 mod workload;

@@ -5,11 +5,11 @@
 //!
 //! - `schema`: the tables and the file's version
 //! - `store`: `Store` — open, save a run, list, show, tags
-//! - `study`: what an experiment keeps besides its runs (its plan and generation, the server
+//! - `experiment`: what an experiment keeps besides its runs (its plan and generation, the server
 //!   settings it changed and must restore, which tables it prepared)
 
+pub mod experiment;
 mod schema;
 pub mod store;
-pub mod study;
 
 pub use store::{CellKey, NewRun, RunFilter, RunRow, Status, Store};

@@ -87,7 +87,7 @@ pub struct NewRun {
 }
 
 impl NewRun {
-    /// A study's cell that could not run or left no result, and why.
+    /// An experiment's cell that could not run or left no result, and why.
     pub fn failed(
         command: String,
         workload: String,

@@ -4,11 +4,11 @@
 //! crashes ends that cell only.
 
 use crate::cells::Cell;
-use crate::plan::{Plan, WorkloadKind};
+use crate::plan::{ExperimentPlan, WorkloadKind};
 use std::path::Path;
 
 /// The arguments (after the program) of one cell's run, its JSON result written to `output`.
-pub fn run_args(plan: &Plan, cell: &Cell, output: &Path) -> Vec<String> {
+pub fn run_args(plan: &ExperimentPlan, cell: &Cell, output: &Path) -> Vec<String> {
     let w = &plan.workloads[cell.workload];
     let target = &plan.targets[cell.target].args;
     let mut a: Vec<String> = Vec::new();
@@ -44,8 +44,8 @@ pub fn run_args(plan: &Plan, cell: &Cell, output: &Path) -> Vec<String> {
 }
 
 /// A cell's run against the dry-run driver for one event, to check its command line (its
-/// workload's options, the plan's `options`) before a study starts.
-pub fn dry_run_args(plan: &Plan, cell: &Cell, output: &Path) -> Vec<String> {
+/// workload's options, the plan's `options`) before an experiment starts.
+pub fn dry_run_args(plan: &ExperimentPlan, cell: &Cell, output: &Path) -> Vec<String> {
     let target_len = plan.targets[cell.target].args.len();
     let mut a = run_args(plan, cell, output);
     // The target's options sit between the workload's and the plan's: replaced by a dry run.
@@ -63,7 +63,7 @@ pub fn dry_run_args(plan: &Plan, cell: &Cell, output: &Path) -> Vec<String> {
 }
 
 /// A workload's prepare or cleanup (`words`) against a target.
-pub fn setup_args(plan: &Plan, target: usize, words: &[String]) -> Vec<String> {
+pub fn setup_args(plan: &ExperimentPlan, target: usize, words: &[String]) -> Vec<String> {
     let mut a = words.to_vec();
     a.extend_from_slice(&plan.targets[target].args);
     a
@@ -75,7 +75,7 @@ mod tests {
 
     #[test]
     fn each_grammar_gets_threads_and_time_its_own_way() {
-        let plan = Plan::parse(
+        let plan = ExperimentPlan::parse(
             Path::new("p.toml"),
             r#"
 [run]

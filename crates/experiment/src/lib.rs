@@ -6,7 +6,7 @@
 //! - `cells`: the grid and the order its cells run in (interleaved, sequential, shuffled)
 //! - `command`: the dbpress command lines of a cell's prepare, run and cleanup
 //! - `settings`: settings sets applied to a target, read back, and put back
-//! - `execute`: the study itself: cells run one by one, each in its own dbpress process
+//! - `execute`: the experiment itself: cells run one by one, each in its own dbpress process
 
 pub mod cells;
 pub mod command;
@@ -14,4 +14,4 @@ pub mod execute;
 pub mod plan;
 pub mod settings;
 
-pub use plan::Plan;
+pub use plan::ExperimentPlan;

@@ -1,12 +1,12 @@
-//! Settings sets on the study's targets: switched to before a cell (what the previous set
+//! Settings sets on the experiment's targets: switched to before a cell (what the previous set
 //! changed and this one does not is put back first), read back to prove they took, and put back
-//! at the end. Every change is remembered in the results store before it is made, so a study
+//! at the end. Every change is remembered in the results store before it is made, so an experiment
 //! killed in between is put right by the next `experiment run` or `experiment restore`.
 
-use crate::plan::{Plan, SettingsSet};
+use crate::plan::{ExperimentPlan, SettingsSet};
 use dbpress_driver::settings::{same_value, GlobalSettings, Saved};
 use dbpress_driver::{Connection, Driver};
-use dbpress_store::study::ChangedSetting;
+use dbpress_store::experiment::ChangedSetting;
 use dbpress_store::Store;
 use std::time::{Duration, Instant};
 
@@ -26,9 +26,9 @@ pub fn driver_for(args: &[String]) -> Result<Box<dyn Driver>, String> {
     dbpress_config::to_driver::make_driver(&cfg).map_err(|e| e.message().to_string())
 }
 
-/// The study's targets and the settings set each one is under.
+/// The experiment's targets and the settings set each one is under.
 pub struct Servers<'a> {
-    plan: &'a Plan,
+    plan: &'a ExperimentPlan,
     sessions: Vec<Option<Session>>,
     /// The settings set each target was last switched to, None before the first.
     current: Vec<Option<usize>>,
@@ -37,7 +37,7 @@ pub struct Servers<'a> {
 }
 
 impl<'a> Servers<'a> {
-    pub fn new(plan: &'a Plan) -> Servers<'a> {
+    pub fn new(plan: &'a ExperimentPlan) -> Servers<'a> {
         Servers {
             plan,
             sessions: plan.targets.iter().map(|_| None).collect(),
@@ -139,7 +139,7 @@ impl<'a> Servers<'a> {
         }
         self.readings[target] = readings;
         self.current[target] = Some(set);
-        // No idle session of the study's own during a measurement: the server would count it
+        // No idle session of the experiment's own during a measurement: the server would count it
         // among the run's (PostgreSQL's statistics wait for every session to end).
         self.drop_session(target);
         Ok(())
@@ -210,7 +210,7 @@ impl<'a> Servers<'a> {
         store.forget_setting(&self.plan.name, &c.target, &c.variable)
     }
 
-    /// Put back every setting the study (this process or an earlier one) changed and has not
+    /// Put back every setting the experiment (this process or an earlier one) changed and has not
     /// put back; one line per setting that could not be, and the others are still tried.
     pub fn restore_all(&mut self, store: &Store) -> Vec<String> {
         let mut problems = Vec::new();

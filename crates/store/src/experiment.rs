@@ -36,7 +36,7 @@ impl Store {
             .map_err(|e| self.fail("reading the experiment", e))?;
         let next = match current {
             Some(g) if !fresh => {
-                // The plan as it is now (a resumed study may have gained a level or a set).
+                // The plan as it is now (a resumed experiment may have gained a level or a set).
                 self.conn()
                     .execute(
                         "UPDATE experiments SET plan = ?2, plan_path = ?3 WHERE name = ?1",
@@ -88,7 +88,7 @@ impl Store {
     }
 
     /// Remember a setting before changing it; a setting already remembered keeps its first
-    /// original (a study that resumes must put back what the server had before it began).
+    /// original (an experiment that resumes must put back what the server had before it began).
     pub fn remember_setting(&self, experiment: &str, s: &ChangedSetting) -> Result<(), String> {
         self.conn()
             .execute(
@@ -201,7 +201,8 @@ mod tests {
 
     #[test]
     fn generations_settings_and_prepares_round_trip() {
-        let dir = std::env::temp_dir().join(format!("dbpress-study-store-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("dbpress-experiment-store-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let mut s = Store::open(&dir.join("r.db")).unwrap();

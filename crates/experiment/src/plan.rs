@@ -1,4 +1,4 @@
-//! The plan file: a study in TOML. Every key is documented in docs/GUIDE.md ("Experiments");
+//! The plan file: an experiment in TOML. Every key is documented in docs/GUIDE.md ("Experiments");
 //! an unknown key, a wrong type or a name used twice is refused with the file, the line and
 //! what to write instead.
 //!
@@ -27,11 +27,11 @@ use toml::Spanned;
 
 /// A plan that reads and holds together.
 #[derive(Clone, Debug)]
-pub struct Plan {
+pub struct ExperimentPlan {
     pub name: String,
     pub description: String,
     pub path: PathBuf,
-    /// The file as read: kept in the store with each generation of the study.
+    /// The file as read: kept in the store with each generation of the experiment.
     pub text: String,
     /// The results store (`store = "…"`, relative to the plan's directory), if the plan names one.
     pub store: Option<PathBuf>,
@@ -51,7 +51,7 @@ pub struct Plan {
     pub stop_on_error: bool,
     pub targets: Vec<Target>,
     pub settings: Vec<SettingsSet>,
-    pub workloads: Vec<Workload>,
+    pub workloads: Vec<PlanWorkload>,
     /// The figures the report's tables show, in order.
     pub metrics: Vec<String>,
     /// The server status figures the report shows per cell (empty: every one that moved).
@@ -74,7 +74,7 @@ pub enum PrepareMode {
     Once,
     /// Prepared again whenever a cell's settings set differs from the one they were made under.
     PerSettings,
-    /// The tables are there already; the study never creates or drops them.
+    /// The tables are there already; the experiment never creates or drops them.
     None,
 }
 
@@ -97,7 +97,7 @@ pub struct SettingsSet {
     pub name: String,
     /// Changed with SET GLOBAL / ALTER SYSTEM, read back, put back at the end.
     pub variables: Vec<(String, String)>,
-    /// A command run (by `sh -c`) when the study switches to this set, for settings that need
+    /// A command run (by `sh -c`) when the experiment switches to this set, for settings that need
     /// a restart; dbpress then waits until the server answers.
     pub restart: Option<String>,
     pub restart_timeout: u64,
@@ -117,7 +117,7 @@ pub enum WorkloadKind {
 }
 
 #[derive(Clone, Debug)]
-pub struct Workload {
+pub struct PlanWorkload {
     pub name: String,
     pub kind: WorkloadKind,
     /// The command as written, without prepare/run/cleanup, threads, time or output.
@@ -356,7 +356,7 @@ fn good_name(n: &str) -> bool {
 }
 
 /// The options an experiment sets itself, which a workload's or a target's command must not.
-const SET_BY_THE_STUDY: &[&str] = &[
+const SET_BY_THE_EXPERIMENT: &[&str] = &[
     "--threads",
     "--time",
     "--warmup",
@@ -369,15 +369,15 @@ const SET_BY_THE_STUDY: &[&str] = &[
     "--events",
 ];
 
-impl Plan {
+impl ExperimentPlan {
     /// Read and check the plan at `path`.
-    pub fn load(path: &Path) -> Result<Plan, String> {
+    pub fn load(path: &Path) -> Result<ExperimentPlan, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read the plan {}: {e}", path.display()))?;
-        Plan::parse(path, &text)
+        ExperimentPlan::parse(path, &text)
     }
 
-    pub fn parse(path: &Path, text: &str) -> Result<Plan, String> {
+    pub fn parse(path: &Path, text: &str) -> Result<ExperimentPlan, String> {
         let err = |span: Option<std::ops::Range<usize>>, msg: String| at(path, text, span, msg);
         let f: File = toml::from_str(text).map_err(|e| {
             let msg = e.message().trim().to_string();
@@ -437,7 +437,7 @@ impl Plan {
         };
         let mut options = Vec::new();
         for o in &r.options {
-            check_not_set_by_study(o.get_ref()).map_err(|m| err(Some(o.span()), m))?;
+            check_not_set_by_experiment(o.get_ref()).map_err(|m| err(Some(o.span()), m))?;
             options.push(o.get_ref().clone());
         }
 
@@ -454,7 +454,7 @@ impl Plan {
             new_name("target", "target", n, taken).map_err(|m| err(Some(t.name.span()), m))?;
             let mut args = Vec::new();
             for o in &t.options {
-                check_not_set_by_study(o.get_ref()).map_err(|m| err(Some(o.span()), m))?;
+                check_not_set_by_experiment(o.get_ref()).map_err(|m| err(Some(o.span()), m))?;
                 args.push(o.get_ref().clone());
             }
             if let Some(db) = &t.db {
@@ -526,12 +526,13 @@ impl Plan {
         let mut workloads = Vec::new();
         for w in &f.workload {
             let n = w.name.get_ref();
-            let taken = workloads.iter().any(|x: &Workload| &x.name == n);
+            let taken = workloads.iter().any(|x: &PlanWorkload| &x.name == n);
             new_name("workload", "workload", n, taken).map_err(|m| err(Some(w.name.span()), m))?;
             let span = w.command.span();
             let args = words_of(w.command.get_ref()).map_err(|m| err(Some(span.clone()), m))?;
-            let workload = Workload::from_words(n, args, w.prepare.as_ref(), w.cleanup.as_ref())
-                .map_err(|m| err(Some(span), m))?;
+            let workload =
+                PlanWorkload::from_words(n, args, w.prepare.as_ref(), w.cleanup.as_ref())
+                    .map_err(|m| err(Some(span), m))?;
             workloads.push(workload);
         }
 
@@ -593,7 +594,7 @@ impl Plan {
                 _ => p,
             }
         });
-        Ok(Plan {
+        Ok(ExperimentPlan {
             name,
             description: f.description.clone(),
             path: path.to_path_buf(),
@@ -645,9 +646,9 @@ pub fn redacted(text: &str) -> String {
     out
 }
 
-fn check_not_set_by_study(word: &str) -> Result<(), String> {
+fn check_not_set_by_experiment(word: &str) -> Result<(), String> {
     let name = word.split('=').next().unwrap_or(word);
-    match SET_BY_THE_STUDY.iter().find(|o| **o == name) {
+    match SET_BY_THE_EXPERIMENT.iter().find(|o| **o == name) {
         Some(o) => Err(format!(
             "{o} is set by the experiment for each run ([run] threads, duration, warmup, report_interval; results go to the store): remove it here"
         )),
@@ -655,13 +656,13 @@ fn check_not_set_by_study(word: &str) -> Result<(), String> {
     }
 }
 
-impl Workload {
+impl PlanWorkload {
     fn from_words(
         name: &str,
         args: Vec<String>,
         prepare: Option<&Spanned<CommandSpec>>,
         cleanup: Option<&Spanned<CommandSpec>>,
-    ) -> Result<Workload, String> {
+    ) -> Result<PlanWorkload, String> {
         let Some(first) = args.first() else {
             return Err(format!("workload '{name}' has an empty command: give one, such as command = \"oltp_read_write --tables=4\""));
         };
@@ -671,7 +672,7 @@ impl Workload {
             ));
         }
         for w in &args {
-            check_not_set_by_study(w)?;
+            check_not_set_by_experiment(w)?;
             if ["prepare", "run", "cleanup", "check", "prewarm"].contains(&w.as_str()) {
                 return Err(format!(
                     "workload '{name}': leave '{w}' out of the command; the experiment prepares, runs and cleans up itself"
@@ -705,7 +706,7 @@ impl Workload {
             WorkloadKind::Slap => (None, None),
             _ => (Some(with("prepare")), Some(with("cleanup"))),
         };
-        Ok(Workload {
+        Ok(PlanWorkload {
             name: name.to_string(),
             kind,
             prepare: explicit(prepare)?.unwrap_or(default_prepare),
@@ -752,8 +753,8 @@ name = "slap"
 command = ["slap", "--query=SELECT 1"]
 "#;
 
-    fn parse(text: &str) -> Result<Plan, String> {
-        Plan::parse(Path::new("p.toml"), text)
+    fn parse(text: &str) -> Result<ExperimentPlan, String> {
+        ExperimentPlan::parse(Path::new("p.toml"), text)
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! The grid of a plan — targets × settings sets × workloads × thread levels × repeats — and the
 //! order its cells run in.
 
-use crate::plan::{Order, Plan};
+use crate::plan::{ExperimentPlan, Order};
 
-/// One run of the study: indexes into the plan's lists, a thread level and a repeat (from 1).
+/// One run of the experiment: indexes into the plan's lists, a thread level and a repeat (from 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Cell {
     pub target: usize,
@@ -15,7 +15,7 @@ pub struct Cell {
 
 impl Cell {
     /// The cell's key in the results store.
-    pub fn key(&self, plan: &Plan, generation: i64) -> dbpress_store::CellKey {
+    pub fn key(&self, plan: &ExperimentPlan, generation: i64) -> dbpress_store::CellKey {
         dbpress_store::CellKey {
             experiment: plan.name.clone(),
             generation,
@@ -28,7 +28,7 @@ impl Cell {
     }
 
     /// "maria · double1 · write · 4 threads · repeat 2"
-    pub fn describe(&self, plan: &Plan) -> String {
+    pub fn describe(&self, plan: &ExperimentPlan) -> String {
         format!(
             "{} · {} · {} · {} thread{} · repeat {}",
             plan.targets[self.target].name,
@@ -42,7 +42,7 @@ impl Cell {
 }
 
 /// Every cell of the plan, in the order they run.
-pub fn cells(plan: &Plan) -> Vec<Cell> {
+pub fn cells(plan: &ExperimentPlan) -> Vec<Cell> {
     let mut once = Vec::new();
     for target in 0..plan.targets.len() {
         for settings in 0..plan.settings.len() {
@@ -101,7 +101,7 @@ mod tests {
     use super::*;
     use std::path::Path;
 
-    fn plan(order: &str) -> Plan {
+    fn plan(order: &str) -> ExperimentPlan {
         let text = format!(
             r#"
 [run]
@@ -121,7 +121,7 @@ name = "w"
 command = "oltp_point_select"
 "#
         );
-        Plan::parse(Path::new("p.toml"), &text).unwrap()
+        ExperimentPlan::parse(Path::new("p.toml"), &text).unwrap()
     }
 
     #[test]

@@ -6,7 +6,7 @@
 
 use crate::cells::{cells, Cell};
 use crate::command::{run_args, setup_args};
-use crate::plan::{Plan, PrepareMode};
+use crate::plan::{ExperimentPlan, PrepareMode};
 use crate::settings::Servers;
 use dbpress_core::signals::Signals;
 use dbpress_result::RunResult;
@@ -26,7 +26,7 @@ pub struct Options {
     pub stop_on_error: bool,
 }
 
-/// How a study ended.
+/// How an experiment ended.
 #[derive(Debug, Default)]
 pub struct Outcome {
     pub cells: usize,
@@ -54,8 +54,8 @@ struct ChildRun {
 }
 
 /// Run dbpress with `args` in a process group of its own (so a Ctrl-C at the terminal reaches
-/// only the study, which passes it on once: a second signal would end the child without its
-/// result), forwarding the first stop signal the study gets.
+/// only the experiment, which passes it on once: a second signal would end the child without its
+/// result), forwarding the first stop signal the experiment gets.
 fn run_child(
     exe: &Path,
     args: &[String],
@@ -72,7 +72,7 @@ fn run_child(
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .process_group(0);
-    // SAFETY: prctl(2) is async-signal-safe and touches only the child's own state. A study
+    // SAFETY: prctl(2) is async-signal-safe and touches only the child's own state. An experiment
     // killed outright (SIGKILL) takes its cell with it: the child, in a group of its own, would
     // otherwise go on loading the server unseen.
     unsafe {
@@ -168,15 +168,16 @@ fn pause(secs: f64, signals: &Signals) {
     }
 }
 
-/// Run the study.
-pub fn run(plan: &Plan, opts: &Options, out: &mut dyn Write) -> Result<Outcome, String> {
+/// Run the experiment.
+pub fn run(plan: &ExperimentPlan, opts: &Options, out: &mut dyn Write) -> Result<Outcome, String> {
     let signals = Signals::install();
     let mut store = Store::open(&opts.store)?;
     let mut servers = Servers::new(plan);
-    // A study stopped without putting its settings back (killed, or a second Ctrl-C): first
+    // An experiment stopped without putting its settings back (killed, or a second Ctrl-C): first
     // make the servers what they were.
     let left = store.changed_settings(&plan.name)?;
     if !left.is_empty() {
+        // "study": the line as users have read it since it was written; the code says experiment.
         let _ = writeln!(
             out,
             "Putting back {} setting(s) an earlier run of this study changed and did not restore.",
@@ -210,7 +211,7 @@ pub fn run(plan: &Plan, opts: &Options, out: &mut dyn Write) -> Result<Outcome, 
     };
     announce(plan, opts, generation, &outcome, todo.len(), out);
     let started = Instant::now();
-    let mut study = Study {
+    let mut experiment = Experiment {
         plan,
         opts,
         store,
@@ -221,12 +222,12 @@ pub fn run(plan: &Plan, opts: &Options, out: &mut dyn Write) -> Result<Outcome, 
         outcome,
         eta: Eta::new(plan),
     };
-    let result = study.run_cells(&todo, out);
+    let result = experiment.run_cells(&todo, out);
     // Whatever happened: the servers' settings back as they were.
-    study.outcome.not_restored = study.servers.restore_all(&study.store);
-    let _ = std::fs::remove_dir_all(&study.scratch);
+    experiment.outcome.not_restored = experiment.servers.restore_all(&experiment.store);
+    let _ = std::fs::remove_dir_all(&experiment.scratch);
     result?;
-    let Study { store, outcome, .. } = study;
+    let Experiment { store, outcome, .. } = experiment;
     let complete =
         outcome.interrupted.is_none() && outcome.already + outcome.measured == outcome.cells;
     if complete && plan.cleanup && plan.prepare != PrepareMode::None {
@@ -244,9 +245,9 @@ pub fn run(plan: &Plan, opts: &Options, out: &mut dyn Write) -> Result<Outcome, 
     Ok(outcome)
 }
 
-/// The study's first lines: its cells, and how many a resumed run has measured already.
+/// The experiment's first lines: its cells, and how many a resumed run has measured already.
 fn announce(
-    plan: &Plan,
+    plan: &ExperimentPlan,
     opts: &Options,
     generation: i64,
     outcome: &Outcome,
@@ -283,7 +284,7 @@ struct Eta {
 }
 
 impl Eta {
-    fn new(plan: &Plan) -> Eta {
+    fn new(plan: &ExperimentPlan) -> Eta {
         Eta {
             measured_time: Duration::ZERO,
             measured_cells: 0,
@@ -306,9 +307,9 @@ impl Eta {
     }
 }
 
-/// A study under way: what every cell needs, and the tally so far.
-struct Study<'a> {
-    plan: &'a Plan,
+/// An experiment under way: what every cell needs, and the tally so far.
+struct Experiment<'a> {
+    plan: &'a ExperimentPlan,
     opts: &'a Options,
     store: Store,
     servers: Servers<'a>,
@@ -319,7 +320,7 @@ struct Study<'a> {
     eta: Eta,
 }
 
-impl Study<'_> {
+impl Experiment<'_> {
     /// Each cell in turn, until the last, a stop signal, or a failure the plan stops at.
     fn run_cells(&mut self, todo: &[Cell], out: &mut dyn Write) -> Result<(), String> {
         for (i, cell) in todo.iter().enumerate() {
@@ -446,7 +447,7 @@ impl Study<'_> {
     }
 
     /// A cell that could not run, or ran and left no result: kept in the store as failed, and
-    /// the study stops here when the plan or the command line says so.
+    /// the experiment stops here when the plan or the command line says so.
     fn failed(&mut self, cell: &Cell, why: String, out: &mut dyn Write) -> Result<(), String> {
         let _ = writeln!(out, "FAILED: {why}");
         let w = &self.plan.workloads[cell.workload];
@@ -465,7 +466,7 @@ impl Study<'_> {
 /// Make sure the cell's workload has its tables on its target, under the settings the plan's
 /// prepare mode asks for.
 fn prepared(
-    plan: &Plan,
+    plan: &ExperimentPlan,
     opts: &Options,
     store: &Store,
     generation: i64,
@@ -494,7 +495,7 @@ fn prepared(
         None => {}
     }
     if let Err(why) = setup(plan, opts, cell.target, prepare, signals, "prepare") {
-        // Tables already there (another workload of the study made the same ones, or they were
+        // Tables already there (another workload of the experiment made the same ones, or they were
         // there before it): used if the workload's own check passes, and never dropped by this
         // workload's cleanup.
         let check = match (&w.kind, prepare.get(1).map(String::as_str)) {
@@ -511,7 +512,7 @@ fn prepared(
             }
         }
         // Not as prepare leaves them (an earlier workload inserted or deleted rows): if the
-        // study made what is in the way, it drops that and prepares afresh; tables it did not
+        // experiment made what is in the way, it drops that and prepares afresh; tables it did not
         // make are never touched.
         if !clear_target(plan, opts, store, generation, cell.target, signals)? {
             return Err(why);
@@ -521,10 +522,10 @@ fn prepared(
     store.set_prepared(&plan.name, generation, target, &key, Some(settings))
 }
 
-/// Drop every table the study made on `target` (each with its workload's cleanup) and forget
+/// Drop every table the experiment made on `target` (each with its workload's cleanup) and forget
 /// every prepare recorded there, those that used another's tables too; whether any was made.
 fn clear_target(
-    plan: &Plan,
+    plan: &ExperimentPlan,
     opts: &Options,
     store: &Store,
     generation: i64,
@@ -553,13 +554,13 @@ fn clear_target(
     Ok(made_any)
 }
 
-/// The mark of tables a workload found in place (made by another of the study's workloads, or
-/// there before the study): used as they are, dropped only by whoever made them.
+/// The mark of tables a workload found in place (made by another of the experiment's workloads, or
+/// there before the experiment): used as they are, dropped only by whoever made them.
 const FOUND: &str = "=found";
 
 /// A prepare or cleanup in a child dbpress; its error line when it fails.
 fn setup(
-    plan: &Plan,
+    plan: &ExperimentPlan,
     opts: &Options,
     target: usize,
     words: &[String],
@@ -579,9 +580,9 @@ fn setup(
     }
 }
 
-/// Drop every table the study's prepares made, once every cell is measured.
+/// Drop every table the experiment's prepares made, once every cell is measured.
 fn cleanup_all(
-    plan: &Plan,
+    plan: &ExperimentPlan,
     opts: &Options,
     store: &Store,
     generation: i64,

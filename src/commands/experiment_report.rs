@@ -3,14 +3,14 @@
 //! cells measured so far).
 
 use dbpress_core::error::{environment, usage, Result};
+use dbpress_experiment::plan::{Baseline, ExperimentPlan};
 use dbpress_report::model::experiment::{self, Experiment, ExperimentInput, ExperimentRun};
 use dbpress_report::{by_format, FileFormat, Format};
-use dbpress_study::plan::{Baseline, Plan};
 use std::path::{Path, PathBuf};
 
 pub fn main(
     what: Option<&String>,
-    store_for: &dyn Fn(Option<&Plan>) -> PathBuf,
+    store_for: &dyn Fn(Option<&ExperimentPlan>) -> PathBuf,
     format: Option<&str>,
     output: Option<&str>,
 ) -> Result<u8> {
@@ -43,10 +43,10 @@ pub fn main(
 /// keeps) and the store that holds its runs.
 fn plan_and_store(
     what: &str,
-    store_for: &dyn Fn(Option<&Plan>) -> PathBuf,
-) -> Result<(Plan, PathBuf)> {
+    store_for: &dyn Fn(Option<&ExperimentPlan>) -> PathBuf,
+) -> Result<(ExperimentPlan, PathBuf)> {
     if Path::new(what).is_file() {
-        let plan = Plan::load(Path::new(what)).map_err(usage)?;
+        let plan = ExperimentPlan::load(Path::new(what)).map_err(usage)?;
         let path = store_for(Some(&plan));
         return Ok((plan, path));
     }
@@ -58,15 +58,15 @@ fn plan_and_store(
             path.display()
         ))
     })?;
-    let plan =
-        Plan::parse(Path::new(&format!("{what} (as kept in the store)")), &text).map_err(usage)?;
+    let plan = ExperimentPlan::parse(Path::new(&format!("{what} (as kept in the store)")), &text)
+        .map_err(usage)?;
     Ok((plan, path))
 }
 
 /// The runs of the study's current generation that measured a cell the plan still has.
 fn measured_cells(
     store: &dbpress_store::Store,
-    plan: &Plan,
+    plan: &ExperimentPlan,
     generation: i64,
 ) -> Result<Vec<ExperimentRun>> {
     let filter = dbpress_store::RunFilter {
@@ -103,7 +103,7 @@ fn measured_cells(
 }
 
 /// What the study's report is made from: the plan's names and the measured cells.
-fn experiment_input(plan: &Plan, runs: Vec<ExperimentRun>) -> ExperimentInput {
+fn experiment_input(plan: &ExperimentPlan, runs: Vec<ExperimentRun>) -> ExperimentInput {
     ExperimentInput {
         name: plan.name.clone(),
         description: plan.description.clone(),
@@ -129,7 +129,7 @@ fn experiment_input(plan: &Plan, runs: Vec<ExperimentRun>) -> ExperimentInput {
 }
 
 /// What a settings set changes, in one line.
-fn settings_about(s: &dbpress_study::plan::SettingsSet) -> String {
+fn settings_about(s: &dbpress_experiment::plan::SettingsSet) -> String {
     let mut parts: Vec<String> = s
         .variables
         .iter()
