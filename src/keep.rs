@@ -26,7 +26,7 @@ pub fn save(
     results: &[&RunResult],
     batch: Option<&str>,
 ) -> Result<Vec<i64>> {
-    let mut store = Store::open(path).map_err(environment)?;
+    let mut store = Store::open(path)?;
     let mut ids = Vec::with_capacity(results.len());
     for r in results {
         let json = serde_json::to_string(r)
@@ -34,7 +34,7 @@ pub fn save(
         let mut run = NewRun::of_result(r, json, status_of(r));
         run.tags = tags.to_vec();
         run.batch = batch.map(String::from);
-        ids.push(store.save(&run).map_err(environment)?);
+        ids.push(store.save(&run)?);
     }
     let list: Vec<String> = ids.iter().map(i64::to_string).collect();
     // On stderr: stdout may carry the JSON result.

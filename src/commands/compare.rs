@@ -207,9 +207,7 @@ impl StoredRuns {
             filter.tags.push((k.to_string(), v.to_string()));
         }
         let store = self.open()?;
-        let rows = store
-            .list(&filter)
-            .map_err(dbpress_core::error::environment)?;
+        let rows = store.list(&filter)?;
         let mut docs = Vec::new();
         for row in rows
             .iter()

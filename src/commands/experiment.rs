@@ -87,7 +87,7 @@ fn load(word: Option<&String>, what: &str) -> Result<ExperimentPlan> {
             "`dbpress experiment {what}` needs a plan file: dbpress experiment {what} study.toml"
         ))
     })?;
-    ExperimentPlan::load(Path::new(path)).map_err(usage)
+    ExperimentPlan::load(Path::new(path))
 }
 
 fn store_of(a: &Args, plan: Option<&ExperimentPlan>) -> PathBuf {
@@ -218,7 +218,7 @@ fn run(a: &Args, plan: &ExperimentPlan) -> Result<u8> {
         stop_on_error: a.stop_on_error,
     };
     let mut out = dbpress_core::out::Stdout;
-    let outcome = execute::run(plan, &opts, &mut out).map_err(environment)?;
+    let outcome = execute::run(plan, &opts, &mut out)?;
     for line in &outcome.not_restored {
         eprintln!("dbpress: error: {line}");
     }
@@ -241,8 +241,8 @@ fn run(a: &Args, plan: &ExperimentPlan) -> Result<u8> {
 }
 
 fn restore(a: &Args, plan: &ExperimentPlan) -> Result<u8> {
-    let store = dbpress_store::Store::open(&store_of(a, Some(plan))).map_err(environment)?;
-    let left = store.changed_settings(&plan.name).map_err(environment)?;
+    let store = dbpress_store::Store::open(&store_of(a, Some(plan)))?;
+    let left = store.changed_settings(&plan.name)?;
     if left.is_empty() {
         dbpress_core::outln!(
             "Nothing to put back: experiment {} left no setting changed.",

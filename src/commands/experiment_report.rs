@@ -2,7 +2,7 @@
 //! store holds for its current generation (a report of a study still under way covers the
 //! cells measured so far).
 
-use dbpress_core::error::{environment, usage, Result};
+use dbpress_core::error::{usage, Result};
 use dbpress_experiment::plan::{Baseline, ExperimentPlan};
 use dbpress_report::model::experiment::{self, Experiment, ExperimentInput, ExperimentRun};
 use dbpress_report::{by_format, FileFormat, Format};
@@ -19,17 +19,14 @@ pub fn main(
     })?;
     let (plan, store_path) = plan_and_store(what, store_for)?;
     let store = super::results::open_existing(&store_path)?;
-    let (_, generation) = store
-        .experiment(&plan.name)
-        .map_err(environment)?
-        .ok_or_else(|| {
-            usage(format!(
-                "experiment {} has no runs in {}: run it first (dbpress experiment run {})",
-                plan.name,
-                store_path.display(),
-                plan.path.display()
-            ))
-        })?;
+    let (_, generation) = store.experiment(&plan.name)?.ok_or_else(|| {
+        usage(format!(
+            "experiment {} has no runs in {}: run it first (dbpress experiment run {})",
+            plan.name,
+            store_path.display(),
+            plan.path.display()
+        ))
+    })?;
     let runs = measured_cells(&store, &plan, generation)?;
     let e = experiment::experiment(&experiment_input(&plan, runs));
     if let Some(path) = output {
@@ -46,20 +43,19 @@ fn plan_and_store(
     store_for: &dyn Fn(Option<&ExperimentPlan>) -> PathBuf,
 ) -> Result<(ExperimentPlan, PathBuf)> {
     if Path::new(what).is_file() {
-        let plan = ExperimentPlan::load(Path::new(what)).map_err(usage)?;
+        let plan = ExperimentPlan::load(Path::new(what))?;
         let path = store_for(Some(&plan));
         return Ok((plan, path));
     }
     let path = store_for(None);
     let store = super::results::open_existing(&path)?;
-    let (text, _) = store.experiment(what).map_err(environment)?.ok_or_else(|| {
+    let (text, _) = store.experiment(what)?.ok_or_else(|| {
         usage(format!(
             "'{what}' is neither a plan file nor an experiment in {}: give the plan file, or one of the names `dbpress results list` shows",
             path.display()
         ))
     })?;
-    let plan = ExperimentPlan::parse(Path::new(&format!("{what} (as kept in the store)")), &text)
-        .map_err(usage)?;
+    let plan = ExperimentPlan::parse(Path::new(&format!("{what} (as kept in the store)")), &text)?;
     Ok((plan, path))
 }
 
@@ -75,7 +71,7 @@ fn measured_cells(
         tags: Vec::new(),
     };
     let mut runs = Vec::new();
-    for row in store.list(&filter).map_err(environment)? {
+    for row in store.list(&filter)? {
         if row.status != dbpress_store::Status::Ok {
             continue;
         }

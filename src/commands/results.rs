@@ -34,12 +34,12 @@ pub fn open_existing(path: &std::path::Path) -> Result<Store> {
             path.display()
         )));
     }
-    Store::open(path).map_err(environment)
+    Store::open(path)
 }
 
 /// A stored run's result (an id's run that has one).
 pub fn stored_result(store: &Store, id: i64) -> Result<(RunRow, RunResult)> {
-    let (row, json) = store.get(id).map_err(environment)?.ok_or_else(|| {
+    let (row, json) = store.get(id)?.ok_or_else(|| {
         usage(format!(
             "no run {id} in {}: `dbpress results list` shows the ids",
             store.path().display()
@@ -147,7 +147,7 @@ fn origin(r: &RunRow) -> String {
 }
 
 fn list(store: &Store, f: &RunFilter) -> Result<u8> {
-    let rows = store.list(f).map_err(environment)?;
+    let rows = store.list(f)?;
     if rows.is_empty() {
         dbpress_core::outln!("No runs in {} match.", store.path().display());
         return Ok(0);
@@ -181,7 +181,7 @@ fn list(store: &Store, f: &RunFilter) -> Result<u8> {
 }
 
 fn show(store: &Store, id: i64) -> Result<u8> {
-    let (row, json) = store.get(id).map_err(environment)?.ok_or_else(|| {
+    let (row, json) = store.get(id)?.ok_or_else(|| {
         usage(format!(
             "no run {id} in {}: `dbpress results list` shows the ids",
             store.path().display()

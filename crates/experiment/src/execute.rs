@@ -8,6 +8,7 @@ use crate::cells::{cells, Cell};
 use crate::command::{run_args, setup_args};
 use crate::plan::{ExperimentPlan, PrepareMode};
 use crate::settings::Servers;
+use dbpress_core::error::{environment, Result};
 use dbpress_core::signals::Signals;
 use dbpress_result::RunResult;
 use dbpress_store::{NewRun, Status, Store};
@@ -39,10 +40,14 @@ pub struct Outcome {
 }
 
 /// Where a cell's child writes its result: a directory of this process's own.
-fn scratch() -> Result<PathBuf, String> {
+fn scratch() -> Result<PathBuf> {
     let dir = std::env::temp_dir().join(format!("dbpress-experiment-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| format!("cannot make a scratch directory {}: {e}", dir.display()))?;
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        environment(format!(
+            "cannot make a scratch directory {}: {e}",
+            dir.display()
+        ))
+    })?;
     Ok(dir)
 }
 
@@ -61,7 +66,7 @@ fn run_child(
     args: &[String],
     output: Option<&Path>,
     signals: &Signals,
-) -> Result<ChildRun, String> {
+) -> Result<ChildRun> {
     use std::os::unix::process::CommandExt;
     if let Some(o) = output {
         let _ = std::fs::remove_file(o);
@@ -83,7 +88,7 @@ fn run_child(
     }
     let mut child = cmd
         .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", exe.display()))?;
+        .map_err(|e| environment(format!("cannot start {}: {e}", exe.display())))?;
     let stderr = child.stderr.take();
     let reader = std::thread::spawn(move || {
         let mut s = String::new();
@@ -94,7 +99,7 @@ fn run_child(
     });
     let mut forwarded = false;
     let status = loop {
-        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+        if let Some(status) = child.try_wait().map_err(|e| environment(e.to_string()))? {
             break status;
         }
         if !forwarded {
@@ -133,12 +138,12 @@ fn run_child(
 }
 
 /// A cell's JSON result: a run, or the first measured step of a sweep (slap writes one).
-fn read_result(path: &Path) -> Result<Option<(RunResult, String)>, String> {
+fn read_result(path: &Path) -> Result<Option<(RunResult, String)>> {
     let Ok(text) = std::fs::read_to_string(path) else {
         return Ok(None);
     };
     let value: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        serde_json::from_str(&text).map_err(|e| environment(format!("{}: {e}", path.display())))?;
     let run = if value.get("kind").and_then(|k| k.as_str()) == Some("sweep") {
         match value["steps"]
             .as_array()
@@ -151,7 +156,7 @@ fn read_result(path: &Path) -> Result<Option<(RunResult, String)>, String> {
         value
     };
     let r: RunResult = serde_json::from_value(run.clone())
-        .map_err(|e| format!("{} is not a dbpress result: {e}", path.display()))?;
+        .map_err(|e| environment(format!("{} is not a dbpress result: {e}", path.display())))?;
     Ok(Some((r, run.to_string())))
 }
 
@@ -169,7 +174,7 @@ fn pause(secs: f64, signals: &Signals) {
 }
 
 /// Run the experiment.
-pub fn run(plan: &ExperimentPlan, opts: &Options, out: &mut dyn Write) -> Result<Outcome, String> {
+pub fn run(plan: &ExperimentPlan, opts: &Options, out: &mut dyn Write) -> Result<Outcome> {
     let signals = Signals::install();
     let mut store = Store::open(&opts.store)?;
     let mut servers = Servers::new(plan);
@@ -185,10 +190,10 @@ pub fn run(plan: &ExperimentPlan, opts: &Options, out: &mut dyn Write) -> Result
         );
         let problems = servers.restore_all(&store);
         if !problems.is_empty() {
-            return Err(format!(
+            return Err(environment(format!(
                 "{}; fix the servers, then run again (or `dbpress experiment restore`)",
                 problems.join("; ")
-            ));
+            )));
         }
     }
     let generation = store.generation(
@@ -322,7 +327,7 @@ struct Experiment<'a> {
 
 impl Experiment<'_> {
     /// Each cell in turn, until the last, a stop signal, or a failure the plan stops at.
-    fn run_cells(&mut self, todo: &[Cell], out: &mut dyn Write) -> Result<(), String> {
+    fn run_cells(&mut self, todo: &[Cell], out: &mut dyn Write) -> Result<()> {
         for (i, cell) in todo.iter().enumerate() {
             if let Some(sig) = self.signals.caught() {
                 self.outcome.interrupted = Some(sig);
@@ -349,24 +354,24 @@ impl Experiment<'_> {
     }
 
     /// One cell: its settings and tables made ready, then its dbpress run and what it left.
-    fn run_cell(&mut self, cell: &Cell, left: usize, out: &mut dyn Write) -> Result<(), String> {
+    fn run_cell(&mut self, cell: &Cell, left: usize, out: &mut dyn Write) -> Result<()> {
         let t0 = Instant::now();
         let plan = self.plan;
         let ready = self
             .servers
             .switch(&self.store, cell.target, cell.settings)
             .map_err(|e| {
-                format!(
+                environment(format!(
                     "settings '{}' on target '{}': {e}",
                     plan.settings[cell.settings].name, plan.targets[cell.target].name
-                )
+                ))
             })
             .and_then(|_| {
                 let (opts, generation) = (self.opts, self.generation);
                 prepared(plan, opts, &self.store, generation, cell, self.signals)
             });
         if let Err(why) = ready {
-            return self.failed(cell, why, out);
+            return self.failed(cell, why.to_string(), out);
         }
         let output = self.scratch.join("cell.json");
         let args = run_args(plan, cell, &output);
@@ -396,7 +401,7 @@ impl Experiment<'_> {
         took: Duration,
         left: usize,
         out: &mut dyn Write,
-    ) -> Result<(), String> {
+    ) -> Result<()> {
         let Some((r, json)) = child.result.take() else {
             return Ok(());
         };
@@ -448,7 +453,7 @@ impl Experiment<'_> {
 
     /// A cell that could not run, or ran and left no result: kept in the store as failed, and
     /// the experiment stops here when the plan or the command line says so.
-    fn failed(&mut self, cell: &Cell, why: String, out: &mut dyn Write) -> Result<(), String> {
+    fn failed(&mut self, cell: &Cell, why: String, out: &mut dyn Write) -> Result<()> {
         let _ = writeln!(out, "FAILED: {why}");
         let w = &self.plan.workloads[cell.workload];
         let key = cell.key(self.plan, self.generation);
@@ -457,7 +462,9 @@ impl Experiment<'_> {
         self.outcome.failed += 1;
         if self.opts.stop_on_error || self.plan.stop_on_error {
             let label = cell.describe(self.plan);
-            return Err(format!("stopped at the first failed cell ({label}): {why}"));
+            return Err(environment(format!(
+                "stopped at the first failed cell ({label}): {why}"
+            )));
         }
         Ok(())
     }
@@ -472,7 +479,7 @@ fn prepared(
     generation: i64,
     cell: &Cell,
     signals: &Signals,
-) -> Result<(), String> {
+) -> Result<()> {
     let w = &plan.workloads[cell.workload];
     let (Some(prepare), PrepareMode::Once | PrepareMode::PerSettings) = (&w.prepare, plan.prepare)
     else {
@@ -531,7 +538,7 @@ fn clear_target(
     generation: i64,
     target: usize,
     signals: &Signals,
-) -> Result<bool, String> {
+) -> Result<bool> {
     let name = &plan.targets[target].name;
     let mut made_any = false;
     for (t, prepare, under) in store.all_prepared(&plan.name, generation)? {
@@ -566,17 +573,17 @@ fn setup(
     words: &[String],
     signals: &Signals,
     what: &str,
-) -> Result<(), String> {
+) -> Result<()> {
     let args = setup_args(plan, target, words);
     let child = run_child(&opts.exe, &args, None, signals)?;
     if child.code == Some(0) {
         Ok(())
     } else {
-        Err(format!(
+        Err(environment(format!(
             "{what} ({}) failed: {}",
             words.join(" "),
             child.errors
-        ))
+        )))
     }
 }
 
@@ -588,7 +595,7 @@ fn cleanup_all(
     generation: i64,
     signals: &Signals,
     out: &mut dyn Write,
-) -> Result<(), String> {
+) -> Result<()> {
     for (target, prepare, under) in store.all_prepared(&plan.name, generation)? {
         let Some(t) = plan.targets.iter().position(|x| x.name == target) else {
             continue;

@@ -20,6 +20,7 @@
 //! command = "oltp_write_only --tables=4 --table-size=10000"
 //! ```
 
+use dbpress_core::error::{usage, Result};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -281,7 +282,7 @@ fn at(path: &Path, text: &str, span: Option<std::ops::Range<usize>>, msg: String
 }
 
 /// Words of a command line, split as a shell would for plain, '…' and "…" words.
-pub fn split_words(line: &str) -> Result<Vec<String>, String> {
+pub fn split_words(line: &str) -> std::result::Result<Vec<String>, String> {
     let mut words = Vec::new();
     let mut cur = String::new();
     let mut in_word = false;
@@ -315,7 +316,7 @@ pub fn split_words(line: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
-fn words_of(c: &CommandSpec) -> Result<Vec<String>, String> {
+fn words_of(c: &CommandSpec) -> std::result::Result<Vec<String>, String> {
     match c {
         CommandSpec::Line(l) => split_words(l),
         CommandSpec::Words(w) => Ok(w.clone()),
@@ -335,7 +336,7 @@ fn setting_value(v: &toml::Value) -> Option<String> {
 }
 
 /// A name for a target, settings set or workload: usable in a cell's key, and not taken.
-fn new_name(kind: &str, kind_again: &str, n: &str, taken: bool) -> Result<(), String> {
+fn new_name(kind: &str, kind_again: &str, n: &str, taken: bool) -> std::result::Result<(), String> {
     if !good_name(n) {
         return Err(format!(
             "{kind} name '{n}': use letters, digits, _, . and -"
@@ -371,14 +372,16 @@ const SET_BY_THE_EXPERIMENT: &[&str] = &[
 
 impl ExperimentPlan {
     /// Read and check the plan at `path`.
-    pub fn load(path: &Path) -> Result<ExperimentPlan, String> {
+    pub fn load(path: &Path) -> Result<ExperimentPlan> {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read the plan {}: {e}", path.display()))?;
+            .map_err(|e| usage(format!("cannot read the plan {}: {e}", path.display())))?;
         ExperimentPlan::parse(path, &text)
     }
 
-    pub fn parse(path: &Path, text: &str) -> Result<ExperimentPlan, String> {
-        let err = |span: Option<std::ops::Range<usize>>, msg: String| at(path, text, span, msg);
+    /// Check the plan `text` (read from `path`); every error names its line.
+    pub fn parse(path: &Path, text: &str) -> Result<ExperimentPlan> {
+        let err =
+            |span: Option<std::ops::Range<usize>>, msg: String| usage(at(path, text, span, msg));
         let f: File = toml::from_str(text).map_err(|e| {
             let msg = e.message().trim().to_string();
             let hint = if msg.contains("unknown field") {
@@ -478,19 +481,26 @@ impl ExperimentPlan {
             let taken = settings.iter().any(|x: &SettingsSet| &x.name == n);
             new_name("settings", "settings set", n, taken)
                 .map_err(|m| err(Some(s.name.span()), m))?;
-            let values = |m: &BTreeMap<String, Spanned<toml::Value>>| -> Result<Vec<(String, String)>, String> {
-                let mut out = Vec::new();
-                for (k, v) in m {
-                    if dbpress_driver::settings::check_name(k).is_err() {
-                        return Err(err(Some(v.span()), format!("'{k}' is not a server variable's name")));
+            let values =
+                |m: &BTreeMap<String, Spanned<toml::Value>>| -> Result<Vec<(String, String)>> {
+                    let mut out = Vec::new();
+                    for (k, v) in m {
+                        if dbpress_driver::settings::check_name(k).is_err() {
+                            return Err(err(
+                                Some(v.span()),
+                                format!("'{k}' is not a server variable's name"),
+                            ));
+                        }
+                        let value = setting_value(v.get_ref()).ok_or_else(|| {
+                            err(
+                                Some(v.span()),
+                                format!("{k}: a setting is a number, a string or true/false"),
+                            )
+                        })?;
+                        out.push((k.clone(), value));
                     }
-                    let value = setting_value(v.get_ref()).ok_or_else(|| {
-                        err(Some(v.span()), format!("{k}: a setting is a number, a string or true/false"))
-                    })?;
-                    out.push((k.clone(), value));
-                }
-                Ok(out)
-            };
+                    Ok(out)
+                };
             let expect = values(&s.expect)?;
             if !expect.is_empty() && s.restart.is_none() {
                 return Err(err(
@@ -646,7 +656,7 @@ pub fn redacted(text: &str) -> String {
     out
 }
 
-fn check_not_set_by_experiment(word: &str) -> Result<(), String> {
+fn check_not_set_by_experiment(word: &str) -> std::result::Result<(), String> {
     let name = word.split('=').next().unwrap_or(word);
     match SET_BY_THE_EXPERIMENT.iter().find(|o| **o == name) {
         Some(o) => Err(format!(
@@ -662,7 +672,7 @@ impl PlanWorkload {
         args: Vec<String>,
         prepare: Option<&Spanned<CommandSpec>>,
         cleanup: Option<&Spanned<CommandSpec>>,
-    ) -> Result<PlanWorkload, String> {
+    ) -> std::result::Result<PlanWorkload, String> {
         let Some(first) = args.first() else {
             return Err(format!("workload '{name}' has an empty command: give one, such as command = \"oltp_read_write --tables=4\""));
         };
@@ -685,7 +695,7 @@ impl PlanWorkload {
             _ => WorkloadKind::Sysbench,
         };
         let explicit =
-            |c: Option<&Spanned<CommandSpec>>| -> Result<Option<Option<Vec<String>>>, String> {
+            |c: Option<&Spanned<CommandSpec>>| -> std::result::Result<Option<Option<Vec<String>>>, String> {
                 match c {
                     None => Ok(None),
                     Some(c) => {
@@ -753,8 +763,8 @@ name = "slap"
 command = ["slap", "--query=SELECT 1"]
 "#;
 
-    fn parse(text: &str) -> Result<ExperimentPlan, String> {
-        ExperimentPlan::parse(Path::new("p.toml"), text)
+    fn parse(text: &str) -> std::result::Result<ExperimentPlan, String> {
+        ExperimentPlan::parse(Path::new("p.toml"), text).map_err(|e| e.to_string())
     }
 
     #[test]

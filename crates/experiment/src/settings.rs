@@ -4,6 +4,7 @@
 //! killed in between is put right by the next `experiment run` or `experiment restore`.
 
 use crate::plan::{ExperimentPlan, SettingsSet};
+use dbpress_core::error::{environment, Result};
 use dbpress_driver::settings::{same_value, GlobalSettings, Saved};
 use dbpress_driver::{Connection, Driver};
 use dbpress_store::experiment::ChangedSetting;
@@ -17,13 +18,11 @@ struct Session {
 }
 
 /// The driver for a target's connection options.
-pub fn driver_for(args: &[String]) -> Result<Box<dyn Driver>, String> {
-    let opts =
-        dbpress_core::options::scan::parse_options(args).map_err(|e| e.message().to_string())?;
+pub fn driver_for(args: &[String]) -> Result<Box<dyn Driver>> {
+    let opts = dbpress_core::options::scan::parse_options(args)?;
     let cfg =
-        dbpress_config::RunConfig::from_options("experiment", dbpress_config::Command::Run, &opts)
-            .map_err(|e| e.message().to_string())?;
-    dbpress_config::to_driver::make_driver(&cfg).map_err(|e| e.message().to_string())
+        dbpress_config::RunConfig::from_options("experiment", dbpress_config::Command::Run, &opts)?;
+    dbpress_config::to_driver::make_driver(&cfg)
 }
 
 /// The experiment's targets and the settings set each one is under.
@@ -46,26 +45,25 @@ impl<'a> Servers<'a> {
         }
     }
 
-    fn session(
-        &mut self,
-        target: usize,
-    ) -> Result<(&dyn GlobalSettings, &mut dyn Connection), String> {
+    fn session(&mut self, target: usize) -> Result<(&dyn GlobalSettings, &mut dyn Connection)> {
         let name = &self.plan.targets[target].name;
         if self.sessions[target].is_none() {
             let driver = driver_for(&self.plan.targets[target].args)
-                .map_err(|e| format!("target '{name}': {e}"))?;
+                .map_err(|e| environment(format!("target '{name}': {e}")))?;
             self.sessions[target] = Some(Session { driver, conn: None });
         }
         let s = self.sessions[target].as_mut().expect("made above");
         let settings = s.driver.global_settings().ok_or_else(|| {
-            format!(
+            environment(format!(
                 "target '{name}' ({}) has no server settings to change: give its settings sets no variables, or use a server",
                 s.driver.describe()
-            )
+            ))
         })?;
         if s.conn.is_none() {
             let conn = s.driver.connect(0).map_err(|e| {
-                format!("target '{name}': cannot connect to change its settings: {e}")
+                environment(format!(
+                    "target '{name}': cannot connect to change its settings: {e}"
+                ))
             })?;
             s.conn = Some(conn);
         }
@@ -82,7 +80,7 @@ impl<'a> Servers<'a> {
     /// Put `target` under settings set `set` (if it is not already): put back what the previous
     /// set changed and this one does not, change this set's variables (remembering each original
     /// in the store first), run its restart command, and read every value back.
-    pub fn switch(&mut self, store: &Store, target: usize, set: usize) -> Result<(), String> {
+    pub fn switch(&mut self, store: &Store, target: usize, set: usize) -> Result<()> {
         if self.current[target] == Some(set) {
             return Ok(());
         }
@@ -109,7 +107,7 @@ impl<'a> Servers<'a> {
                 if !remembered.contains(var) {
                     let saved = gs
                         .save(conn, var)
-                        .map_err(|e| format!("reading {var}: {e}"))?;
+                        .map_err(|e| environment(format!("reading {var}: {e}")))?;
                     store.remember_setting(
                         &plan.name,
                         &ChangedSetting {
@@ -121,7 +119,7 @@ impl<'a> Servers<'a> {
                     )?;
                 }
                 gs.apply(conn, var, value)
-                    .map_err(|e| format!("{} {var} = {value}: {e}", gs.verb()))?;
+                    .map_err(|e| environment(format!("{} {var} = {value}: {e}", gs.verb())))?;
             }
         }
         if let Some(cmd) = &s.restart {
@@ -147,54 +145,43 @@ impl<'a> Servers<'a> {
 
     /// What the server reads for `var`, once it is `value` (PostgreSQL applies a reload to
     /// sessions as they next start a command, so the reading is tried for a few seconds).
-    fn read_back(
-        &mut self,
-        target: usize,
-        var: &str,
-        value: &str,
-        asked: &str,
-    ) -> Result<String, String> {
+    fn read_back(&mut self, target: usize, var: &str, value: &str, asked: &str) -> Result<String> {
         let until = Instant::now() + Duration::from_secs(5);
         loop {
             let (gs, conn) = self.session(target)?;
             let read = gs
                 .read(conn, var)
-                .map_err(|e| format!("reading back {var}: {e}"))?;
+                .map_err(|e| environment(format!("reading back {var}: {e}")))?;
             if same_value(value, &read) {
                 return Ok(read);
             }
             if Instant::now() >= until {
-                return Err(format!(
+                return Err(environment(format!(
                     "{var} {asked} {value} but the server reads {read}: the setting did not take (a value the server rounds or refuses, or one set elsewhere)"
-                ));
+                )));
             }
             std::thread::sleep(Duration::from_millis(100));
         }
     }
 
     /// Wait until the target answers again after a restart.
-    fn wait_for(&mut self, target: usize, limit: Duration) -> Result<(), String> {
+    fn wait_for(&mut self, target: usize, limit: Duration) -> Result<()> {
         let until = Instant::now() + limit;
         loop {
             match self.session(target) {
                 Ok(_) => return Ok(()),
                 Err(e) if Instant::now() >= until => {
-                    return Err(format!(
+                    return Err(environment(format!(
                         "the server did not answer within {} s of the restart command: {e}",
                         limit.as_secs()
-                    ))
+                    )))
                 }
                 Err(_) => std::thread::sleep(Duration::from_millis(500)),
             }
         }
     }
 
-    fn restore_one(
-        &mut self,
-        store: &Store,
-        target: usize,
-        c: &ChangedSetting,
-    ) -> Result<(), String> {
+    fn restore_one(&mut self, store: &Store, target: usize, c: &ChangedSetting) -> Result<()> {
         let (gs, conn) = self.session(target)?;
         let saved = Saved {
             name: c.variable.clone(),
@@ -202,10 +189,10 @@ impl<'a> Servers<'a> {
             how: c.how.clone(),
         };
         gs.restore(conn, &saved).map_err(|e| {
-            format!(
+            environment(format!(
                 "target '{}': putting {} back to {}: {e}",
                 c.target, c.variable, c.original
-            )
+            ))
         })?;
         store.forget_setting(&self.plan.name, &c.target, &c.variable)
     }
@@ -216,7 +203,7 @@ impl<'a> Servers<'a> {
         let mut problems = Vec::new();
         let changed = match store.changed_settings(&self.plan.name) {
             Ok(c) => c,
-            Err(e) => return vec![e],
+            Err(e) => return vec![e.to_string()],
         };
         for c in &changed {
             let Some(target) = self.plan.targets.iter().position(|t| t.name == c.target) else {
@@ -240,18 +227,22 @@ impl<'a> Servers<'a> {
 }
 
 /// Run a settings set's restart command with `sh -c`; it must succeed.
-fn restart(cmd: &str, target: &str, set: &str) -> Result<(), String> {
+fn restart(cmd: &str, target: &str, set: &str) -> Result<()> {
     let status = std::process::Command::new("sh")
         .arg("-c")
         .arg(cmd)
         .stdin(std::process::Stdio::null())
         .status()
-        .map_err(|e| format!("settings '{set}': cannot run its restart command: {e}"))?;
+        .map_err(|e| {
+            environment(format!(
+                "settings '{set}': cannot run its restart command: {e}"
+            ))
+        })?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!(
+        Err(environment(format!(
             "settings '{set}': its restart command for target '{target}' failed ({status}): {cmd}"
-        ))
+        )))
     }
 }

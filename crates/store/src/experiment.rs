@@ -3,6 +3,7 @@
 //! back, and the tables it prepared.
 
 use crate::store::{Status, Store};
+use dbpress_core::error::Result;
 use rusqlite::{params, OptionalExtension};
 
 /// A server setting an experiment changed: what to put back, and how.
@@ -24,7 +25,7 @@ impl Store {
         plan: &str,
         plan_path: &str,
         fresh: bool,
-    ) -> Result<i64, String> {
+    ) -> Result<i64> {
         let current: Option<i64> = self
             .conn()
             .query_row(
@@ -63,7 +64,7 @@ impl Store {
     }
 
     /// The plan text and generation an experiment was last run with.
-    pub fn experiment(&self, name: &str) -> Result<Option<(String, i64)>, String> {
+    pub fn experiment(&self, name: &str) -> Result<Option<(String, i64)>> {
         self.conn()
             .query_row(
                 "SELECT plan, generation FROM experiments WHERE name = ?1",
@@ -75,7 +76,7 @@ impl Store {
     }
 
     /// The cells of this generation that ended measured (their store names).
-    pub fn finished_cells(&self, experiment: &str, generation: i64) -> Result<Vec<String>, String> {
+    pub fn finished_cells(&self, experiment: &str, generation: i64) -> Result<Vec<String>> {
         let mut stmt = self
             .conn()
             .prepare("SELECT DISTINCT cell FROM runs WHERE experiment = ?1 AND generation = ?2 AND status = ?3")
@@ -89,7 +90,7 @@ impl Store {
 
     /// Remember a setting before changing it; a setting already remembered keeps its first
     /// original (an experiment that resumes must put back what the server had before it began).
-    pub fn remember_setting(&self, experiment: &str, s: &ChangedSetting) -> Result<(), String> {
+    pub fn remember_setting(&self, experiment: &str, s: &ChangedSetting) -> Result<()> {
         self.conn()
             .execute(
                 "INSERT INTO changed_settings (experiment, target, variable, original, how) VALUES (?1, ?2, ?3, ?4, ?5) \
@@ -101,7 +102,7 @@ impl Store {
     }
 
     /// The settings changed and not yet put back, in the order they were changed.
-    pub fn changed_settings(&self, experiment: &str) -> Result<Vec<ChangedSetting>, String> {
+    pub fn changed_settings(&self, experiment: &str) -> Result<Vec<ChangedSetting>> {
         let mut stmt = self
             .conn()
             .prepare("SELECT target, variable, original, how FROM changed_settings WHERE experiment = ?1 ORDER BY rowid")
@@ -119,12 +120,7 @@ impl Store {
     }
 
     /// A setting is back to its original.
-    pub fn forget_setting(
-        &self,
-        experiment: &str,
-        target: &str,
-        variable: &str,
-    ) -> Result<(), String> {
+    pub fn forget_setting(&self, experiment: &str, target: &str, variable: &str) -> Result<()> {
         self.conn()
             .execute(
                 "DELETE FROM changed_settings WHERE experiment = ?1 AND target = ?2 AND variable = ?3",
@@ -141,7 +137,7 @@ impl Store {
         generation: i64,
         target: &str,
         prepare: &str,
-    ) -> Result<Option<String>, String> {
+    ) -> Result<Option<String>> {
         self.conn()
             .query_row(
                 "SELECT settings FROM prepared WHERE experiment = ?1 AND generation = ?2 AND target = ?3 AND prepare = ?4",
@@ -160,7 +156,7 @@ impl Store {
         target: &str,
         prepare: &str,
         settings: Option<&str>,
-    ) -> Result<(), String> {
+    ) -> Result<()> {
         let r = match settings {
             Some(s) => self.conn().execute(
                 "INSERT INTO prepared (experiment, generation, target, prepare, settings) VALUES (?1, ?2, ?3, ?4, ?5) \
@@ -182,7 +178,7 @@ impl Store {
         &self,
         experiment: &str,
         generation: i64,
-    ) -> Result<Vec<(String, String, String)>, String> {
+    ) -> Result<Vec<(String, String, String)>> {
         let mut stmt = self
             .conn()
             .prepare("SELECT target, prepare, settings FROM prepared WHERE experiment = ?1 AND generation = ?2 ORDER BY rowid")

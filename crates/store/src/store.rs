@@ -3,6 +3,7 @@
 //! saving at once wait for each other instead of failing).
 
 use crate::schema;
+use dbpress_core::error::{environment, Error, Result};
 use dbpress_result::RunResult;
 use rusqlite::{params, Connection, OptionalExtension};
 use std::path::{Path, PathBuf};
@@ -206,10 +207,10 @@ fn row_of(r: &rusqlite::Row<'_>) -> rusqlite::Result<RunRow> {
 
 impl Store {
     /// Open (creating it if need be) the store at `path`.
-    pub fn open(path: &Path) -> Result<Store, String> {
+    pub fn open(path: &Path) -> Result<Store> {
         let shown = path.display();
         let conn = Connection::open(path)
-            .map_err(|e| format!("cannot open the results store {shown}: {e}"))?;
+            .map_err(|e| environment(format!("cannot open the results store {shown}: {e}")))?;
         let setup = || -> rusqlite::Result<i64> {
             conn.busy_timeout(Duration::from_secs(60))?;
             conn.pragma_update(None, "journal_mode", "WAL")?;
@@ -219,13 +220,13 @@ impl Store {
             conn.query_row("PRAGMA user_version", [], |r| r.get(0))
         };
         let version = setup().map_err(|e| {
-            format!("{shown} is not a dbpress results store (or cannot be read: {e}): name another file with --store=PATH")
+            environment(format!("{shown} is not a dbpress results store (or cannot be read: {e}): name another file with --store=PATH"))
         })?;
         if version > schema::VERSION {
-            return Err(format!(
+            return Err(environment(format!(
                 "the results store {shown} was written by a newer dbpress (store version {version}, this one knows {}): use that dbpress, or another file",
                 schema::VERSION
-            ));
+            )));
         }
         if version < schema::VERSION {
             conn.execute_batch(&format!(
@@ -233,7 +234,7 @@ impl Store {
                 schema::DDL,
                 schema::VERSION
             ))
-            .map_err(|e| format!("cannot set up the results store {shown}: {e}"))?;
+            .map_err(|e| environment(format!("cannot set up the results store {shown}: {e}")))?;
         }
         Ok(Store {
             conn,
@@ -249,14 +250,18 @@ impl Store {
         &self.conn
     }
 
-    pub(crate) fn fail(&self, what: &str, e: rusqlite::Error) -> String {
-        format!("results store {}: {what}: {e}", self.path.display())
+    pub(crate) fn fail(&self, what: &str, e: rusqlite::Error) -> Error {
+        environment(format!(
+            "results store {}: {what}: {e}",
+            self.path.display()
+        ))
     }
 
     /// Save one run and its tags in one transaction; its id.
-    pub fn save(&mut self, run: &NewRun) -> Result<i64, String> {
+    pub fn save(&mut self, run: &NewRun) -> Result<i64> {
         let path = self.path.display().to_string();
-        let fail = |e: rusqlite::Error| format!("results store {path}: saving a run: {e}");
+        let fail =
+            |e: rusqlite::Error| environment(format!("results store {path}: saving a run: {e}"));
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
@@ -302,7 +307,7 @@ impl Store {
     }
 
     /// The runs `f` selects, oldest first.
-    pub fn list(&self, f: &RunFilter) -> Result<Vec<RunRow>, String> {
+    pub fn list(&self, f: &RunFilter) -> Result<Vec<RunRow>> {
         let mut sql = format!("SELECT {ROW_COLUMNS} FROM runs WHERE 1 = 1");
         let mut args: Vec<rusqlite::types::Value> = Vec::new();
         if let Some(e) = &f.experiment {
@@ -338,7 +343,7 @@ impl Store {
         Ok(rows)
     }
 
-    fn tags_of(&self, id: i64) -> Result<Vec<(String, String)>, String> {
+    fn tags_of(&self, id: i64) -> Result<Vec<(String, String)>> {
         let mut stmt = self
             .conn
             .prepare_cached("SELECT key, value FROM tags WHERE run_id = ?1 ORDER BY rowid")
@@ -349,7 +354,7 @@ impl Store {
     }
 
     /// One run with its full JSON result (None: no run has that id).
-    pub fn get(&self, id: i64) -> Result<Option<(RunRow, Option<String>)>, String> {
+    pub fn get(&self, id: i64) -> Result<Option<(RunRow, Option<String>)>> {
         let sql = format!("SELECT {ROW_COLUMNS}, result FROM runs WHERE id = ?1");
         let found = self
             .conn
@@ -441,11 +446,11 @@ mod tests {
         let s = Store::open(&path).unwrap();
         s.conn.pragma_update(None, "user_version", 99).unwrap();
         drop(s);
-        let e = Store::open(&path).err().unwrap();
+        let e = Store::open(&path).err().unwrap().to_string();
         assert!(e.contains("newer dbpress"), "{e}");
         let junk = path.with_file_name("junk.db");
         std::fs::write(&junk, vec![b'x'; 4096]).unwrap();
-        let e = Store::open(&junk).err().unwrap();
+        let e = Store::open(&junk).err().unwrap().to_string();
         assert!(e.contains("not a dbpress results store"), "{e}");
     }
 
