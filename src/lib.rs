@@ -6,7 +6,7 @@
 //! - `cli`: sysbench's word grammar over the option scanner (`dbpress <workload> <command>`)
 //! - `run`: one measured run: readiness probe, header, the runner, the result assembled
 //! - `sweep`: `--threads` lists, one run per level and the closing table
-//! - `keep`: `--store`, runs kept in the results store (`dbpress_store`)
+//! - `store_option`: `--store`, runs kept in the results store (`dbpress_store`)
 //! - `slap`: `dbpress slap`, mysqlslap's command line (its workloads: `dbpress_workload::slap`)
 //! - `script`: `dbpress script`, pgbench's command line (its workloads: `dbpress_workload::script`)
 //! - `tpcc_mysql`: `dbpress tpcc-load` / `tpcc-start`, tpcc-mysql's command lines over `dbpress tpcc`
@@ -16,10 +16,10 @@
 
 pub mod cli;
 pub mod commands;
-pub mod keep;
 pub mod run;
 pub mod script;
 pub mod slap;
+pub mod store_option;
 pub mod sweep;
 pub mod tpcc_mysql;
 

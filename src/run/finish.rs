@@ -32,7 +32,7 @@ pub fn finish(
     }
     let _ = std::io::stdout().flush();
     if let Some(store) = &cfg.reporting.store {
-        crate::keep::save(store, &cfg.reporting.tags, &[&m.result], None)?;
+        crate::store_option::save(store, &cfg.reporting.tags, &[&m.result], None)?;
     }
     // Said first: a fatal error's line would otherwise hide the sessions left behind.
     let abandoned = m.result.run.abandoned.as_ref().map(|a| {

@@ -135,7 +135,12 @@ impl Sweep {
                 Ending::Levels => "sweep",
                 Ending::Rounds { .. } => "slap",
             };
-            crate::keep::save(store, &tags, &runs, Some(&crate::keep::batch_name(batch)))?;
+            crate::store_option::save(
+                store,
+                &tags,
+                &runs,
+                Some(&crate::store_option::batch_name(batch)),
+            )?;
         }
         match ending {
             Ending::Levels => levels_exit_code(&doc.steps, interrupted, failed),

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 const LAYERS: &[(&str, &[&str])] = &[
     ("entry", &["lib", "main", "commands"]),
     ("subcommands", &["slap", "script", "tpcc_mysql"]),
-    ("runs", &["sweep", "run", "keep"]),
+    ("runs", &["sweep", "run", "store_option"]),
     ("grammar", &["cli"]),
 ];
 
