@@ -8,7 +8,7 @@ use dbpress_measure::stats::snapshot::Totals;
 use dbpress_measure::{environment, stats};
 use dbpress_result::ClientSessions;
 use dbpress_result::VERSION;
-use dbpress_result::{Histograms, RunInfo, RunResult, StatementSummary, Tool};
+use dbpress_result::{Histograms, RunInfo, RunResult, StatementSummary, Tool, WorkloadFigures};
 use dbpress_workload::Workload;
 
 /// What one measured run produced.
@@ -83,7 +83,11 @@ pub fn assemble(
         server_status: output.server_status,
         tpcc: None,
     };
-    result.tpcc = w.figures(&result);
+    // Each workload's figures in their own place of the result.
+    match w.figures(&result) {
+        Some(WorkloadFigures::Tpcc(f)) => result.tpcc = Some(f),
+        None => {}
+    }
     Measured {
         result,
         fatal: output.fatal,

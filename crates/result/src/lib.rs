@@ -13,7 +13,8 @@
 //! - `throughput`: how steady the per-interval rate was; `stability` and `slow_intervals`
 //!   derive it from the intervals, `wait_shares` the wait events' shares (a report of a result
 //!   file derives them again, as the run did)
-//! - `tpcc`: TPC-C's figures
+//! - `tpcc`: TPC-C's figures; `workload_figures`: a workload's own figures as the runner
+//!   hands them on, each variant recorded in its place of the result
 //! - `sweep`: a thread sweep's document (docs/sweep.schema.json)
 //! - `progress`: the run's event vocabulary as it goes (`Phase`, and `Progress`, the sink a
 //!   renderer implements), so a renderer of a run in progress needs nothing of the runner
@@ -31,6 +32,7 @@ pub mod throughput;
 pub mod tpcc;
 pub mod wait_shares;
 pub mod waits;
+pub mod workload_figures;
 
 /// Which client opened a run's sessions (`Environment::clients`), and their one-line summary.
 pub use clients::ClientSessions;
@@ -40,6 +42,7 @@ use serde::{Deserialize, Serialize};
 pub use server::ServerInfo;
 use std::collections::BTreeMap;
 pub use throughput::Throughput;
+pub use workload_figures::WorkloadFigures;
 
 pub const SCHEMA_VERSION: u32 = 1;
 

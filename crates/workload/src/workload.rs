@@ -104,7 +104,7 @@ pub trait Workload: Send + Sync {
     fn figures(
         &self,
         _result: &dbpress_result::RunResult,
-    ) -> Option<dbpress_result::tpcc::TpccFigures> {
+    ) -> Option<dbpress_result::WorkloadFigures> {
         None
     }
     /// Prepare statements on `conn` and return the per-thread event generator.

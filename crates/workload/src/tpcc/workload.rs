@@ -15,8 +15,8 @@ use dbpress_core::error::{environment, Result};
 use dbpress_core::rand::{Distribution, Rng};
 use dbpress_driver::SqlFamily;
 use dbpress_driver::{Connection, DbResult, Dialect};
-use dbpress_result::tpcc::TpccFigures;
 use dbpress_result::RunResult;
+use dbpress_result::WorkloadFigures;
 
 impl Tpcc {
     fn meta(&self) -> Meta {
@@ -232,11 +232,11 @@ impl Workload for Tpcc {
         }))
     }
 
-    fn figures(&self, r: &RunResult) -> Option<TpccFigures> {
+    fn figures(&self, r: &RunResult) -> Option<WorkloadFigures> {
         let m = self.meta();
         let c = self.c_run();
         let t = *self.tally.lock().unwrap_or_else(|p| p.into_inner());
-        Some(figures::figures(
+        Some(WorkloadFigures::Tpcc(figures::figures(
             r,
             &t,
             &Setup {
@@ -246,6 +246,6 @@ impl Workload for Tpcc {
                 c_run: [c.c_last, c.c_id, c.ol_i_id],
                 think_time: self.think_time,
             },
-        ))
+        )))
     }
 }
