@@ -150,3 +150,6 @@ pub fn compare(
     }
     out
 }
+
+#[cfg(test)]
+mod tests;
