@@ -49,6 +49,14 @@ pub enum WorkloadCall {
         /// How a sysbench script path was taken (its workload), for a notice.
         note: Option<String>,
     },
+    /// A Lua script run as written, in embedded LuaJIT (#41): an edited copy of a stock
+    /// script, any other script, or any script under `--lua`.
+    Lua {
+        path: String,
+        command: Command,
+        /// Why it runs in Lua, for a notice.
+        note: String,
+    },
 }
 
 /// `parse_options` for a command with flags of its own (`slap`, `script`): an unknown option
@@ -93,19 +101,68 @@ fn words_to_invocation(
 /// The words of a workload's command line (`oltp_read_write run`, sysbench's
 /// `/usr/share/sysbench/oltp_read_write.lua run`), or the one line that says what is wrong.
 pub fn workload_call(words: &[String]) -> Result<WorkloadCall> {
+    workload_call_with(words, false)
+}
+
+/// `workload_call`, with `--lua` (`force_lua`: a script path runs in Lua even when stock).
+pub fn workload_call_with(words: &[String], force_lua: bool) -> Result<WorkloadCall> {
     let mut first = words[0].clone();
     let mut note = None;
     if first.ends_with(".lua") {
         // sysbench takes its packaged scripts by path (`sysbench /usr/share/sysbench/oltp_read_write.lua run`):
-        // each stock one is one of dbpress's built-in workloads under the same name.
+        // each byte-identical stock one is one of dbpress's built-in workloads under the same
+        // name; anything else runs as written, in Lua.
         let name = workload_from_test(&first);
-        if dbpress_workload::registry::known(&name).is_err() {
-            return Err(usage(format!(
-                "'{first}' is a Lua script, which dbpress does not run: use a built-in workload (`dbpress list`) \
-                 or put the SQL in a script for `dbpress script run -f FILE`"
-            )));
+        let exists = std::path::Path::new(&first).is_file();
+        let lua_note = if force_lua {
+            Some(format!(
+                "{first}: --lua given: running the script in embedded LuaJIT"
+            ))
+        } else if dbpress_workload::registry::known(&name).is_err() {
+            if !exists {
+                return Err(usage(format!(
+                    "cannot find the Lua script '{first}' (no such file): give the path of a sysbench script, \
+                     or a built-in workload (`dbpress list`)"
+                )));
+            }
+            Some(format!(
+                "{first} is not one of sysbench's stock scripts: running it in embedded LuaJIT"
+            ))
+        } else {
+            match stock_lua::recognise(&first, &name) {
+                Ok(n) => {
+                    note = Some(n);
+                    None
+                }
+                Err(_) if exists => Some(format!(
+                    "{first} is not sysbench 1.0.20's stock {name}.lua (its SHA-256 differs): running it as written, in embedded LuaJIT"
+                )),
+                Err(e) => return Err(e),
+            }
+        };
+        if let Some(lua_note) = lua_note {
+            let command = match words.get(1) {
+                None => {
+                    return Err(usage(format!(
+                        "no command given for '{first}': use `dbpress {first} run` (or prepare, cleanup)"
+                    )))
+                }
+                Some(w) => Command::parse(w).filter(|c| {
+                    matches!(c, Command::Run | Command::Prepare | Command::Cleanup)
+                }),
+            };
+            let Some(command) = command else {
+                return Err(usage(format!(
+                    "'{}': dbpress runs a Lua script's run, prepare and cleanup so far (#41): use `dbpress {first} run`",
+                    words[1]
+                )));
+            };
+            return Ok(WorkloadCall::Lua {
+                path: first,
+                command,
+                note: lua_note,
+            });
         }
-        note = Some(stock_lua::recognise(&first, &name)?);
         first = name;
     }
     let second = words.get(1).cloned();
@@ -152,6 +209,7 @@ pub fn parse_workload(args: &[String]) -> Result<(String, Command, OptionValues)
                 Ok((workload, command, opts))
             }
             WorkloadCall::Help(w) => Err(usage(format!("`{w} help` asks for help, not a run"))),
+            WorkloadCall::Lua { path, command, .. } => Ok((path, command, opts)),
         },
         other => Err(usage(format!("not a workload's command line: {other:?}"))),
     }

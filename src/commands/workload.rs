@@ -17,8 +17,14 @@ use dbpress_workload::{Context, Workload};
 use std::io::Write;
 
 pub fn main(call: &Call<'_>) -> Result<u8> {
-    let (workload, command, note) = match cli::workload_call(call.words)? {
+    let force_lua = dbpress_core::options::boolean(call.opts, "lua")?;
+    let (workload, command, note) = match cli::workload_call_with(call.words, force_lua)? {
         WorkloadCall::Help(name) => return help::workload(&name),
+        WorkloadCall::Lua {
+            path,
+            command,
+            note,
+        } => return lua(call, &path, command, &note),
         WorkloadCall::Run {
             workload,
             command,
@@ -50,6 +56,31 @@ pub fn main(call: &Call<'_>) -> Result<u8> {
     let cfg = RunConfig::from_options(&workload, command, opts)?;
     let w = dbpress_workload::registry::build(&workload, opts, cfg.shape.threads, cfg.keys.seed)?;
     run_command(&cfg, w.as_ref(), args)
+}
+
+/// A Lua script run as written (#41): one run, its prepare or its cleanup.
+fn lua(call: &Call<'_>, path: &str, command: Command, note: &str) -> Result<u8> {
+    let (opts, args) = (call.opts, call.argv);
+    verbosity::set(opts.int(dbpress_config::keys::VERBOSITY)? as u8);
+    cli::print_notices(opts);
+    if verbosity::warnings() {
+        eprintln!("dbpress: notice: {note}");
+    }
+    if sweep::levels(opts)?.is_some() {
+        return Err(error::usage(format!(
+            "--threads={} is a list: dbpress runs a Lua script at one --threads so far (#41)",
+            opts.text(dbpress_config::keys::THREADS)
+        )));
+    }
+    let cfg = RunConfig::from_options(path, command, opts)?;
+    let w = dbpress_workload::lua::LuaWorkload::new(
+        path,
+        command.name(),
+        opts,
+        cfg.keys.dist.clone(),
+        cfg.keys.seed,
+    )?;
+    run_command(&cfg, &w, args)
 }
 
 fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8> {

@@ -23,6 +23,11 @@ pub fn worker_setup_error(
             .unwrap_or_else(|| "?".into())
     };
     let error = match e.kind {
+        // The workload's own input (a Lua script's thread_init): its message, where it says.
+        DbErrorKind::Input => failed(format!(
+            "the script failed while setting up its thread: {}: fix the script",
+            e.message
+        )),
         DbErrorKind::TooManyConnections => environment(format!(
             "the server refused {alike} of the {} connections: max_connections={} reached (server error {}): \
              raise it ({}) or use fewer --threads",

@@ -10,12 +10,14 @@
 //! - `load_progress`: a load's progress messages and bar, for every prepare
 //! - `slap/`: `dbpress slap`'s query list and mysqlslap's generated SQL (`-a`)
 //! - `script/`: `dbpress script`'s pgbench-style scripts
+//! - `lua/`: a sysbench Lua script, run in embedded LuaJIT (`dbpress-lua`)
 //! - `registry`: the workloads by name
 
 pub mod bulk_insert;
 pub mod crew;
 pub mod events;
 pub mod load_progress;
+pub mod lua;
 pub mod oltp;
 pub mod registry;
 pub mod script;

@@ -134,6 +134,7 @@ pub static GENERAL: &[Spec] = &[
     o("forced-shutdown", Str, "off", General, "seconds to wait after --time for events still running before ending the run without them (N, N% of --time, bare = 5%, or off)"),
     o("percentile", Int, "95", General, "percentile to report in the sysbench block and interval lines (1-100; 0 turns percentiles off, as in sysbench)"),
     o("histogram", Bool, "off", General, "print latency histogram in report"),
+    o("lua", Bool, "off", General, "run a .lua script given by path as written, in embedded LuaJIT, even when it is one of sysbench's stock scripts (which otherwise run as dbpress's built-in workload of that name)"),
     o("rand-type", Str, "uniform", Rand, "random numbers distribution {uniform, gaussian, special, pareto, zipfian}"),
     o("rand-seed", Int, "0", Rand, "seed for random number generator (0 = from current time)"),
     o("rand-spec-iter", Int, "12", Rand, "number of iterations for the special and gaussian distributions"),

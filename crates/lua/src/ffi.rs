@@ -1,0 +1,345 @@
+//! The entry points the prelude calls through LuaJIT FFI: plain `extern "C"` functions whose
+//! addresses the prelude casts to function pointers (sysbench-lua.md §3.4 (b)), so the trace
+//! compiler calls them directly. Each takes its state's `Ctx`; none calls back into Lua, and
+//! none lets a panic cross into LuaJIT's frames (`catch_unwind`, the error in `ErrC`).
+
+use crate::host::{lent, Ctx, StmtC};
+use dbpress_core::rand::Template;
+use dbpress_session::{DbError, DbErrorKind, Value};
+use std::os::raw::c_char;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// A failed call's error, read by the prelude (`dbp_err`), which raises it in the script.
+#[repr(C)]
+pub struct ErrC {
+    pub failed: i32,
+    pub sql_errno: i32,
+    pub sql_state: [u8; 8],
+    pub len: u32,
+    pub msg: [u8; 500],
+}
+
+impl ErrC {
+    pub const EMPTY: ErrC = ErrC {
+        failed: 0,
+        sql_errno: 0,
+        sql_state: [0; 8],
+        len: 0,
+        msg: [0; 500],
+    };
+
+    pub fn set(&mut self, errno: i32, msg: &str) {
+        self.failed = 1;
+        self.sql_errno = errno;
+        self.sql_state = [0; 8];
+        let n = msg.len().min(self.msg.len());
+        // Cut on a character boundary so Lua gets valid UTF-8 when the server's message did.
+        let n = (0..=n)
+            .rev()
+            .find(|&i| msg.is_char_boundary(i))
+            .unwrap_or(0);
+        self.msg[..n].copy_from_slice(&msg.as_bytes()[..n]);
+        self.len = n as u32;
+    }
+}
+
+/// A parameter buffer the prelude allocated (`dbp_bind`): `param:set` stores into it.
+#[repr(C)]
+pub struct BindC {
+    pub i: i64,
+    pub d: f64,
+    pub str: *mut u8,
+    pub len: u32,
+    pub max_len: u32,
+    pub ty: i32,
+    pub is_null: i32,
+}
+
+pub const BIND_INT: i32 = 1;
+pub const BIND_DOUBLE: i32 = 2;
+pub const BIND_STR: i32 = 3;
+
+/// A statement's most parameters bound without an allocation per execute.
+const INLINE_PARAMS: usize = 16;
+
+/// Run `f`, turning a panic into an error the script raises; `fallback` is what the call
+/// returns then.
+#[inline(always)]
+fn guarded<T>(ctx: *mut Ctx, fallback: T, f: impl FnOnce(&mut Ctx) -> T) -> T {
+    // SAFETY: the prelude passes the pointer Rust handed it for this state, which outlives the
+    // state; calls come from the state's own thread only.
+    let ctx = unsafe { &mut *ctx };
+    match catch_unwind(AssertUnwindSafe(|| f(&mut *ctx))) {
+        Ok(v) => v,
+        Err(p) => {
+            let what = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            ctx.err.set(
+                0,
+                &format!("dbpress internal error in a sysbench call: {what}"),
+            );
+            fallback
+        }
+    }
+}
+
+#[inline(always)]
+fn ordered(a: u32, b: u32) -> (u32, u32) {
+    if b < a {
+        (b, a)
+    } else {
+        (a, b)
+    }
+}
+
+pub extern "C" fn rand_uniform(ctx: *mut Ctx, a: u32, b: u32) -> u32 {
+    guarded(ctx, a, |c| {
+        let (a, b) = ordered(a, b);
+        c.rng.uniform(a, b)
+    })
+}
+
+pub extern "C" fn rand_default(ctx: *mut Ctx, a: u32, b: u32) -> u32 {
+    guarded(ctx, a, |c| {
+        let (a, b) = ordered(a, b);
+        c.dists[0].sample(&mut c.rng, a, b)
+    })
+}
+
+pub extern "C" fn rand_gaussian(ctx: *mut Ctx, a: u32, b: u32) -> u32 {
+    guarded(ctx, a, |c| {
+        let (a, b) = ordered(a, b);
+        c.dists[1].sample(&mut c.rng, a, b)
+    })
+}
+
+pub extern "C" fn rand_special(ctx: *mut Ctx, a: u32, b: u32) -> u32 {
+    guarded(ctx, a, |c| {
+        let (a, b) = ordered(a, b);
+        c.dists[2].sample(&mut c.rng, a, b)
+    })
+}
+
+pub extern "C" fn rand_pareto(ctx: *mut Ctx, a: u32, b: u32) -> u32 {
+    guarded(ctx, a, |c| {
+        let (a, b) = ordered(a, b);
+        c.dists[3].sample(&mut c.rng, a, b)
+    })
+}
+
+pub extern "C" fn rand_uint64(ctx: *mut Ctx) -> u64 {
+    guarded(ctx, 0, |c| c.rng.next_u64())
+}
+
+pub extern "C" fn rand_double(ctx: *mut Ctx) -> f64 {
+    guarded(ctx, 0.0, |c| c.rng.uniform_double())
+}
+
+/// sysbench's `rand.string`: `#` a digit, `@` a letter, anything else itself; `n` bytes of
+/// `fmt` into `out`.
+pub extern "C" fn rand_str(ctx: *mut Ctx, fmt: *const c_char, n: u32, out: *mut c_char) {
+    guarded(ctx, (), |c| {
+        // SAFETY: the prelude passes a Lua string of at least `n` bytes and a buffer of at
+        // least `n` bytes.
+        let (fmt, out) = unsafe {
+            (
+                std::slice::from_raw_parts(fmt as *const u8, n as usize),
+                std::slice::from_raw_parts_mut(out as *mut u8, n as usize),
+            )
+        };
+        // A template is analysed once per text and kept (scripts use a handful).
+        let t = match c.templates.iter().position(|(k, _)| k.as_slice() == fmt) {
+            Some(i) => &c.templates[i].1,
+            None => {
+                c.templates.push((fmt.to_vec(), Template::new(fmt)));
+                &c.templates.last().expect("just pushed").1
+            }
+        };
+        t.fill(&mut c.rng, out);
+    })
+}
+
+pub extern "C" fn connect(ctx: *mut Ctx) -> i32 {
+    guarded(ctx, 1, |c| match c.host().and_then(|h| h.connect()) {
+        Ok(()) => 0,
+        Err(e) => c.fail(e),
+    })
+}
+
+pub extern "C" fn prepare(ctx: *mut Ctx, sql: *const c_char, n: u32) -> *mut StmtC {
+    guarded(ctx, std::ptr::null_mut(), |c| {
+        // SAFETY: a Lua string of `n` bytes.
+        let bytes = unsafe { std::slice::from_raw_parts(sql as *const u8, n as usize) };
+        let sql = String::from_utf8_lossy(bytes);
+        match c.host().and_then(|h| h.prepare(&sql)) {
+            Ok(token) => {
+                c.stmts.push(Box::new(StmtC {
+                    token,
+                    binds: std::ptr::null(),
+                    n: 0,
+                }));
+                let s: &mut StmtC = c.stmts.last_mut().expect("just pushed");
+                s as *mut StmtC
+            }
+            Err(e) => {
+                c.fail(e);
+                std::ptr::null_mut()
+            }
+        }
+    })
+}
+
+pub extern "C" fn bind(ctx: *mut Ctx, st: *mut StmtC, binds: *const *const BindC, n: u32) -> i32 {
+    guarded(ctx, 1, |_| {
+        // SAFETY: a statement this state's `prepare` returned; the prelude keeps `binds` and
+        // the buffers they point to alive on the statement's table.
+        let st = unsafe { &mut *st };
+        st.binds = binds;
+        st.n = n;
+        0
+    })
+}
+
+pub extern "C" fn execute(ctx: *mut Ctx, st: *mut StmtC) -> i32 {
+    guarded(ctx, 1, |c| {
+        // SAFETY: as in `bind`.
+        let st = unsafe { &*st };
+        let n = st.n as usize;
+        let r = if n <= INLINE_PARAMS {
+            let mut vals = [Value::Null; INLINE_PARAMS];
+            match fill(st, &mut vals[..n], &mut c.scratch) {
+                Ok(()) => lent(&mut c.host).and_then(|h| h.execute(st.token, &vals[..n])),
+                Err(e) => Err(e),
+            }
+        } else {
+            let mut vals = vec![Value::Null; n];
+            match fill(st, &mut vals, &mut c.scratch) {
+                Ok(()) => lent(&mut c.host).and_then(|h| h.execute(st.token, &vals)),
+                Err(e) => Err(e),
+            }
+        };
+        match r {
+            Ok(()) => 0,
+            Err(e) => c.fail(e),
+        }
+    })
+}
+
+/// The bound buffers as values. Doubles are sent as text (the `Value` of the session layer
+/// has no float), formatted into `scratch`.
+#[inline(always)]
+fn fill<'a>(st: &StmtC, vals: &mut [Value<'a>], scratch: &'a mut Vec<u8>) -> Result<(), DbError> {
+    let mut has_double = false;
+    for (i, v) in vals.iter_mut().enumerate() {
+        // SAFETY: `bind` was given `n` pointers to live `dbp_bind` structs.
+        let b = unsafe { &**st.binds.add(i) };
+        *v = if b.is_null != 0 {
+            Value::Null
+        } else {
+            match b.ty {
+                BIND_INT => Value::Int(b.i),
+                BIND_STR => {
+                    // SAFETY: the prelude's buffer of `max_len` bytes, `len` of them set.
+                    Value::Str(unsafe {
+                        std::slice::from_raw_parts(b.str, b.len.min(b.max_len) as usize)
+                    })
+                }
+                BIND_DOUBLE => {
+                    has_double = true;
+                    Value::Null
+                }
+                t => {
+                    return Err(DbError::new(
+                        DbErrorKind::Input,
+                        "",
+                        format!("Unsupported argument type: {t}"),
+                    ))
+                }
+            }
+        };
+    }
+    if has_double {
+        scratch.clear();
+        let mut ends = Vec::new();
+        for i in 0..vals.len() {
+            // SAFETY: as above.
+            let b = unsafe { &**st.binds.add(i) };
+            if b.is_null == 0 && b.ty == BIND_DOUBLE {
+                use std::io::Write;
+                let start = scratch.len();
+                let _ = write!(scratch, "{}", b.d);
+                ends.push((i, start, scratch.len()));
+            }
+        }
+        let scratch: &'a [u8] = scratch;
+        for (i, s, e) in ends {
+            vals[i] = Value::Str(&scratch[s..e]);
+        }
+    }
+    Ok(())
+}
+
+pub extern "C" fn query(ctx: *mut Ctx, sql: *const c_char, n: u32) -> i32 {
+    guarded(ctx, 1, |c| {
+        // SAFETY: a Lua string of `n` bytes.
+        let bytes = unsafe { std::slice::from_raw_parts(sql as *const u8, n as usize) };
+        let sql = String::from_utf8_lossy(bytes);
+        match c.host().and_then(|h| h.query(&sql)) {
+            Ok(()) => 0,
+            Err(e) => c.fail(e),
+        }
+    })
+}
+
+pub extern "C" fn err(ctx: *mut Ctx) -> *mut ErrC {
+    // SAFETY: as in `guarded`.
+    unsafe { &mut (*ctx).err as *mut ErrC }
+}
+
+/// (name, address) of every entry point, for the prelude's `ffi.cast`s.
+pub fn addresses() -> Vec<(&'static str, usize)> {
+    type R2 = extern "C" fn(*mut Ctx, u32, u32) -> u32;
+    vec![
+        ("rand_uniform", rand_uniform as R2 as usize),
+        ("rand_default", rand_default as R2 as usize),
+        ("rand_gaussian", rand_gaussian as R2 as usize),
+        ("rand_special", rand_special as R2 as usize),
+        ("rand_pareto", rand_pareto as R2 as usize),
+        (
+            "rand_uint64",
+            rand_uint64 as extern "C" fn(*mut Ctx) -> u64 as usize,
+        ),
+        (
+            "rand_double",
+            rand_double as extern "C" fn(*mut Ctx) -> f64 as usize,
+        ),
+        (
+            "rand_str",
+            rand_str as extern "C" fn(*mut Ctx, *const c_char, u32, *mut c_char) as usize,
+        ),
+        (
+            "connect",
+            connect as extern "C" fn(*mut Ctx) -> i32 as usize,
+        ),
+        (
+            "prepare",
+            prepare as extern "C" fn(*mut Ctx, *const c_char, u32) -> *mut StmtC as usize,
+        ),
+        (
+            "bind",
+            bind as extern "C" fn(*mut Ctx, *mut StmtC, *const *const BindC, u32) -> i32 as usize,
+        ),
+        (
+            "execute",
+            execute as extern "C" fn(*mut Ctx, *mut StmtC) -> i32 as usize,
+        ),
+        (
+            "query",
+            query as extern "C" fn(*mut Ctx, *const c_char, u32) -> i32 as usize,
+        ),
+        ("err", err as extern "C" fn(*mut Ctx) -> *mut ErrC as usize),
+    ]
+}

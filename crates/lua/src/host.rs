@@ -1,0 +1,124 @@
+//! What a state's FFI calls act on: `Ctx`, one per state (its random stream, its statements,
+//! the last error), and `Host`, the session the embedding workload lends it for a call.
+
+use crate::ffi::ErrC;
+use dbpress_core::rand::{DistKind, DistParams, Distribution, Rng, Template};
+use dbpress_session::{DbError, DbErrorKind, DbResult, Value};
+use std::ptr::NonNull;
+
+/// The database side of a script's SQL calls, implemented by the workload that runs the script
+/// (which times each statement the way it times its own). Lent to the state for one call into
+/// Lua (`State::event`, `State::call`).
+pub trait Host {
+    /// `drv:connect()`: make a connection available to the script.
+    fn connect(&mut self) -> DbResult<()>;
+    /// `con:prepare(sql)`: a token `execute` is given back.
+    fn prepare(&mut self, sql: &str) -> DbResult<u64>;
+    /// `stmt:execute()` with its bound values.
+    fn execute(&mut self, token: u64, params: &[Value<'_>]) -> DbResult<()>;
+    /// `con:query(sql)`.
+    fn query(&mut self, sql: &str) -> DbResult<()>;
+}
+
+/// A prepared statement as the prelude holds it (`dbp_stmt *`, opaque there).
+pub struct StmtC {
+    pub token: u64,
+    pub binds: *const *const crate::ffi::BindC,
+    pub n: u32,
+}
+
+/// One state's side of the FFI calls. Boxed, so the address handed to the prelude stays put.
+pub struct Ctx {
+    pub err: ErrC,
+    pub rng: Rng,
+    /// --rand-type's distribution, then gaussian, special, pareto with the run's parameters.
+    pub dists: [Distribution; 4],
+    pub templates: Vec<(Vec<u8>, Template)>,
+    pub stmts: Vec<Box<StmtC>>,
+    pub scratch: Vec<u8>,
+    /// The error of the last failed SQL call, for the workload to classify.
+    pub sql_error: Option<DbError>,
+    pub(crate) host: Option<NonNull<dyn Host>>,
+}
+
+impl Ctx {
+    pub fn new(rng: Rng, dist: &DistParams) -> Box<Ctx> {
+        let with = |kind: DistKind| {
+            Distribution::new(&DistParams {
+                kind,
+                ..dist.clone()
+            })
+        };
+        Box::new(Ctx {
+            err: ErrC::EMPTY,
+            rng,
+            dists: [
+                Distribution::new(dist),
+                with(DistKind::Gaussian),
+                with(DistKind::Special),
+                with(DistKind::Pareto),
+            ],
+            templates: Vec::new(),
+            stmts: Vec::new(),
+            scratch: Vec::new(),
+            sql_error: None,
+            host: None,
+        })
+    }
+
+    /// The host lent for the current call.
+    #[inline(always)]
+    pub fn host(&mut self) -> DbResult<&mut dyn Host> {
+        lent(&mut self.host)
+    }
+
+    /// Keep `e` for the workload and in `err` for the prelude to raise; returns the failure code.
+    #[cold]
+    pub fn fail(&mut self, e: DbError) -> i32 {
+        let errno = e.code.parse::<i32>().unwrap_or(0);
+        let msg = if errno == 0 && !e.code.is_empty() {
+            format!("{} (error {})", e.message, e.code)
+        } else {
+            e.message.clone()
+        };
+        self.err.set(errno, &msg);
+        self.sql_error = Some(e);
+        1
+    }
+}
+
+/// The host in `slot`, lent for the current call.
+#[inline(always)]
+pub(crate) fn lent(slot: &mut Option<NonNull<dyn Host>>) -> DbResult<&mut dyn Host> {
+    match slot {
+        // SAFETY: set only by `lend` for the duration of a call into Lua, on this thread.
+        Some(h) => Ok(unsafe { h.as_mut() }),
+        None => Err(DbError::new(
+            DbErrorKind::Unsupported,
+            "",
+            "no database session here: dbpress runs SQL only from thread_init, event and thread_done so far (#41)",
+        )),
+    }
+}
+
+/// Lend `host` to the state whose context is `ctx` for the duration of `f` (a call into Lua).
+///
+/// # Safety
+/// `ctx` is a live context of a state on this thread.
+pub unsafe fn lend<R>(ctx: *mut Ctx, host: &mut dyn Host, f: impl FnOnce() -> R) -> R {
+    // The pointer is cleared before `host`'s borrow ends (the guard runs on unwind too), so no
+    // call dereferences it afterwards.
+    let h: NonNull<dyn Host + '_> = NonNull::from(host);
+    // SAFETY: only the lifetime is erased; see above.
+    let h: NonNull<dyn Host> = unsafe { std::mem::transmute(h) };
+    unsafe { (*ctx).host = Some(h) };
+    struct Clear(*mut Ctx);
+    impl Drop for Clear {
+        fn drop(&mut self) {
+            // SAFETY: the context outlives the guard.
+            unsafe { (*self.0).host = None };
+        }
+    }
+    let _clear = Clear(ctx);
+    f()
+}

@@ -1,0 +1,15 @@
+//! sysbench 1.0's Lua API on embedded LuaJIT (issue #41), knowing nothing of the runner: the
+//! workload that runs a script (`dbpress-workload`'s `lua/`) lends each state a `Host` for its
+//! SQL and calls its entry points.
+//!
+//! - `state`: a state per thread, the script loaded as `@path`, `sysbench.opt`, entry points
+//! - `host`: `Host` (the SQL side the workload provides) and the per-state context
+//! - `ffi`: the `extern "C"` functions the prelude calls through LuaJIT FFI
+//! - `prelude.lua`: dbpress's own clean-room `sysbench.*` (rand, sql, opt, cmdline)
+
+mod ffi;
+pub mod host;
+pub mod state;
+
+pub use host::Host;
+pub use state::{Opt, Script, ScriptError, State};
