@@ -27,6 +27,8 @@ mod export;
 mod forced_shutdown;
 /// The code's own imports: no circles, layers one way (no server).
 mod layers;
+/// Issue 41: sysbench Lua scripts in embedded LuaJIT, on MariaDB and in dry run.
+mod lua;
 /// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.
 mod mariadb;
 /// The network interface under the sessions, against the server's byte counters.

@@ -294,6 +294,23 @@ pub extern "C" fn query(ctx: *mut Ctx, sql: *const c_char, n: u32) -> i32 {
     })
 }
 
+/// `thread_run`'s loop: the next event, 1 to run it, 0 when the run is over.
+pub extern "C" fn next_event(ctx: *mut Ctx) -> i32 {
+    guarded(ctx, 0, |c| match lent(&mut c.host) {
+        Ok(h) => i32::from(h.next_event()),
+        Err(_) => 0,
+    })
+}
+
+/// `thread_run`'s loop: the event has ended.
+pub extern "C" fn event_done(ctx: *mut Ctx) {
+    guarded(ctx, (), |c| {
+        if let Ok(h) = lent(&mut c.host) {
+            h.event_done();
+        }
+    })
+}
+
 pub extern "C" fn err(ctx: *mut Ctx) -> *mut ErrC {
     // SAFETY: as in `guarded`.
     unsafe { &mut (*ctx).err as *mut ErrC }
@@ -340,6 +357,11 @@ pub fn addresses() -> Vec<(&'static str, usize)> {
             "query",
             query as extern "C" fn(*mut Ctx, *const c_char, u32) -> i32 as usize,
         ),
+        (
+            "next_event",
+            next_event as extern "C" fn(*mut Ctx) -> i32 as usize,
+        ),
+        ("event_done", event_done as extern "C" fn(*mut Ctx) as usize),
         ("err", err as extern "C" fn(*mut Ctx) -> *mut ErrC as usize),
     ]
 }

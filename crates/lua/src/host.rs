@@ -18,6 +18,13 @@ pub trait Host {
     fn execute(&mut self, token: u64, params: &[Value<'_>]) -> DbResult<()>;
     /// `con:query(sql)`.
     fn query(&mut self, sql: &str) -> DbResult<()>;
+    /// The loop's next event (`thread_run`): claim and start it; false when the run is over.
+    /// None outside a run's loop.
+    fn next_event(&mut self) -> bool {
+        false
+    }
+    /// The event `next_event` started has ended.
+    fn event_done(&mut self) {}
 }
 
 /// A prepared statement as the prelude holds it (`dbp_stmt *`, opaque there).

@@ -20,6 +20,7 @@ typedef struct {
   uint32_t max_len;
   int32_t type;
   int32_t is_null;
+  char buf[?];
 } dbp_bind;
 typedef struct dbp_stmt dbp_stmt;
 typedef struct {
@@ -47,6 +48,8 @@ for name, sig in pairs({
   execute = "int32_t (*)(dbp_ctx *, dbp_stmt *)",
   query = "int32_t (*)(dbp_ctx *, const char *, uint32_t)",
   err = "dbp_err *(*)(dbp_ctx *)",
+  next_event = "int32_t (*)(dbp_ctx *)",
+  event_done = "void (*)(dbp_ctx *)",
 }) do
   C[name] = ffi.cast(sig, fn_addrs[name])
 end
@@ -120,100 +123,93 @@ local function raise_sql()
   error(msg, 3)
 end
 
-local param_int = {}
-param_int.__index = param_int
-function param_int:set(v)
-  local b = self.b
-  if v == nil then
-    b.is_null = 1
-  else
-    b.is_null = 0
-    b.i = v
-  end
-end
-param_int.__tostring = function() return "<sql_param>" end
-
-local param_double = {}
-param_double.__index = param_double
-function param_double:set(v)
-  local b = self.b
-  if v == nil then
-    b.is_null = 1
-  else
-    b.is_null = 0
-    b.d = v
-  end
-end
-param_double.__tostring = param_int.__tostring
-
-local param_str = {}
-param_str.__index = param_str
-function param_str:set(v)
-  local b = self.b
+-- Parameters are cdata (`dbp_bind`, its string buffer inside it) with methods by metatype, so
+-- the trace compiler resolves `param:set` to a store with no table lookups.
+local param = {}
+function param.set(b, v)
   if v == nil then
     b.is_null = 1
     return
   end
-  v = tostring(v)
-  local n = #v
-  if n > b.max_len then n = b.max_len end
-  ffi.copy(b.str, v, n)
-  b.len = n
+  local t = b.type
+  if t == BIND_INT then
+    b.i = v
+  elseif t == BIND_DOUBLE then
+    b.d = v
+  else
+    v = tostring(v)
+    local n = #v
+    if n > b.max_len then n = b.max_len end
+    ffi.copy(b.buf, v, n)
+    b.len = n
+  end
   b.is_null = 0
 end
-function param_str:set_rand_str(fmt)
-  local b = self.b
+function param.set_rand_str(b, fmt)
+  if b.type ~= BIND_STR then
+    error("set_rand_str() needs a CHAR or VARCHAR parameter", 2)
+  end
   local n = #fmt
   if n > b.max_len then n = b.max_len end
-  r_str(ctx, fmt, n, b.str)
+  r_str(ctx, fmt, n, b.buf)
   b.len = n
   b.is_null = 0
 end
-param_str.__tostring = param_int.__tostring
+ffi.metatype("dbp_bind", {
+  __index = setmetatable(param, unsupported("sql_param")),
+  __tostring = function() return "<sql_param>" end,
+})
 
-local statement = setmetatable({}, unsupported("sql_statement"))
-statement.__index = statement
-statement.__tostring = function() return "<sql_statement>" end
+-- Statements are the `dbp_stmt *` dbpress returned, with methods by metatype too; what they
+-- must keep alive (bound parameters and the array of them) is kept here, per statement.
+local bound = {}
+local statement = {}
 
-function statement:bind_create(t, max_len)
-  local b = ffi.new("dbp_bind")
-  b.is_null = 1
+function statement.bind_create(st, t, max_len)
+  local b
   if t == sql_type.TINYINT or t == sql_type.SMALLINT or t == sql_type.INT or t == sql_type.BIGINT then
+    b = ffi.new("dbp_bind", 0)
     b.type = BIND_INT
-    return setmetatable({ b = b }, param_int)
   elseif t == sql_type.FLOAT or t == sql_type.DOUBLE then
+    b = ffi.new("dbp_bind", 0)
     b.type = BIND_DOUBLE
-    return setmetatable({ b = b }, param_double)
   elseif t == sql_type.CHAR or t == sql_type.VARCHAR then
     max_len = max_len or 255
-    local buf = ffi.new("char[?]", max_len)
+    b = ffi.new("dbp_bind", max_len)
     b.type = BIND_STR
-    b.str = buf
+    b.str = b.buf
     b.max_len = max_len
-    return setmetatable({ b = b, buf = buf }, param_str)
+  else
+    error("Unsupported argument type: " .. tostring(t), 2)
   end
-  error("Unsupported argument type: " .. tostring(t), 2)
+  b.is_null = 1
+  return b
 end
 
-function statement:bind_param(...)
+function statement.bind_param(st, ...)
   local n = select("#", ...)
   local arr = ffi.new("dbp_bind *[?]", n > 0 and n or 1)
-  local keep = {}
+  local keep = { arr }
   for i = 1, n do
     local p = select(i, ...)
-    arr[i - 1] = p.b
-    keep[i] = p
+    arr[i - 1] = p
+    keep[i + 1] = p
   end
-  self.params, self.arr = keep, arr
-  if C.bind(ctx, self.h, arr, n) ~= 0 then raise_sql() end
+  bound[tostring(ffi.cast("uintptr_t", st))] = keep
+  if C.bind(ctx, st, arr, n) ~= 0 then raise_sql() end
 end
 
 local c_execute = C.execute
-function statement:execute()
-  if c_execute(ctx, self.h) ~= 0 then raise_sql() end
+function statement.execute(st)
+  if c_execute(ctx, st) ~= 0 then raise_sql() end
 end
 
-function statement:close() end
+function statement.close(st) end
+
+ffi.metatype("struct dbp_stmt", {
+  __index = setmetatable(statement, unsupported("sql_statement")),
+  __tostring = function() return "<sql_statement>" end,
+})
 
 local connection = setmetatable({}, unsupported("sql_connection"))
 connection.__index = connection
@@ -225,9 +221,9 @@ function connection:query(q)
 end
 
 function connection:prepare(q)
-  local h = C.prepare(ctx, q, #q)
-  if h == nil then raise_sql() end
-  return setmetatable({ h = h }, statement)
+  local st = C.prepare(ctx, q, #q)
+  if st == nil then raise_sql() end
+  return st
 end
 
 function connection:disconnect() end
@@ -256,6 +252,22 @@ sysbench.sql = setmetatable({
     return setmetatable({}, driver)
   end,
 }, unsupported("sysbench.sql"))
+
+-- The worker's loop, as sysbench's scripts inherit it (a script may define its own): in Lua, so
+-- LuaJIT compiles the loop and the event into one trace. The runner claims, starts and records
+-- each event (`next_event`, `event_done`). An error ends the loop; the runner retries the event
+-- (calling thread_run again, whose first `next_event` resumes it) or ends the run. A true
+-- return from event() stops this thread without counting the event, as in sysbench.
+local c_next, c_done = C.next_event, C.event_done
+function thread_run(tid)
+  local event = event
+  while c_next(ctx) ~= 0 do
+    if event(tid) then
+      return
+    end
+    c_done(ctx)
+  end
+end
 
 -- 0.5 names oltp_common.lua's prepare uses.
 function sb_rand(a, b) return r_default(ctx, a, b) end

@@ -8,7 +8,7 @@ use dbpress_core::rand::Rng;
 use dbpress_driver::{Connection, DbError, DbErrorKind};
 use dbpress_measure::stats::now_ns;
 use dbpress_measure::stats::{EventRecord, StmtStats, ThreadCell};
-use dbpress_workload::{EventGen, Exec};
+use dbpress_workload::{EventGen, EventSteps, Exec};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -42,8 +42,12 @@ impl Worker<'_> {
             // handles.
             Some(_) => None,
         };
+        // A generator that drives its own loop does so in closed loop without pauses; under
+        // --rate the general loop times each event from its intended start.
+        let driven = self.schedule.is_none() && !self.events.pauses() && self.events.drives_loop();
         let events = match keyed {
             Some(k) => self.run_keyed(k),
+            None if driven => self.run_driven(),
             None => self.run_events(),
         };
         let fatal = events.or_else(|| {
@@ -137,23 +141,178 @@ impl Worker<'_> {
     /// none is left.
     #[inline(always)]
     fn claim(&self, mine: &mut u64) -> bool {
+        claim(self.shared, mine)
+    }
+
+    /// The loop a generator drives itself (`EventGen::run_loop`, a Lua script's `thread_run`):
+    /// the claim, start and record of `run_events` as its `EventSteps`. A failed attempt comes
+    /// back here, where it is retried (the loop entered again, resuming that event: retries
+    /// stay inside one timed event) or ends the run, as in `run_event`.
+    fn run_driven(&mut self) -> Option<DbError> {
+        let mut d = Driven {
+            cell: self.cell,
+            shared: self.shared,
+            mine: 0,
+            open: None,
+            resume: false,
+            over: false,
+            error_codes: Vec::new(),
+            counts: Counts::default(),
+        };
+        loop {
+            let measuring = self.shared.measuring.load(Ordering::Relaxed);
+            let mut exec = Exec::new(self.conn.as_mut(), &mut self.stmts, measuring);
+            let r = self.events.run_loop(&mut exec, &mut d);
+            let Err(e) = r else {
+                return None;
+            };
+            // The failed attempt's statements count with the event.
+            d.counts.add(&exec);
+            drop(exec);
+            if d.open.is_none() {
+                // Outside any event (the loop itself failed): nothing to retry.
+                return Some(e);
+            }
+            let (fatal, stop) = match self.recover(e, &mut d.error_codes, &mut d.counts.reconnects)
+            {
+                Recovery::Retry => {
+                    d.resume = true;
+                    continue;
+                }
+                Recovery::Stop => (None, true),
+                Recovery::Fatal(e) => (Some(e), true),
+            };
+            debug_assert!(stop);
+            let (started, measuring) = d.open.take().expect("checked above");
+            let done = Attempted {
+                succeeded: false,
+                fatal: None,
+                counts: std::mem::take(&mut d.counts),
+                started,
+                end: now_ns(),
+                label: None,
+            };
+            if measuring {
+                self.record(&done, started, &d.error_codes);
+            } else {
+                let c = &done.counts;
+                self.cell.record_warmup(
+                    false,
+                    c.reads,
+                    c.writes,
+                    c.other,
+                    d.error_codes.len() as u64,
+                );
+            }
+            return fatal;
+        }
+    }
+}
+
+/// Take one measured event of `--events` (and of this worker's own share); false when none is
+/// left.
+#[inline(always)]
+fn claim(shared: &Shared, mine: &mut u64) -> bool {
+    if shared.events_limit == 0 {
+        return true;
+    }
+    // Its own share first: a worker past it must not take one of the common count that
+    // another worker's share still needs.
+    if shared.events_per_thread > 0 && *mine >= shared.events_per_thread {
+        return false;
+    }
+    // Claimed before the event, like sysbench, so exactly `--events` events run.
+    if shared.events_claimed.fetch_add(1, Ordering::Relaxed) >= shared.events_limit {
+        return false;
+    }
+    *mine += 1;
+    true
+}
+
+/// `EventSteps` of a worker whose generator drives its loop (`Worker::run_driven`).
+struct Driven<'a> {
+    cell: &'a ThreadCell,
+    shared: &'a Shared,
+    /// This worker's measured events, against its own share.
+    mine: u64,
+    /// The event started and not yet recorded: when it started, and whether it is measured.
+    open: Option<(u64, bool)>,
+    /// The next `next` resumes `open` (a failed attempt is retried).
+    resume: bool,
+    /// The deadline passed at the last event's end.
+    over: bool,
+    error_codes: Vec<String>,
+    /// Statements of the open event's failed attempts.
+    counts: Counts,
+}
+
+impl EventSteps for Driven<'_> {
+    #[inline]
+    fn next(&mut self, exec: &mut Exec<'_>) -> bool {
+        if self.resume {
+            self.resume = false;
+            if let Some((_, measuring)) = self.open {
+                exec.restart(measuring);
+                return true;
+            }
+        }
         let shared = self.shared;
-        if shared.events_limit == 0 {
-            return true;
-        }
-        // Its own share first: a worker past it must not take one of the common count that
-        // another worker's share still needs.
-        if shared.events_per_thread > 0 && *mine >= shared.events_per_thread {
+        if self.over || shared.stop.load(Ordering::Relaxed) {
             return false;
         }
-        // Claimed before the event, like sysbench, so exactly `--events` events run.
-        if shared.events_claimed.fetch_add(1, Ordering::Relaxed) >= shared.events_limit {
+        let measuring = shared.measuring.load(Ordering::Relaxed);
+        if measuring && !claim(shared, &mut self.mine) {
             return false;
         }
-        *mine += 1;
+        exec.restart(measuring);
+        self.error_codes.clear();
+        self.counts = Counts::default();
+        self.open = Some((now_ns(), measuring));
         true
     }
 
+    #[inline]
+    fn done(&mut self, exec: &mut Exec<'_>) {
+        let Some((started, measuring)) = self.open.take() else {
+            return;
+        };
+        let end = now_ns();
+        let mut counts = std::mem::take(&mut self.counts);
+        counts.add(exec);
+        if measuring {
+            let limit = self.shared.latency_limit_ns;
+            let response_ns = end.saturating_sub(started);
+            self.cell.record_event(&EventRecord {
+                completed: true,
+                response_ns,
+                service_ns: response_ns,
+                reads: counts.reads,
+                writes: counts.writes,
+                other: counts.other,
+                reconnects: counts.reconnects,
+                late: false,
+                lag_ns: 0,
+                over_limit: limit > 0 && response_ns > limit,
+                paced: false,
+                error_codes: &self.error_codes,
+                label: exec.label,
+            });
+        } else {
+            self.cell.record_warmup(
+                true,
+                counts.reads,
+                counts.writes,
+                counts.other,
+                self.error_codes.len() as u64,
+            );
+        }
+        if self.shared.past_deadline(end) {
+            self.over = true;
+        }
+    }
+}
+
+impl Worker<'_> {
     /// Under `--rate`: wait for the event's slot in the schedule and start it (counted in
     /// flight), skip it when already later than `--latency-limit`, or stop at the deadline.
     #[inline(always)]
@@ -343,6 +502,16 @@ struct Counts {
     writes: u64,
     other: u64,
     reconnects: u64,
+}
+
+impl Counts {
+    #[inline(always)]
+    fn add(&mut self, exec: &Exec<'_>) {
+        self.reads += exec.reads;
+        self.writes += exec.writes;
+        self.other += exec.other;
+        self.reconnects += exec.reconnects;
+    }
 }
 
 /// An event once its attempts are over.

@@ -44,6 +44,29 @@ pub trait EventGen: Send {
     fn keyed_statement(&self) -> Option<KeyedStatement> {
         None
     }
+
+    /// True when the generator runs its own event loop (a Lua script's `thread_run`, compiled
+    /// by LuaJIT as one loop), asking the runner's `EventSteps` for each event; the runner then
+    /// calls `run_loop` instead of `event` (closed loop only: under --rate it calls `event`).
+    fn drives_loop(&self) -> bool {
+        false
+    }
+
+    /// Run events until `steps.next` says no more (Ok), or until one fails: the error of the
+    /// event `next` started last, which the runner then retries (calling `run_loop` again, its
+    /// first `next` resuming that event) or ends the run with.
+    fn run_loop(&mut self, _exec: &mut Exec<'_>, _steps: &mut dyn EventSteps) -> DbResult<()> {
+        Ok(())
+    }
+}
+
+/// The runner's side of a loop a generator drives (`EventGen::run_loop`).
+pub trait EventSteps {
+    /// Claim and start the next event (or resume the one a failed attempt left open): false
+    /// when the run is over. Clears `exec`'s counts for it.
+    fn next(&mut self, exec: &mut Exec<'_>) -> bool;
+    /// The event `next` started has succeeded: record it with `exec`'s counts.
+    fn done(&mut self, exec: &mut Exec<'_>);
 }
 
 /// An event that is exactly one statement whose one parameter is a key drawn from the run's
@@ -117,6 +140,20 @@ impl<'a> Exec<'a> {
             last_reply_ns: 0,
             label: None,
         }
+    }
+
+    /// Start another event on the same executor (a loop the generator drives): its counts and
+    /// times cleared, recorded or not (`record`: false during the warm-up).
+    #[inline(always)]
+    pub fn restart(&mut self, record: bool) {
+        self.record = record;
+        self.reads = 0;
+        self.writes = 0;
+        self.other = 0;
+        self.reconnects = 0;
+        self.first_send_ns = 0;
+        self.last_reply_ns = 0;
+        self.label = None;
     }
 
     /// Whether this event counts (false during the warm-up).

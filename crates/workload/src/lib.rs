@@ -27,5 +27,5 @@ mod test_sqlite;
 pub mod tpcc;
 pub mod workload;
 
-pub use events::{EventGen, Exec, KeyedStatement};
+pub use events::{EventGen, EventSteps, Exec, KeyedStatement};
 pub use workload::{Context, Workload};

@@ -5,7 +5,7 @@
 //! Statement kinds are the statements' texts with table numbers folded (`sbtest#`), interned as
 //! the workers prepare them.
 
-use crate::events::{EventGen, Exec};
+use crate::events::{EventGen, EventSteps, Exec};
 use crate::workload::{Context, Workload};
 use dbpress_core::error::{failed, Result};
 use dbpress_core::options::OptionValues;
@@ -280,6 +280,23 @@ impl EventGen for LuaEvents {
         }
     }
 
+    fn drives_loop(&self) -> bool {
+        true
+    }
+
+    /// The script's `thread_run` (the prelude's loop unless the script has its own), its
+    /// events claimed, started and recorded by `steps`.
+    fn run_loop(&mut self, exec: &mut Exec<'_>, steps: &mut dyn EventSteps) -> DbResult<()> {
+        let mut host = LoopHost {
+            exec,
+            steps,
+            kinds: &self.kinds,
+        };
+        self.state
+            .call("thread_run", &mut host)
+            .map_err(to_db_error)
+    }
+
     fn finish(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
         if !self.done {
             return Ok(());
@@ -330,6 +347,45 @@ impl Host for EventHost<'_, '_> {
     fn query(&mut self, sql: &str) -> DbResult<()> {
         let kind = self.kinds.intern(sql);
         self.exec.run_query(kind, sql)
+    }
+}
+
+/// SQL inside the loop the script drives: as `EventHost`, with the runner's steps.
+struct LoopHost<'e, 'a> {
+    exec: &'e mut Exec<'a>,
+    steps: &'e mut dyn EventSteps,
+    kinds: &'e Kinds,
+}
+
+impl Host for LoopHost<'_, '_> {
+    fn connect(&mut self) -> DbResult<()> {
+        Err(one_connection())
+    }
+
+    fn prepare(&mut self, sql: &str) -> DbResult<u64> {
+        let kind = self.kinds.intern(sql);
+        Ok(token(self.exec.conn.prepare(sql)?, kind))
+    }
+
+    #[inline(always)]
+    fn execute(&mut self, t: u64, params: &[Value<'_>]) -> DbResult<()> {
+        let (stmt, kind) = untoken(t);
+        self.exec.run(kind, stmt, params)
+    }
+
+    fn query(&mut self, sql: &str) -> DbResult<()> {
+        let kind = self.kinds.intern(sql);
+        self.exec.run_query(kind, sql)
+    }
+
+    #[inline]
+    fn next_event(&mut self) -> bool {
+        self.steps.next(self.exec)
+    }
+
+    #[inline]
+    fn event_done(&mut self) {
+        self.steps.done(self.exec)
     }
 }
 

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# The #41 gate: client instructions per event of the SAME modified copy of sysbench's
+# oltp_point_select.lua under sysbench 1.0.20 and under dbpress's embedded LuaJIT:
+#
+#   flock -o /tmp/dbpress-servers.lock bench/lua-gate.sh [REPS]
+#
+# The copy is /usr/share/sysbench/oltp_point_select.lua with one comment line appended, so
+# dbpress runs it in Lua rather than as its built-in workload; both tools find oltp_common.lua
+# in /usr/share/sysbench through `require`. callgrind, 1 thread, runs of N and 2N events,
+# (I(2N) - I(N)) / N, the two tools alternating, REPS (default 3) repetitions: against the shared
+# MariaDB's Unix socket (N=5000, or N) and in dry run (--mysql-dry-run, DRY_N=20000). dbpress runs
+# with --server-status=off so its once-a-second sampler does not land in the difference. Prints
+# Markdown for bench/RESULTS.md: each side's median, the ratio (target <= 0.7) and every
+# repetition. DBP names a dbpress binary already built (default: build this checkout's release).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+reps="${1:-3}"
+N="${N:-5000}"
+DRY_N="${DRY_N:-20000}"
+scripts/services.sh mariadb sysbench >/dev/null
+if [ -z "${DBP:-}" ]; then
+  cargo build --release --locked -q
+  DBP="$PWD/target/release/dbpress"
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+copy="$work/oltp_point_select.lua"
+cp /usr/share/sysbench/oltp_point_select.lua "$copy"
+echo "-- a modified copy: dbpress runs it in Lua, not as its built-in workload (#41 gate)" >>"$copy"
+CONN=(--mysql-socket=/run/mysqld/mysqld.sock --mysql-user=sbtest --mysql-password=sbtest --mysql-db=sbtest)
+COMMON=(--rand-type=uniform --tables=1 --table-size=10000 --threads=1 --time=0)
+median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+
+instructions() { # command... -> total instructions
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" >/dev/null 2>"$work/cg.err"
+  if ! grep -q Collected "$work/cg.err"; then
+    echo "callgrind failed: $*" >&2
+    cat "$work/cg.err" >&2
+    exit 1
+  fi
+  awk '/Collected/ {print $4}' "$work/cg.err"
+}
+
+per_event() { # tool n extra...
+  local tool=$1 n=$2 a b; shift 2
+  if [ "$tool" = sysbench ]; then
+    a=$(cd "$work" && instructions sysbench "$copy" "${CONN[@]}" "${COMMON[@]}" --events="$n" "$@" run)
+    b=$(cd "$work" && instructions sysbench "$copy" "${CONN[@]}" "${COMMON[@]}" --events=$((2 * n)) "$@" run)
+  else
+    a=$(cd "$work" && instructions "$DBP" "$copy" run "${CONN[@]}" "${COMMON[@]}" --server-status=off --events="$n" "$@")
+    b=$(cd "$work" && instructions "$DBP" "$copy" run "${CONN[@]}" "${COMMON[@]}" --server-status=off --events=$((2 * n)) "$@")
+  fi
+  echo $(((b - a) / n))
+}
+
+"$DBP" oltp_point_select cleanup "${CONN[@]}" >/dev/null
+"$DBP" oltp_point_select prepare "${CONN[@]}" --tables=1 --table-size=10000 >/dev/null
+echo "### #41 gate: client instructions per event, the same modified oltp_point_select.lua (callgrind, N vs 2N, 1 thread; $reps repetitions, alternating)"
+echo
+echo "| target | sysbench 1.0.20 | dbpress (LuaJIT) | ratio (target ≤ 0.7) | repetitions sysbench / dbpress |"
+echo "|---|---:|---:|---:|---|"
+for row in "MariaDB socket|$N|" "--mysql-dry-run|$DRY_N|--mysql-dry-run"; do
+  IFS='|' read -r label n extra <<<"$row"
+  ss=() ds=()
+  for _ in $(seq "$reps"); do
+    ss+=("$(per_event sysbench "$n" $extra)")
+    ds+=("$(per_event dbpress "$n" $extra)")
+  done
+  s=$(printf '%s\n' "${ss[@]}" | median)
+  d=$(printf '%s\n' "${ds[@]}" | median)
+  ratio=$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d/s}')
+  verdict=$(awk -v r="$ratio" 'BEGIN {print (r <= 0.7) ? "met" : "**missed**"}')
+  echo "| $label (N=$n) | $s | $d | $ratio $verdict | ${ss[*]} / ${ds[*]} |"
+done
+"$DBP" oltp_point_select cleanup "${CONN[@]}" >/dev/null
