@@ -3,61 +3,11 @@
 //! compiler calls them directly. Each takes its state's `Ctx`; none calls back into Lua, and
 //! none lets a panic cross into LuaJIT's frames (`catch_unwind`, the error in `ErrC`).
 
-use crate::host::{lent, Ctx, StmtC};
+use crate::host::{lent, BindC, Ctx, ErrC, StmtC, BIND_DOUBLE, BIND_INT, BIND_STR};
 use dbpress_core::rand::Template;
 use dbpress_session::{DbError, DbErrorKind, Value};
 use std::os::raw::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-
-/// A failed call's error, read by the prelude (`dbp_err`), which raises it in the script.
-#[repr(C)]
-pub struct ErrC {
-    pub failed: i32,
-    pub sql_errno: i32,
-    pub sql_state: [u8; 8],
-    pub len: u32,
-    pub msg: [u8; 500],
-}
-
-impl ErrC {
-    pub const EMPTY: ErrC = ErrC {
-        failed: 0,
-        sql_errno: 0,
-        sql_state: [0; 8],
-        len: 0,
-        msg: [0; 500],
-    };
-
-    pub fn set(&mut self, errno: i32, msg: &str) {
-        self.failed = 1;
-        self.sql_errno = errno;
-        self.sql_state = [0; 8];
-        let n = msg.len().min(self.msg.len());
-        // Cut on a character boundary so Lua gets valid UTF-8 when the server's message did.
-        let n = (0..=n)
-            .rev()
-            .find(|&i| msg.is_char_boundary(i))
-            .unwrap_or(0);
-        self.msg[..n].copy_from_slice(&msg.as_bytes()[..n]);
-        self.len = n as u32;
-    }
-}
-
-/// A parameter buffer the prelude allocated (`dbp_bind`): `param:set` stores into it.
-#[repr(C)]
-pub struct BindC {
-    pub i: i64,
-    pub d: f64,
-    pub str: *mut u8,
-    pub len: u32,
-    pub max_len: u32,
-    pub ty: i32,
-    pub is_null: i32,
-}
-
-pub const BIND_INT: i32 = 1;
-pub const BIND_DOUBLE: i32 = 2;
-pub const BIND_STR: i32 = 3;
 
 /// A statement's most parameters bound without an allocation per execute.
 const INLINE_PARAMS: usize = 16;

@@ -1,7 +1,7 @@
 //! What a state's FFI calls act on: `Ctx`, one per state (its random stream, its statements,
-//! the last error), and `Host`, the session the embedding workload lends it for a call.
+//! the last error), `Host`, the session the embedding workload lends it for a call, and the
+//! `#[repr(C)]` structs the prelude reads and writes (`ErrC`, `BindC`).
 
-use crate::ffi::ErrC;
 use dbpress_core::rand::{DistKind, DistParams, Distribution, Rng, Template};
 use dbpress_session::{DbError, DbErrorKind, DbResult, Value};
 use std::ptr::NonNull;
@@ -27,10 +27,60 @@ pub trait Host {
     fn event_done(&mut self) {}
 }
 
+/// A failed call's error, read by the prelude (`dbp_err`), which raises it in the script.
+#[repr(C)]
+pub struct ErrC {
+    pub failed: i32,
+    pub sql_errno: i32,
+    pub sql_state: [u8; 8],
+    pub len: u32,
+    pub msg: [u8; 500],
+}
+
+impl ErrC {
+    pub const EMPTY: ErrC = ErrC {
+        failed: 0,
+        sql_errno: 0,
+        sql_state: [0; 8],
+        len: 0,
+        msg: [0; 500],
+    };
+
+    pub fn set(&mut self, errno: i32, msg: &str) {
+        self.failed = 1;
+        self.sql_errno = errno;
+        self.sql_state = [0; 8];
+        let n = msg.len().min(self.msg.len());
+        // Cut on a character boundary so Lua gets valid UTF-8 when the server's message did.
+        let n = (0..=n)
+            .rev()
+            .find(|&i| msg.is_char_boundary(i))
+            .unwrap_or(0);
+        self.msg[..n].copy_from_slice(&msg.as_bytes()[..n]);
+        self.len = n as u32;
+    }
+}
+
+/// A parameter buffer the prelude allocated (`dbp_bind`): `param:set` stores into it.
+#[repr(C)]
+pub struct BindC {
+    pub i: i64,
+    pub d: f64,
+    pub str: *mut u8,
+    pub len: u32,
+    pub max_len: u32,
+    pub ty: i32,
+    pub is_null: i32,
+}
+
+pub const BIND_INT: i32 = 1;
+pub const BIND_DOUBLE: i32 = 2;
+pub const BIND_STR: i32 = 3;
+
 /// A prepared statement as the prelude holds it (`dbp_stmt *`, opaque there).
 pub struct StmtC {
     pub token: u64,
-    pub binds: *const *const crate::ffi::BindC,
+    pub binds: *const *const BindC,
     pub n: u32,
 }
 
