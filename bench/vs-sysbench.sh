@@ -14,6 +14,9 @@
 #                                   run) and QPS pairs at 4 threads (SUITE_PAIRS, SUITE_SECONDS);
 #                                   suite-instr / suite-qps for one half, WORKLOADS="a b" to pick,
 #                                   INSTR_REPS (default 3) repetitions per instruction count
+#   bench/vs-sysbench.sh lua        #41's gate: the same modified oltp_point_select.lua under both
+#                                   tools (dbpress in embedded LuaJIT), instructions per event
+#                                   against the server and in dry run (bench/lua-gate.sh)
 #
 # Client cost is counted in instructions, which repeat exactly on a noisy shared machine:
 # callgrind runs of N and 2N events on one thread; (I(2N) - I(N)) / N cancels start-up cost.
@@ -22,6 +25,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
+if [ "$what" = lua ]; then
+  exec bench/lua-gate.sh "${INSTR_REPS:-3}"
+fi
 PAIRS="${PAIRS:-6}"
 PAIR_SECONDS="${PAIR_SECONDS:-10}"
 N="${N:-2000}"
