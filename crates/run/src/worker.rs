@@ -168,7 +168,6 @@ impl Worker<'_> {
             };
             // The failed attempt's statements count with the event.
             d.counts.add(&exec);
-            drop(exec);
             if d.open.is_none() {
                 // Outside any event (the loop itself failed): nothing to retry.
                 return Some(e);
