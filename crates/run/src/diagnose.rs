@@ -90,6 +90,11 @@ fn missing_table(e: &DbError, w: &dyn Workload) -> Error {
 /// The fatal error that ended a run, as a user message.
 pub fn fatal_message(e: &DbError, h: &Hints, w: &dyn Workload) -> Error {
     let error = match e.kind {
+        // A Lua script's own error (`dbpress_workload::lua::SCRIPT_ERROR`) has no -D values.
+        DbErrorKind::Input if e.code == dbpress_workload::lua::SCRIPT_ERROR => failed(format!(
+            "the script failed while running: {}: fix the script",
+            e.message
+        )),
         DbErrorKind::Input => failed(format!(
             "the script failed while running: {}: fix the script or its -D values",
             e.message
