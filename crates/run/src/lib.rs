@@ -18,6 +18,7 @@
 mod checkpoints;
 mod conclude;
 mod diagnose;
+mod driven;
 mod execute;
 pub mod init_watchdog;
 mod keyed;

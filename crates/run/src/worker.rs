@@ -8,7 +8,7 @@ use dbpress_core::rand::Rng;
 use dbpress_driver::{Connection, DbError, DbErrorKind};
 use dbpress_measure::stats::now_ns;
 use dbpress_measure::stats::{EventRecord, StmtStats, ThreadCell};
-use dbpress_workload::{EventGen, EventSteps, Exec};
+use dbpress_workload::{EventGen, Exec};
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -143,75 +143,12 @@ impl Worker<'_> {
     fn claim(&self, mine: &mut u64) -> bool {
         claim(self.shared, mine)
     }
-
-    /// The loop a generator drives itself (`EventGen::run_loop`, a Lua script's `thread_run`):
-    /// the claim, start and record of `run_events` as its `EventSteps`. A failed attempt comes
-    /// back here, where it is retried (the loop entered again, resuming that event: retries
-    /// stay inside one timed event) or ends the run, as in `run_event`.
-    fn run_driven(&mut self) -> Option<DbError> {
-        let mut d = Driven {
-            cell: self.cell,
-            shared: self.shared,
-            mine: 0,
-            open: None,
-            resume: false,
-            over: false,
-            error_codes: Vec::new(),
-            counts: Counts::default(),
-        };
-        loop {
-            let measuring = self.shared.measuring.load(Ordering::Relaxed);
-            let mut exec = Exec::new(self.conn.as_mut(), &mut self.stmts, measuring);
-            let r = self.events.run_loop(&mut exec, &mut d);
-            let Err(e) = r else {
-                return None;
-            };
-            // The failed attempt's statements count with the event.
-            d.counts.add(&exec);
-            if d.open.is_none() {
-                // Outside any event (the loop itself failed): nothing to retry.
-                return Some(e);
-            }
-            let (fatal, stop) = match self.recover(e, &mut d.error_codes, &mut d.counts.reconnects)
-            {
-                Recovery::Retry => {
-                    d.resume = true;
-                    continue;
-                }
-                Recovery::Stop => (None, true),
-                Recovery::Fatal(e) => (Some(e), true),
-            };
-            debug_assert!(stop);
-            let (started, measuring) = d.open.take().expect("checked above");
-            let done = Attempted {
-                succeeded: false,
-                fatal: None,
-                counts: std::mem::take(&mut d.counts),
-                started,
-                end: now_ns(),
-                label: None,
-            };
-            if measuring {
-                self.record(&done, started, &d.error_codes);
-            } else {
-                let c = &done.counts;
-                self.cell.record_warmup(
-                    false,
-                    c.reads,
-                    c.writes,
-                    c.other,
-                    d.error_codes.len() as u64,
-                );
-            }
-            return fatal;
-        }
-    }
 }
 
 /// Take one measured event of `--events` (and of this worker's own share); false when none is
 /// left.
 #[inline(always)]
-fn claim(shared: &Shared, mine: &mut u64) -> bool {
+pub(super) fn claim(shared: &Shared, mine: &mut u64) -> bool {
     if shared.events_limit == 0 {
         return true;
     }
@@ -226,89 +163,6 @@ fn claim(shared: &Shared, mine: &mut u64) -> bool {
     }
     *mine += 1;
     true
-}
-
-/// `EventSteps` of a worker whose generator drives its loop (`Worker::run_driven`).
-struct Driven<'a> {
-    cell: &'a ThreadCell,
-    shared: &'a Shared,
-    /// This worker's measured events, against its own share.
-    mine: u64,
-    /// The event started and not yet recorded: when it started, and whether it is measured.
-    open: Option<(u64, bool)>,
-    /// The next `next` resumes `open` (a failed attempt is retried).
-    resume: bool,
-    /// The deadline passed at the last event's end.
-    over: bool,
-    error_codes: Vec<String>,
-    /// Statements of the open event's failed attempts.
-    counts: Counts,
-}
-
-impl EventSteps for Driven<'_> {
-    #[inline]
-    fn next(&mut self, exec: &mut Exec<'_>) -> bool {
-        if self.resume {
-            self.resume = false;
-            if let Some((_, measuring)) = self.open {
-                exec.restart(measuring);
-                return true;
-            }
-        }
-        let shared = self.shared;
-        if self.over || shared.stop.load(Ordering::Relaxed) {
-            return false;
-        }
-        let measuring = shared.measuring.load(Ordering::Relaxed);
-        if measuring && !claim(shared, &mut self.mine) {
-            return false;
-        }
-        exec.restart(measuring);
-        self.error_codes.clear();
-        self.counts = Counts::default();
-        self.open = Some((now_ns(), measuring));
-        true
-    }
-
-    #[inline]
-    fn done(&mut self, exec: &mut Exec<'_>) {
-        let Some((started, measuring)) = self.open.take() else {
-            return;
-        };
-        let end = now_ns();
-        let mut counts = std::mem::take(&mut self.counts);
-        counts.add(exec);
-        if measuring {
-            let limit = self.shared.latency_limit_ns;
-            let response_ns = end.saturating_sub(started);
-            self.cell.record_event(&EventRecord {
-                completed: true,
-                response_ns,
-                service_ns: response_ns,
-                reads: counts.reads,
-                writes: counts.writes,
-                other: counts.other,
-                reconnects: counts.reconnects,
-                late: false,
-                lag_ns: 0,
-                over_limit: limit > 0 && response_ns > limit,
-                paced: false,
-                error_codes: &self.error_codes,
-                label: exec.label,
-            });
-        } else {
-            self.cell.record_warmup(
-                true,
-                counts.reads,
-                counts.writes,
-                counts.other,
-                self.error_codes.len() as u64,
-            );
-        }
-        if self.shared.past_deadline(end) {
-            self.over = true;
-        }
-    }
 }
 
 impl Worker<'_> {
@@ -396,7 +250,7 @@ impl Worker<'_> {
 
     /// A measured event into this worker's cell, its response time from `intended`.
     #[inline(always)]
-    fn record(&self, done: &Attempted, intended: u64, error_codes: &[String]) {
+    pub(super) fn record(&self, done: &Attempted, intended: u64, error_codes: &[String]) {
         let limit = self.shared.latency_limit_ns;
         let lag_ns = done.started.saturating_sub(intended);
         let response_ns = done.end.saturating_sub(intended);
@@ -496,16 +350,16 @@ enum PacedStart {
 
 /// The statements an event's attempts ran, by class, and the reconnects they needed.
 #[derive(Default)]
-struct Counts {
-    reads: u64,
-    writes: u64,
-    other: u64,
-    reconnects: u64,
+pub(super) struct Counts {
+    pub(super) reads: u64,
+    pub(super) writes: u64,
+    pub(super) other: u64,
+    pub(super) reconnects: u64,
 }
 
 impl Counts {
     #[inline(always)]
-    fn add(&mut self, exec: &Exec<'_>) {
+    pub(super) fn add(&mut self, exec: &Exec<'_>) {
         self.reads += exec.reads;
         self.writes += exec.writes;
         self.other += exec.other;
@@ -514,15 +368,15 @@ impl Counts {
 }
 
 /// An event once its attempts are over.
-struct Attempted {
-    succeeded: bool,
+pub(super) struct Attempted {
+    pub(super) succeeded: bool,
     /// The error that ends the run, if one did.
-    fatal: Option<DbError>,
-    counts: Counts,
+    pub(super) fatal: Option<DbError>,
+    pub(super) counts: Counts,
     /// When it started and ended (ns on the `now_ns` clock).
-    started: u64,
-    end: u64,
-    label: Option<u8>,
+    pub(super) started: u64,
+    pub(super) end: u64,
+    pub(super) label: Option<u8>,
 }
 
 /// The outcome of `Worker::recover`.
