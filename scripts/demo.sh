@@ -18,6 +18,7 @@ case "$engine" in
     conn=(--pgsql-host=/var/run/postgresql --pgsql-user=sbtest --pgsql-password=sbtest --pgsql-db=sbtest) ;;
   *) echo "DEMO_ENGINE must be sqlite, mariadb or pgsql, not '$engine'" >&2; exit 2 ;;
 esac
+scripts/build-tools.sh
 cargo build --release --locked
 bin=target/release/dbpress
 "$bin" oltp_read_write cleanup "${conn[@]}" --tables=2 >/dev/null

@@ -33,11 +33,6 @@ fi
 if ! command -v openssl >/dev/null 2>&1; then
   missing+=(openssl)
 fi
-# dbpress-lua's LuaJIT is built from source by its Makefile (mlua's `vendored` feature), with
-# the C compiler the bundled SQLite already needs.
-if ! command -v make >/dev/null 2>&1; then
-  missing+=(make)
-fi
 if [ "$want_pgsql" = 1 ] && ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
   missing+=(postgresql postgresql-contrib)
 fi

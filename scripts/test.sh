@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # sysbench too: its packaged Lua scripts are what the stock-script tests check dbpress against.
+scripts/build-tools.sh
 scripts/services.sh mariadb pgsql sysbench
 # go-tpc, whose `check` the TPC-C tests run against a database dbpress loaded.
 scripts/go-tpc.sh
