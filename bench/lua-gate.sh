@@ -11,12 +11,15 @@
 # MariaDB's Unix socket (N=5000, or N) and in dry run (--mysql-dry-run, DRY_N=20000). dbpress runs
 # with --server-status=off so its once-a-second sampler does not land in the difference. Prints
 # Markdown for bench/RESULTS.md: each side's median, the ratio (target <= 0.7) and every
-# repetition. DBP names a dbpress binary already built (default: build this checkout's release).
+# repetition. SCRIPT names another stock script to copy (oltp_read_write: N=1000 DRY_N=2000
+# suit it). DBP names a dbpress binary already built (default: build this checkout's release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 reps="${1:-3}"
 N="${N:-5000}"
 DRY_N="${DRY_N:-20000}"
+# The stock script copied: oltp_point_select (default) or oltp_read_write, say.
+SCRIPT="${SCRIPT:-oltp_point_select}"
 scripts/services.sh mariadb sysbench >/dev/null
 if [ -z "${DBP:-}" ]; then
   cargo build --release --locked -q
@@ -24,8 +27,8 @@ if [ -z "${DBP:-}" ]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-copy="$work/oltp_point_select.lua"
-cp /usr/share/sysbench/oltp_point_select.lua "$copy"
+copy="$work/$SCRIPT.lua"
+cp "/usr/share/sysbench/$SCRIPT.lua" "$copy"
 echo "-- a modified copy: dbpress runs it in Lua, not as its built-in workload (#41 gate)" >>"$copy"
 CONN=(--mysql-socket=/run/mysqld/mysqld.sock --mysql-user=sbtest --mysql-password=sbtest --mysql-db=sbtest)
 COMMON=(--rand-type=uniform --tables=1 --table-size=10000 --threads=1 --time=0)
@@ -53,9 +56,9 @@ per_event() { # tool n extra...
   echo $(((b - a) / n))
 }
 
-"$DBP" oltp_point_select cleanup "${CONN[@]}" >/dev/null
-"$DBP" oltp_point_select prepare "${CONN[@]}" --tables=1 --table-size=10000 >/dev/null
-echo "### #41 gate: client instructions per event, the same modified oltp_point_select.lua (callgrind, N vs 2N, 1 thread; $reps repetitions, alternating)"
+"$DBP" "$SCRIPT" cleanup "${CONN[@]}" >/dev/null
+"$DBP" "$SCRIPT" prepare "${CONN[@]}" --tables=1 --table-size=10000 >/dev/null
+echo "### #41 gate: client instructions per event, the same modified $SCRIPT.lua (callgrind, N vs 2N, 1 thread; $reps repetitions, alternating)"
 echo
 echo "| target | sysbench 1.0.20 | dbpress (LuaJIT) | ratio (target ≤ 0.7) | repetitions sysbench / dbpress |"
 echo "|---|---:|---:|---:|---|"
@@ -72,4 +75,4 @@ for row in "MariaDB socket|$N|" "--mysql-dry-run|$DRY_N|--mysql-dry-run"; do
   verdict=$(awk -v r="$ratio" 'BEGIN {print (r <= 0.7) ? "met" : "**missed**"}')
   echo "| $label (N=$n) | $s | $d | $ratio $verdict | ${ss[*]} / ${ds[*]} |"
 done
-"$DBP" oltp_point_select cleanup "${CONN[@]}" >/dev/null
+"$DBP" "$SCRIPT" cleanup "${CONN[@]}" >/dev/null
