@@ -271,6 +271,7 @@ impl EventGen for LuaEvents {
     fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
         let mut host = EventHost {
             exec,
+            steps: None,
             kinds: &self.kinds,
         };
         match self.state.event(&mut host) {
@@ -287,9 +288,9 @@ impl EventGen for LuaEvents {
     /// The script's `thread_run` (the prelude's loop unless the script has its own), its
     /// events claimed, started and recorded by `steps`.
     fn run_loop(&mut self, exec: &mut Exec<'_>, steps: &mut dyn EventSteps) -> DbResult<()> {
-        let mut host = LoopHost {
+        let mut host = EventHost {
             exec,
-            steps,
+            steps: Some(steps),
             kinds: &self.kinds,
         };
         self.state
@@ -303,6 +304,7 @@ impl EventGen for LuaEvents {
         }
         let mut host = EventHost {
             exec,
+            steps: None,
             kinds: &self.kinds,
         };
         self.state
@@ -322,9 +324,11 @@ fn untoken(t: u64) -> (StmtHandle, u8) {
     (StmtHandle((t >> 8) as u32), t as u8)
 }
 
-/// SQL during an event: timed and classified by `Exec`.
+/// SQL during an event: timed and classified by `Exec`; inside the loop the script drives
+/// (`run_loop`), with the runner's steps that claim, start and record its events.
 struct EventHost<'e, 'a> {
     exec: &'e mut Exec<'a>,
+    steps: Option<&'e mut dyn EventSteps>,
     kinds: &'e Kinds,
 }
 
@@ -348,44 +352,21 @@ impl Host for EventHost<'_, '_> {
         let kind = self.kinds.intern(sql);
         self.exec.run_query(kind, sql)
     }
-}
 
-/// SQL inside the loop the script drives: as `EventHost`, with the runner's steps.
-struct LoopHost<'e, 'a> {
-    exec: &'e mut Exec<'a>,
-    steps: &'e mut dyn EventSteps,
-    kinds: &'e Kinds,
-}
-
-impl Host for LoopHost<'_, '_> {
-    fn connect(&mut self) -> DbResult<()> {
-        Err(one_connection())
-    }
-
-    fn prepare(&mut self, sql: &str) -> DbResult<u64> {
-        let kind = self.kinds.intern(sql);
-        Ok(token(self.exec.conn.prepare(sql)?, kind))
-    }
-
-    #[inline(always)]
-    fn execute(&mut self, t: u64, params: &[Value<'_>]) -> DbResult<()> {
-        let (stmt, kind) = untoken(t);
-        self.exec.run(kind, stmt, params)
-    }
-
-    fn query(&mut self, sql: &str) -> DbResult<()> {
-        let kind = self.kinds.intern(sql);
-        self.exec.run_query(kind, sql)
-    }
-
+    /// Outside the script's loop (`event`, `thread_done`) there is no next event.
     #[inline]
     fn next_event(&mut self) -> bool {
-        self.steps.next(self.exec)
+        match self.steps.as_mut() {
+            Some(steps) => steps.next(self.exec),
+            None => false,
+        }
     }
 
     #[inline]
     fn event_done(&mut self) {
-        self.steps.done(self.exec)
+        if let Some(steps) = self.steps.as_mut() {
+            steps.done(self.exec)
+        }
     }
 }
 
