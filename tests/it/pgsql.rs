@@ -996,8 +996,16 @@ fn the_sessions_of_a_hot_row_test_are_seen_waiting_for_the_rows_lock() {
             .find(|e| e["event"] == name)
             .map_or(0.0, |e| e["share"].as_f64().unwrap())
     };
-    // Most: one session holds the row, the seven others wait for it.
-    assert!(share("Lock:transactionid") > 0.5, "{w}");
+    // Most: one session holds the row, the others wait for it — on the holder's transaction id
+    // (the first waiter) or on the tuple lock (those queued behind it). How they split between
+    // the two depends on timing (76/24 of 152 on a loaded CI machine), so the pair is checked
+    // together, and the transaction-id wait is the largest single event.
+    assert!(
+        share("Lock:transactionid") + share("Lock:tuple") > 0.5,
+        "{w}"
+    );
+    let top = &events[0]["event"];
+    assert_eq!(top, "Lock:transactionid", "{w}");
     let total: f64 = events.iter().map(|e| e["share"].as_f64().unwrap()).sum();
     assert!((total - 1.0).abs() < 1e-9, "{w}");
     assert!(
