@@ -5,7 +5,8 @@
 //! - `state`: a state per thread, the script loaded as `@path`, `sysbench.opt`, entry points
 //! - `host`: `Host` (the SQL side the workload provides) and the per-state context
 //! - `ffi`: the `extern "C"` functions the prelude calls through LuaJIT FFI
-//! - `prelude.lua`: dbpress's own clean-room `sysbench.*` (rand, sql, opt, cmdline)
+//! - `prelude/*.lua`: dbpress's own clean-room `sysbench.*`, one part per file (base: FFI
+//!   declarations and the `sysbench` table; rand; sql; loop; compat: the 0.5 names; modules)
 
 mod ffi;
 pub mod host;

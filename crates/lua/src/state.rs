@@ -13,7 +13,16 @@ use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue};
 use std::sync::Arc;
 use std::thread::ThreadId;
 
-const PRELUDE: &str = include_str!("prelude.lua");
+/// dbpress's clean-room `sysbench.*`, in the order the parts run: `base` first (its FFI
+/// declarations and entry points, handed to the others), `modules` last (it closes `sysbench`).
+const PRELUDE: [(&str, &str); 6] = [
+    ("base", include_str!("prelude/base.lua")),
+    ("rand", include_str!("prelude/rand.lua")),
+    ("sql", include_str!("prelude/sql.lua")),
+    ("loop", include_str!("prelude/loop.lua")),
+    ("compat", include_str!("prelude/compat.lua")),
+    ("modules", include_str!("prelude/modules.lua")),
+];
 
 /// A script as every state of a run loads it: read once, its options and command fixed.
 pub struct Script {
@@ -187,9 +196,16 @@ impl State {
             let dir = dir.to_string_lossy();
             info.set("script_dir", if dir.is_empty() { "." } else { &dir })?;
         }
-        lua.load(PRELUDE)
-            .set_name("@dbpress-prelude.lua")
-            .call::<()>((self.ctx as usize as f64, fns, opts.clone(), info))?;
+        let (_, base) = PRELUDE[0];
+        let parts: Table = lua
+            .load(base)
+            .set_name("@dbpress-prelude/base.lua")
+            .call((self.ctx as usize as f64, fns, opts.clone(), info))?;
+        for (name, text) in &PRELUDE[1..] {
+            lua.load(*text)
+                .set_name(format!("@dbpress-prelude/{name}.lua"))
+                .call::<()>(&parts)?;
+        }
         // As a script file is loaded (luaL_loadfile): a first line starting with `#` (the
         // `#!/usr/bin/env sysbench` line) is skipped, its line number kept.
         let source: std::borrow::Cow<'_, [u8]> = if script.source.first() == Some(&b'#') {
