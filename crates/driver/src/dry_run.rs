@@ -77,6 +77,11 @@ impl Connection for DryRunConnection {
         std::hint::black_box(sql);
         Ok(QueryKind::Other)
     }
+    fn query_into(&mut self, sql: &str, rows: &mut super::ResultRows) -> DbResult<QueryKind> {
+        std::hint::black_box(sql);
+        rows.start(0);
+        Ok(QueryKind::Other)
+    }
     fn query_rows(&mut self, _sql: &str) -> DbResult<Vec<Vec<Option<String>>>> {
         Ok(Vec::new())
     }

@@ -234,6 +234,11 @@ impl Connection for PgWire {
         self.simple(sql.as_bytes(), Sink::Skip)
     }
 
+    fn query_into(&mut self, sql: &str, rows: &mut ResultRows) -> DbResult<QueryKind> {
+        rows.start(0);
+        self.simple(sql.as_bytes(), Sink::Typed(rows))
+    }
+
     fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>> {
         let mut rows = Vec::new();
         self.simple(sql.as_bytes(), Sink::Text(&mut rows))?;

@@ -34,6 +34,15 @@ pub trait Connection: Send {
     }
     /// Run text SQL, discarding any rows.
     fn query(&mut self, sql: &str) -> DbResult<QueryKind>;
+    /// Run text SQL as `query` does, keeping the rows of its (last) result in `rows`, which is
+    /// emptied first; for a script's `con:query`, whose result it may read (sysbench's Lua API).
+    fn query_into(&mut self, _sql: &str, _rows: &mut ResultRows) -> DbResult<QueryKind> {
+        Err(DbError::new(
+            DbErrorKind::Other,
+            "client",
+            "this connection cannot return rows to a workload",
+        ))
+    }
     /// Run text SQL and return its rows as text (for setup and metadata, never on the hot path).
     fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>>;
     /// Drop the session, open a new one, and re-prepare every statement.

@@ -815,6 +815,12 @@ impl Connection for MysqlConnection {
         classify(result)
     }
 
+    fn query_into(&mut self, sql: &str, rows: &mut ResultRows) -> DbResult<QueryKind> {
+        rows.start(0);
+        let result = self.conn.query_iter(sql).map_err(query_error)?;
+        classify_into(result, Some(rows))
+    }
+
     fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>> {
         let rows: Vec<mysql::Row> = self.conn.query(sql).map_err(query_error)?;
         Ok(rows

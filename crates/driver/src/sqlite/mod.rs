@@ -535,6 +535,12 @@ impl Connection for SqliteConnection {
         stepped(&mut self.turn, &self.conn, &mut s, begins_write(sql), None).map_err(db_error)
     }
 
+    fn query_into(&mut self, sql: &str, rows: &mut ResultRows) -> DbResult<QueryKind> {
+        rows.start(0);
+        let mut s = self.conn.prepare(sql).map_err(db_error)?;
+        stepped(&mut self.turn, &self.conn, &mut s, begins_write(sql), Some(rows)).map_err(db_error)
+    }
+
     fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>> {
         let mut s = self.conn.prepare(sql).map_err(db_error)?;
         let columns = s.column_count();

@@ -60,6 +60,14 @@ impl Connection for WireConn {
         self.read_result()
     }
 
+    fn query_into(&mut self, sql: &str, rows: &mut ResultRows) -> DbResult<QueryKind> {
+        let out = self.io.begin_command();
+        out.push(0x03);
+        out.extend_from_slice(sql.as_bytes());
+        self.io.send().map_err(io_lost)?;
+        self.read_result_rows(None, rows)
+    }
+
     fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>> {
         let out = self.io.begin_command();
         out.push(0x03);
