@@ -538,7 +538,14 @@ impl Connection for SqliteConnection {
     fn query_into(&mut self, sql: &str, rows: &mut ResultRows) -> DbResult<QueryKind> {
         rows.start(0);
         let mut s = self.conn.prepare(sql).map_err(db_error)?;
-        stepped(&mut self.turn, &self.conn, &mut s, begins_write(sql), Some(rows)).map_err(db_error)
+        stepped(
+            &mut self.turn,
+            &self.conn,
+            &mut s,
+            begins_write(sql),
+            Some(rows),
+        )
+        .map_err(db_error)
     }
 
     fn query_rows(&mut self, sql: &str) -> DbResult<Vec<Vec<Option<String>>>> {
