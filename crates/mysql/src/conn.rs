@@ -96,7 +96,11 @@ fn err_packet(p: &[u8]) -> DbError {
         .unwrap_or(0);
     let msg_start = if p.get(3) == Some(&b'#') { 9 } else { 3 };
     let message = String::from_utf8_lossy(p.get(msg_start..).unwrap_or(&[])).into_owned();
-    DbError::new(kind_of_code(code), code.to_string(), message)
+    let e = DbError::new(kind_of_code(code), code.to_string(), message);
+    match p.get(4..msg_start) {
+        Some(state) if msg_start == 9 => e.with_sqlstate(state),
+        _ => e,
+    }
 }
 
 fn tls_failed(transport: &Transport, why: &str, fixes: &Fixes) -> DbError {

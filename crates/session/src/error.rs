@@ -65,6 +65,9 @@ pub struct DbErrorFields {
     /// Where the failing statement is written (`FILE:LINE` of a script), when the workload
     /// knows; messages put it first.
     pub origin: Option<String>,
+    /// The server's SQLSTATE when its code is not one already (MySQL sends both; a sysbench
+    /// script's error shows them together).
+    pub sqlstate: Option<[u8; 5]>,
 }
 
 impl DbError {
@@ -74,7 +77,16 @@ impl DbError {
             code: code.into(),
             message: message.into(),
             origin: None,
+            sqlstate: None,
         }))
+    }
+
+    /// The same error with the server's SQLSTATE.
+    pub fn with_sqlstate(mut self, state: &[u8]) -> DbError {
+        if let Ok(s) = <[u8; 5]>::try_from(state) {
+            self.sqlstate = Some(s);
+        }
+        self
     }
 
     /// Whether the statement named a column its table lacks (MySQL 1054, PostgreSQL 42703,

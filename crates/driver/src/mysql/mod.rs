@@ -627,6 +627,7 @@ fn query_error(e: mysql::Error) -> DbError {
     match e {
         mysql::Error::MySqlError(m) => {
             DbError::new(kind_of_code(m.code), m.code.to_string(), m.message)
+                .with_sqlstate(m.state.as_bytes())
         }
         mysql::Error::IoError(io) => DbError::new(
             DbErrorKind::ConnectionLost,
