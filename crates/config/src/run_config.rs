@@ -37,6 +37,14 @@ impl IgnoreList {
             IgnoreList::Codes(c) => c.iter().any(|x| x == code),
         }
     }
+
+    /// Whether `e` restarts the event instead of failing the run: its code is listed, and it
+    /// is the server's (an error in the workload's own input would fail the same way on every
+    /// retry: never ignorable, even with "all"). The runner's retries and a Lua script's
+    /// error classes both decide by this.
+    pub fn restarts(&self, e: &dbpress_driver::DbError) -> bool {
+        e.kind != dbpress_driver::DbErrorKind::Input && self.contains(&e.code)
+    }
 }
 
 /// Where the benchmark's statements go.
@@ -246,7 +254,8 @@ fn forced_shutdown(raw: &str, time: u64) -> Result<Option<f64>> {
     Ok(Some(if percent { time as f64 * v / 100.0 } else { v }))
 }
 
-fn ignore_list(raw: &str, option: &str) -> Result<IgnoreList> {
+/// `--OPTION`'s text (`option` is its name) as the list it gives.
+pub fn ignore_list(raw: &str, option: &str) -> Result<IgnoreList> {
     let raw = raw.trim();
     if raw.eq_ignore_ascii_case("all") {
         return Ok(IgnoreList::All);

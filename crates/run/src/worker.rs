@@ -280,9 +280,7 @@ impl Worker<'_> {
         codes: &mut Vec<String>,
         reconnects: &mut u64,
     ) -> Recovery {
-        // An error in the workload's own input would fail the same way on every retry: never
-        // ignorable, even with an ignore list of "all".
-        if e.kind == DbErrorKind::Input || !self.ignore.contains(&e.code) {
+        if !self.ignore.restarts(&e) {
             return Recovery::Fatal(e);
         }
         codes.push(e.code.clone());
