@@ -29,6 +29,8 @@ mod forced_shutdown;
 mod layers;
 /// Issue 41: sysbench Lua scripts in embedded LuaJIT, on MariaDB and in dry run.
 mod lua;
+/// Issue 41: sysbench.sql's results, bulk inserts and error classes, against the real sysbench.
+mod lua_sql;
 /// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.
 mod mariadb;
 /// The network interface under the sessions, against the server's byte counters.

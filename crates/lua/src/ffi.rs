@@ -3,14 +3,20 @@
 //! compiler calls them directly. Each takes its state's `Ctx`; none calls back into Lua, and
 //! none lets a panic cross into LuaJIT's frames (`catch_unwind`, the error in `ErrC`).
 
-use crate::host::{lent, BindC, Ctx, ErrC, StmtC, BIND_DOUBLE, BIND_INT, BIND_STR};
+use crate::host::{lent, BindC, Ctx, ErrC, ResC, StmtC, ValC, BIND_DOUBLE, BIND_INT, BIND_STR};
 use dbpress_core::rand::Template;
-use dbpress_session::{DbError, DbErrorKind, Value};
+use dbpress_session::{DbError, DbErrorKind, QueryKind, Value};
 use std::os::raw::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// A statement's most parameters bound without an allocation per execute.
 const INLINE_PARAMS: usize = 16;
+
+/// What `query` and `execute` return: the call failed (the error in `ErrC`), it succeeded
+/// without a result set, or with one (the prelude then returns its `dbp_result`).
+const FAILED: i32 = 1;
+const NO_RESULT: i32 = 0;
+const RESULT: i32 = 2;
 
 /// Run `f`, turning a panic into an error the script raises; `fallback` is what the call
 /// returns then.
@@ -158,7 +164,7 @@ pub extern "C" fn execute(ctx: *mut Ctx, st: *mut StmtC) -> i32 {
         // SAFETY: as in `bind`.
         let st = unsafe { &*st };
         let n = st.n as usize;
-        let r = if n <= INLINE_PARAMS {
+        let r: Result<QueryKind, DbError> = if n <= INLINE_PARAMS {
             let mut vals = [Value::Null; INLINE_PARAMS];
             match fill(st, &mut vals[..n], &mut c.scratch) {
                 Ok(()) => lent(&mut c.host).and_then(|h| h.execute(st.token, &vals[..n])),
@@ -172,7 +178,12 @@ pub extern "C" fn execute(ctx: *mut Ctx, st: *mut StmtC) -> i32 {
             }
         };
         match r {
-            Ok(()) => 0,
+            Ok(QueryKind::Read) => {
+                // Its rows were not kept: one result with nothing to fetch, as in sysbench 1.0.
+                c.res[1].live = 1;
+                RESULT
+            }
+            Ok(_) => NO_RESULT,
             Err(e) => c.fail(e),
         }
     })
@@ -232,12 +243,96 @@ fn fill<'a>(st: &StmtC, vals: &mut [Value<'a>], scratch: &'a mut Vec<u8>) -> Res
     Ok(())
 }
 
+/// `con:query`: its rows become the state's query result (the previous one freed), which the
+/// prelude returns when the statement returned a result set.
 pub extern "C" fn query(ctx: *mut Ctx, sql: *const c_char, n: u32) -> i32 {
-    guarded(ctx, 1, |c| {
+    guarded(ctx, FAILED, |c| {
         // SAFETY: a Lua string of `n` bytes.
         let bytes = unsafe { std::slice::from_raw_parts(sql as *const u8, n as usize) };
         let sql = String::from_utf8_lossy(bytes);
-        match c.host().and_then(|h| h.query(&sql)) {
+        let r = lent(&mut c.host).and_then(|h| h.query(&sql, &mut c.rows));
+        let res = &mut c.res[0];
+        res.next = 0;
+        match r {
+            Ok(QueryKind::Read) => {
+                res.nrows = c.rows.len() as u32;
+                res.nfields = c.rows.columns() as u32;
+                res.live = 1;
+                RESULT
+            }
+            Ok(_) => {
+                res.live = 0;
+                NO_RESULT
+            }
+            Err(e) => {
+                res.live = 0;
+                c.fail(e)
+            }
+        }
+    })
+}
+
+/// The state's query result (0) and execute result (1), at fixed addresses.
+pub extern "C" fn result(ctx: *mut Ctx, i: u32) -> *mut ResC {
+    // SAFETY: as in `guarded`; `i` is 0 or 1 (the prelude's two calls).
+    unsafe { &mut (*ctx).res[i.min(1) as usize] as *mut ResC }
+}
+
+/// `rs:fetch_row()`: the query result's next row as `nfields` values pointing into the
+/// state's buffers (valid until the next call), or NULL after the last row.
+pub extern "C" fn fetch_row(ctx: *mut Ctx) -> *const ValC {
+    guarded(ctx, std::ptr::null(), |c| {
+        let res = &mut c.res[0];
+        if res.live == 0 || res.next >= res.nrows {
+            return std::ptr::null();
+        }
+        let (row, cols) = (res.next as usize, res.nfields as usize);
+        res.next += 1;
+        // Numbers (an engine that sends them binary) written out first, so the pointers into
+        // `numbers` are taken once it no longer grows.
+        c.numbers.clear();
+        let mut spans: Vec<(u32, u32)> = Vec::new();
+        for col in 0..cols {
+            if c.rows.bytes(row, col).is_none() && !c.rows.is_null(row, col) {
+                use std::io::Write;
+                let start = c.numbers.len() as u32;
+                let _ = write!(c.numbers, "{}", c.rows.int(row, col).unwrap_or(0));
+                spans.push((start, c.numbers.len() as u32));
+            }
+        }
+        c.row.clear();
+        let mut numbers = spans.into_iter();
+        for col in 0..cols {
+            let v = if c.rows.is_null(row, col) {
+                ValC {
+                    ptr: std::ptr::null(),
+                    len: 0,
+                    null: 1,
+                }
+            } else if let Some(b) = c.rows.bytes(row, col) {
+                ValC {
+                    ptr: b.as_ptr(),
+                    len: b.len() as u32,
+                    null: 0,
+                }
+            } else {
+                let (a, b) = numbers.next().unwrap_or((0, 0));
+                ValC {
+                    ptr: c.numbers[a as usize..].as_ptr(),
+                    len: b - a,
+                    null: 0,
+                }
+            };
+            c.row.push(v);
+        }
+        c.row.as_ptr()
+    })
+}
+
+/// `con:reconnect()`.
+pub extern "C" fn reconnect(ctx: *mut Ctx) -> i32 {
+    guarded(ctx, FAILED, |c| {
+        match c.host().and_then(|h| h.reconnect()) {
             Ok(()) => 0,
             Err(e) => c.fail(e),
         }
@@ -306,6 +401,18 @@ pub fn addresses() -> Vec<(&'static str, usize)> {
         (
             "query",
             query as extern "C" fn(*mut Ctx, *const c_char, u32) -> i32 as usize,
+        ),
+        (
+            "result",
+            result as extern "C" fn(*mut Ctx, u32) -> *mut ResC as usize,
+        ),
+        (
+            "fetch_row",
+            fetch_row as extern "C" fn(*mut Ctx) -> *const ValC as usize,
+        ),
+        (
+            "reconnect",
+            reconnect as extern "C" fn(*mut Ctx) -> i32 as usize,
         ),
         (
             "next_event",

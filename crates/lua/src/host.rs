@@ -1,9 +1,10 @@
 //! What a state's FFI calls act on: `Ctx`, one per state (its random stream, its statements,
-//! the last error), `Host`, the session the embedding workload lends it for a call, and the
-//! `#[repr(C)]` structs the prelude reads and writes (`ErrC`, `BindC`).
+//! the last error, the current result's rows), `Host`, the session the embedding workload lends
+//! it for a call, and the `#[repr(C)]` structs the prelude reads and writes (`ErrC`, `BindC`,
+//! `ResC`, `ValC`).
 
 use dbpress_core::rand::{DistKind, DistParams, Distribution, Rng, Template};
-use dbpress_session::{DbError, DbErrorKind, DbResult, Value};
+use dbpress_session::{DbError, DbErrorKind, DbResult, QueryKind, ResultRows, Value};
 use std::ptr::NonNull;
 
 /// The database side of a script's SQL calls, implemented by the workload that runs the script
@@ -14,10 +15,22 @@ pub trait Host {
     fn connect(&mut self) -> DbResult<()>;
     /// `con:prepare(sql)`: a token `execute` is given back.
     fn prepare(&mut self, sql: &str) -> DbResult<u64>;
-    /// `stmt:execute()` with its bound values.
-    fn execute(&mut self, token: u64, params: &[Value<'_>]) -> DbResult<()>;
-    /// `con:query(sql)`.
-    fn query(&mut self, sql: &str) -> DbResult<()>;
+    /// `stmt:execute()` with its bound values, classified as sysbench counts it (its rows are
+    /// not kept: a prepared statement's rows cannot be fetched in sysbench 1.0).
+    fn execute(&mut self, token: u64, params: &[Value<'_>]) -> DbResult<QueryKind>;
+    /// `con:query(sql)`: its rows kept in `rows` for the script to fetch, classified as
+    /// sysbench counts it (a result set is a read).
+    fn query(&mut self, sql: &str, rows: &mut ResultRows) -> DbResult<QueryKind>;
+    /// `con:reconnect()`: a new session, its statements prepared again, counted as a reconnect.
+    fn reconnect(&mut self) -> DbResult<()>;
+    /// Whether `e` restarts the event (sysbench's IGNORABLE class): the run's
+    /// --mysql-ignore-errors/--pgsql-ignore-errors, decided as the runner decides its retries.
+    fn ignorable(&self, _e: &DbError) -> bool {
+        false
+    }
+    /// A SQL call failed with `e`: counted in the errors column, as sysbench counts every
+    /// failed query (also those the script catches with pcall).
+    fn failed(&mut self, _e: &DbError) {}
     /// The loop's next event (`thread_run`): claim and start it; false when the run is over.
     /// None outside a run's loop.
     fn next_event(&mut self) -> bool {
@@ -35,7 +48,20 @@ pub struct ErrC {
     pub sql_state: [u8; 8],
     pub len: u32,
     pub msg: [u8; 500],
+    /// sysbench's error class: 0 not the server's (raised as the message alone),
+    /// `IGNORABLE` or `FATAL`.
+    pub class: i32,
+    /// Set by the prelude as an error leaves the script: 1 when it is a restart (the errdesc
+    /// table with `RESTART_EVENT`), and whether it is the SQL error kept in `Ctx::sql_error`
+    /// (not a script's own error raised after it caught one).
+    pub restart: i32,
+    pub sql: i32,
 }
+
+/// `ErrC::class`: the event restarts.
+pub const IGNORABLE: i32 = 1;
+/// `ErrC::class`: the error fails the script unless its `sql_error_ignorable` hook says not.
+pub const FATAL: i32 = 2;
 
 impl ErrC {
     pub const EMPTY: ErrC = ErrC {
@@ -44,12 +70,16 @@ impl ErrC {
         sql_state: [0; 8],
         len: 0,
         msg: [0; 500],
+        class: 0,
+        restart: 0,
+        sql: 0,
     };
 
     pub fn set(&mut self, errno: i32, msg: &str) {
         self.failed = 1;
         self.sql_errno = errno;
         self.sql_state = [0; 8];
+        self.class = 0;
         let n = msg.len().min(self.msg.len());
         // Cut on a character boundary so Lua gets valid UTF-8 when the server's message did.
         let n = (0..=n)
@@ -77,6 +107,33 @@ pub const BIND_INT: i32 = 1;
 pub const BIND_DOUBLE: i32 = 2;
 pub const BIND_STR: i32 = 3;
 
+/// A result as the prelude reads it (`dbp_result`): `rs.nrows`, `rs.nfields` are its fields.
+/// A state has two, at fixed addresses: the current `con:query` result (freed by the next
+/// query, as sysbench's one result per connection) and the result a SELECT's `execute` returns,
+/// whose rows cannot be fetched (as in sysbench 1.0: `nfields` 0).
+#[repr(C)]
+pub struct ResC {
+    pub nrows: u32,
+    pub nfields: u32,
+    /// The row `fetch_row` gives next.
+    pub next: u32,
+    /// 0 once freed (or replaced by a query that returned no result set).
+    pub live: i32,
+    /// `RES_QUERY` or `RES_EXECUTE`.
+    pub kind: i32,
+}
+
+pub const RES_QUERY: i32 = 1;
+pub const RES_EXECUTE: i32 = 2;
+
+/// One value of a fetched row (`dbp_value`): `len` bytes at `ptr`, or SQL NULL.
+#[repr(C)]
+pub struct ValC {
+    pub ptr: *const u8,
+    pub len: u32,
+    pub null: i32,
+}
+
 /// A prepared statement as the prelude holds it (`dbp_stmt *`, opaque there).
 pub struct StmtC {
     pub token: u64,
@@ -95,6 +152,15 @@ pub struct Ctx {
     pub scratch: Vec<u8>,
     /// The error of the last failed SQL call, for the workload to classify.
     pub sql_error: Option<DbError>,
+    /// The current query result and an execute's (`ResC`), the query's rows, and the row
+    /// `fetch_row` hands the prelude (its numbers written out in `numbers`).
+    pub res: [ResC; 2],
+    pub rows: ResultRows,
+    pub row: Vec<ValC>,
+    pub numbers: Vec<u8>,
+    /// PostgreSQL's errors are SQLSTATEs (sysbench shows errno 0 and the state); MySQL's are
+    /// numbers.
+    pub pg: bool,
     pub(crate) host: Option<NonNull<dyn Host>>,
 }
 
@@ -119,6 +185,26 @@ impl Ctx {
             stmts: Vec::new(),
             scratch: Vec::new(),
             sql_error: None,
+            res: [
+                ResC {
+                    nrows: 0,
+                    nfields: 0,
+                    next: 0,
+                    live: 0,
+                    kind: RES_QUERY,
+                },
+                ResC {
+                    nrows: 0,
+                    nfields: 0,
+                    next: 0,
+                    live: 0,
+                    kind: RES_EXECUTE,
+                },
+            ],
+            rows: ResultRows::new(),
+            row: Vec::new(),
+            numbers: Vec::new(),
+            pg: false,
             host: None,
         })
     }
@@ -129,16 +215,37 @@ impl Ctx {
         lent(&mut self.host)
     }
 
-    /// Keep `e` for the workload and in `err` for the prelude to raise; returns the failure code.
+    /// Keep `e` for the workload and in `err` for the prelude to raise, classified as sysbench
+    /// classifies it (and counted by the host); returns the failure code.
     #[cold]
     pub fn fail(&mut self, e: DbError) -> i32 {
-        let errno = e.code.parse::<i32>().unwrap_or(0);
-        let msg = if errno == 0 && !e.code.is_empty() {
+        let sqlstate = self.pg && e.code.len() == 5;
+        let errno = if sqlstate {
+            0
+        } else {
+            e.code.parse::<i32>().unwrap_or(0)
+        };
+        let msg = if errno == 0 && !sqlstate && !e.code.is_empty() {
             format!("{} (error {})", e.message, e.code)
         } else {
             e.message.clone()
         };
         self.err.set(errno, &msg);
+        if sqlstate {
+            self.err.sql_state[..5].copy_from_slice(e.code.as_bytes());
+        } else if let Some(state) = e.sqlstate {
+            self.err.sql_state[..5].copy_from_slice(&state);
+        }
+        // A server's error (it has a code, and is not the script's own input) has a class.
+        let server = !e.code.is_empty() && e.kind != DbErrorKind::Input;
+        if let Ok(h) = lent(&mut self.host) {
+            h.failed(&e);
+            if server {
+                self.err.class = if h.ignorable(&e) { IGNORABLE } else { FATAL };
+            }
+        } else if server {
+            self.err.class = FATAL;
+        }
         self.sql_error = Some(e);
         1
     }

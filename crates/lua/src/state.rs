@@ -75,6 +75,9 @@ pub struct ScriptError {
     pub origin: Option<String>,
     /// The database error behind it, when a SQL call failed.
     pub sql: Option<DbError>,
+    /// The error is sysbench's restart (an IGNORABLE error, or a FATAL one the script's
+    /// `sql_error_ignorable` hook accepted): the event is to be retried.
+    pub restart: bool,
 }
 
 impl std::fmt::Display for ScriptError {
@@ -92,6 +95,7 @@ impl ScriptError {
             message: message.into(),
             origin: None,
             sql: None,
+            restart: false,
         }
     }
 
@@ -109,6 +113,7 @@ impl ScriptError {
             message,
             origin,
             sql: None,
+            restart: false,
         }
     }
 }
@@ -135,6 +140,8 @@ pub struct State {
     lua: Lua,
     ctx: *mut Ctx,
     event: Option<Function>,
+    /// The prelude's `enter(f, tid, resume)`, through which every call into the script goes.
+    enter: Option<Function>,
     tid: u32,
     thread: ThreadId,
 }
@@ -159,15 +166,17 @@ impl State {
         // library, as sysbench opens it.
         let lua = unsafe { Lua::unsafe_new_with(StdLib::ALL, LuaOptions::new()) };
         let ctx = Box::into_raw(Ctx::new(rng, dist));
-        let state = State {
+        // SAFETY: just made, not yet shared.
+        unsafe { (*ctx).pg = driver == "pgsql" };
+        let mut state = State {
             lua,
             ctx,
             event: None,
+            enter: None,
             tid,
             thread: std::thread::current().id(),
         };
-        state.boot(script, driver).map_err(|e| state.error(&e))?;
-        let mut state = state;
+        state.enter = Some(state.boot(script, driver).map_err(|e| state.error(&e))?);
         state.event = state
             .lua
             .globals()
@@ -177,7 +186,8 @@ impl State {
         Ok(state)
     }
 
-    fn boot(&self, script: &Script, driver: &str) -> mlua::Result<()> {
+    /// Run the prelude and the script; returns the prelude's `enter`.
+    fn boot(&self, script: &Script, driver: &str) -> mlua::Result<Function> {
         let lua = &self.lua;
         let fns = lua.create_table()?;
         for (name, addr) in ffi::addresses() {
@@ -197,10 +207,12 @@ impl State {
             info.set("script_dir", if dir.is_empty() { "." } else { &dir })?;
         }
         let (_, base) = PRELUDE[0];
-        let parts: Table = lua
-            .load(base)
-            .set_name("@dbpress-prelude/base.lua")
-            .call((self.ctx as usize as f64, fns, opts.clone(), info))?;
+        let parts: Table = lua.load(base).set_name("@dbpress-prelude/base.lua").call((
+            self.ctx as usize as f64,
+            fns,
+            opts.clone(),
+            info,
+        ))?;
         for (name, text) in &PRELUDE[1..] {
             lua.load(*text)
                 .set_name(format!("@dbpress-prelude/{name}.lua"))
@@ -247,14 +259,41 @@ impl State {
                 opts.raw_set(name, value)?;
             }
         }
-        Ok(())
+        parts.raw_get("enter")
     }
 
     fn error(&self, e: &mlua::Error) -> ScriptError {
         let mut se = ScriptError::from_lua(e);
         // SAFETY: this state's context, on its thread.
-        se.sql = unsafe { (*self.ctx).sql_error.take() };
+        let ctx = unsafe { &mut *self.ctx };
+        // What left the script, as the prelude's `enter` saw it: the kept SQL error only when
+        // it is the one that escaped (not one the script caught before failing on its own).
+        let sql = ctx.sql_error.take();
+        if ctx.err.sql != 0 || self.enter.is_none() {
+            se.sql = sql;
+        }
+        se.restart = ctx.err.restart != 0;
+        ctx.err.sql = 0;
+        ctx.err.restart = 0;
         se
+    }
+
+    /// `f(tid)` through the prelude's `enter`, with `host` lent; `resume`: the call may retry an
+    /// event a restart left (thread_run, event).
+    fn enter(
+        &self,
+        f: &Function,
+        resume: bool,
+        host: &mut dyn Host,
+    ) -> Result<LuaValue, ScriptError> {
+        let enter = self.enter.as_ref().expect("set once the state is made");
+        // SAFETY: this state's context, on its thread.
+        unsafe {
+            lend(self.ctx, host, || {
+                enter.call::<LuaValue>((f, self.tid, resume))
+            })
+        }
+        .map_err(|e| self.error(&e))
     }
 
     #[inline(always)]
@@ -286,8 +325,7 @@ impl State {
                 )))
             }
         };
-        // SAFETY: this state's context, on its thread.
-        unsafe { lend(self.ctx, host, || f.call::<()>(self.tid)) }.map_err(|e| self.error(&e))
+        self.enter(&f, name == "thread_run", host).map(|_| ())
     }
 
     /// One event: the script's `event(tid)`. True when it returned a true value (sysbench then
@@ -300,12 +338,9 @@ impl State {
                 "the script has no event() function, which a run needs",
             ));
         };
-        // SAFETY: this state's context, on its thread.
-        let r = unsafe { lend(self.ctx, host, || f.call::<LuaValue>(self.tid)) };
-        match r {
-            Ok(LuaValue::Nil | LuaValue::Boolean(false)) => Ok(false),
-            Ok(_) => Ok(true),
-            Err(e) => Err(self.error(&e)),
+        match self.enter(f, true, host)? {
+            LuaValue::Nil | LuaValue::Boolean(false) => Ok(false),
+            _ => Ok(true),
         }
     }
 }
@@ -313,6 +348,7 @@ impl State {
 impl Drop for State {
     fn drop(&mut self) {
         self.event = None;
+        self.enter = None;
         // The state goes first (its cdata point into nothing of the context, but its calls do).
         let lua = std::mem::replace(&mut self.lua, Lua::new());
         drop(lua);

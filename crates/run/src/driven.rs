@@ -5,7 +5,7 @@
 
 use super::worker::{claim, Attempted, Counts, Recovery, Worker};
 use crate::shared::Shared;
-use dbpress_driver::DbError;
+use dbpress_driver::{DbError, DbErrorKind};
 use dbpress_measure::stats::{now_ns, EventRecord, ThreadCell};
 use dbpress_workload::{EventSteps, Exec};
 use std::sync::atomic::Ordering;
@@ -22,6 +22,7 @@ impl Worker<'_> {
             mine: 0,
             open: None,
             resume: false,
+            restart: false,
             over: false,
             error_codes: Vec::new(),
             counts: Counts::default(),
@@ -39,8 +40,21 @@ impl Worker<'_> {
                 // Outside any event (the loop itself failed): nothing to retry.
                 return Some(e);
             }
-            let (fatal, stop) = match self.recover(e, &mut d.error_codes, &mut d.counts.reconnects)
-            {
+            // The generator counted its failed statements as they failed (`failed`): the
+            // recovery must not count them again. A restart the script asked for is retried
+            // whatever the ignore list says (its hook accepted the error), unless the session
+            // is lost: then the list decides, as for any event, and the session is opened again.
+            let restart = std::mem::take(&mut d.restart);
+            let recovery = if restart && e.kind != DbErrorKind::ConnectionLost {
+                if self.shared.stop.load(Ordering::Relaxed) {
+                    Recovery::Stop
+                } else {
+                    Recovery::Retry
+                }
+            } else {
+                self.recover(e, &mut Vec::new(), &mut d.counts.reconnects)
+            };
+            let (fatal, stop) = match recovery {
                 Recovery::Retry => {
                     d.resume = true;
                     continue;
@@ -85,6 +99,8 @@ struct Driven<'a> {
     open: Option<(u64, bool)>,
     /// The next `next` resumes `open` (a failed attempt is retried).
     resume: bool,
+    /// The generator's error is a restart it asked for (`EventSteps::restart`).
+    restart: bool,
     /// The deadline passed at the last event's end.
     over: bool,
     error_codes: Vec<String>,
@@ -155,5 +171,15 @@ impl EventSteps for Driven<'_> {
         if self.shared.past_deadline(end) {
             self.over = true;
         }
+    }
+
+    #[cold]
+    fn failed(&mut self, e: &DbError) {
+        self.error_codes.push(e.code.clone());
+    }
+
+    #[cold]
+    fn restart(&mut self) {
+        self.restart = true;
     }
 }

@@ -2,7 +2,7 @@
 //! its fast path (`KeyedStatement`), and `Exec`, which times and classifies each statement.
 
 use dbpress_core::rand::{DistKind, Distribution, Rng};
-use dbpress_driver::{Connection, DbResult, QueryKind, StmtHandle, Value};
+use dbpress_driver::{Connection, DbError, DbResult, QueryKind, StmtHandle, Value};
 use dbpress_measure::stats::{now_ns, StmtStats};
 
 /// One worker's event loop body.
@@ -67,6 +67,12 @@ pub trait EventSteps {
     fn next(&mut self, exec: &mut Exec<'_>) -> bool;
     /// The event `next` started has succeeded: record it with `exec`'s counts.
     fn done(&mut self, exec: &mut Exec<'_>);
+    /// A statement of the open event failed with `e` (the generator may go on: a script that
+    /// catches the error): counted in the event's errors, as sysbench counts every failed query.
+    fn failed(&mut self, _e: &DbError) {}
+    /// The error `run_loop` returns next restarts its event whatever the ignore list says
+    /// (a script's `sql_error_ignorable` hook accepted it); its errors were counted by `failed`.
+    fn restart(&mut self) {}
 }
 
 /// An event that is exactly one statement whose one parameter is a key drawn from the run's
@@ -215,6 +221,21 @@ impl<'a> Exec<'a> {
         let t0 = self.send_time();
         let r = self.conn.execute(stmt, params);
         self.account(kind, t0, r)
+    }
+
+    /// Run text SQL as `run_query` does, keeping the rows of its result in `rows`.
+    #[inline]
+    pub fn run_query_rows(
+        &mut self,
+        kind: u8,
+        sql: &str,
+        rows: &mut dbpress_driver::ResultRows,
+    ) -> DbResult<QueryKind> {
+        let t0 = self.send_time();
+        let r = self.conn.query_into(sql, rows);
+        let k = r.as_ref().ok().copied();
+        self.account(kind, t0, r)?;
+        Ok(k.unwrap_or(QueryKind::Other))
     }
 
     /// Run text SQL as statement `kind`, timed and classified like `run`.

@@ -31,7 +31,22 @@ typedef struct {
   char sql_state[8];
   uint32_t len;
   char msg[500];
+  int32_t class;
+  int32_t restart;
+  int32_t sql;
 } dbp_err;
+typedef struct dbp_result {
+  uint32_t nrows;
+  uint32_t nfields;
+  uint32_t next;
+  int32_t live;
+  int32_t kind;
+} dbp_result;
+typedef struct {
+  const char *ptr;
+  uint32_t len;
+  int32_t null;
+} dbp_value;
 ]]
 
 local C = {}
@@ -49,6 +64,9 @@ for name, sig in pairs({
   bind = "int32_t (*)(dbp_ctx *, dbp_stmt *, dbp_bind **, uint32_t)",
   execute = "int32_t (*)(dbp_ctx *, dbp_stmt *)",
   query = "int32_t (*)(dbp_ctx *, const char *, uint32_t)",
+  result = "dbp_result *(*)(dbp_ctx *, uint32_t)",
+  fetch_row = "const dbp_value *(*)(dbp_ctx *)",
+  reconnect = "int32_t (*)(dbp_ctx *)",
   err = "dbp_err *(*)(dbp_ctx *)",
   next_event = "int32_t (*)(dbp_ctx *)",
   event_done = "void (*)(dbp_ctx *)",

@@ -13,15 +13,69 @@ local sql_type = {
 }
 local BIND_INT, BIND_DOUBLE, BIND_STR = 1, 2, 3
 
--- A failed call left its error in `err`: raise it where the script called (level 3: the
--- script's line, past the method).
-local function raise_sql()
+-- Errors as sysbench raises them: a failed call left its error in `err`, classified by dbpress
+-- (IGNORABLE: the run's --mysql-ignore-errors/--pgsql-ignore-errors; FATAL: any other server
+-- error). A restart raises the errdesc table (a script's pcall catches it as a table); a fatal
+-- one the hook `sql_error_ignorable` may turn into a restart; otherwise the message, at
+-- `level` (the script's line, past the method). An error that is not the server's (no class)
+-- is raised as its message.
+local IGNORABLE, FATAL = 1, 2
+local RESTART_EVENT = sysbench.error.RESTART_EVENT
+local last_sql_msg = nil
+local function raise_sql(con, query, level)
   local msg = ffi.string(err.msg, err.len)
-  if err.sql_errno ~= 0 then
-    error(string.format("SQL error, errno = %d, state = '%s': %s", err.sql_errno,
-      ffi.string(err.sql_state), msg), 3)
+  local class = err.class
+  if class ~= IGNORABLE and class ~= FATAL then
+    last_sql_msg = msg
+    error(msg, level + 1)
   end
-  error(msg, 3)
+  local errdesc = {
+    connection = con, query = query, sql_errno = err.sql_errno,
+    sql_state = ffi.string(err.sql_state), sql_errmsg = msg,
+  }
+  local restart = class == IGNORABLE
+  if not restart then
+    local hook = sysbench.hooks.sql_error_ignorable
+    restart = hook ~= nil and hook(errdesc)
+  end
+  if restart then
+    errdesc.errcode = RESTART_EVENT
+    error(errdesc, level + 1)
+  end
+  last_sql_msg = string.format("SQL error, errno = %d, state = '%s': %s", errdesc.sql_errno,
+    errdesc.sql_state, msg)
+  error(last_sql_msg, level + 1)
+end
+
+-- Every call from dbpress into the script (`event`, `thread_run`, thread_init, …) goes
+-- through `enter`, off the hot path (once per `thread_run`, or per event under --rate): it
+-- tells dbpress what left the script (a restart, the SQL error it kept, or the script's own),
+-- and before an event is retried (`resume`) runs `sysbench.hooks.before_restart_event` with the
+-- errdesc that restarted it, as sysbench's loop does.
+local pending = nil
+function dbp.enter(f, tid, resume)
+  if resume and pending ~= nil then
+    local errdesc = pending
+    pending = nil
+    local hook = sysbench.hooks.before_restart_event
+    if hook ~= nil then hook(errdesc) end
+  end
+  local ok, r = pcall(f, tid)
+  if ok then return r end
+  err.restart, err.sql = 0, 0
+  if type(r) == "table" and r.errcode == RESTART_EVENT then
+    pending = r
+    err.restart, err.sql = 1, 1
+    error(string.format("SQL error, errno = %s, state = '%s': %s", tostring(r.sql_errno),
+      tostring(r.sql_state), tostring(r.sql_errmsg)), 0)
+  end
+  pending = nil
+  -- The SQL error itself is `where: ` and its message (not a script's message quoting it).
+  if type(r) == "string" and last_sql_msg ~= nil and r:sub(-#last_sql_msg) == last_sql_msg then
+    local head = r:sub(1, #r - #last_sql_msg)
+    if head == "" or head:find(": ", 1, true) == #head - 1 then err.sql = 1 end
+  end
+  error(r, 0)
 end
 
 -- Parameters are cdata (`dbp_bind`, its string buffer inside it) with methods by metatype, so
@@ -97,12 +151,22 @@ function statement.bind_param(st, ...)
     keep[i + 1] = p
   end
   bound[tostring(ffi.cast("uintptr_t", st))] = keep
-  if C.bind(ctx, st, arr, n) ~= 0 then raise_sql() end
+  if C.bind(ctx, st, arr, n) ~= 0 then raise_sql(nil, "<prepared statement>", 2) end
 end
+
+-- Results: the state's current query result and the result an execute of a SELECT returns
+-- (rows not fetchable, as in sysbench 1.0), both at fixed addresses; a statement without a
+-- result set returns a NULL `dbp_result *` (`== nil` is true, as sysbench's).
+local query_res, exec_res = C.result(ctx, 0), C.result(ctx, 1)
+local no_res = ffi.cast("dbp_result *", nil)
+local RESULT = 2
 
 local c_execute = C.execute
 function statement.execute(st)
-  if c_execute(ctx, st) ~= 0 then raise_sql() end
+  local r = c_execute(ctx, st)
+  if r == 0 then return no_res end
+  if r == RESULT then return exec_res end
+  raise_sql(nil, "<prepared statement>", 2)
 end
 
 function statement.close(st) end
@@ -117,24 +181,114 @@ connection.__index = connection
 connection.__tostring = function() return "<sql_connection>" end
 
 local c_query = C.query
+-- `level` as raise_sql's: 1 is the function calling this one. `failed` is cleared first for
+-- check_error.
+local function do_query(con, q, level)
+  err.failed = 0
+  local r = c_query(ctx, q, #q)
+  if r == 0 then return no_res end
+  if r == RESULT then return query_res end
+  raise_sql(con, q, level + 1)
+end
+
 function connection:query(q)
-  if c_query(ctx, q, #q) ~= 0 then raise_sql() end
+  local rs = do_query(self, q, 2)
+  return rs
+end
+
+function connection:query_row(q)
+  local rs = do_query(self, q, 2)
+  if rs == nil then return end
+  local row = rs:fetch_row()
+  if row == nil then return nil end
+  return unpack(row, 1, rs.nfields)
+end
+
+-- sysbench's check: `rs` when the call succeeded, else the error raised as the call raises it.
+function connection:check_error(rs, q)
+  if rs ~= nil or err.failed == 0 then return rs end
+  raise_sql(self, q, 2)
 end
 
 function connection:prepare(q)
   local st = C.prepare(ctx, q, #q)
-  if st == nil then raise_sql() end
+  if st == nil then raise_sql(self, q, 2) end
   return st
 end
 
+function connection:reconnect()
+  if C.reconnect(ctx) ~= 0 then raise_sql(self, nil, 2) end
+end
+
 function connection:disconnect() end
+
+-- Bulk inserts: `prefix row,row,…` sent as one query (a write) whenever the next row would
+-- take it past sysbench's 512 KiB, and at `bulk_insert_done`. Each call returns what
+-- sysbench's does (true and its message).
+local BULK_MAX = 512 * 1024
+local function bulk_flush(con, level)
+  local b = rawget(con, "bulk")
+  if b.rows > 0 then
+    local q = table.concat(b, "", 1, b.n)
+    b.n, b.rows, b.len = 1, 0, #b[1]
+    do_query(con, q, level + 1)
+  end
+end
+function connection:bulk_insert_init(prefix)
+  rawset(self, "bulk", { prefix, n = 1, rows = 0, len = #prefix })
+  return true, "db_bulk_insert_init() failed"
+end
+function connection:bulk_insert_next(row)
+  local b = rawget(self, "bulk")
+  if b == nil then return true, "db_bulk_insert_next() failed" end
+  if b.rows > 0 and b.len + 1 + #row > BULK_MAX then bulk_flush(self, 2) end
+  if b.rows > 0 then
+    b[b.n + 1] = ","
+    b.n = b.n + 1
+    b.len = b.len + 1
+  end
+  b[b.n + 1] = row
+  b.n, b.rows, b.len = b.n + 1, b.rows + 1, b.len + #row
+  return true, "db_bulk_insert_next() failed"
+end
+function connection:bulk_insert_done()
+  if rawget(self, "bulk") ~= nil then
+    bulk_flush(self, 2)
+    rawset(self, "bulk", nil)
+  end
+  return true, "db_bulk_insert_done() failed"
+end
+
+-- A result's methods (`dbp_result` by metatype): rows as 1-based tables of strings, nil for
+-- SQL NULL, nil after the last one.
+local result = {}
+local c_fetch = C.fetch_row
+function result.fetch_row(rs)
+  if rs.kind ~= 1 then return nil end
+  local v = c_fetch(ctx)
+  if v == nil then return nil end
+  local row = {}
+  for i = 0, rs.nfields - 1 do
+    if v[i].null == 0 then row[i + 1] = ffi.string(v[i].ptr, v[i].len) end
+  end
+  return row
+end
+function result.free(rs)
+  if rs.live == 0 then error("db_free_results() failed", 2) end
+  rs.live = 0
+  return true, "db_free_results() failed"
+end
+ffi.metatype("dbp_result", {
+  __index = setmetatable(result, unsupported("sql_result")),
+  __tostring = function() return "<sql_result>" end,
+})
 
 local driver = setmetatable({}, unsupported("sql_driver"))
 driver.__index = driver
 driver.__tostring = function() return "<sql_driver>" end
 
 function driver:connect()
-  if C.connect(ctx) ~= 0 then raise_sql() end
+  if C.connect(ctx) ~= 0 then raise_sql(nil, nil, 2) end
   return setmetatable({}, connection)
 end
 

@@ -4,7 +4,9 @@
 
 use super::Kinds;
 use crate::events::{EventSteps, Exec};
-use dbpress_driver::{Connection, DbError, DbErrorKind, DbResult, QueryKind, StmtHandle, Value};
+use dbpress_config::IgnoreList;
+use dbpress_driver::{Connection, DbError, DbErrorKind, DbResult, QueryKind, ResultRows};
+use dbpress_driver::{StmtHandle, Value};
 use dbpress_lua::Host;
 
 /// The token of a prepared statement: its handle and its kind.
@@ -24,6 +26,7 @@ pub(super) struct EventHost<'e, 'a> {
     pub(super) exec: &'e mut Exec<'a>,
     pub(super) steps: Option<&'e mut dyn EventSteps>,
     pub(super) kinds: &'e Kinds,
+    pub(super) errors: Errors<'e>,
 }
 
 impl Host for EventHost<'_, '_> {
@@ -37,14 +40,30 @@ impl Host for EventHost<'_, '_> {
     }
 
     #[inline(always)]
-    fn execute(&mut self, t: u64, params: &[Value<'_>]) -> DbResult<()> {
+    fn execute(&mut self, t: u64, params: &[Value<'_>]) -> DbResult<QueryKind> {
         let (stmt, kind) = untoken(t);
-        self.exec.run(kind, stmt, params)
+        self.exec.run_kind(kind, stmt, params)
     }
 
-    fn query(&mut self, sql: &str) -> DbResult<()> {
+    fn query(&mut self, sql: &str, rows: &mut ResultRows) -> DbResult<QueryKind> {
         let kind = self.kinds.intern(sql);
-        self.exec.run_query(kind, sql)
+        self.exec.run_query_rows(kind, sql, rows)
+    }
+
+    fn reconnect(&mut self) -> DbResult<()> {
+        self.exec.reconnect()
+    }
+
+    fn ignorable(&self, e: &DbError) -> bool {
+        self.errors.ignore.restarts(e)
+    }
+
+    #[cold]
+    fn failed(&mut self, e: &DbError) {
+        if let Some(steps) = self.steps.as_mut() {
+            steps.failed(e);
+        }
+        self.errors.after(self.exec.conn, e);
     }
 
     /// Outside the script's loop (`event`, `thread_done`) there is no next event.
@@ -72,10 +91,29 @@ fn one_connection() -> DbError {
     )
 }
 
+/// How a script's failed SQL is classified, and what follows an ignorable one.
+#[derive(Clone, Copy)]
+pub(super) struct Errors<'e> {
+    /// The run's --mysql-ignore-errors (or its engine's): the runner's own list.
+    pub(super) ignore: &'e IgnoreList,
+    /// PostgreSQL: an error leaves the transaction aborted, so an ignorable one is followed by
+    /// a ROLLBACK (uncounted) before the event restarts, as sysbench's driver does.
+    pub(super) pg: bool,
+}
+
+impl Errors<'_> {
+    fn after(self, conn: &mut dyn Connection, e: &DbError) {
+        if self.pg && self.ignore.restarts(e) && !e.kind.out_of_reach() {
+            let _ = conn.query("ROLLBACK");
+        }
+    }
+}
+
 /// SQL outside events (thread_init, prepare, cleanup): on the session, untimed.
 pub(super) struct SetupHost<'e> {
     pub(super) conn: &'e mut dyn Connection,
     pub(super) kinds: &'e Kinds,
+    pub(super) errors: Errors<'e>,
 }
 
 impl Host for SetupHost<'_> {
@@ -88,13 +126,23 @@ impl Host for SetupHost<'_> {
         Ok(token(self.conn.prepare(sql)?, kind))
     }
 
-    fn execute(&mut self, t: u64, params: &[Value<'_>]) -> DbResult<()> {
-        self.conn
-            .execute(untoken(t).0, params)
-            .map(|_: QueryKind| ())
+    fn execute(&mut self, t: u64, params: &[Value<'_>]) -> DbResult<QueryKind> {
+        self.conn.execute(untoken(t).0, params)
     }
 
-    fn query(&mut self, sql: &str) -> DbResult<()> {
-        self.conn.query(sql).map(|_| ())
+    fn query(&mut self, sql: &str, rows: &mut ResultRows) -> DbResult<QueryKind> {
+        self.conn.query_into(sql, rows)
+    }
+
+    fn reconnect(&mut self) -> DbResult<()> {
+        self.conn.reconnect()
+    }
+
+    fn ignorable(&self, e: &DbError) -> bool {
+        self.errors.ignore.restarts(e)
+    }
+
+    fn failed(&mut self, e: &DbError) {
+        self.errors.after(self.conn, e);
     }
 }

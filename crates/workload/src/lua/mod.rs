@@ -7,12 +7,14 @@
 
 use crate::events::{EventGen, EventSteps, Exec};
 use crate::workload::{Context, Workload};
+use dbpress_config::run_config::ignore_list;
+use dbpress_config::IgnoreList;
 use dbpress_core::error::{failed, Result};
 use dbpress_core::options::OptionValues;
 use dbpress_core::rand::{DistParams, Distribution, Rng};
 use dbpress_driver::{Connection, DbError, DbErrorKind, DbResult, Dialect, SqlFamily};
 use dbpress_lua::{Script, ScriptError, State};
-use hosts::{EventHost, SetupHost};
+use hosts::{Errors, EventHost, SetupHost};
 use std::sync::{Arc, Mutex};
 
 mod hosts;
@@ -30,6 +32,9 @@ pub struct LuaWorkload {
     dist: DistParams,
     seed: u64,
     kinds: Arc<Kinds>,
+    /// --mysql-ignore-errors, --pgsql-ignore-errors, --sqlite-ignore-errors as the runner
+    /// reads them: which errors a script's SQL raises as a restart.
+    ignore: [IgnoreList; 3],
 }
 
 /// Statement texts interned as kinds, shared by the workers.
@@ -129,6 +134,11 @@ impl LuaWorkload {
             dist,
             seed,
             kinds: Arc::default(),
+            ignore: [
+                ignore_option(opts, "mysql")?,
+                ignore_option(opts, "pgsql")?,
+                ignore_option(opts, "sqlite")?,
+            ],
         })
     }
 
@@ -158,8 +168,29 @@ impl LuaWorkload {
         let mut host = SetupHost {
             conn: conn.as_mut(),
             kinds: &self.kinds,
+            errors: self.errors(ctx.driver.dialect()),
         };
         state.call(name, &mut host).map_err(|e| script_failed(&e))
+    }
+}
+
+fn ignore_option(opts: &OptionValues, engine: &str) -> Result<IgnoreList> {
+    let name = format!("{engine}-ignore-errors");
+    ignore_list(opts.get(&name), &name)
+}
+
+impl LuaWorkload {
+    /// How SQL errors on `dialect`'s engine are classified.
+    fn errors(&self, dialect: &Dialect) -> Errors<'_> {
+        let (i, pg) = match dialect.family {
+            SqlFamily::Mysql => (0, false),
+            SqlFamily::Postgres => (1, true),
+            SqlFamily::Sqlite => (2, false),
+        };
+        Errors {
+            ignore: &self.ignore[i],
+            pg,
+        }
     }
 }
 
@@ -249,6 +280,7 @@ impl Workload for LuaWorkload {
             let mut host = SetupHost {
                 conn,
                 kinds: &self.kinds,
+                errors: self.errors(dialect),
             };
             state.call("thread_init", &mut host).map_err(to_db_error)?;
         }
@@ -257,6 +289,8 @@ impl Workload for LuaWorkload {
             state,
             kinds: self.kinds.clone(),
             done,
+            ignore: self.errors(dialect).ignore.clone(),
+            pg: dialect.family == SqlFamily::Postgres,
         }))
     }
 }
@@ -266,6 +300,8 @@ struct LuaEvents {
     state: State,
     kinds: Arc<Kinds>,
     done: bool,
+    ignore: IgnoreList,
+    pg: bool,
 }
 
 impl EventGen for LuaEvents {
@@ -275,6 +311,10 @@ impl EventGen for LuaEvents {
             exec,
             steps: None,
             kinds: &self.kinds,
+            errors: Errors {
+                ignore: &self.ignore,
+                pg: self.pg,
+            },
         };
         match self.state.event(&mut host) {
             // A true return stops a thread in sysbench; here the event counts (#41: not yet).
@@ -294,10 +334,22 @@ impl EventGen for LuaEvents {
             exec,
             steps: Some(steps),
             kinds: &self.kinds,
+            errors: Errors {
+                ignore: &self.ignore,
+                pg: self.pg,
+            },
         };
-        self.state
-            .call("thread_run", &mut host)
-            .map_err(to_db_error)
+        match self.state.call("thread_run", &mut host) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                if e.restart {
+                    if let Some(steps) = host.steps {
+                        steps.restart();
+                    }
+                }
+                Err(to_db_error(e))
+            }
+        }
     }
 
     fn finish(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
@@ -308,6 +360,10 @@ impl EventGen for LuaEvents {
             exec,
             steps: None,
             kinds: &self.kinds,
+            errors: Errors {
+                ignore: &self.ignore,
+                pg: self.pg,
+            },
         };
         self.state
             .call("thread_done", &mut host)
