@@ -2,7 +2,7 @@
 //! `Exec`, with the runner's steps inside the loop the script drives) and `SetupHost` outside
 //! them (thread_init, prepare, cleanup), on the session, untimed.
 
-use super::Kinds;
+use super::kinds::Kinds;
 use crate::events::{EventSteps, Exec};
 use dbpress_config::IgnoreList;
 use dbpress_driver::{Connection, DbError, DbErrorKind, DbResult, QueryKind, ResultRows};
