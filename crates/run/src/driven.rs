@@ -114,6 +114,9 @@ impl EventSteps for Driven<'_> {
         if self.resume {
             self.resume = false;
             if let Some((_, measuring)) = self.open {
+                // Statements run between the attempts (a script's before_restart_event) count
+                // with the event.
+                self.counts.add(exec);
                 exec.restart(measuring);
                 return true;
             }
