@@ -397,3 +397,37 @@ fn issue_41_a_duplicate_key_restarts_the_event_on_postgresql() {
     }
     pg.batch_execute("DROP TABLE luasql_err").unwrap();
 }
+
+#[test]
+fn issue_41_results_and_rows_read_back_on_postgresql_as_under_sysbench() {
+    let Some((_guard, mut pg)) = pg_server("issue_41_lua_sql_pg_rows") else {
+        return;
+    };
+    let dir = scratch("lua-sql-pg-rows");
+    let script = dir.join("rows.lua");
+    std::fs::write(&script, ROWS_SCRIPT).unwrap();
+    let script = script.to_str().unwrap();
+    let out = dir.join("r.json");
+    let o = dbpress(&args(&[script, "prepare"], PG_CONN, &[]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        pg_scalar(&mut pg, "SELECT COUNT(*) FROM luasql_rows WHERE n IS NULL").as_deref(),
+        Some("1000")
+    );
+    let o = dbpress(&args(
+        &[script, "run"],
+        PG_CONN,
+        &["--time=0", "--events=50", "--output", out.to_str().unwrap()],
+    ));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = json(&out);
+    assert_eq!(r["summary"]["reads"], 200);
+    assert_eq!(r["summary"]["other"], 50);
+    if have_sysbench() {
+        let o = sysbench(&args(&[script], &SB_PGSQL, &["--events=50", "run"]));
+        assert!(o.status.success(), "{}", text(&o));
+        assert_eq!(reported(&text(&o), "read:"), 200);
+        assert_eq!(reported(&text(&o), "other:"), 50);
+    }
+    pg.batch_execute("DROP TABLE luasql_rows").unwrap();
+}
