@@ -26,7 +26,9 @@ local function raise_sql(con, query, level)
   local msg = ffi.string(err.msg, err.len)
   local class = err.class
   if class ~= IGNORABLE and class ~= FATAL then
-    last_sql_msg = msg
+    -- Not the server's (no session here, a call dbpress lacks): the script's own error,
+    -- never retried.
+    last_sql_msg = nil
     error(msg, level + 1)
   end
   local errdesc = {
@@ -263,8 +265,9 @@ end
 -- SQL NULL, nil after the last one.
 local result = {}
 local c_fetch = C.fetch_row
+-- A NULL result (a statement without rows) is checked first: its fields are not there to read.
 function result.fetch_row(rs)
-  if rs.kind ~= 1 then return nil end
+  if rs == nil or rs.kind ~= 1 then return nil end
   local v = c_fetch(ctx)
   if v == nil then return nil end
   local row = {}
@@ -274,7 +277,7 @@ function result.fetch_row(rs)
   return row
 end
 function result.free(rs)
-  if rs.live == 0 then error("db_free_results() failed", 2) end
+  if rs == nil or rs.live == 0 then error("db_free_results() failed", 2) end
   rs.live = 0
   return true, "db_free_results() failed"
 end
