@@ -193,7 +193,8 @@ impl<'a> Exec<'a> {
 
     /// Run a prepared statement as `run` does and say how it was classified (a write changed
     /// rows; "other" changed none).
-    #[inline]
+    /// Inlined like `run`: a Lua script's `execute` is this call.
+    #[inline(always)]
     pub fn run_kind(
         &mut self,
         kind: u8,
@@ -202,9 +203,7 @@ impl<'a> Exec<'a> {
     ) -> DbResult<QueryKind> {
         let t0 = self.send_time();
         let r = self.conn.execute(stmt, params);
-        let k = r.as_ref().ok().copied();
-        self.account(kind, t0, r)?;
-        Ok(k.unwrap_or(QueryKind::Other))
+        self.account_kind(kind, t0, r)
     }
 
     /// Reconnect as part of the event (sysbench's --reconnect), counted in reconn/s.
@@ -256,6 +255,12 @@ impl<'a> Exec<'a> {
 
     #[inline(always)]
     fn account(&mut self, kind: u8, t0: u64, r: DbResult<QueryKind>) -> DbResult<()> {
+        self.account_kind(kind, t0, r).map(|_| ())
+    }
+
+    /// `account`, giving back the statement's class.
+    #[inline(always)]
+    fn account_kind(&mut self, kind: u8, t0: u64, r: DbResult<QueryKind>) -> DbResult<QueryKind> {
         let t1 = now_ns();
         self.last_reply_ns = t1;
         let ns = t1.saturating_sub(t0);
@@ -269,7 +274,7 @@ impl<'a> Exec<'a> {
                 if self.record {
                     self.stmts.record(kind, ns, false);
                 }
-                Ok(())
+                Ok(k)
             }
             Err(e) => {
                 if self.record {
