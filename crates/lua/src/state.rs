@@ -197,10 +197,12 @@ impl State {
             info.set("script_dir", if dir.is_empty() { "." } else { &dir })?;
         }
         let (_, base) = PRELUDE[0];
-        let parts: Table = lua
-            .load(base)
-            .set_name("@dbpress-prelude/base.lua")
-            .call((self.ctx as usize as f64, fns, opts.clone(), info))?;
+        let parts: Table = lua.load(base).set_name("@dbpress-prelude/base.lua").call((
+            self.ctx as usize as f64,
+            fns,
+            opts.clone(),
+            info,
+        ))?;
         for (name, text) in &PRELUDE[1..] {
             lua.load(*text)
                 .set_name(format!("@dbpress-prelude/{name}.lua"))
