@@ -29,6 +29,8 @@ mod forced_shutdown;
 mod layers;
 /// Issue 41: sysbench Lua scripts in embedded LuaJIT, on MariaDB and in dry run.
 mod lua;
+/// Issue 41: a Lua script as an experiment's workload.
+mod lua_experiment;
 /// Issue 41: every stock sysbench script in Lua makes the server do what sysbench makes it do.
 mod lua_parity;
 /// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.
