@@ -33,6 +33,8 @@ mod lua;
 mod lua_experiment;
 /// Issue 41: every stock sysbench script in Lua makes the server do what sysbench makes it do.
 mod lua_parity;
+/// Issue 41: --rate and --warmup-time on a Lua script.
+mod lua_rate;
 /// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.
 mod mariadb;
 /// The network interface under the sessions, against the server's byte counters.
