@@ -7,7 +7,10 @@
 # PARTS picks what runs (default all three): `instr` (below), `qps` (QPS at 4 threads,
 # PAIRS alternating pairs of PAIR_SECONDS each, 4 tables of 100 000 rows; target median ratio
 # >= 1.0) and `memory` (peak RSS at 1 and 1000 threads for 10 s; target: dbpress's per
-# connection <= sysbench's).
+# connection <= sysbench's); `tpcc` (Percona's sysbench-tpcc from ../shared/peers, unchanged,
+# prepared once by sysbench with TPCC_SCALE warehouses (default 2), then `run` under both
+# tools alternating, TPCC_PAIRS pairs (default 4) of TPCC_SECONDS (default 20) at 4 threads;
+# target: median ratio of transactions per second >= 1.0; not in the default PARTS).
 #
 # The copy is /usr/share/sysbench/oltp_point_select.lua with one comment line appended, so
 # dbpress runs it in Lua rather than as its built-in workload; both tools find oltp_common.lua
@@ -66,6 +69,43 @@ per_event() { # tool n extra...
 
 fresh_tables() { # tables rows
   "$DBP" "$SCRIPT" cleanup "${CONN[@]}" --tables=4 >/dev/null
+
+tps_of() { # output file -> transactions per second from the sysbench-format summary
+  awk '/^    transactions:/ {gsub(/[()]/, "", $3); print $3}' "$1"
+}
+
+if wants tpcc; then
+  TPCC_SCALE="${TPCC_SCALE:-2}"
+  TPCC_PAIRS="${TPCC_PAIRS:-4}"
+  TPCC_SECONDS="${TPCC_SECONDS:-20}"
+  cp -r ../shared/peers/sysbench-tpcc "$work/tpcc"
+  T=(--scale="$TPCC_SCALE" --tables=1)
+  (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" cleanup >/dev/null 2>&1 || true)
+  (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=2 prepare >/dev/null)
+  echo "### #41 gate: sysbench-tpcc run, the same unchanged tpcc.lua, $TPCC_SCALE warehouses, 4 threads, Unix socket, ${TPCC_SECONDS}s per run, $TPCC_PAIRS alternating pairs"
+  echo
+  echo "| pair | sysbench tps | dbpress tps | ratio |"
+  echo "|---:|---:|---:|---:|"
+  ratios=()
+  for i in $(seq 1 "$TPCC_PAIRS"); do
+    if [ $((i % 2)) = 1 ]; then order="sysbench dbpress"; else order="dbpress sysbench"; fi
+    for tool in $order; do
+      if [ "$tool" = sysbench ]; then
+        (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=4 --time="$TPCC_SECONDS" run >/tmp/dbpress-sb.txt)
+      else
+        (cd "$work/tpcc" && "$DBP" ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=4 --time="$TPCC_SECONDS" run >/tmp/dbpress-dp.txt 2>/dev/null)
+      fi
+    done
+    s=$(tps_of /tmp/dbpress-sb.txt); d=$(tps_of /tmp/dbpress-dp.txt)
+    r=$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d/s}')
+    ratios+=("$r")
+    echo "| $i | $s | $d | $r |"
+  done
+  echo
+  echo "Median pair ratio dbpress/sysbench: **$(printf '%s\n' "${ratios[@]}" | median)** (spread $(printf '%s\n' "${ratios[@]}" | sort -g | head -1)–$(printf '%s\n' "${ratios[@]}" | sort -g | tail -1)); target ≥ 1.0."
+  echo
+  (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" cleanup >/dev/null)
+fi
   "$DBP" "$SCRIPT" prepare "${CONN[@]}" --tables="$1" --table-size="$2" --threads=2 >/dev/null
 }
 
@@ -125,3 +165,40 @@ if wants memory; then
   echo
 fi
 "$DBP" "$SCRIPT" cleanup "${CONN[@]}" --tables=4 >/dev/null
+
+tps_of() { # output file -> transactions per second from the sysbench-format summary
+  awk '/^    transactions:/ {gsub(/[()]/, "", $3); print $3}' "$1"
+}
+
+if wants tpcc; then
+  TPCC_SCALE="${TPCC_SCALE:-2}"
+  TPCC_PAIRS="${TPCC_PAIRS:-4}"
+  TPCC_SECONDS="${TPCC_SECONDS:-20}"
+  cp -r ../shared/peers/sysbench-tpcc "$work/tpcc"
+  T=(--scale="$TPCC_SCALE" --tables=1)
+  (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" cleanup >/dev/null 2>&1 || true)
+  (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=2 prepare >/dev/null)
+  echo "### #41 gate: sysbench-tpcc run, the same unchanged tpcc.lua, $TPCC_SCALE warehouses, 4 threads, Unix socket, ${TPCC_SECONDS}s per run, $TPCC_PAIRS alternating pairs"
+  echo
+  echo "| pair | sysbench tps | dbpress tps | ratio |"
+  echo "|---:|---:|---:|---:|"
+  ratios=()
+  for i in $(seq 1 "$TPCC_PAIRS"); do
+    if [ $((i % 2)) = 1 ]; then order="sysbench dbpress"; else order="dbpress sysbench"; fi
+    for tool in $order; do
+      if [ "$tool" = sysbench ]; then
+        (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=4 --time="$TPCC_SECONDS" run >/tmp/dbpress-sb.txt)
+      else
+        (cd "$work/tpcc" && "$DBP" ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=4 --time="$TPCC_SECONDS" run >/tmp/dbpress-dp.txt 2>/dev/null)
+      fi
+    done
+    s=$(tps_of /tmp/dbpress-sb.txt); d=$(tps_of /tmp/dbpress-dp.txt)
+    r=$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d/s}')
+    ratios+=("$r")
+    echo "| $i | $s | $d | $r |"
+  done
+  echo
+  echo "Median pair ratio dbpress/sysbench: **$(printf '%s\n' "${ratios[@]}" | median)** (spread $(printf '%s\n' "${ratios[@]}" | sort -g | head -1)–$(printf '%s\n' "${ratios[@]}" | sort -g | tail -1)); target ≥ 1.0."
+  echo
+  (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" cleanup >/dev/null)
+fi
