@@ -5,10 +5,16 @@
 //! - `state`: a state per thread, the script loaded as `@path`, `sysbench.opt`, entry points
 //! - `host`: `Host` (the SQL side the workload provides) and the per-state context
 //! - `ffi`: the `extern "C"` functions the prelude calls through LuaJIT FFI
+//! - `exports`: sysbench's own C symbols (`sb_*`) for scripts that call them through `ffi.C`,
+//!   and the 1.1 rand superset
+//! - `histogram`: `sysbench.histogram`'s buckets and sysbench's rendering of them
 //! - `prelude/*.lua`: dbpress's own clean-room `sysbench.*`, one part per file (base: FFI
-//!   declarations and the `sysbench` table; rand; sql; loop; compat: the 0.5 names; modules)
+//!   declarations and the `sysbench` table; sysbench_ffi: sysbench's C declarations; rand; sql;
+//!   loop; compat: the 0.5 names; modules)
 
+mod exports;
 mod ffi;
+mod histogram;
 pub mod host;
 pub mod state;
 

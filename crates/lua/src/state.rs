@@ -3,8 +3,8 @@
 //! `sysbench.opt` completed from the options the script declared. Its entry points are called
 //! through cached functions; SQL goes to the `Host` lent for the call.
 
-use crate::ffi;
 use crate::host::{lend, Ctx, Host};
+use crate::{exports, ffi};
 use dbpress_core::options::table::Kind;
 use dbpress_core::options::{parse_bool, OptionValues};
 use dbpress_core::rand::{DistParams, Rng};
@@ -15,8 +15,9 @@ use std::thread::ThreadId;
 
 /// dbpress's clean-room `sysbench.*`, in the order the parts run: `base` first (its FFI
 /// declarations and entry points, handed to the others), `modules` last (it closes `sysbench`).
-const PRELUDE: [(&str, &str); 6] = [
+const PRELUDE: [(&str, &str); 7] = [
     ("base", include_str!("prelude/base.lua")),
+    ("sysbench_ffi", include_str!("prelude/sysbench_ffi.lua")),
     ("rand", include_str!("prelude/rand.lua")),
     ("sql", include_str!("prelude/sql.lua")),
     ("loop", include_str!("prelude/loop.lua")),
@@ -180,7 +181,7 @@ impl State {
     fn boot(&self, script: &Script, driver: &str) -> mlua::Result<()> {
         let lua = &self.lua;
         let fns = lua.create_table()?;
-        for (name, addr) in ffi::addresses() {
+        for (name, addr) in ffi::addresses().into_iter().chain(exports::addresses()) {
             fns.set(name, addr as f64)?;
         }
         let opts = lua.create_table()?;

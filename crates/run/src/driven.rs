@@ -34,6 +34,7 @@ impl Worker<'_> {
             rng,
             mine: 0,
             open: None,
+            fresh: false,
             resume: false,
             over: false,
             error_codes: Vec::new(),
@@ -96,6 +97,8 @@ struct Driven<'a> {
     /// This worker's measured events, against its own share.
     mine: u64,
     open: Option<Open>,
+    /// `open` was claimed and not started yet (`start` takes its time from then).
+    fresh: bool,
     /// The next `next` resumes `open` (a failed attempt is retried).
     resume: bool,
     /// The deadline passed at the last event's end.
@@ -136,6 +139,7 @@ impl EventSteps for Driven<'_> {
     fn next(&mut self, exec: &mut Exec<'_>) -> bool {
         if self.resume {
             self.resume = false;
+            self.fresh = false;
             if let Some(open) = &self.open {
                 exec.restart(open.measuring);
                 return true;
@@ -170,8 +174,26 @@ impl EventSteps for Driven<'_> {
                 started,
                 measuring,
             });
+            self.fresh = true;
             return true;
         }
+    }
+
+    /// Under --rate the event's latency still counts from its slot; in a closed loop from now.
+    #[inline]
+    fn start(&mut self) {
+        if std::mem::take(&mut self.fresh) {
+            if let Some(open) = self.open.as_mut() {
+                open.started = now_ns();
+                if self.schedule.is_none() {
+                    open.intended = open.started;
+                }
+            }
+        }
+    }
+
+    fn error(&mut self, code: &str) {
+        self.error_codes.push(code.to_string());
     }
 
     #[inline]

@@ -67,6 +67,12 @@ pub trait EventSteps {
     fn next(&mut self, exec: &mut Exec<'_>) -> bool;
     /// The event `next` started has succeeded: record it with `exec`'s counts.
     fn done(&mut self, exec: &mut Exec<'_>);
+    /// The event `next` claimed starts now: a loop that waits between claiming and starting
+    /// (a script's own pacing) keeps that wait out of its time. Nothing for a resumed event.
+    fn start(&mut self) {}
+    /// The generator counts an error of its own in the open event, under `code` (a script's
+    /// `sb_counter_inc(tid, SB_CNT_ERROR)`).
+    fn error(&mut self, _code: &str) {}
 }
 
 /// An event that is exactly one statement whose one parameter is a key drawn from the run's

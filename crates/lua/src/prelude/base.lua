@@ -87,4 +87,5 @@ sysbench = {
 
 return {
   ffi = ffi, C = C, ctx = ctx, err = err, unsupported = unsupported, info = info, opts = opts,
+  addrs = fn_addrs,
 }

@@ -22,6 +22,9 @@ const OTHER_KIND: &str = "other statements";
 /// The error code of a script's own failure (not the server's).
 pub const SCRIPT_ERROR: &str = "lua";
 
+/// The error code of the errors a script counts itself (`sb_counter_inc(tid, SB_CNT_ERROR)`).
+pub const SCRIPT_COUNTED: &str = "sb_counter_inc";
+
 pub struct LuaWorkload {
     script: Arc<Script>,
     name: &'static str,
@@ -333,8 +336,10 @@ struct EventHost<'e, 'a> {
 }
 
 impl Host for EventHost<'_, '_> {
+    /// The worker's session is the state's connection, already open: a script that connects
+    /// during an event (sysbench 0.5's implicit connection, made on first use) gets it.
     fn connect(&mut self) -> DbResult<()> {
-        Err(one_connection())
+        Ok(())
     }
 
     fn prepare(&mut self, sql: &str) -> DbResult<u64> {
@@ -368,14 +373,29 @@ impl Host for EventHost<'_, '_> {
             steps.done(self.exec)
         }
     }
-}
 
-fn one_connection() -> DbError {
-    DbError::new(
-        DbErrorKind::Unsupported,
-        "",
-        "drv:connect() called again: dbpress gives each thread one connection so far (#41)",
-    )
+    fn event_start(&mut self) {
+        if let Some(steps) = self.steps.as_mut() {
+            steps.start()
+        }
+    }
+
+    /// `sb_counter_inc`: reads, writes and others into the event's counts, errors into its
+    /// errors (under SCRIPT_COUNTED), reconnects into its reconnects; events are the loop's.
+    fn count(&mut self, counter: i32) {
+        match counter {
+            0 => self.exec.other += 1,
+            1 => self.exec.reads += 1,
+            2 => self.exec.writes += 1,
+            4 => {
+                if let Some(steps) = self.steps.as_mut() {
+                    steps.error(SCRIPT_COUNTED)
+                }
+            }
+            5 => self.exec.reconnects += 1,
+            _ => {}
+        }
+    }
 }
 
 /// SQL outside events (thread_init, prepare, cleanup): on the session, untimed.
