@@ -31,12 +31,12 @@ mod layers;
 mod lua;
 /// Issue 41: a Lua script as an experiment's workload.
 mod lua_experiment;
+/// Issue 41: sysbench's C functions through `ffi.C`, the 0.5 layer, sysbench.histogram.
+mod lua_ffi;
 /// Issue 41: every stock sysbench script in Lua makes the server do what sysbench makes it do.
 mod lua_parity;
 /// Issue 41: --rate and --warmup-time on a Lua script.
 mod lua_rate;
-/// Issue 41: sysbench's C functions through `ffi.C`, the 0.5 layer, sysbench.histogram.
-mod lua_ffi;
 /// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.
 mod mariadb;
 /// The network interface under the sessions, against the server's byte counters.
