@@ -15,6 +15,20 @@ fn delta(before: &HashMap<String, u64>, after: &HashMap<String, u64>, k: &str) -
     after[k] - before[k]
 }
 
+/// dbpress run with `args`, which must succeed, and the server's Com_* counters around it.
+fn counted(srv: &mut Server, args: &[&str]) -> (HashMap<String, u64>, HashMap<String, u64>) {
+    let before = srv.com();
+    let o = dbpress(args);
+    let after = srv.com();
+    assert!(o.status.success(), "{}", stderr(&o));
+    (before, after)
+}
+
+fn count(srv: &mut Server, sql: &str) -> u64 {
+    use mysql::prelude::Queryable;
+    srv.conn.query_first(sql).unwrap().unwrap()
+}
+
 fn drop_own_tables(srv: &mut Server) {
     use mysql::prelude::Queryable;
     for t in srv.tables_like("luaffi%") {
@@ -72,19 +86,14 @@ fn issue_41_a_script_running_its_own_loop_through_sysbenchs_c_functions_counts_e
     let script = dir.join("own_loop.lua");
     std::fs::write(&script, OWN_LOOP).unwrap();
     let out = dir.join("r.json");
-    let before = srv.com();
-    let o = dbpress(&args(
-        &[script.to_str().unwrap(), "run"],
-        &[
-            "--threads=2",
-            "--time=0",
-            "--events=300",
-            "--output",
-            out.to_str().unwrap(),
-        ],
-    ));
-    let after = srv.com();
-    assert!(o.status.success(), "{}", stderr(&o));
+    let run = [
+        "--threads=2",
+        "--time=0",
+        "--events=300",
+        "--output",
+        out.to_str().unwrap(),
+    ];
+    let (before, after) = counted(&mut srv, &args(&[script.to_str().unwrap(), "run"], &run));
     let r = json(&out);
     assert_eq!(r["summary"]["events"], 300, "{}", r["summary"]);
     // The server's count: one prepared select per event, prepared once per thread.
@@ -148,37 +157,16 @@ fn issue_41_a_0_5_style_script_runs_on_the_implicit_connection_and_the_server_co
     std::fs::write(&script, LEGACY).unwrap();
     let path = script.to_str().unwrap();
 
-    let before = srv.com();
-    let o = dbpress(&args(&[path, "prepare"], &[]));
-    let after = srv.com();
-    assert!(o.status.success(), "{}", stderr(&o));
+    let (before, after) = counted(&mut srv, &args(&[path, "prepare"], &[]));
     // 2000 rows of ~270 bytes: two INSERTs, split at sysbench's 512 KiB.
     assert_eq!(delta(&before, &after, "Com_insert"), 2);
     assert_eq!(delta(&before, &after, "Com_create_table"), 1);
-    {
-        use mysql::prelude::Queryable;
-        let n: u64 = srv
-            .conn
-            .query_first("SELECT COUNT(*) FROM luaffi_legacy")
-            .unwrap()
-            .unwrap();
-        assert_eq!(n, 2000);
-    }
+    assert_eq!(count(&mut srv, "SELECT COUNT(*) FROM luaffi_legacy"), 2000);
 
     let out = dir.join("r.json");
-    let before = srv.com();
-    let o = dbpress(&args(
-        &[path, "run"],
-        &[
-            "--threads=2",
-            "--time=0",
-            "--events=250",
-            "--output",
-            out.to_str().unwrap(),
-        ],
-    ));
-    let after = srv.com();
-    assert!(o.status.success(), "{}", stderr(&o));
+    let out_s = out.to_str().unwrap();
+    let run = ["--threads=2", "--time=0", "--events=250", "--output", out_s];
+    let (before, after) = counted(&mut srv, &args(&[path, "run"], &run));
     assert_eq!(json(&out)["summary"]["events"], 250);
     // One text select and one prepared update per event, each thread preparing once.
     assert_eq!(delta(&before, &after, "Com_select"), 250);
@@ -187,18 +175,14 @@ fn issue_41_a_0_5_style_script_runs_on_the_implicit_connection_and_the_server_co
     assert_eq!(delta(&before, &after, "Com_stmt_prepare"), 2);
     // The updates wrote what the table held at each execute: whole 8-letter strings (the
     // parameter rebound as it grew from 0), on rows all over the table (ids read again).
-    {
-        use mysql::prelude::Queryable;
-        let rewritten: u64 = srv
-            .conn
-            .query_first("SELECT COUNT(*) FROM luaffi_legacy WHERE c REGEXP '^[a-zA-Z]{8}$'")
-            .unwrap()
-            .unwrap();
-        assert!(
-            (150..=250).contains(&rewritten),
-            "{rewritten} rows rewritten"
-        );
-    }
+    let rewritten = count(
+        &mut srv,
+        "SELECT COUNT(*) FROM luaffi_legacy WHERE c REGEXP '^[a-zA-Z]{8}$'",
+    );
+    assert!(
+        (150..=250).contains(&rewritten),
+        "{rewritten} rows rewritten"
+    );
 
     let o = dbpress(&args(&[path, "cleanup"], &[]));
     assert!(o.status.success(), "{}", stderr(&o));
