@@ -29,6 +29,8 @@ mod forced_shutdown;
 mod layers;
 /// Issue 41: sysbench Lua scripts in embedded LuaJIT, on MariaDB and in dry run.
 mod lua;
+/// Issue 41: a Lua script's command line: its options, help, commands, and where it is found.
+mod lua_cmdline;
 /// Issue 41: a Lua script as an experiment's workload.
 mod lua_experiment;
 /// Issue 41: sysbench's C functions through `ffi.C`, the 0.5 layer, sysbench.histogram.

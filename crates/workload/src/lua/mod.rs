@@ -5,6 +5,8 @@
 //! Statement kinds are the statements' texts with table numbers folded (`sbtest#`), interned as
 //! the workers prepare them.
 
+pub mod commands;
+
 use crate::events::{EventGen, EventSteps, Exec};
 use crate::workload::{Context, Workload};
 use dbpress_core::error::{failed, Result};
