@@ -510,3 +510,59 @@ fn issue_41_a_modified_read_write_prepares_through_its_parallel_command_as_sysbe
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(srv.tables().is_empty(), "{:?}", srv.tables());
 }
+
+#[test]
+fn issue_41_a_parallel_command_runs_on_postgresql_too() {
+    let Some((_guard, mut pg)) = crate::engines::pg_server("issue_41_lua_parallel_pg") else {
+        return;
+    };
+    let dir = scratch("lua-cmdline-parallel-pg");
+    let script = write(&dir, "par.lua", PARALLEL_SCRIPT);
+    let args = |cmd: &str| -> Vec<String> {
+        [
+            script.to_str().unwrap(),
+            "--db-driver=pgsql",
+            "--pgsql-host=/var/run/postgresql",
+            "--pgsql-user=sbtest",
+            "--pgsql-password=sbtest",
+            "--pgsql-db=sbtest",
+            "--tables=3",
+            "--threads=3",
+            cmd,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    };
+    let tables = |pg: &mut postgres::Client| -> Vec<(String, i32)> {
+        let names: Vec<String> = pg
+            .query(
+                "SELECT tablename::text FROM pg_tables WHERE tablename LIKE 'lcmd\\_t%' ORDER BY 1",
+                &[],
+            )
+            .unwrap()
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        names
+            .into_iter()
+            .map(|t| {
+                let tid: i32 = pg
+                    .query_one(&format!("SELECT tid FROM {t}"), &[])
+                    .unwrap()
+                    .get(0);
+                (t, tid)
+            })
+            .collect()
+    };
+    let o = dbpress(&strs(&args("cleanup")));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = dbpress(&strs(&args("prepare")));
+    assert!(o.status.success(), "{}", stderr(&o));
+    // Three states, one table each, each row written by its own thread.
+    let want: Vec<(String, i32)> = (1..=3).map(|i| (format!("lcmd_t{i}"), i - 1)).collect();
+    assert_eq!(tables(&mut pg), want);
+    let o = dbpress(&strs(&args("cleanup")));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(tables(&mut pg).is_empty());
+}
