@@ -566,3 +566,54 @@ fn issue_41_a_parallel_command_runs_on_postgresql_too() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(tables(&mut pg).is_empty());
 }
+
+#[test]
+fn issue_41_init_and_done_run_in_the_main_state_around_a_run_and_a_script_may_replace_run() {
+    let dir = scratch("lua-cmdline-init");
+    write(
+        &dir,
+        "hooks.lua",
+        "function init() print('init', sysbench.tid, sysbench.opt.threads) end\n\
+         function done() print('done') end\n\
+         function thread_init() end\n\
+         function event() end\n",
+    );
+    let run = [
+        "hooks.lua",
+        "--mysql-dry-run",
+        "--events=20",
+        "--time=0",
+        "--threads=2",
+        "run",
+    ];
+    let o = in_dir(crate::common::bin(), &dir, &run, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    // Once each, init before the run's report and done after it.
+    let at = |needle: &str| {
+        assert_eq!(out.matches(needle).count(), 1, "{needle}: {out}");
+        out.find(needle).unwrap()
+    };
+    assert!(at("init\t0\t2\n") < at("SQL statistics:"), "{out}");
+    assert!(at("SQL statistics:") < at("done\n"), "{out}");
+    // A run of the script's own instead of the built-in one: no report, no init.
+    write(
+        &dir,
+        "own_run.lua",
+        "function init() print('init') end\n\
+         sysbench.cmdline.commands = { run = {function() print('own run') end} }\n",
+    );
+    let o = in_dir(
+        crate::common::bin(),
+        &dir,
+        &["own_run.lua", "--mysql-dry-run", "run"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("own run\n"), "{}", stdout(&o));
+    assert!(
+        !stdout(&o).contains("init") && !stdout(&o).contains("SQL statistics"),
+        "{}",
+        stdout(&o)
+    );
+}
