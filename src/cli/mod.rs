@@ -86,7 +86,14 @@ pub fn parse(args: &[String]) -> Result<Invocation> {
 pub fn parse_with(args: &[String], reserved: Option<&dyn Fn(&str) -> bool>) -> Result<Invocation> {
     let table = options_table();
     if let Some((words, opts)) = lua_script::read(&table, args, reserved)? {
-        return words_to_invocation(opts, words, None);
+        if let Some(extra) = words.get(2) {
+            // sysbench's line and exit code for a third word.
+            return Err(failed(format!(
+                "Unrecognized command line argument: {extra}: the form is `dbpress {} [command] [options]`",
+                words[0]
+            )));
+        }
+        return Ok(Invocation::Words { words, opts });
     }
     let (opts, words, test_name) = match scan_in(&table, args)? {
         Scanned::Options(o, w, t) => (o, w, t),

@@ -1,10 +1,10 @@
 //! sysbench's packaged Lua scripts given by path (`sysbench /usr/share/sysbench/oltp_read_write.lua
-//! run`, pasted as `dbpress /usr/share/sysbench/oltp_read_write.lua run`). dbpress does not run
-//! Lua: it runs its built-in workload of the same name, which issues the same SQL — but only for
-//! the stock script. A file at that path is compared with Debian's sysbench 1.0.20 package by its
-//! SHA-256; an edited copy (the very case of an `oltp_read_write.lua` changed to let the server
-//! pick ids) is refused, since running the built-in workload would measure something else under
-//! its name.
+//! run`, pasted as `dbpress /usr/share/sysbench/oltp_read_write.lua run`): only a byte-identical
+//! stock script runs as dbpress's built-in workload of the same name, which issues the same SQL.
+//! A file at that path is compared with Debian's sysbench 1.0.20 package by its SHA-256; an
+//! edited copy (the very case of an `oltp_read_write.lua` changed to let the server pick ids), or
+//! any script under `--lua`, runs as written in embedded LuaJIT (`lua_note`, #41), since the
+//! built-in workload would measure something else under its name.
 
 use dbpress_core::error::{usage, Result};
 use dbpress_core::options::scan::workload_from_test;

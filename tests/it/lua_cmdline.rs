@@ -246,6 +246,11 @@ fn issue_41_commands_fail_and_are_refused_with_sysbenchs_lines_and_exit_codes() 
         1,
         "cannot find the event() function in opts.lua",
     );
+    assert_fails_with(
+        &dbp(&["opts.lua", "show", "b"]),
+        1,
+        "Unrecognized command line argument: b",
+    );
     // What a command sees of its command line.
     let o = dbp(&["opts.lua", "which"]);
     assert_eq!(
