@@ -201,3 +201,64 @@ pub(crate) fn typed(lua: &Lua, kind: Kind, text: &str) -> mlua::Result<LuaValue>
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::{Script, State};
+    use dbpress_core::options::table::Table;
+    use dbpress_core::options::OptionValues;
+
+    fn declared_by(lua: &str) -> Option<Vec<Declared>> {
+        let mut script = Script::from_source(
+            "t.lua",
+            lua.as_bytes().to_vec().into(),
+            "",
+            &OptionValues::new(Table::general()),
+        );
+        script.opts.clear();
+        State::main(&script).unwrap().declared().unwrap()
+    }
+
+    #[test]
+    fn a_declared_option_takes_the_kind_of_its_default_or_its_arg_type() {
+        let d = declared_by(
+            "sysbench.cmdline.options = { n = {'num', 3}, b = {'bool', false}, \
+             l = {'list', {'a', 2}}, s = {'str'}, ['f-x'] = {'file', 'p', sysbench.cmdline.ARG_FILE}, \
+             i = {'int', 4, sysbench.cmdline.ARG_INT} }",
+        )
+        .unwrap();
+        let got: Vec<(&str, Kind, Option<&str>)> = d
+            .iter()
+            .map(|d| (d.name.as_str(), d.kind, d.default.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("b", Kind::Bool, Some("off")),
+                ("f-x", Kind::Str, Some("p")),
+                ("i", Kind::Int, Some("4")),
+                ("l", Kind::List, Some("a,2")),
+                ("n", Kind::Float, Some("3")),
+                ("s", Kind::Str, None),
+            ]
+        );
+        // Rows are keyed with dashes, as the scanner reads `--f_x` and `--f-x` alike.
+        let names: Vec<&str> = rows("t.lua", &d).iter().map(|r| r.name).collect();
+        assert_eq!(names, ["b", "f-x", "i", "l", "n", "s"]);
+    }
+
+    #[test]
+    fn no_options_table_is_legacy_mode_and_a_bad_row_is_sysbenchs_message() {
+        assert_eq!(declared_by("x = 1"), None);
+        let mut script = Script::from_source(
+            "t.lua",
+            b"sysbench.cmdline.options = { x = 5 }".to_vec().into(),
+            "",
+            &OptionValues::new(Table::general()),
+        );
+        script.opts.clear();
+        let e = State::main(&script).unwrap().declared().unwrap_err();
+        assert_eq!(e.message, WRONG_STRUCTURE);
+    }
+}
