@@ -177,9 +177,11 @@ fn call_hook(state: &mut State, name: &str, host: &mut LazyHost<'_>) -> Result<(
 /// 0..N-1 and its own connection. True when every one succeeded.
 fn parallel(script: &Arc<Script>, command: &str, seed: u64, ctx: &Context<'_>) -> Result<bool> {
     use std::io::Write;
-    let mut out = dbpress_core::out::Stdout;
-    let _ = writeln!(out, "Initializing worker threads...\n");
-    let _ = out.flush();
+    if dbpress_core::verbosity::notices() {
+        let mut out = dbpress_core::out::Stdout;
+        let _ = writeln!(out, "Initializing worker threads...\n");
+        let _ = out.flush();
+    }
     let driver = driver_name(ctx.driver.dialect());
     let results: Vec<Result<bool>> = std::thread::scope(|s| {
         let threads: Vec<_> = (0..ctx.threads)
