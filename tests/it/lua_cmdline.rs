@@ -112,6 +112,7 @@ fn issue_41_declared_options_are_typed_as_sysbench_types_them_and_unknown_ones_r
             "--h_false",
             "--i_dash=8",
         ][..],
+        &["--a-int=", "--c-str=", "--e_list="][..],
     ] {
         let args: Vec<&str> = ["opts.lua", "show"].iter().chain(given).copied().collect();
         let ours = in_dir(crate::common::bin(), &dir, &args, None);

@@ -189,6 +189,8 @@ pub(crate) fn typed(lua: &Lua, kind: Kind, text: &str) -> mlua::Result<LuaValue>
         Kind::Bool => LuaValue::Boolean(parse_bool(text).unwrap_or(false)),
         Kind::Int | Kind::Float => match text.trim().parse::<f64>() {
             Ok(n) => LuaValue::Number(n),
+            // `--n=` is 0 to sysbench.
+            Err(_) if text.trim().is_empty() => LuaValue::Number(0.0),
             Err(_) => LuaValue::String(lua.create_string(text)?),
         },
         Kind::Str => LuaValue::String(lua.create_string(text)?),
