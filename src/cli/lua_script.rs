@@ -76,7 +76,10 @@ pub fn read(
     let Some(target) = target(named.as_deref(), force, reserved)? else {
         return Ok(None);
     };
-    let rest: Vec<String> = if from_test {
+    let rest: Vec<String> = if target.source.is_some() {
+        // A script on stdin runs once, whatever words follow (as under sysbench).
+        Vec::new()
+    } else if from_test {
         words
     } else {
         words.into_iter().skip(1).collect()
@@ -86,11 +89,7 @@ pub fn read(
     } else {
         target.path.clone()
     };
-    let command = if target.source.is_some() {
-        ""
-    } else {
-        rest.first().map_or("", |c| c.as_str())
-    };
+    let command = rest.first().map_or("", |c| c.as_str());
     let main = MainScript::load(&path, target.source, command)?;
     let (table, mut opts) = reread(args, &main)?;
     table::install(table);

@@ -132,7 +132,7 @@ pub fn workload_call_with(words: &[String], force_lua: bool) -> Result<WorkloadC
     let mut note = None;
     if let Some(note) = lua_script::parked_note(&first) {
         // Found and loaded while the command line was read (a bare name, stdin, any path).
-        let command = words.get(1).filter(|_| first != lua_script::STDIN).cloned();
+        let command = words.get(1).cloned();
         return Ok(WorkloadCall::Lua {
             path: first,
             command,

@@ -317,7 +317,7 @@ fn issue_41_a_script_is_found_from_test_a_bare_name_or_stdin() {
     let o = dbp(&[], Some("print('from stdin', sysbench.tid)\n"));
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "from stdin\t0\n");
-    let o = dbp(&["-"], Some("print('dash')\n"));
+    let o = dbp(&["-", "run"], Some("print('dash')\n"));
     assert_eq!(stdout(&o), "dash\n", "{}", stderr(&o));
 }
 
