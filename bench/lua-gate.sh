@@ -4,6 +4,14 @@
 #
 #   flock -o /tmp/dbpress-servers.lock bench/lua-gate.sh [REPS]
 #
+# PARTS picks what runs (default all three): `instr` (below), `qps` (QPS at 4 threads,
+# PAIRS alternating pairs of PAIR_SECONDS each, 4 tables of 100 000 rows; target median ratio
+# >= 1.0) and `memory` (peak RSS at 1 and 1000 threads for 10 s; target: dbpress's per
+# connection <= sysbench's); `tpcc` (Percona's sysbench-tpcc from ../shared/peers, unchanged,
+# prepared once by sysbench with TPCC_SCALE warehouses (default 2), then `run` under both
+# tools alternating, TPCC_PAIRS pairs (default 4) of TPCC_SECONDS (default 20) at 4 threads;
+# target: median ratio of transactions per second >= 1.0; not in the default PARTS).
+#
 # The copy is /usr/share/sysbench/oltp_point_select.lua with one comment line appended, so
 # dbpress runs it in Lua rather than as its built-in workload; both tools find oltp_common.lua
 # in /usr/share/sysbench through `require`. callgrind, 1 thread, runs of N and 2N events,
@@ -15,6 +23,10 @@
 # suit it). DBP names a dbpress binary already built (default: build this checkout's release).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/lib.sh
+PARTS="${PARTS:-instr qps memory}"
+PAIRS="${PAIRS:-6}"
+PAIR_SECONDS="${PAIR_SECONDS:-10}"
 reps="${1:-3}"
 N="${N:-5000}"
 DRY_N="${DRY_N:-20000}"
@@ -32,7 +44,6 @@ cp "/usr/share/sysbench/$SCRIPT.lua" "$copy"
 echo "-- a modified copy: dbpress runs it in Lua, not as its built-in workload (#41 gate)" >>"$copy"
 CONN=(--mysql-socket=/run/mysqld/mysqld.sock --mysql-user=sbtest --mysql-password=sbtest --mysql-db=sbtest)
 COMMON=(--rand-type=uniform --tables=1 --table-size=10000 --threads=1 --time=0)
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 instructions() { # command... -> total instructions
   valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" >/dev/null 2>"$work/cg.err"
@@ -56,8 +67,52 @@ per_event() { # tool n extra...
   echo $(((b - a) / n))
 }
 
-"$DBP" "$SCRIPT" cleanup "${CONN[@]}" >/dev/null
-"$DBP" "$SCRIPT" prepare "${CONN[@]}" --tables=1 --table-size=10000 >/dev/null
+fresh_tables() { # tables rows
+  "$DBP" "$SCRIPT" cleanup "${CONN[@]}" --tables=4 >/dev/null
+
+tps_of() { # output file -> transactions per second from the sysbench-format summary
+  awk '/^    transactions:/ {gsub(/[()]/, "", $3); print $3}' "$1"
+}
+
+if wants tpcc; then
+  TPCC_SCALE="${TPCC_SCALE:-2}"
+  TPCC_PAIRS="${TPCC_PAIRS:-4}"
+  TPCC_SECONDS="${TPCC_SECONDS:-20}"
+  cp -r ../shared/peers/sysbench-tpcc "$work/tpcc"
+  T=(--scale="$TPCC_SCALE" --tables=1)
+  (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" cleanup >/dev/null 2>&1 || true)
+  (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=2 prepare >/dev/null)
+  echo "### #41 gate: sysbench-tpcc run, the same unchanged tpcc.lua, $TPCC_SCALE warehouses, 4 threads, Unix socket, ${TPCC_SECONDS}s per run, $TPCC_PAIRS alternating pairs"
+  echo
+  echo "| pair | sysbench tps | dbpress tps | ratio |"
+  echo "|---:|---:|---:|---:|"
+  ratios=()
+  for i in $(seq 1 "$TPCC_PAIRS"); do
+    if [ $((i % 2)) = 1 ]; then order="sysbench dbpress"; else order="dbpress sysbench"; fi
+    for tool in $order; do
+      if [ "$tool" = sysbench ]; then
+        (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=4 --time="$TPCC_SECONDS" run >/tmp/dbpress-sb.txt)
+      else
+        (cd "$work/tpcc" && "$DBP" ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=4 --time="$TPCC_SECONDS" run >/tmp/dbpress-dp.txt 2>/dev/null)
+      fi
+    done
+    s=$(tps_of /tmp/dbpress-sb.txt); d=$(tps_of /tmp/dbpress-dp.txt)
+    r=$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d/s}')
+    ratios+=("$r")
+    echo "| $i | $s | $d | $r |"
+  done
+  echo
+  echo "Median pair ratio dbpress/sysbench: **$(printf '%s\n' "${ratios[@]}" | median)** (spread $(printf '%s\n' "${ratios[@]}" | sort -g | head -1)–$(printf '%s\n' "${ratios[@]}" | sort -g | tail -1)); target ≥ 1.0."
+  echo
+  (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" cleanup >/dev/null)
+fi
+  "$DBP" "$SCRIPT" prepare "${CONN[@]}" --tables="$1" --table-size="$2" --threads=2 >/dev/null
+}
+
+wants() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+
+if wants instr; then
+fresh_tables 1 10000
 echo "### #41 gate: client instructions per event, the same modified $SCRIPT.lua (callgrind, N vs 2N, 1 thread; $reps repetitions, alternating)"
 echo
 echo "| target | sysbench 1.0.20 | dbpress (LuaJIT) | ratio (target ≤ 0.7) | repetitions sysbench / dbpress |"
@@ -75,4 +130,75 @@ for row in "MariaDB socket|$N|" "--mysql-dry-run|$DRY_N|--mysql-dry-run"; do
   verdict=$(awk -v r="$ratio" 'BEGIN {print (r <= 0.7) ? "met" : "**missed**"}')
   echo "| $label (N=$n) | $s | $d | $ratio $verdict | ${ss[*]} / ${ds[*]} |"
 done
-"$DBP" "$SCRIPT" cleanup "${CONN[@]}" >/dev/null
+fi
+
+if wants qps; then
+  fresh_tables 4 100000
+  echo
+  echo "### #41 gate: QPS of the same modified $SCRIPT.lua, 4 threads, Unix socket, ${PAIR_SECONDS}s per run, $PAIRS alternating pairs"
+  echo
+  LUA_RUN=(--rand-type=uniform --tables=4 --table-size=100000 --threads=4 --time="$PAIR_SECONDS")
+  sb_run() { (cd "$work" && sysbench "$copy" "${CONN[@]}" "${LUA_RUN[@]}" run >"$1"); }
+  dp_run() { (cd "$work" && "$DBP" "$copy" run "${CONN[@]}" "${LUA_RUN[@]}" >"$1" 2>/dev/null); }
+  qps_pairs "; target ≥ 1.0"
+fi
+
+if wants memory; then
+  fresh_tables 1 10000
+  echo "### #41 gate: 1000 connections, the same modified $SCRIPT.lua, 10 s, Unix socket"
+  echo
+  echo "| tool | threads | peak RSS MiB | QPS |"
+  echo "|---|---:|---:|---:|"
+  LUA_RUN=(--rand-type=uniform --tables=1 --table-size=10000 --time=10)
+  for threads in 1 1000; do
+    (cd "$work" && exec "$DBP" "$copy" run "${CONN[@]}" "${LUA_RUN[@]}" --threads=$threads >/tmp/dbpress-dp.txt 2>/dev/null) &
+    p=$(rss_peak_kib $!); wait
+    eval "dp_$threads=$p"
+    echo "| dbpress | $threads | $((p / 1024)) | $(qps_of /tmp/dbpress-dp.txt) |"
+    (cd "$work" && exec sysbench "$copy" "${CONN[@]}" "${LUA_RUN[@]}" --threads=$threads run >/tmp/dbpress-sb.txt) &
+    p=$(rss_peak_kib $!); wait
+    eval "sb_$threads=$p"
+    echo "| sysbench | $threads | $((p / 1024)) | $(qps_of /tmp/dbpress-sb.txt) |"
+  done
+  echo
+  echo "Per connection, (RSS at 1000 − RSS at 1) / 999: dbpress **$(( (dp_1000 - dp_1) / 999 )) KiB**, sysbench $(( (sb_1000 - sb_1) / 999 )) KiB; target: dbpress ≤ sysbench."
+  echo
+fi
+"$DBP" "$SCRIPT" cleanup "${CONN[@]}" --tables=4 >/dev/null
+
+tps_of() { # output file -> transactions per second from the sysbench-format summary
+  awk '/^    transactions:/ {gsub(/[()]/, "", $3); print $3}' "$1"
+}
+
+if wants tpcc; then
+  TPCC_SCALE="${TPCC_SCALE:-2}"
+  TPCC_PAIRS="${TPCC_PAIRS:-4}"
+  TPCC_SECONDS="${TPCC_SECONDS:-20}"
+  cp -r ../shared/peers/sysbench-tpcc "$work/tpcc"
+  T=(--scale="$TPCC_SCALE" --tables=1)
+  (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" cleanup >/dev/null 2>&1 || true)
+  (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=2 prepare >/dev/null)
+  echo "### #41 gate: sysbench-tpcc run, the same unchanged tpcc.lua, $TPCC_SCALE warehouses, 4 threads, Unix socket, ${TPCC_SECONDS}s per run, $TPCC_PAIRS alternating pairs"
+  echo
+  echo "| pair | sysbench tps | dbpress tps | ratio |"
+  echo "|---:|---:|---:|---:|"
+  ratios=()
+  for i in $(seq 1 "$TPCC_PAIRS"); do
+    if [ $((i % 2)) = 1 ]; then order="sysbench dbpress"; else order="dbpress sysbench"; fi
+    for tool in $order; do
+      if [ "$tool" = sysbench ]; then
+        (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=4 --time="$TPCC_SECONDS" run >/tmp/dbpress-sb.txt)
+      else
+        (cd "$work/tpcc" && "$DBP" ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=4 --time="$TPCC_SECONDS" run >/tmp/dbpress-dp.txt 2>/dev/null)
+      fi
+    done
+    s=$(tps_of /tmp/dbpress-sb.txt); d=$(tps_of /tmp/dbpress-dp.txt)
+    r=$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d/s}')
+    ratios+=("$r")
+    echo "| $i | $s | $d | $r |"
+  done
+  echo
+  echo "Median pair ratio dbpress/sysbench: **$(printf '%s\n' "${ratios[@]}" | median)** (spread $(printf '%s\n' "${ratios[@]}" | sort -g | head -1)–$(printf '%s\n' "${ratios[@]}" | sort -g | tail -1)); target ≥ 1.0."
+  echo
+  (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" cleanup >/dev/null)
+fi

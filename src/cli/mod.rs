@@ -6,7 +6,7 @@
 //! word names is the command table's business (`commands`).
 
 pub use dbpress_config::Command;
-use dbpress_core::error::{usage, Result};
+use dbpress_core::error::{failed, usage, Result};
 use dbpress_core::options::scan::{
     parse_options_in, scan_in, workload_from_test, Scanned, UNKNOWN_OPTION_HINT,
 };
@@ -53,7 +53,8 @@ pub enum WorkloadCall {
     /// script, any other script, or any script under `--lua`.
     Lua {
         path: String,
-        command: Command,
+        /// Any word: a built-in command or one the script declares; None to load it only.
+        command: Option<String>,
         /// Why it runs in Lua, for a notice.
         note: String,
     },
@@ -72,8 +73,29 @@ pub fn parse_options_of(args: &[String], command: &str) -> Result<OptionValues> 
     })
 }
 
+/// A command line read in sysbench's grammar, no bare word taken for a Lua script's name (a
+/// `.lua` path still is) and stdin not read.
 pub fn parse(args: &[String]) -> Result<Invocation> {
-    let (opts, words, test_name) = match scan_in(&options_table(), args)? {
+    parse_with(args, None)
+}
+
+/// `parse`, where `reserved` says which bare words are dbpress's own: any other that names no
+/// built-in workload is looked up as sysbench looks up a script, and with no word at all a
+/// script piped in is read from stdin. A Lua script's options are read knowing the ones it
+/// declares (`lua_script`).
+pub fn parse_with(args: &[String], reserved: Option<&dyn Fn(&str) -> bool>) -> Result<Invocation> {
+    let table = options_table();
+    if let Some((words, opts)) = lua_script::read(&table, args, reserved)? {
+        if let Some(extra) = words.get(2) {
+            // sysbench's line and exit code for a third word.
+            return Err(failed(format!(
+                "Unrecognized command line argument: {extra}: the form is `dbpress {} [command] [options]`",
+                words[0]
+            )));
+        }
+        return Ok(Invocation::Words { words, opts });
+    }
+    let (opts, words, test_name) = match scan_in(&table, args)? {
         Scanned::Options(o, w, t) => (o, w, t),
         Scanned::Help => return Ok(Invocation::Help),
         Scanned::Version => return Ok(Invocation::Version),
@@ -108,61 +130,28 @@ pub fn workload_call(words: &[String]) -> Result<WorkloadCall> {
 pub fn workload_call_with(words: &[String], force_lua: bool) -> Result<WorkloadCall> {
     let mut first = words[0].clone();
     let mut note = None;
+    if let Some(note) = lua_script::parked_note(&first) {
+        // Found and loaded while the command line was read (a bare name, stdin, any path).
+        let command = words.get(1).cloned();
+        return Ok(WorkloadCall::Lua {
+            path: first,
+            command,
+            note,
+        });
+    }
     if first.ends_with(".lua") {
         // sysbench takes its packaged scripts by path (`sysbench /usr/share/sysbench/oltp_read_write.lua run`):
         // each byte-identical stock one is one of dbpress's built-in workloads under the same
         // name; anything else runs as written, in Lua.
         let name = workload_from_test(&first);
-        let exists = std::path::Path::new(&first).is_file();
-        let lua_note = if force_lua {
-            Some(format!(
-                "{first}: --lua given: running the script in embedded LuaJIT"
-            ))
-        } else if dbpress_workload::registry::known(&name).is_err() {
-            if !exists {
-                return Err(usage(format!(
-                    "cannot find the Lua script '{first}' (no such file): give the path of a sysbench script, \
-                     or a built-in workload (`dbpress list`)"
-                )));
-            }
-            Some(format!(
-                "{first} is not one of sysbench's stock scripts: running it in embedded LuaJIT"
-            ))
-        } else {
-            match stock_lua::recognise(&first, &name) {
-                Ok(n) => {
-                    note = Some(n);
-                    None
-                }
-                Err(_) if exists => Some(format!(
-                    "{first} is not sysbench 1.0.20's stock {name}.lua (its SHA-256 differs): running it as written, in embedded LuaJIT"
-                )),
-                Err(e) => return Err(e),
-            }
-        };
-        if let Some(lua_note) = lua_note {
-            let command = match words.get(1) {
-                None => {
-                    return Err(usage(format!(
-                        "no command given for '{first}': use `dbpress {first} run` (or prepare, cleanup)"
-                    )))
-                }
-                Some(w) => Command::parse(w).filter(|c| {
-                    matches!(c, Command::Run | Command::Prepare | Command::Cleanup)
-                }),
-            };
-            let Some(command) = command else {
-                return Err(usage(format!(
-                    "'{}': dbpress runs a Lua script's run, prepare and cleanup so far (#41): use `dbpress {first} run`",
-                    words[1]
-                )));
-            };
+        if let Some(note) = stock_lua::lua_note(&first, force_lua)? {
             return Ok(WorkloadCall::Lua {
                 path: first,
-                command,
-                note: lua_note,
+                command: words.get(1).cloned(),
+                note,
             });
         }
+        note = Some(stock_lua::recognise(&first, &name)?);
         first = name;
     }
     let second = words.get(1).cloned();
@@ -172,6 +161,17 @@ pub fn workload_call_with(words: &[String], force_lua: bool) -> Result<WorkloadC
         return Err(usage(format!(
             "'{first}' is a command, not a workload: the workload comes first, `dbpress {workload} {first}` \
              (workloads: `dbpress list`)"
+        )));
+    }
+    if dbpress_workload::registry::known(&first).is_err() {
+        let available: Vec<&str> = dbpress_workload::registry::list()
+            .iter()
+            .map(|(n, _)| *n)
+            .collect();
+        return Err(failed(format!(
+            "Cannot find benchmark '{first}': no such built-in test, file or module: give a built-in workload ({}; `dbpress list`), \
+             a script's path, or a module on LUA_PATH",
+            available.join(", ")
         )));
     }
     let Some(cmd_word) = second else {
@@ -209,7 +209,13 @@ pub fn parse_workload(args: &[String]) -> Result<(String, Command, OptionValues)
                 Ok((workload, command, opts))
             }
             WorkloadCall::Help(w) => Err(usage(format!("`{w} help` asks for help, not a run"))),
-            WorkloadCall::Lua { path, command, .. } => Ok((path, command, opts)),
+            WorkloadCall::Lua { path, command, .. } => {
+                let command = command
+                    .as_deref()
+                    .and_then(Command::parse)
+                    .ok_or_else(|| usage(format!("`{path}` names no built-in command to run")))?;
+                Ok((path, command, opts))
+            }
         },
         other => Err(usage(format!("not a workload's command line: {other:?}"))),
     }
@@ -225,6 +231,8 @@ pub fn print_notices(opts: &OptionValues) {
     }
 }
 
+mod lua_path;
+pub mod lua_script;
 mod stock_lua;
 
 #[cfg(test)]

@@ -1,12 +1,13 @@
 //! sysbench's packaged Lua scripts given by path (`sysbench /usr/share/sysbench/oltp_read_write.lua
-//! run`, pasted as `dbpress /usr/share/sysbench/oltp_read_write.lua run`). dbpress does not run
-//! Lua: it runs its built-in workload of the same name, which issues the same SQL — but only for
-//! the stock script. A file at that path is compared with Debian's sysbench 1.0.20 package by its
-//! SHA-256; an edited copy (the very case of an `oltp_read_write.lua` changed to let the server
-//! pick ids) is refused, since running the built-in workload would measure something else under
-//! its name.
+//! run`, pasted as `dbpress /usr/share/sysbench/oltp_read_write.lua run`): only a byte-identical
+//! stock script runs as dbpress's built-in workload of the same name, which issues the same SQL.
+//! A file at that path is compared with Debian's sysbench 1.0.20 package by its SHA-256; an
+//! edited copy (the very case of an `oltp_read_write.lua` changed to let the server pick ids), or
+//! any script under `--lua`, runs as written in embedded LuaJIT (`lua_note`, #41), since the
+//! built-in workload would measure something else under its name.
 
 use dbpress_core::error::{usage, Result};
+use dbpress_core::options::scan::workload_from_test;
 use sha2::{Digest, Sha256};
 
 /// SHA-256 of each script in /usr/share/sysbench of Debian's sysbench 1.0.20+ds-5.
@@ -85,6 +86,39 @@ pub fn recognise(path: &str, name: &str) -> Result<String> {
              so it cannot measure this script as written; put its SQL in a script for `dbpress script run -f FILE`, \
              or run the built-in workload as `dbpress {name}`"
         ))),
+    }
+}
+
+/// Why the script at `path` runs in Lua (the notice), or None when it is a stock script that
+/// runs as dbpress's built-in workload; the one line when it is neither.
+pub fn lua_note(path: &str, force_lua: bool) -> Result<Option<String>> {
+    // sysbench takes its packaged scripts by path (`sysbench /usr/share/sysbench/oltp_read_write.lua run`):
+    // each byte-identical stock one is one of dbpress's built-in workloads under the same
+    // name; anything else runs as written, in Lua.
+    let name = workload_from_test(path);
+    let exists = std::path::Path::new(path).is_file();
+    if force_lua {
+        return Ok(Some(format!(
+            "{path}: --lua given: running the script in embedded LuaJIT"
+        )));
+    }
+    if dbpress_workload::registry::known(&name).is_err() {
+        if !exists {
+            return Err(usage(format!(
+                "cannot find the Lua script '{path}' (no such file): give the path of a sysbench script, \
+                 or a built-in workload (`dbpress list`)"
+            )));
+        }
+        return Ok(Some(format!(
+            "{path} is not one of sysbench's stock scripts: running it in embedded LuaJIT"
+        )));
+    }
+    match recognise(path, &name) {
+        Ok(_) => Ok(None),
+        Err(_) if exists => Ok(Some(format!(
+            "{path} is not sysbench 1.0.20's stock {name}.lua (its SHA-256 differs): running it as written, in embedded LuaJIT"
+        ))),
+        Err(e) => Err(e),
     }
 }
 

@@ -31,18 +31,19 @@ pub fn dispatch(args: &[String]) -> Result<u8> {
     if let Some(Grammar::Own(main)) = args.first().and_then(|a| named(a)).map(|c| &c.grammar) {
         return main(&args[1..]);
     }
-    let (main, words, opts): (Entry, Vec<String>, OptionValues) = match cli::parse(args)? {
-        // `--version` and `--help` (or nothing at all) answer before any word is read.
-        Invocation::Version => (help::version, Vec::new(), OptionValues::default()),
-        Invocation::Help => (help::help, Vec::new(), OptionValues::default()),
-        Invocation::Words { words, opts } => match named(&words[0]) {
-            Some(Subcommand {
-                grammar: Grammar::Sysbench(main),
-                ..
-            }) => (*main, words[1..].to_vec(), opts),
-            _ => (workloads(), words, opts),
-        },
-    };
+    let (main, words, opts): (Entry, Vec<String>, OptionValues) =
+        match cli::parse_with(args, Some(&|w| named(w).is_some()))? {
+            // `--version` and `--help` (or nothing at all) answer before any word is read.
+            Invocation::Version => (help::version, Vec::new(), OptionValues::default()),
+            Invocation::Help => (help::help, Vec::new(), OptionValues::default()),
+            Invocation::Words { words, opts } => match named(&words[0]) {
+                Some(Subcommand {
+                    grammar: Grammar::Sysbench(main),
+                    ..
+                }) => (*main, words[1..].to_vec(), opts),
+                _ => (workloads(), words, opts),
+            },
+        };
     main(&Call {
         words: &words,
         opts: &opts,

@@ -5,6 +5,7 @@
 //! - `table`: the rows
 //! - `dispatch`: from argv to a row
 //! - `workload`: `dbpress <workload> prepare|run|…`, one run or a thread sweep
+//! - `lua_commands`: a Lua script's command (its own, or run, prepare, cleanup, help)
 //! - `help`: the general help, a workload's options, `list`, `--version`
 //! - `report`: `dbpress report FILE`, a saved result rendered again
 //! - `compare`: `dbpress compare A B …`, results side by side (files, or runs of the store)
@@ -18,6 +19,7 @@ mod dispatch;
 mod experiment;
 mod experiment_report;
 mod help;
+mod lua_commands;
 mod own_args;
 mod report;
 mod results;

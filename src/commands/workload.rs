@@ -13,6 +13,7 @@ use dbpress_core::{signals, verbosity};
 use dbpress_driver::Driver;
 use dbpress_report::OutputFormat;
 use dbpress_result::VERSION;
+use dbpress_workload::lua::commands::MainScript;
 use dbpress_workload::{Context, Workload};
 use std::io::Write;
 
@@ -58,29 +59,32 @@ pub fn main(call: &Call<'_>) -> Result<u8> {
     run_command(&cfg, w.as_ref(), args)
 }
 
-/// A Lua script run as written (#41): one run, its prepare or its cleanup.
-fn lua(call: &Call<'_>, path: &str, command: Command, note: &str) -> Result<u8> {
-    let (opts, args) = (call.opts, call.argv);
+/// A Lua script run as written (#41): its top level (already run while the command line was
+/// read), then its command, as `lua_commands` runs it.
+fn lua(call: &Call<'_>, path: &str, command: Option<String>, note: &str) -> Result<u8> {
+    let opts = call.opts;
     verbosity::set(opts.int(dbpress_config::keys::VERBOSITY)? as u8);
     cli::print_notices(opts);
+    let parked = cli::lua_script::take(path);
     if verbosity::warnings() {
-        eprintln!("dbpress: notice: {note}");
+        for w in parked.iter().flat_map(|p| &p.warnings) {
+            eprintln!("dbpress: warning: {w}");
+        }
+        if !note.is_empty() {
+            eprintln!("dbpress: notice: {note}");
+        }
     }
-    if sweep::levels(opts)?.is_some() {
-        return Err(error::usage(format!(
-            "--threads={} is a list: dbpress runs a Lua script at one --threads so far (#41)",
-            opts.text(dbpress_config::keys::THREADS)
-        )));
+    let main = match parked {
+        Some(p) => p.main,
+        None => MainScript::load(path, None, command.as_deref().unwrap_or(""))?,
+    };
+    match command {
+        // No command: the script is loaded (its top level ran), and that is all, as in sysbench.
+        None => Ok(0),
+        Some(command) => super::lua_commands::run(call, main, &command, &|cfg, w| {
+            run_command(cfg, w, call.argv)
+        }),
     }
-    let cfg = RunConfig::from_options(path, command, opts)?;
-    let w = dbpress_workload::lua::LuaWorkload::new(
-        path,
-        command.name(),
-        opts,
-        cfg.keys.dist.clone(),
-        cfg.keys.seed,
-    )?;
-    run_command(&cfg, &w, args)
 }
 
 fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8> {

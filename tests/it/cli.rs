@@ -72,10 +72,6 @@ fn help_for_a_workload_lists_options_with_defaults() {
 fn bad_input_exits_2_with_one_line() {
     let cases: &[(&[&str], &str)] = &[
         (
-            &["nosuch_workload", "run"],
-            "unknown workload 'nosuch_workload'",
-        ),
-        (
             &["oltp_read_write", "run", "--treads=4"],
             "did you mean --threads?",
         ),
@@ -103,6 +99,15 @@ fn bad_input_exits_2_with_one_line() {
         assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
         assert_one_clean_line(&o);
     }
+    // A name that is no workload, file or module: sysbench's line and exit code (#41).
+    let o = dbpress(&["nosuch_workload", "run"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("Cannot find benchmark 'nosuch_workload'"),
+        "{}",
+        stderr(&o)
+    );
+    assert_one_clean_line(&o);
 }
 
 #[test]

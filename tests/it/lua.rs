@@ -130,10 +130,10 @@ fn issue_41_a_script_error_is_one_line_with_its_file_and_line() {
     );
 
     // A sysbench function dbpress's prelude lacks yet: named, with where the script calls it.
-    let missing = dir.join("needs_zipfian.lua");
+    let missing = dir.join("needs_hexadecimal.lua");
     std::fs::write(
         &missing,
-        "-- 1.1's zipfian\nfunction event()\n  return sysbench.rand.zipfian(1, 10)\nend\n",
+        "-- a fork's hexadecimal\nfunction event()\n  return sysbench.rand.hexadecimal(1, 10)\nend\n",
     )
     .unwrap();
     let o = dbpress(&[
@@ -145,7 +145,7 @@ fn issue_41_a_script_error_is_one_line_with_its_file_and_line() {
     ]);
     assert_fails_with(&o, 1, &format!("{}:3: ", missing.display()));
     assert!(
-        stderr(&o).contains("sysbench.rand.zipfian is not supported by dbpress yet"),
+        stderr(&o).contains("sysbench.rand.hexadecimal is not supported by dbpress yet"),
         "{}",
         stderr(&o)
     );

@@ -29,6 +29,16 @@ mod forced_shutdown;
 mod layers;
 /// Issue 41: sysbench Lua scripts in embedded LuaJIT, on MariaDB and in dry run.
 mod lua;
+/// Issue 41: a Lua script's command line: its options, help, commands, and where it is found.
+mod lua_cmdline;
+/// Issue 41: a Lua script as an experiment's workload.
+mod lua_experiment;
+/// Issue 41: sysbench's C functions through `ffi.C`, the 0.5 layer, sysbench.histogram.
+mod lua_ffi;
+/// Issue 41: every stock sysbench script in Lua makes the server do what sysbench makes it do.
+mod lua_parity;
+/// Issue 41: --rate and --warmup-time on a Lua script.
+mod lua_rate;
 /// Issue 41: sysbench.sql's results, bulk inserts and error classes, against the real sysbench.
 mod lua_sql;
 /// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.

@@ -21,7 +21,7 @@ const RESULT: i32 = 2;
 /// Run `f`, turning a panic into an error the script raises; `fallback` is what the call
 /// returns then.
 #[inline(always)]
-fn guarded<T>(ctx: *mut Ctx, fallback: T, f: impl FnOnce(&mut Ctx) -> T) -> T {
+pub(crate) fn guarded<T>(ctx: *mut Ctx, fallback: T, f: impl FnOnce(&mut Ctx) -> T) -> T {
     // SAFETY: the prelude passes the pointer Rust handed it for this state, which outlives the
     // state; calls come from the state's own thread only.
     let ctx = unsafe { &mut *ctx };

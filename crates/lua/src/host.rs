@@ -38,6 +38,14 @@ pub trait Host {
     }
     /// The event `next_event` started has ended.
     fn event_done(&mut self) {}
+    /// `sb_event_start` in a script's own loop: the event `next_event` claimed starts now (what
+    /// the script did in between, such as its own pacing, is not the event's time). Nothing
+    /// for a resumed event: its retries stay inside one timed event.
+    fn event_start(&mut self) {}
+    /// `sb_counter_inc(tid, counter)`: the script counts one of sysbench's counters itself
+    /// (`SB_CNT_*`: 0 other, 1 read, 2 write, 4 error, 5 reconnect), as sysbench-tpcc counts
+    /// its deliberate rollbacks as errors.
+    fn count(&mut self, _counter: i32) {}
 }
 
 /// A failed call's error, read by the prelude (`dbp_err`), which raises it in the script.
@@ -276,13 +284,27 @@ pub unsafe fn lend<R>(ctx: *mut Ctx, host: &mut dyn Host, f: impl FnOnce() -> R)
     // SAFETY: only the lifetime is erased; see above.
     let h: NonNull<dyn Host> = unsafe { std::mem::transmute(h) };
     unsafe { (*ctx).host = Some(h) };
-    struct Clear(*mut Ctx);
+    // sysbench's C functions a script calls through `ffi.C` take no context: they find it here.
+    let outer = CURRENT.with(|c| c.replace(ctx));
+    struct Clear(*mut Ctx, *mut Ctx);
     impl Drop for Clear {
         fn drop(&mut self) {
             // SAFETY: the context outlives the guard.
             unsafe { (*self.0).host = None };
+            CURRENT.with(|c| c.set(self.1));
         }
     }
-    let _clear = Clear(ctx);
+    let _clear = Clear(ctx, outer);
     f()
+}
+
+thread_local! {
+    /// The context of the state this thread is in a call into (`lend`), else null.
+    static CURRENT: std::cell::Cell<*mut Ctx> = const { std::cell::Cell::new(std::ptr::null_mut()) };
+}
+
+/// The context `lend` set on this thread: the state a script's `ffi.C.sb_*` call comes from.
+#[inline(always)]
+pub(crate) fn current() -> *mut Ctx {
+    CURRENT.with(|c| c.get())
 }

@@ -2,15 +2,24 @@
 //! workload that runs a script (`dbpress-workload`'s `lua/`) lends each state a `Host` for its
 //! SQL and calls its entry points.
 //!
-//! - `state`: a state per thread, the script loaded as `@path`, `sysbench.opt`, entry points
+//! - `state`: a state per thread, the script loaded as `@path`, entry points and commands
+//! - `cmdline`: the options a script declares (as option rows) and `sysbench.opt` exported
 //! - `host`: `Host` (the SQL side the workload provides) and the per-state context
 //! - `ffi`: the `extern "C"` functions the prelude calls through LuaJIT FFI
+//! - `exports`: sysbench's own C symbols (`sb_*`) for scripts that call them through `ffi.C`,
+//!   and the 1.1 rand superset
+//! - `histogram`: `sysbench.histogram`'s buckets and sysbench's rendering of them
 //! - `prelude/*.lua`: dbpress's own clean-room `sysbench.*`, one part per file (base: FFI
-//!   declarations and the `sysbench` table; rand; sql; loop; compat: the 0.5 names; modules)
+//!   declarations and the `sysbench` table; cmdline; sysbench_ffi: sysbench's C declarations;
+//!   rand; sql; loop; compat: the 0.5 names; modules)
 
+pub mod cmdline;
+mod exports;
 mod ffi;
+mod histogram;
 pub mod host;
 pub mod state;
 
+pub use cmdline::{Declared, Opt};
 pub use host::Host;
-pub use state::{Opt, Script, ScriptError, State};
+pub use state::{Script, ScriptError, State};

@@ -3,10 +3,10 @@
 //! `sysbench.opt` completed from the options the script declared. Its entry points are called
 //! through cached functions; SQL goes to the `Host` lent for the call.
 
-use crate::ffi;
+use crate::cmdline::{self, typed, Declared, Opt};
 use crate::host::{lend, Ctx, Host};
-use dbpress_core::options::table::Kind;
-use dbpress_core::options::{parse_bool, OptionValues};
+use crate::{exports, ffi};
+use dbpress_core::options::OptionValues;
 use dbpress_core::rand::{DistParams, Rng};
 use dbpress_session::DbError;
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue};
@@ -15,8 +15,10 @@ use std::thread::ThreadId;
 
 /// dbpress's clean-room `sysbench.*`, in the order the parts run: `base` first (its FFI
 /// declarations and entry points, handed to the others), `modules` last (it closes `sysbench`).
-const PRELUDE: [(&str, &str); 6] = [
+const PRELUDE: [(&str, &str); 8] = [
     ("base", include_str!("prelude/base.lua")),
+    ("cmdline", include_str!("prelude/cmdline.lua")),
+    ("sysbench_ffi", include_str!("prelude/sysbench_ffi.lua")),
     ("rand", include_str!("prelude/rand.lua")),
     ("sql", include_str!("prelude/sql.lua")),
     ("loop", include_str!("prelude/loop.lua")),
@@ -28,19 +30,11 @@ const PRELUDE: [(&str, &str); 6] = [
 pub struct Script {
     pub path: String,
     pub source: Arc<[u8]>,
-    /// The command word (`run`, `prepare`, …), `sysbench.cmdline.command`.
+    /// The command word (`run`, `prepare`, …), `sysbench.cmdline.command`; empty for none.
     pub command: String,
     pub opts: Vec<Opt>,
-}
-
-/// One option for `sysbench.opt`, as dbpress read it.
-pub struct Opt {
-    /// With underscores, as scripts spell it.
-    pub name: String,
-    pub kind: Kind,
-    pub text: String,
-    /// Given on the command line (else a script's declared default wins over dbpress's).
-    pub explicit: bool,
+    /// The command line as given, `sysbench.cmdline.argv` (0-based: the program's name first).
+    pub argv: Vec<String>,
 }
 
 impl Script {
@@ -48,6 +42,16 @@ impl Script {
     pub fn load(path: &str, command: &str, values: &OptionValues) -> Result<Script, String> {
         let source =
             std::fs::read(path).map_err(|e| format!("cannot read the Lua script '{path}': {e}"))?;
+        Ok(Script::from_source(path, source.into(), command, values))
+    }
+
+    /// A script already read (from stdin, or by the main state), named `path` in errors.
+    pub fn from_source(
+        path: &str,
+        source: Arc<[u8]>,
+        command: &str,
+        values: &OptionValues,
+    ) -> Script {
         let opts = values
             .table()
             .rows()
@@ -59,12 +63,13 @@ impl Script {
                 explicit: values.is_set(s.name),
             })
             .collect();
-        Ok(Script {
+        Script {
             path: path.to_string(),
-            source: source.into(),
+            source,
             command: command.to_string(),
             opts,
-        })
+            argv: Vec::new(),
+        }
     }
 }
 
@@ -162,35 +167,102 @@ impl State {
         rng: Rng,
         dist: &DistParams,
     ) -> Result<State, ScriptError> {
+        let mut state = State::bare(tid, rng, dist);
+        state.set_driver(driver);
+        state.boot(script, driver).map_err(|e| state.error(&e))?;
+        state.cache_event();
+        Ok(state)
+    }
+
+    /// The main state (sysbench's global one) before the command line is read: the prelude and
+    /// the script's top level, so its declared options (`declared`) can be read; `configure`
+    /// then gives it the options, the driver and the random streams.
+    pub fn main(script: &Script) -> Result<State, ScriptError> {
+        let state = State::bare(0, Rng::new(1, 0), &DistParams::default());
+        let run = || -> mlua::Result<()> {
+            state.prelude(script, "")?;
+            state.run_script(script)
+        };
+        run().map_err(|e| state.error(&e))?;
+        Ok(state)
+    }
+
+    /// The main state made ready for its command: `script`'s options exported into
+    /// `sysbench.opt`, the command named, the driver and random streams set.
+    pub fn configure(
+        &mut self,
+        script: &Script,
+        driver: &str,
+        rng: Rng,
+        dist: &DistParams,
+    ) -> Result<(), ScriptError> {
+        self.check_thread();
+        // SAFETY: this state's context, on its thread; replaced in place, so the address the
+        // prelude holds stays valid (no statement or host refers to the old one yet).
+        unsafe { *self.ctx = *Ctx::new(rng, dist) };
+        let run = || -> mlua::Result<()> {
+            let info: Table = self.lua.named_registry_value("dbpress_info")?;
+            info.raw_set("driver", driver)?;
+            let sysbench: Table = self.lua.globals().raw_get("sysbench")?;
+            let cmd: Table = sysbench.raw_get("cmdline")?;
+            cmd.raw_set("command", command_value(&script.command))?;
+            cmd.raw_set("argv", argv_table(&self.lua, &script.argv)?)?;
+            cmdline::export(&self.lua, &script.opts)
+        };
+        run().map_err(|e| self.error(&e))?;
+        self.set_driver(driver);
+        self.cache_event();
+        Ok(())
+    }
+
+    /// PostgreSQL's errors are SQLSTATEs, which a script sees as sql_state with errno 0.
+    fn set_driver(&mut self, driver: &str) {
+        // SAFETY: this state's context, on its thread.
+        unsafe { (*self.ctx).pg = driver == "pgsql" };
+    }
+
+    fn bare(tid: u32, rng: Rng, dist: &DistParams) -> State {
         // SAFETY: sysbench's scripts need `ffi` (and `debug`, `io`, `os`): the whole standard
         // library, as sysbench opens it.
         let lua = unsafe { Lua::unsafe_new_with(StdLib::ALL, LuaOptions::new()) };
-        let ctx = Box::into_raw(Ctx::new(rng, dist));
-        // SAFETY: just made, not yet shared.
-        unsafe { (*ctx).pg = driver == "pgsql" };
-        let mut state = State {
+        State {
             lua,
-            ctx,
+            ctx: Box::into_raw(Ctx::new(rng, dist)),
             event: None,
             enter: None,
             tid,
             thread: std::thread::current().id(),
-        };
-        state.enter = Some(state.boot(script, driver).map_err(|e| state.error(&e))?);
-        state.event = state
+        }
+    }
+
+    /// The script's `event` and the prelude's `enter`, looked up once the script has run.
+    fn cache_event(&mut self) {
+        self.enter = self
+            .lua
+            .named_registry_value::<Table>("dbpress_parts")
+            .and_then(|p| p.raw_get::<Option<Function>>("enter"))
+            .ok()
+            .flatten();
+        self.event = self
             .lua
             .globals()
             .get::<Option<Function>>("event")
             .ok()
             .flatten();
-        Ok(state)
     }
 
-    /// Run the prelude and the script; returns the prelude's `enter`.
-    fn boot(&self, script: &Script, driver: &str) -> mlua::Result<Function> {
+    fn boot(&self, script: &Script, driver: &str) -> mlua::Result<()> {
+        self.prelude(script, driver)?;
+        self.run_script(script)?;
+        cmdline::export(&self.lua, &script.opts)
+    }
+
+    /// dbpress's `sysbench.*`, its options known so far already in `sysbench.opt` (a harmless
+    /// superset: sysbench exports them only after the top level).
+    fn prelude(&self, script: &Script, driver: &str) -> mlua::Result<()> {
         let lua = &self.lua;
         let fns = lua.create_table()?;
-        for (name, addr) in ffi::addresses() {
+        for (name, addr) in ffi::addresses().into_iter().chain(exports::addresses()) {
             fns.set(name, addr as f64)?;
         }
         let opts = lua.create_table()?;
@@ -199,18 +271,20 @@ impl State {
         }
         let info = lua.create_table()?;
         info.set("tid", self.tid)?;
-        info.set("command", script.command.as_str())?;
+        info.set("command", command_value(&script.command))?;
         info.set("script_path", script.path.as_str())?;
         info.set("driver", driver)?;
+        info.set("argv", argv_table(lua, &script.argv)?)?;
         if let Some(dir) = std::path::Path::new(&script.path).parent() {
             let dir = dir.to_string_lossy();
             info.set("script_dir", if dir.is_empty() { "." } else { &dir })?;
         }
+        lua.set_named_registry_value("dbpress_info", &info)?;
         let (_, base) = PRELUDE[0];
         let parts: Table = lua.load(base).set_name("@dbpress-prelude/base.lua").call((
             self.ctx as usize as f64,
             fns,
-            opts.clone(),
+            opts,
             info,
         ))?;
         for (name, text) in &PRELUDE[1..] {
@@ -218,8 +292,12 @@ impl State {
                 .set_name(format!("@dbpress-prelude/{name}.lua"))
                 .call::<()>(&parts)?;
         }
-        // As a script file is loaded (luaL_loadfile): a first line starting with `#` (the
-        // `#!/usr/bin/env sysbench` line) is skipped, its line number kept.
+        lua.set_named_registry_value("dbpress_parts", parts)
+    }
+
+    /// The whole script, as a script file is loaded (luaL_loadfile): a first line starting
+    /// with `#` (the `#!/usr/bin/env sysbench` line) is skipped, its line number kept.
+    fn run_script(&self, script: &Script) -> mlua::Result<()> {
         let source: std::borrow::Cow<'_, [u8]> = if script.source.first() == Some(&b'#') {
             let mut s = b"--".to_vec();
             s.extend_from_slice(&script.source);
@@ -227,52 +305,91 @@ impl State {
         } else {
             (&script.source[..]).into()
         };
-        lua.load(&source[..])
+        self.lua
+            .load(&source[..])
             .set_name(format!("@{}", script.path))
-            .exec()?;
-        // The options the script declares: a value given on the command line typed as its
-        // default is, else the script's default.
-        let sysbench: Table = lua.globals().raw_get("sysbench")?;
-        let cmdline: Table = sysbench.raw_get("cmdline")?;
-        if let Some(declared) = cmdline.raw_get::<Option<Table>>("options")? {
-            for pair in declared.pairs::<String, Table>() {
-                let (name, row) = pair?;
-                let default: LuaValue = row.raw_get(2)?;
-                let given = script.opts.iter().find(|o| o.name == name && o.explicit);
-                let value = match given {
-                    Some(o) => match &default {
-                        LuaValue::Boolean(_) => typed(lua, Kind::Bool, &o.text)?,
-                        LuaValue::Number(_) | LuaValue::Integer(_) => {
-                            typed(lua, Kind::Float, &o.text)?
-                        }
-                        LuaValue::Table(_) => typed(lua, Kind::List, &o.text)?,
-                        _ => typed(lua, Kind::Str, &o.text)?,
-                    },
-                    None => match default {
-                        LuaValue::Nil => match script.opts.iter().find(|o| o.name == name) {
-                            Some(o) => typed(lua, o.kind, &o.text)?,
-                            None => LuaValue::String(lua.create_string("")?),
-                        },
-                        d => d,
-                    },
-                };
-                opts.raw_set(name, value)?;
-            }
+            .exec()
+    }
+
+    /// The options the script's top level declared; None in legacy mode (none declared).
+    pub fn declared(&self) -> Result<Option<Vec<Declared>>, ScriptError> {
+        self.check_thread();
+        cmdline::declared(&self.lua).map_err(|e| self.error(&e))
+    }
+
+    /// Whether `sysbench.cmdline.commands` declares `name`, and then whether it is parallel.
+    pub fn command_kind(&self, name: &str) -> Option<bool> {
+        self.check_thread();
+        let cmd = self.cmdline().ok()?;
+        let defined: Function = cmd.raw_get("command_defined").ok()?;
+        if !defined.call::<bool>(name).ok()? {
+            return None;
         }
-        parts.raw_get("enter")
+        let parallel: Function = cmd.raw_get("command_parallel").ok()?;
+        parallel.call::<bool>(name).ok()
+    }
+
+    /// Run the declared command `name` in this state with `host` lent for its SQL: false when
+    /// its function returned false.
+    pub fn run_command(&mut self, name: &str, host: &mut dyn Host) -> Result<bool, ScriptError> {
+        self.check_thread();
+        let f: Function = self
+            .cmdline()
+            .and_then(|c| c.raw_get("call_command"))
+            .map_err(|e| self.error(&e))?;
+        // SAFETY: this state's context, on its thread.
+        let r = unsafe { lend(self.ctx, host, || f.call::<bool>(name)) };
+        self.flush();
+        r.map_err(|e| self.error(&e))
+    }
+
+    /// The `help` command: the script's help() if it has one, else its declared options under
+    /// `script_name`; false when it has neither.
+    pub fn help(&mut self, script_name: &str, host: &mut dyn Host) -> Result<bool, ScriptError> {
+        if self.defines("help") {
+            return self.call("help", host).map(|_| true);
+        }
+        let declared = cmdline::declared(&self.lua).map_err(|e| self.error(&e))?;
+        if declared.is_none() {
+            return Ok(false);
+        }
+        let print = || -> mlua::Result<()> {
+            let parts: Table = self.lua.named_registry_value("dbpress_parts")?;
+            parts
+                .raw_get::<Function>("print_help")?
+                .call::<()>(script_name)
+        };
+        let r = print();
+        self.flush();
+        r.map(|_| true).map_err(|e| self.error(&e))
+    }
+
+    fn cmdline(&self) -> mlua::Result<Table> {
+        let sysbench: Table = self.lua.globals().raw_get("sysbench")?;
+        sysbench.raw_get("cmdline")
+    }
+
+    /// What Lua wrote to stdout (C stdio) out before Rust writes more.
+    fn flush(&self) {
+        let _ = self.lua.load("io.stdout:flush()").exec();
     }
 
     fn error(&self, e: &mlua::Error) -> ScriptError {
+        self.error_from(e, false)
+    }
+
+    /// A script error; `entered`: it left through the prelude's `enter`, which says whether it
+    /// is a restart and whether it is the SQL error kept (not one the script caught before
+    /// failing on its own); otherwise the last SQL error is taken to be it.
+    fn error_from(&self, e: &mlua::Error, entered: bool) -> ScriptError {
         let mut se = ScriptError::from_lua(e);
         // SAFETY: this state's context, on its thread.
         let ctx = unsafe { &mut *self.ctx };
-        // What left the script, as the prelude's `enter` saw it: the kept SQL error only when
-        // it is the one that escaped (not one the script caught before failing on its own).
         let sql = ctx.sql_error.take();
-        if ctx.err.sql != 0 || self.enter.is_none() {
+        if ctx.err.sql != 0 || !entered {
             se.sql = sql;
         }
-        se.restart = ctx.err.restart != 0;
+        se.restart = entered && ctx.err.restart != 0;
         ctx.err.sql = 0;
         ctx.err.restart = 0;
         se
@@ -293,7 +410,7 @@ impl State {
                 enter.call::<LuaValue>((f, self.tid, resume))
             })
         }
-        .map_err(|e| self.error(&e))
+        .map_err(|e| self.error_from(&e, true))
     }
 
     #[inline(always)]
@@ -325,7 +442,9 @@ impl State {
                 )))
             }
         };
-        self.enter(&f, name == "thread_run", host).map(|_| ())
+        let r = self.enter(&f, name == "thread_run", host);
+        self.flush();
+        r.map(|_| ())
     }
 
     /// One event: the script's `event(tid)`. True when it returned a true value (sysbench then
@@ -357,23 +476,18 @@ impl Drop for State {
     }
 }
 
-/// An option's text as the Lua value sysbench exports for its kind.
-fn typed(lua: &Lua, kind: Kind, text: &str) -> mlua::Result<LuaValue> {
-    Ok(match kind {
-        Kind::Bool => LuaValue::Boolean(parse_bool(text).unwrap_or(false)),
-        Kind::Int | Kind::Float => match text.trim().parse::<f64>() {
-            Ok(n) => LuaValue::Number(n),
-            Err(_) => LuaValue::String(lua.create_string(text)?),
-        },
-        Kind::Str => LuaValue::String(lua.create_string(text)?),
-        Kind::List => {
-            let t = lua.create_table()?;
-            for (i, part) in text.split(',').filter(|p| !p.is_empty()).enumerate() {
-                t.raw_set(i + 1, part)?;
-            }
-            LuaValue::Table(t)
-        }
-    })
+/// `sysbench.cmdline.command`: nil when no command was given.
+fn command_value(command: &str) -> Option<&str> {
+    (!command.is_empty()).then_some(command)
+}
+
+/// `sysbench.cmdline.argv`: 0-based, as sysbench's is.
+fn argv_table(lua: &Lua, argv: &[String]) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    for (i, a) in argv.iter().enumerate() {
+        t.raw_set(i, a.as_str())?;
+    }
+    Ok(t)
 }
 
 #[cfg(test)]

@@ -1,26 +1,40 @@
 //! The event loop of a generator that drives its own loop (`EventGen::run_loop`: a Lua script's
-//! `thread_run`, one LuaJIT trace with its event): the general loop's claim, start and record
-//! (`worker.rs`) handed to it as `EventSteps`, and its failed attempts retried or ending the run
-//! here, as the general loop would.
+//! `thread_run`, one LuaJIT trace with its event): the general loop's claim, pacing, start and
+//! record (`worker.rs`) handed to it as `EventSteps`, and its failed attempts retried or ending
+//! the run here, as the general loop would.
 
-use super::worker::{claim, Attempted, Counts, Recovery, Worker};
+use super::pacing::Schedule;
+use super::worker::{claim, paced_start, record, Attempted, Counts, PacedStart, Recovery, Worker};
 use crate::shared::Shared;
+use dbpress_core::rand::Rng;
 use dbpress_driver::{DbError, DbErrorKind};
-use dbpress_measure::stats::{now_ns, EventRecord, ThreadCell};
+use dbpress_measure::stats::{now_ns, ThreadCell};
 use dbpress_workload::{EventSteps, Exec};
 use std::sync::atomic::Ordering;
 
 impl Worker<'_> {
     /// The loop a generator drives itself (`EventGen::run_loop`, a Lua script's `thread_run`):
-    /// the claim, start and record of `run_events` as its `EventSteps`. A failed attempt comes
-    /// back here, where it is retried (the loop entered again, resuming that event: retries
-    /// stay inside one timed event) or ends the run, as in `run_event`.
+    /// the claim, pacing, start and record of `run_events` as its `EventSteps`. A failed
+    /// attempt comes back here, where it is retried (the loop entered again, resuming that
+    /// event: retries stay inside one timed event) or ends the run, as in `run_event`.
     pub(super) fn run_driven(&mut self) -> Option<DbError> {
+        // The schedule's random stream, lent to the steps for the loop (`recover` needs the
+        // whole worker) and given back after.
+        let mut rng = std::mem::replace(&mut self.rng, Rng::new(0, 0));
+        let fatal = self.drive(&mut rng);
+        self.rng = rng;
+        fatal
+    }
+
+    fn drive(&mut self, rng: &mut Rng) -> Option<DbError> {
         let mut d = Driven {
             cell: self.cell,
             shared: self.shared,
+            schedule: self.schedule,
+            rng,
             mine: 0,
             open: None,
+            fresh: false,
             resume: false,
             restart: false,
             over: false,
@@ -40,7 +54,7 @@ impl Worker<'_> {
                 // Outside any event (the loop itself failed): nothing to retry.
                 return Some(e);
             }
-            // The generator counted its failed statements as they failed (`failed`): the
+            // The generator counted its failed statements as they failed (`error`): the
             // recovery must not count them again. A restart the script asked for is retried
             // whatever the ignore list says (its hook accepted the error), unless the session
             // is lost: then the list decides, as for any event, and the session is opened again.
@@ -63,40 +77,42 @@ impl Worker<'_> {
                 Recovery::Fatal(e) => (Some(e), true),
             };
             debug_assert!(stop);
-            let (started, measuring) = d.open.take().expect("checked above");
+            let open = d.open.take().expect("checked above");
             let done = Attempted {
                 succeeded: false,
                 fatal: None,
                 counts: std::mem::take(&mut d.counts),
-                started,
+                started: open.started,
                 end: now_ns(),
                 label: None,
             };
-            if measuring {
-                self.record(&done, started, &d.error_codes);
-            } else {
-                let c = &done.counts;
-                self.cell.record_warmup(
-                    false,
-                    c.reads,
-                    c.writes,
-                    c.other,
-                    d.error_codes.len() as u64,
-                );
-            }
+            d.close(&done, &open);
             return fatal;
         }
     }
+}
+
+/// The event started and not yet recorded.
+struct Open {
+    /// Its slot in the schedule under --rate, else when it started (ns on the `now_ns` clock).
+    intended: u64,
+    started: u64,
+    /// Whether it counts (false during the warm-up).
+    measuring: bool,
 }
 
 /// `EventSteps` of a worker whose generator drives its loop (`Worker::run_driven`).
 struct Driven<'a> {
     cell: &'a ThreadCell,
     shared: &'a Shared,
+    /// --rate's schedule: each event waits for its slot, its latency counted from there.
+    schedule: Option<&'a Schedule>,
+    rng: &'a mut Rng,
     /// This worker's measured events, against its own share.
     mine: u64,
-    /// The event started and not yet recorded: when it started, and whether it is measured.
-    open: Option<(u64, bool)>,
+    open: Option<Open>,
+    /// `open` was claimed and not started yet (`start` takes its time from then).
+    fresh: bool,
     /// The next `next` resumes `open` (a failed attempt is retried).
     resume: bool,
     /// The generator's error is a restart it asked for (`EventSteps::restart`).
@@ -108,77 +124,117 @@ struct Driven<'a> {
     counts: Counts,
 }
 
+impl Driven<'_> {
+    /// Record a finished (or abandoned) event, and leave the flight under --rate.
+    #[inline(always)]
+    fn close(&mut self, done: &Attempted, open: &Open) {
+        if self.schedule.is_some() {
+            self.shared.in_flight.fetch_sub(1, Ordering::Relaxed);
+        }
+        if open.measuring {
+            let paced = self.schedule.is_some();
+            record(
+                self.cell,
+                self.shared,
+                paced,
+                done,
+                open.intended,
+                &self.error_codes,
+            );
+        } else {
+            let c = &done.counts;
+            let failed = self.error_codes.len() as u64;
+            self.cell
+                .record_warmup(done.succeeded, c.reads, c.writes, c.other, failed);
+        }
+    }
+}
+
 impl EventSteps for Driven<'_> {
     #[inline]
     fn next(&mut self, exec: &mut Exec<'_>) -> bool {
         if self.resume {
             self.resume = false;
-            if let Some((_, measuring)) = self.open {
+            self.fresh = false;
+            if let Some(open) = &self.open {
                 // Statements run between the attempts (a script's before_restart_event) count
                 // with the event.
                 self.counts.add(exec);
-                exec.restart(measuring);
+                exec.restart(open.measuring);
                 return true;
             }
         }
         let shared = self.shared;
-        if self.over || shared.stop.load(Ordering::Relaxed) {
-            return false;
+        loop {
+            if self.over || shared.stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            let measuring = shared.measuring.load(Ordering::Relaxed);
+            if measuring && !claim(shared, &mut self.mine) {
+                return false;
+            }
+            let (intended, started) = match self.schedule {
+                None => {
+                    let now = now_ns();
+                    (now, now)
+                }
+                Some(s) => match paced_start(shared, self.cell, s, self.rng, measuring) {
+                    PacedStart::At(intended, started) => (intended, started),
+                    // Later than --latency-limit when due: counted, not run; the next slot.
+                    PacedStart::Skipped => continue,
+                    PacedStart::Stop => return false,
+                },
+            };
+            exec.restart(measuring);
+            self.error_codes.clear();
+            self.counts = Counts::default();
+            self.open = Some(Open {
+                intended,
+                started,
+                measuring,
+            });
+            self.fresh = true;
+            return true;
         }
-        let measuring = shared.measuring.load(Ordering::Relaxed);
-        if measuring && !claim(shared, &mut self.mine) {
-            return false;
+    }
+
+    /// Under --rate the event's latency still counts from its slot; in a closed loop from now.
+    #[inline]
+    fn start(&mut self) {
+        if std::mem::take(&mut self.fresh) {
+            if let Some(open) = self.open.as_mut() {
+                open.started = now_ns();
+                if self.schedule.is_none() {
+                    open.intended = open.started;
+                }
+            }
         }
-        exec.restart(measuring);
-        self.error_codes.clear();
-        self.counts = Counts::default();
-        self.open = Some((now_ns(), measuring));
-        true
+    }
+
+    fn error(&mut self, code: &str) {
+        self.error_codes.push(code.to_string());
     }
 
     #[inline]
     fn done(&mut self, exec: &mut Exec<'_>) {
-        let Some((started, measuring)) = self.open.take() else {
+        let Some(open) = self.open.take() else {
             return;
         };
         let end = now_ns();
         let mut counts = std::mem::take(&mut self.counts);
         counts.add(exec);
-        if measuring {
-            let limit = self.shared.latency_limit_ns;
-            let response_ns = end.saturating_sub(started);
-            self.cell.record_event(&EventRecord {
-                completed: true,
-                response_ns,
-                service_ns: response_ns,
-                reads: counts.reads,
-                writes: counts.writes,
-                other: counts.other,
-                reconnects: counts.reconnects,
-                late: false,
-                lag_ns: 0,
-                over_limit: limit > 0 && response_ns > limit,
-                paced: false,
-                error_codes: &self.error_codes,
-                label: exec.label,
-            });
-        } else {
-            self.cell.record_warmup(
-                true,
-                counts.reads,
-                counts.writes,
-                counts.other,
-                self.error_codes.len() as u64,
-            );
-        }
+        let done = Attempted {
+            succeeded: true,
+            fatal: None,
+            counts,
+            started: open.started,
+            end,
+            label: exec.label,
+        };
+        self.close(&done, &open);
         if self.shared.past_deadline(end) {
             self.over = true;
         }
-    }
-
-    #[cold]
-    fn failed(&mut self, e: &DbError) {
-        self.error_codes.push(e.code.clone());
     }
 
     #[cold]

@@ -42,9 +42,9 @@ impl Worker<'_> {
             // handles.
             Some(_) => None,
         };
-        // A generator that drives its own loop does so in closed loop without pauses; under
-        // --rate the general loop times each event from its intended start.
-        let driven = self.schedule.is_none() && !self.events.pauses() && self.events.drives_loop();
+        // A generator that drives its own loop (a Lua script's thread_run) does so without
+        // pauses, paced by --rate inside its loop's steps as the general loop paces events.
+        let driven = !self.events.pauses() && self.events.drives_loop();
         let events = match keyed {
             Some(k) => self.run_keyed(k),
             None if driven => self.run_driven(),
@@ -99,7 +99,7 @@ impl Worker<'_> {
                     let now = now_ns();
                     (now, now)
                 }
-                Some(s) => match self.paced_start(s, measuring) {
+                Some(s) => match paced_start(shared, self.cell, s, &mut self.rng, measuring) {
                     PacedStart::At(intended, started) => (intended, started),
                     PacedStart::Skipped => continue,
                     PacedStart::Stop => return None,
@@ -165,35 +165,41 @@ pub(super) fn claim(shared: &Shared, mine: &mut u64) -> bool {
     true
 }
 
-impl Worker<'_> {
-    /// Under `--rate`: wait for the event's slot in the schedule and start it (counted in
-    /// flight), skip it when already later than `--latency-limit`, or stop at the deadline.
-    #[inline(always)]
-    fn paced_start(&mut self, s: &Schedule, measuring: bool) -> PacedStart {
-        let shared = self.shared;
-        let at_ns = s.claim(&mut self.rng);
-        let deadline = shared.deadline_ns.load(Ordering::Relaxed);
-        if deadline > 0 && at_ns >= deadline {
-            return PacedStart::Stop;
-        }
-        let at = shared.epoch_ns + at_ns;
-        if !sleep_until(at, shared) {
-            return PacedStart::Stop;
-        }
-        let now = now_ns();
-        // pgbench's -L under -R: an event already later than the limit when due would only
-        // add to the backlog; it is counted and not run.
-        let limit = shared.latency_limit_ns;
-        if limit > 0 && now.saturating_sub(at) > limit {
-            if measuring {
-                self.cell.record_skipped();
-            }
-            return PacedStart::Skipped;
-        }
-        shared.in_flight.fetch_add(1, Ordering::Relaxed);
-        PacedStart::At(at, now)
+/// Under `--rate`: wait for the event's slot in the schedule and start it (counted in flight),
+/// skip it when already later than `--latency-limit`, or stop at the deadline. Both the general
+/// loop and the one a generator drives (`driven.rs`) start paced events here.
+#[inline(always)]
+pub(super) fn paced_start(
+    shared: &Shared,
+    cell: &ThreadCell,
+    s: &Schedule,
+    rng: &mut Rng,
+    measuring: bool,
+) -> PacedStart {
+    let at_ns = s.claim(rng);
+    let deadline = shared.deadline_ns.load(Ordering::Relaxed);
+    if deadline > 0 && at_ns >= deadline {
+        return PacedStart::Stop;
     }
+    let at = shared.epoch_ns + at_ns;
+    if !sleep_until(at, shared) {
+        return PacedStart::Stop;
+    }
+    let now = now_ns();
+    // pgbench's -L under -R: an event already later than the limit when due would only
+    // add to the backlog; it is counted and not run.
+    let limit = shared.latency_limit_ns;
+    if limit > 0 && now.saturating_sub(at) > limit {
+        if measuring {
+            cell.record_skipped();
+        }
+        return PacedStart::Skipped;
+    }
+    shared.in_flight.fetch_add(1, Ordering::Relaxed);
+    PacedStart::At(at, now)
+}
 
+impl Worker<'_> {
     /// Run the event, retrying it after ignorable errors (their codes in `error_codes`), until
     /// it succeeds, the run stops or an error ends the run. `started`: when it started, or 0
     /// for the first statement's send.
@@ -251,24 +257,14 @@ impl Worker<'_> {
     /// A measured event into this worker's cell, its response time from `intended`.
     #[inline(always)]
     pub(super) fn record(&self, done: &Attempted, intended: u64, error_codes: &[String]) {
-        let limit = self.shared.latency_limit_ns;
-        let lag_ns = done.started.saturating_sub(intended);
-        let response_ns = done.end.saturating_sub(intended);
-        self.cell.record_event(&EventRecord {
-            completed: done.succeeded,
-            response_ns,
-            service_ns: done.end.saturating_sub(done.started),
-            reads: done.counts.reads,
-            writes: done.counts.writes,
-            other: done.counts.other,
-            reconnects: done.counts.reconnects,
-            late: self.schedule.is_some() && lag_ns > LATE_THRESHOLD_NS,
-            lag_ns,
-            over_limit: limit > 0 && response_ns > limit,
-            paced: self.schedule.is_some(),
+        record(
+            self.cell,
+            self.shared,
+            self.schedule.is_some(),
+            done,
+            intended,
             error_codes,
-            label: done.label,
-        });
+        );
     }
 
     /// What to do after a failed attempt at an event: an ignorable error is added to `codes`
@@ -336,8 +332,39 @@ impl Worker<'_> {
     }
 }
 
+/// A measured event into `cell`: its latency from `intended` (its slot in the schedule when
+/// `paced`, else its start), its service time from its actual start.
+#[inline(always)]
+pub(super) fn record(
+    cell: &ThreadCell,
+    shared: &Shared,
+    paced: bool,
+    done: &Attempted,
+    intended: u64,
+    error_codes: &[String],
+) {
+    let limit = shared.latency_limit_ns;
+    let lag_ns = done.started.saturating_sub(intended);
+    let response_ns = done.end.saturating_sub(intended);
+    cell.record_event(&EventRecord {
+        completed: done.succeeded,
+        response_ns,
+        service_ns: done.end.saturating_sub(done.started),
+        reads: done.counts.reads,
+        writes: done.counts.writes,
+        other: done.counts.other,
+        reconnects: done.counts.reconnects,
+        late: paced && lag_ns > LATE_THRESHOLD_NS,
+        lag_ns,
+        over_limit: limit > 0 && response_ns > limit,
+        paced,
+        error_codes,
+        label: done.label,
+    });
+}
+
 /// How a paced event starts.
-enum PacedStart {
+pub(super) enum PacedStart {
     /// At its intended time (ns on the `now_ns` clock), actually started at the second.
     At(u64, u64),
     /// Later than `--latency-limit` when due: counted, not run.

@@ -2,7 +2,7 @@
 //! its fast path (`KeyedStatement`), and `Exec`, which times and classifies each statement.
 
 use dbpress_core::rand::{DistKind, Distribution, Rng};
-use dbpress_driver::{Connection, DbError, DbResult, QueryKind, StmtHandle, Value};
+use dbpress_driver::{Connection, DbResult, QueryKind, StmtHandle, Value};
 use dbpress_measure::stats::{now_ns, StmtStats};
 
 /// One worker's event loop body.
@@ -67,11 +67,15 @@ pub trait EventSteps {
     fn next(&mut self, exec: &mut Exec<'_>) -> bool;
     /// The event `next` started has succeeded: record it with `exec`'s counts.
     fn done(&mut self, exec: &mut Exec<'_>);
-    /// A statement of the open event failed with `e` (the generator may go on: a script that
-    /// catches the error): counted in the event's errors, as sysbench counts every failed query.
-    fn failed(&mut self, _e: &DbError) {}
+    /// The event `next` claimed starts now: a loop that waits between claiming and starting
+    /// (a script's own pacing) keeps that wait out of its time. Nothing for a resumed event.
+    fn start(&mut self) {}
+    /// The generator counts an error of its own in the open event, under `code` (a script's
+    /// `sb_counter_inc(tid, SB_CNT_ERROR)`).
+    fn error(&mut self, _code: &str) {}
     /// The error `run_loop` returns next restarts its event whatever the ignore list says
-    /// (a script's `sql_error_ignorable` hook accepted it); its errors were counted by `failed`.
+    /// (a script's `sql_error_ignorable` hook accepted it); its failed statements were counted
+    /// by `error` as they failed.
     fn restart(&mut self) {}
 }
 

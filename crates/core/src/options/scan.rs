@@ -54,6 +54,30 @@ pub fn scan(args: &[String]) -> Result<Scanned> {
 /// `scan` with the options of `table` (a workload's tests give the workload crate's table; the
 /// tests here one with a secret option's old spelling, which the table has none of today).
 pub fn scan_in(table: &Table, args: &[String]) -> Result<Scanned> {
+    scan_with(table, args, None)
+}
+
+/// An option `scan_lenient` did not know: as typed (`--x=1`), and its name with dashes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Unknown {
+    pub arg: String,
+    pub name: String,
+}
+
+/// `scan_in` that keeps going past options the table does not know (a Lua script declares
+/// its own, #41): each is collected, and takes no value but its inline one, so the words
+/// around it stay words.
+pub fn scan_lenient(table: &Table, args: &[String]) -> Result<(Scanned, Vec<Unknown>)> {
+    let mut unknown = Vec::new();
+    let scanned = scan_with(table, args, Some(&mut unknown))?;
+    Ok((scanned, unknown))
+}
+
+fn scan_with(
+    table: &Table,
+    args: &[String],
+    mut unknown: Option<&mut Vec<Unknown>>,
+) -> Result<Scanned> {
     let expanded;
     let args = match config_file_args(args)? {
         Some(mut from_file) => {
@@ -167,7 +191,13 @@ pub fn scan_in(table: &Table, args: &[String]) -> Result<Scanned> {
                     }
                 }
             }
-            None => return Err(unknown_option(table, raw_name)),
+            None => match unknown.as_deref_mut() {
+                Some(list) => list.push(Unknown {
+                    arg: arg.clone(),
+                    name,
+                }),
+                None => return Err(unknown_option(table, raw_name)),
+            },
         }
     }
 

@@ -92,17 +92,19 @@ sysbench = {
   error = { NONE = 0, RESTART_EVENT = 1 },
   hooks = {},
   opt = opts,
-  cmdline = setmetatable({
+  -- Its functions and what reads as nil are cmdline.lua's.
+  cmdline = {
     command = info.command,
     script_path = info.script_path,
-    argv = {},
+    argv = info.argv or {},
     ARG_NULL = 0, ARG_BOOL = 1, ARG_INT = 2, ARG_SIZE = 3, ARG_DOUBLE = 4,
     ARG_STRING = 5, ARG_LIST = 6, ARG_FILE = 7, ARG_MAX = 8,
     PARALLEL_COMMAND = true,
-  }, unsupported("sysbench.cmdline")),
+  },
 }
 
 
 return {
   ffi = ffi, C = C, ctx = ctx, err = err, unsupported = unsupported, info = info, opts = opts,
+  addrs = fn_addrs,
 }

@@ -5,9 +5,12 @@
 use super::kinds::Kinds;
 use crate::events::{EventSteps, Exec};
 use dbpress_config::IgnoreList;
-use dbpress_driver::{Connection, DbError, DbErrorKind, DbResult, QueryKind, ResultRows};
+use dbpress_driver::{Connection, DbError, DbResult, QueryKind, ResultRows};
 use dbpress_driver::{StmtHandle, Value};
 use dbpress_lua::Host;
+
+/// The error code of the errors a script counts itself (`sb_counter_inc(tid, SB_CNT_ERROR)`).
+pub const SCRIPT_COUNTED: &str = "sb_counter_inc";
 
 /// The token of a prepared statement: its handle and its kind.
 #[inline(always)]
@@ -30,8 +33,10 @@ pub(super) struct EventHost<'e, 'a> {
 }
 
 impl Host for EventHost<'_, '_> {
+    /// The worker's session is the state's connection, already open: a script that connects
+    /// during an event (sysbench 0.5's implicit connection, made on first use) gets it.
     fn connect(&mut self) -> DbResult<()> {
-        Err(one_connection())
+        Ok(())
     }
 
     fn prepare(&mut self, sql: &str) -> DbResult<u64> {
@@ -61,7 +66,7 @@ impl Host for EventHost<'_, '_> {
     #[cold]
     fn failed(&mut self, e: &DbError) {
         if let Some(steps) = self.steps.as_mut() {
-            steps.failed(e);
+            steps.error(&e.code);
         }
         self.errors.after(self.exec.conn, e);
     }
@@ -81,14 +86,29 @@ impl Host for EventHost<'_, '_> {
             steps.done(self.exec)
         }
     }
-}
 
-fn one_connection() -> DbError {
-    DbError::new(
-        DbErrorKind::Unsupported,
-        "",
-        "drv:connect() called again: dbpress gives each thread one connection so far (#41)",
-    )
+    fn event_start(&mut self) {
+        if let Some(steps) = self.steps.as_mut() {
+            steps.start()
+        }
+    }
+
+    /// `sb_counter_inc`: reads, writes and others into the event's counts, errors into its
+    /// errors (under SCRIPT_COUNTED), reconnects into its reconnects; events are the loop's.
+    fn count(&mut self, counter: i32) {
+        match counter {
+            0 => self.exec.other += 1,
+            1 => self.exec.reads += 1,
+            2 => self.exec.writes += 1,
+            4 => {
+                if let Some(steps) = self.steps.as_mut() {
+                    steps.error(SCRIPT_COUNTED)
+                }
+            }
+            5 => self.exec.reconnects += 1,
+            _ => {}
+        }
+    }
 }
 
 /// How a script's failed SQL is classified, and what follows an ignorable one.
@@ -101,7 +121,15 @@ pub(super) struct Errors<'e> {
     pub(super) pg: bool,
 }
 
+/// No error restarts anything (the main state's commands).
+static NO_IGNORE: IgnoreList = IgnoreList::Codes(Vec::new());
+
 impl Errors<'_> {
+    pub(super) const NONE: Errors<'static> = Errors {
+        ignore: &NO_IGNORE,
+        pg: false,
+    };
+
     fn after(self, conn: &mut dyn Connection, e: &DbError) {
         if self.pg && self.ignore.restarts(e) && !e.kind.out_of_reach() {
             let _ = conn.query("ROLLBACK");

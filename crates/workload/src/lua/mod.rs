@@ -5,6 +5,8 @@
 //! Statement kinds are the statements' texts with table numbers folded (`sbtest#`), interned as
 //! the workers prepare them.
 
+pub mod commands;
+
 use crate::events::{EventGen, EventSteps, Exec};
 use crate::workload::{Context, Workload};
 use dbpress_config::run_config::ignore_list;
@@ -14,6 +16,7 @@ use dbpress_core::options::OptionValues;
 use dbpress_core::rand::{DistParams, Distribution, Rng};
 use dbpress_driver::{Connection, DbError, DbErrorKind, DbResult, Dialect, SqlFamily};
 use dbpress_lua::{Script, ScriptError, State};
+pub use hosts::SCRIPT_COUNTED;
 use hosts::{Errors, EventHost, SetupHost};
 use kinds::{Kinds, KIND_CAP, OTHER_KIND};
 use std::sync::Arc;

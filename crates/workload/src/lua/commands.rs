@@ -1,0 +1,294 @@
+//! A script's commands (sysbench-lua.md §1.1, §2): the main state (sysbench's global one)
+//! loaded before the command line is read, so the options the script declares are known; then
+//! the command run as sysbench runs it: a command of `sysbench.cmdline.commands` (a parallel
+//! one in `--threads` fresh states, each on its own thread with its own connection), else the
+//! built-in `run` (init() and done() around it), `prepare`, `cleanup` or `help`.
+
+use super::hosts::{Errors, SetupHost};
+use super::kinds::Kinds;
+use super::{driver_name, script_failed, LuaWorkload};
+use crate::workload::Context;
+use dbpress_core::error::{failed, Error, Result};
+use dbpress_core::options::table::Spec;
+use dbpress_core::options::OptionValues;
+use dbpress_core::rand::Rng;
+use dbpress_driver::{Connection, DbError, DbErrorKind, DbResult, QueryKind, ResultRows, Value};
+use dbpress_lua::{cmdline, Declared, Host, Script, State};
+use std::sync::Arc;
+
+pub use dbpress_lua::cmdline::legacy_rows;
+
+/// A script in its main state, its top level run: what it declares is known.
+pub struct MainScript {
+    path: String,
+    source: Arc<[u8]>,
+    state: State,
+    declared: Option<Vec<Declared>>,
+}
+
+impl MainScript {
+    /// Load the script at `path` (or `source`, read from stdin) in a main state: the prelude and
+    /// the script's top level run once, here, as in sysbench before it reads the options.
+    pub fn load(path: &str, source: Option<Vec<u8>>, command: &str) -> Result<MainScript> {
+        let source: Arc<[u8]> = match source {
+            Some(s) => s.into(),
+            None => std::fs::read(path)
+                .map_err(|e| {
+                    failed(format!(
+                        "cannot read the Lua script '{path}': {e}: give a readable file"
+                    ))
+                })?
+                .into(),
+        };
+        let mut script = Script::from_source(path, source.clone(), command, &no_options());
+        script.opts.clear();
+        let state = State::main(&script).map_err(|e| script_failed(&e))?;
+        let declared = state.declared().map_err(|e| script_failed(&e))?;
+        Ok(MainScript {
+            path: path.to_string(),
+            source,
+            state,
+            declared,
+        })
+    }
+
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The script's file name, as sysbench names the test in its messages.
+    pub fn name(&self) -> &str {
+        self.path.rsplit('/').next().unwrap_or(&self.path)
+    }
+
+    /// The option rows the script declares; None in legacy mode (it declares none).
+    pub fn option_rows(&self) -> Option<Vec<Spec>> {
+        let declared = self.declared.as_ref()?;
+        Some(cmdline::rows(self.name(), declared))
+    }
+}
+
+fn no_options() -> OptionValues {
+    OptionValues::new(dbpress_core::options::table::Table::general())
+}
+
+/// What running a command needs from the binary: the values read, the raw command line, the
+/// run's random seed, and how to measure a run of the script.
+pub struct CommandLine<'a> {
+    pub opts: &'a OptionValues,
+    /// `sysbench.cmdline.argv`: the program's name, then the arguments.
+    pub argv: Vec<String>,
+    pub seed: u64,
+    pub measure: &'a dyn Fn(&LuaWorkload) -> Result<u8>,
+}
+
+/// Run `command` as sysbench does for a script; the exit code.
+pub fn run(
+    mut main: MainScript,
+    command: &str,
+    line: &CommandLine<'_>,
+    ctx: &Context<'_>,
+) -> Result<u8> {
+    let mut script = Script::from_source(&main.path, main.source.clone(), command, line.opts);
+    script.argv = line.argv.clone();
+    let driver = driver_name(ctx.driver.dialect());
+    main.state
+        .configure(&script, driver, Rng::new(line.seed, 0), ctx.dist)
+        .map_err(|e| script_failed(&e))?;
+    let script = Arc::new(script);
+    let mut host = LazyHost::new(ctx, 0);
+    let ok = match main.state.command_kind(command) {
+        Some(true) if ctx.threads > 1 => parallel(&script, command, line.seed, ctx)?,
+        Some(_) => {
+            let r = main.state.run_command(command, &mut host);
+            host.result(r)?
+        }
+        None => return built_in(main, script, command, line, ctx),
+    };
+    if !ok {
+        return Err(failed(format!(
+            "the script's '{command}' command failed (its function returned false)"
+        )));
+    }
+    Ok(0)
+}
+
+/// `run`, `prepare`, `cleanup` and `help` when the script's commands table does not have them.
+fn built_in(
+    mut main: MainScript,
+    script: Arc<Script>,
+    command: &str,
+    line: &CommandLine<'_>,
+    ctx: &Context<'_>,
+) -> Result<u8> {
+    let name = main.name().to_string();
+    let lacks = || {
+        failed(format!(
+            "'{name}' test does not implement the '{command}' command."
+        ))
+    };
+    let mut host = LazyHost::new(ctx, 0);
+    match command {
+        "run" => {
+            if !main.state.defines("event") {
+                return Err(failed(format!(
+                    "cannot find the event() function in {name}"
+                )));
+            }
+            call_hook(&mut main.state, "init", &mut host)?;
+            let mut w = LuaWorkload::new(
+                &script.path,
+                command,
+                line.opts,
+                ctx.dist.clone(),
+                line.seed,
+            )?;
+            w.script = script;
+            let code = (line.measure)(&w)?;
+            call_hook(&mut main.state, "done", &mut host)?;
+            Ok(code)
+        }
+        "prepare" | "cleanup" if main.state.defines(command) => {
+            let r = main.state.call(command, &mut host);
+            host.result(r)?;
+            Ok(0)
+        }
+        "help" => {
+            let r = main.state.help(&name, &mut host);
+            match host.result(r)? {
+                true => Ok(0),
+                false => Err(lacks()),
+            }
+        }
+        "prepare" | "cleanup" => Err(lacks()),
+        _ => Err(failed(format!("Unknown command: {command}"))),
+    }
+}
+
+/// init() or done() in the main state, when the script has it.
+fn call_hook(state: &mut State, name: &str, host: &mut LazyHost<'_>) -> Result<()> {
+    if !state.defines(name) {
+        return Ok(());
+    }
+    let r = state.call(name, host);
+    host.result(r)
+        .map_err(|e| failed(format!("`{name}' function failed: {}", e.message())))
+}
+
+/// A parallel command: `--threads` fresh states, each on its own thread with `sysbench.tid`
+/// 0..N-1 and its own connection. True when every one succeeded.
+fn parallel(script: &Arc<Script>, command: &str, seed: u64, ctx: &Context<'_>) -> Result<bool> {
+    use std::io::Write;
+    if dbpress_core::verbosity::notices() {
+        let mut out = dbpress_core::out::Stdout;
+        let _ = writeln!(out, "Initializing worker threads...\n");
+        let _ = out.flush();
+    }
+    let driver = driver_name(ctx.driver.dialect());
+    let results: Vec<Result<bool>> = std::thread::scope(|s| {
+        let threads: Vec<_> = (0..ctx.threads)
+            .map(|tid| {
+                let script = script.clone();
+                s.spawn(move || -> Result<bool> {
+                    let mut state = State::new(
+                        &script,
+                        driver,
+                        tid,
+                        Rng::new(seed, u64::from(tid)),
+                        ctx.dist,
+                    )
+                    .map_err(|e| script_failed(&e))?;
+                    let mut host = LazyHost::new(ctx, tid as usize);
+                    let r = state.run_command(command, &mut host);
+                    host.result(r)
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .map(|t| {
+                t.join()
+                    .unwrap_or_else(|_| Err(failed("a command thread panicked")))
+            })
+            .collect()
+    });
+    let mut all = true;
+    for r in results {
+        all &= r?;
+    }
+    Ok(all)
+}
+
+/// The main state's (and a command thread's) session: connected when the script first needs
+/// it (`drv:connect()` or its first statement), so a command without SQL needs no server.
+struct LazyHost<'c> {
+    ctx: &'c Context<'c>,
+    index: usize,
+    conn: Option<Box<dyn Connection>>,
+    kinds: Arc<Kinds>,
+    /// Why connecting failed, with its own exit code, for the command's result.
+    connect_error: Option<Error>,
+}
+
+impl<'c> LazyHost<'c> {
+    fn new(ctx: &'c Context<'c>, index: usize) -> LazyHost<'c> {
+        LazyHost {
+            ctx,
+            index,
+            conn: None,
+            kinds: Arc::default(),
+            connect_error: None,
+        }
+    }
+
+    fn setup(&mut self) -> DbResult<SetupHost<'_>> {
+        if self.conn.is_none() {
+            match self.ctx.connect(self.index) {
+                Ok(c) => self.conn = Some(c),
+                Err(e) => {
+                    let db = DbError::new(DbErrorKind::Unreachable, "", e.message().to_string());
+                    self.connect_error = Some(e);
+                    return Err(db);
+                }
+            }
+        }
+        let conn = self.conn.as_deref_mut().expect("connected above");
+        Ok(SetupHost {
+            conn,
+            kinds: &self.kinds,
+            // The main state's commands restart no event: every server error is fatal.
+            errors: Errors::NONE,
+        })
+    }
+
+    /// A call's result as the user reads it: a failed connection's own line, else the script's.
+    fn result<T>(&mut self, r: std::result::Result<T, dbpress_lua::ScriptError>) -> Result<T> {
+        r.map_err(|e| {
+            self.connect_error
+                .take()
+                .unwrap_or_else(|| script_failed(&e))
+        })
+    }
+}
+
+impl Host for LazyHost<'_> {
+    fn connect(&mut self) -> DbResult<()> {
+        self.setup().map(|_| ())
+    }
+
+    fn prepare(&mut self, sql: &str) -> DbResult<u64> {
+        self.setup()?.prepare(sql)
+    }
+
+    fn execute(&mut self, token: u64, params: &[Value<'_>]) -> DbResult<QueryKind> {
+        self.setup()?.execute(token, params)
+    }
+
+    fn query(&mut self, sql: &str, rows: &mut ResultRows) -> DbResult<QueryKind> {
+        self.setup()?.query(sql, rows)
+    }
+
+    fn reconnect(&mut self) -> DbResult<()> {
+        self.setup()?.reconnect()
+    }
+}

@@ -1,0 +1,220 @@
+//! A command line that names a Lua script run as written (#41), read as sysbench reads it: the
+//! script is found first (a `.lua` path, `--test=PATH`, a bare name as a file or a module on
+//! `package.path`, or stdin), its top level runs once in its main state, and the options it
+//! declares become options of this command line; in legacy mode (it declares none) unknown
+//! options are taken as strings. The main state waits here for the command (`take`).
+
+use super::lua_path;
+use dbpress_core::error::{failed, usage, Result};
+use dbpress_core::options::scan::{scan_in, scan_lenient, Scanned};
+use dbpress_core::options::table::{self, Table};
+use dbpress_core::options::OptionValues;
+use dbpress_workload::lua::commands::{legacy_rows, MainScript};
+use std::cell::RefCell;
+use std::io::Read;
+
+/// The path a script read from stdin goes by in messages (Lua's own name for it).
+pub const STDIN: &str = "stdin";
+
+/// A script loaded while its command line was read, waiting for its command.
+pub struct Parked {
+    pub main: MainScript,
+    /// Why it runs in Lua, for a notice ("" for none).
+    pub note: String,
+    /// sysbench's warnings for the spellings used (`--test`).
+    pub warnings: Vec<String>,
+}
+
+thread_local! {
+    static PARKED: RefCell<Option<Parked>> = const { RefCell::new(None) };
+}
+
+/// The script loaded for `path` by this command line's reading, if it was.
+pub fn take(path: &str) -> Option<Parked> {
+    PARKED.with(|p| {
+        let mut slot = p.borrow_mut();
+        match slot.as_ref() {
+            Some(parked) if parked.main.path() == path => slot.take(),
+            _ => None,
+        }
+    })
+}
+
+/// The note of the script parked under `path`, if one is.
+pub fn parked_note(path: &str) -> Option<String> {
+    PARKED.with(|p| {
+        p.borrow()
+            .as_ref()
+            .filter(|parked| parked.main.path() == path)
+            .map(|parked| parked.note.clone())
+    })
+}
+
+/// How the words name the script, when they name one that runs in Lua.
+struct Target {
+    path: String,
+    /// Read from stdin.
+    source: Option<Vec<u8>>,
+    note: String,
+}
+
+/// What a command line is, when it names a Lua script run as written: its words (the script's
+/// path first) and its options, read knowing the script's own. None when it names none.
+/// `reserved` says which bare words are dbpress's own (subcommands), never a script's name;
+/// without it no bare name is looked up and stdin is not read.
+pub fn read(
+    table: &Table,
+    args: &[String],
+    reserved: Option<&dyn Fn(&str) -> bool>,
+) -> Result<Option<(Vec<String>, OptionValues)>> {
+    let (Scanned::Options(opts, words, test_name), _) = scan_lenient(table, args)? else {
+        return Ok(None);
+    };
+    let from_test = test_name.is_some();
+    let named = test_name.or_else(|| words.first().cloned());
+    let force = dbpress_core::options::parse_bool(opts.get("lua")).unwrap_or(false);
+    let Some(target) = target(named.as_deref(), force, reserved)? else {
+        return Ok(None);
+    };
+    let rest: Vec<String> = if target.source.is_some() {
+        // A script on stdin runs once, whatever words follow (as under sysbench).
+        Vec::new()
+    } else if from_test {
+        words
+    } else {
+        words.into_iter().skip(1).collect()
+    };
+    let path = if target.source.is_some() {
+        STDIN.to_string()
+    } else {
+        target.path.clone()
+    };
+    let command = rest.first().map_or("", |c| c.as_str());
+    let main = MainScript::load(&path, target.source, command)?;
+    let (table, mut opts) = reread(args, &main)?;
+    table::install(table);
+    let mut warnings = Vec::new();
+    if from_test {
+        opts.notices
+            .retain(|n| !n.starts_with("--test is deprecated"));
+        warnings.push(
+            "the --test option is deprecated. You can pass a script name or path on the command line without any options."
+                .to_string(),
+        );
+    }
+    let words = std::iter::once(path).chain(rest).collect();
+    PARKED.with(|p| {
+        *p.borrow_mut() = Some(Parked {
+            main,
+            note: target.note,
+            warnings,
+        })
+    });
+    Ok(Some((words, opts)))
+}
+
+/// The command line read again with dbpress's general options (no built-in workload's: a
+/// script's `--oltp-table-size` is its own, not the read/write workload's old spelling) and the
+/// script's rows: an unknown option is sysbench's `invalid option` when the script declares
+/// options; in legacy mode each is a string.
+fn reread(args: &[String], main: &MainScript) -> Result<(Table, OptionValues)> {
+    let mut table = Table::general();
+    let Some(rows) = main.option_rows() else {
+        let (_, unknown) = scan_lenient(&table, args)?;
+        let names: Vec<String> = unknown.iter().map(|u| u.name.clone()).collect();
+        table.declare(legacy_rows(&names));
+        // A bare `--name` of legacy mode is an empty string, as in sysbench (not a flag that
+        // takes the next word).
+        let args: Vec<String> = args
+            .iter()
+            .map(
+                |a| match unknown.iter().any(|u| &u.arg == a && !a.contains('=')) {
+                    true => format!("{a}="),
+                    false => a.clone(),
+                },
+            )
+            .collect();
+        let opts = match scan_in(&table, &args)? {
+            Scanned::Options(o, _, _) => o,
+            _ => unreachable!("the first reading found no --help or --version"),
+        };
+        return Ok((table, opts));
+    };
+    table.declare(rows);
+    let (scanned, unknown) = scan_lenient(&table, args)?;
+    if let Some(u) = unknown.first() {
+        return Err(failed(format!(
+            "invalid option: {}: '{}' declares its options (`dbpress {} help` lists them)",
+            u.arg,
+            main.name(),
+            main.path()
+        )));
+    }
+    match scanned {
+        Scanned::Options(o, _, _) => Ok((table, o)),
+        _ => unreachable!("the first reading found no --help or --version"),
+    }
+}
+
+/// The script the command line names, if it runs in Lua.
+fn target(
+    named: Option<&str>,
+    force: bool,
+    reserved: Option<&dyn Fn(&str) -> bool>,
+) -> Result<Option<Target>> {
+    let stdin = |source: Vec<u8>| Target {
+        path: STDIN.to_string(),
+        source: Some(source),
+        note: String::new(),
+    };
+    match named {
+        Some("-") => Ok(Some(stdin(read_stdin()?))),
+        None if reserved.is_some() && stdin_is_given() => {
+            let source = read_stdin()?;
+            // Nothing piped in: the general help, as with no arguments at all.
+            Ok((!source.is_empty()).then(|| stdin(source)))
+        }
+        None => Ok(None),
+        Some(name) if name.ends_with(".lua") => Ok(super::stock_lua::lua_note(name, force)
+            .ok()
+            .flatten()
+            .map(|note| Target {
+                path: name.to_string(),
+                source: None,
+                note,
+            })),
+        Some(name) => {
+            let Some(reserved) = reserved else {
+                return Ok(None);
+            };
+            if reserved(name)
+                || dbpress_workload::registry::known(name).is_ok()
+                || dbpress_config::Command::parse(name).is_some()
+            {
+                return Ok(None);
+            }
+            Ok(lua_path::find(name).map(|path| Target {
+                note: format!("'{name}' is {path}: running it in embedded LuaJIT"),
+                path,
+                source: None,
+            }))
+        }
+    }
+}
+
+/// Whether a script is piped or redirected in (not a terminal, nor /dev/null).
+fn stdin_is_given() -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    std::fs::metadata("/dev/stdin")
+        .is_ok_and(|m| m.file_type().is_fifo() || m.file_type().is_file())
+}
+
+fn read_stdin() -> Result<Vec<u8>> {
+    let mut source = Vec::new();
+    std::io::stdin().read_to_end(&mut source).map_err(|e| {
+        usage(format!(
+            "cannot read the script from stdin: {e}: pipe a Lua script in, or give its path"
+        ))
+    })?;
+    Ok(source)
+}
