@@ -15,7 +15,7 @@ use std::thread::ThreadId;
 
 /// dbpress's clean-room `sysbench.*`, in the order the parts run: `base` first (its FFI
 /// declarations and entry points, handed to the others), `modules` last (it closes `sysbench`).
-const PRELUDE: [(&str, &str); 8] = [
+const PRELUDE: [(&str, &str); 9] = [
     ("base", include_str!("prelude/base.lua")),
     ("cmdline", include_str!("prelude/cmdline.lua")),
     ("sysbench_ffi", include_str!("prelude/sysbench_ffi.lua")),
@@ -23,6 +23,7 @@ const PRELUDE: [(&str, &str); 8] = [
     ("sql", include_str!("prelude/sql.lua")),
     ("loop", include_str!("prelude/loop.lua")),
     ("compat", include_str!("prelude/compat.lua")),
+    ("report", include_str!("prelude/report.lua")),
     ("modules", include_str!("prelude/modules.lua")),
 ];
 
@@ -104,7 +105,7 @@ impl ScriptError {
         }
     }
 
-    fn from_lua(e: &mlua::Error) -> ScriptError {
+    pub(crate) fn from_lua(e: &mlua::Error) -> ScriptError {
         let text = match e {
             mlua::Error::SyntaxError { message, .. } => message.clone(),
             mlua::Error::RuntimeError(m) => m.clone(),
@@ -261,6 +262,7 @@ impl State {
     /// superset: sysbench exports them only after the top level).
     fn prelude(&self, script: &Script, driver: &str) -> mlua::Result<()> {
         let lua = &self.lua;
+        crate::output::install(lua)?;
         let fns = lua.create_table()?;
         for (name, addr) in ffi::addresses().into_iter().chain(exports::addresses()) {
             fns.set(name, addr as f64)?;
@@ -420,6 +422,12 @@ impl State {
             std::thread::current().id(),
             "a Lua state used off the thread that made it"
         );
+    }
+
+    /// The Lua state, for calls made another way (`reporter.rs`).
+    pub(crate) fn lua(&self) -> &Lua {
+        self.check_thread();
+        &self.lua
     }
 
     /// Whether the script defines the global function `name`.
