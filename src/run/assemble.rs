@@ -17,6 +17,8 @@ pub struct Measured {
     /// The server error that stopped the run early, if one did.
     pub fatal: Option<DbError>,
     pub interrupted_by: Option<&'static str>,
+    /// The workload printed its own final report (a script's `report_cumulative`).
+    pub own_final_report: bool,
 }
 
 /// What a run knew before its workers started, for its result.
@@ -92,6 +94,7 @@ pub fn assemble(
         result,
         fatal: output.fatal,
         interrupted_by: output.interrupted_by,
+        own_final_report: output.own_final_report,
     }
 }
 

@@ -22,6 +22,11 @@ pub fn finish(
     }
     match cfg.reporting.format {
         dbpress_report::OutputFormat::Text if !dbpress_core::verbosity::notices() => {}
+        // A script's report_cumulative printed in place of sysbench's part.
+        dbpress_report::OutputFormat::Text if m.own_final_report => {
+            let text = dbpress_report::text::dbpress_summary(&m.result, cfg.reporting.histogram);
+            dbpress_core::out!("{text}");
+        }
         dbpress_report::OutputFormat::Text => {
             dbpress_core::out!(
                 "{}",

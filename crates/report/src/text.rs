@@ -145,6 +145,19 @@ pub fn summary(r: &RunResult, with_histogram: bool) -> String {
     o
 }
 
+/// The summary without sysbench's part, which a script's own final report (its
+/// `report_cumulative` hook) replaced: dbpress's sections (latency by statement, the server's
+/// counters, …) stay, since no hook prints them. After a blank line, as sysbench's own report
+/// begins.
+pub fn dbpress_summary(r: &RunResult, with_histogram: bool) -> String {
+    let mut o = String::from("\n");
+    if with_histogram {
+        o.push_str(&histogram(r));
+    }
+    o.push_str(&dbpress_sections(r));
+    o
+}
+
 /// sysbench's `[ Ns ] Checkpoint report:` and its block for the period since the previous one.
 pub fn checkpoint_report(c: &Checkpoint, percentile: u32) -> String {
     let mut o = format!("[ {:.0}s ] Checkpoint report:\n", c.time_s);

@@ -6,11 +6,12 @@ use crate::samplers::Sampled;
 use crate::shared::Shared;
 use crate::summary::summarize;
 use dbpress_config::RunConfig;
-use dbpress_driver::DbError;
+use dbpress_driver::{DbError, Dialect};
 use dbpress_measure::counters::{self, Snapshot};
 use dbpress_measure::stats::snapshot::{collect, Totals};
 use dbpress_measure::stats::ThreadCell;
 use dbpress_result::{Abandoned, Interval, Overrun, Summary};
+use dbpress_workload::Workload;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -38,6 +39,9 @@ pub struct RunOutput {
     pub host_usage: Option<dbpress_measure::host::HostUsage>,
     /// The instant the intervals' times count from.
     pub measure_start: Instant,
+    /// The workload printed its own final report (`final_report`): the text summary leaves
+    /// out sysbench's part.
+    pub own_final_report: bool,
 }
 
 /// How the workers' part of a run ended, for where its measured time ends and what it adds.
@@ -129,9 +133,24 @@ pub fn conclude(
         waits: None,
         server_status: None,
         measure_start,
+        own_final_report: false,
     };
     output.add_end(ended);
     output
+}
+
+/// The workload's own final report of the run (a sysbench script's `report_cumulative`),
+/// printed once the figures are known, in every output format: a script's hook prints as its
+/// other output does (to stdout; `--output=FILE` keeps a JSON document apart). With one, the
+/// text summary keeps dbpress's sections and leaves out sysbench's, which the hook replaced.
+pub fn final_report(
+    output: &mut RunOutput,
+    workload: &dyn Workload,
+    dialect: &'static Dialect,
+    shared: &Shared,
+) {
+    let running = shared.running.load(Ordering::Relaxed) as u32;
+    output.own_final_report = workload.final_report(dialect, &output.summary, running);
 }
 
 impl RunOutput {

@@ -61,6 +61,7 @@ pub fn run(
             let e = crate::diagnose::worker_setup_error(&f.error, f.alike, cfg, info, h, workload);
             return Err(e);
         }
+        let own_report = crate::reporter::own_report(cfg, workload, driver.dialect());
         progress.phase(Phase::Started);
         let samplers = Samplers::start(s, cfg, driver, status_items.as_ref(), shared);
         let watched = crate::reporter::Watched {
@@ -69,6 +70,7 @@ pub fn run(
             cells: &parts.cells,
             schedule: parts.schedule.as_ref(),
             signals: controls.signals,
+            own_report,
         };
         let result = crate::reporter::report(watched, kinds, started, &mut host, progress);
         shared.stop.store(true, Ordering::Relaxed);
@@ -93,7 +95,8 @@ pub fn run(
             Ending::Abandoned { abandoned, signal } => End::Abandoned { abandoned, signal },
         };
         let left_behind = !matches!(end, End::Joined(_));
-        let output = conclude(cfg, &parts.cells, shared, result, &mut host, end);
+        let mut output = conclude(cfg, &parts.cells, shared, result, &mut host, end);
+        crate::conclude::final_report(&mut output, workload, driver.dialect(), shared);
         if left_behind {
             // The workers still waiting on the server are left to the process's exit.
             match (controls.on_forced)(output) {}

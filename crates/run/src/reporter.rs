@@ -7,12 +7,15 @@ use crate::pacing::Schedule;
 use crate::shared::Shared;
 use dbpress_config::RunConfig;
 use dbpress_core::signals::Signals;
+use dbpress_driver::Dialect;
 use dbpress_measure::host::Sampler;
 use dbpress_measure::stats::snapshot::{collect, Totals};
 use dbpress_measure::stats::summary::percentile_ms;
 use dbpress_measure::stats::ThreadCell;
 use dbpress_result::progress::{Phase, Progress};
 use dbpress_result::Interval;
+use dbpress_workload::workload::IntervalReport;
+use dbpress_workload::Workload;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -23,6 +26,23 @@ pub struct Watched<'a> {
     pub cells: &'a [ThreadCell],
     pub schedule: Option<&'a Schedule>,
     pub signals: &'a Signals,
+    /// The workload's own report of each tick, printed in place of dbpress's line.
+    pub own_report: Option<Box<dyn IntervalReport + 'a>>,
+}
+
+/// The workload's own interval report (a script's `report_intermediate`), where lines are
+/// printed (--report-interval) and it has one. Made before the run's start is announced, as
+/// sysbench's reporter thread makes its state (its top-level output comes before "Threads
+/// started!"), on the thread that then reports.
+pub fn own_report<'a>(
+    cfg: &RunConfig,
+    workload: &'a dyn Workload,
+    dialect: &'static Dialect,
+) -> Option<Box<dyn IntervalReport + 'a>> {
+    if cfg.reporting.interval == 0 {
+        return None;
+    }
+    workload.interval_report(dialect, cfg.shape.threads)
 }
 
 /// What the reporter saw, for the run's conclusion.
@@ -64,7 +84,11 @@ pub fn report(
     let mut r = Reporter::new(run, kinds, measure_start);
     while !r.tick(host, progress) {}
     host.end();
-    r.out
+    let Reporter { run, out, .. } = r;
+    // The workload's report ends with the ticks (a script's reporter state is closed, so a
+    // `report_json` hook's `]` comes now), before the final report, as in sysbench.
+    drop(run);
+    out
 }
 
 /// `--warmup-time`: workers run but record nothing, then measurement starts. Returns when it
@@ -229,7 +253,12 @@ impl<'a> Reporter<'a> {
             }
         }
         if cfg.reporting.interval > 0 && full_tick {
-            progress.interval(&interval);
+            // A workload's own report replaces the line, as a sysbench script's hook does
+            // sysbench's; the interval is kept in the result all the same.
+            match self.run.own_report.as_mut() {
+                Some(own) => own.report(&interval),
+                None => progress.interval(&interval),
+            }
         }
         out.totals.add(&self.iv);
         out.intervals.push(interval);

@@ -36,6 +36,13 @@ pub fn setup_error(e: dbpress_driver::DbError, what: &str) -> dbpress_core::erro
     ))
 }
 
+/// A workload's own report of each `--report-interval` tick, printed in place of dbpress's
+/// interval line (a sysbench script's `report_intermediate` hook). Made and called on the
+/// reporter's thread, and dropped there when the run's ticks end.
+pub trait IntervalReport {
+    fn report(&mut self, interval: &dbpress_result::Interval);
+}
+
 pub trait Workload: Send + Sync {
     fn name(&self) -> &'static str;
     /// Names of the statement kinds this workload reports on, indexed by `Exec::run`'s `kind`.
@@ -106,6 +113,26 @@ pub trait Workload: Send + Sync {
         _result: &dbpress_result::RunResult,
     ) -> Option<dbpress_result::WorkloadFigures> {
         None
+    }
+    /// Its own report of each interval, in place of dbpress's line, made on the reporter's
+    /// thread when interval lines are printed; None (dbpress's lines) by default.
+    fn interval_report(
+        &self,
+        _dialect: &'static Dialect,
+        _threads: u32,
+    ) -> Option<Box<dyn IntervalReport + '_>> {
+        None
+    }
+    /// Print its own final report of the run's `summary` (a sysbench script's
+    /// `report_cumulative` hook) in place of sysbench's part of the text summary; whether it
+    /// did. `threads_running`: the workers still running at the end. No by default.
+    fn final_report(
+        &self,
+        _dialect: &'static Dialect,
+        _summary: &dbpress_result::Summary,
+        _threads_running: u32,
+    ) -> bool {
+        false
     }
     /// Prepare statements on `conn` and return the per-thread event generator.
     fn worker(

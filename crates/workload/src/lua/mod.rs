@@ -23,6 +23,7 @@ use std::sync::Arc;
 
 mod hosts;
 mod kinds;
+mod report;
 
 /// The error code of a script's own failure (not the server's).
 pub const SCRIPT_ERROR: &str = "lua";
@@ -189,6 +190,23 @@ impl Workload for LuaWorkload {
 
     fn cleanup(&self, ctx: &Context<'_>) -> Result<()> {
         self.run_main(ctx, "cleanup")
+    }
+
+    fn interval_report(
+        &self,
+        dialect: &'static Dialect,
+        threads: u32,
+    ) -> Option<Box<dyn crate::workload::IntervalReport + '_>> {
+        self.lua_interval_report(dialect, threads)
+    }
+
+    fn final_report(
+        &self,
+        dialect: &'static Dialect,
+        s: &dbpress_result::Summary,
+        running: u32,
+    ) -> bool {
+        self.lua_final_report(dialect, s, running)
     }
 
     fn worker(

@@ -1,0 +1,147 @@
+//! A script's report hooks as the workload's own reports: `report_intermediate` in a state of
+//! its own made on the reporter's thread (as sysbench's reporter makes one, running the script
+//! again), called at each tick with the interval's figures; `report_cumulative` at the end with
+//! the run's. A hook's error is one warning line and the run goes on (the figures are kept in
+//! the result either way).
+
+use super::{driver_name, LuaWorkload};
+use crate::workload::IntervalReport;
+use dbpress_core::rand::Rng;
+use dbpress_driver::Dialect;
+use dbpress_lua::{Hook, Reports, Stat};
+use dbpress_result::{Interval, Summary};
+
+/// The reporter's state, with its `report_intermediate`.
+pub(super) struct LuaIntervalReport {
+    reports: Reports,
+    warned: bool,
+}
+
+impl IntervalReport for LuaIntervalReport {
+    fn report(&mut self, iv: &Interval) {
+        // sysbench hands counts over the interval and latency in seconds; its reporters divide.
+        let stat = Stat {
+            threads_running: iv.threads,
+            time_interval: iv.duration_s,
+            time_total: iv.time_s,
+            latency_pct: iv.latency_pct_ms / 1e3,
+            events: iv.events,
+            reads: iv.reads,
+            writes: iv.writes,
+            other: iv.other,
+            errors: iv.errors,
+            reconnects: iv.reconnects,
+            queue: Some((iv.queue_length.unwrap_or(0), iv.concurrency.unwrap_or(0))),
+            latency: None,
+        };
+        if let Err(e) = self.reports.report(&stat) {
+            // Once: the same failure every second would bury the run's own output.
+            if !self.warned {
+                hook_failed(Hook::Intermediate, &e);
+                self.warned = true;
+            }
+        }
+    }
+}
+
+fn hook_failed(hook: Hook, e: &dbpress_lua::ScriptError) {
+    if dbpress_core::verbosity::warnings() {
+        eprintln!(
+            "dbpress: warning: the script's sysbench.hooks.{} failed: {e}; fix the hook (its report is missing, the run's figures are in the result)",
+            hook.name()
+        );
+    }
+}
+
+impl LuaWorkload {
+    /// A state for `hook` on this thread, `tid` as sysbench numbers it; None when the script
+    /// leaves the hook unset. A script that cannot run again here has already failed its
+    /// workers' states, which report it.
+    fn reports(&self, dialect: &Dialect, tid: u32, hook: Hook) -> Option<Reports> {
+        let rng = Rng::new(self.seed, u64::from(tid));
+        Reports::new(
+            &self.script,
+            driver_name(dialect),
+            tid,
+            rng,
+            &self.dist,
+            hook,
+        )
+        .unwrap_or_else(|e| {
+            hook_failed(hook, &e);
+            None
+        })
+    }
+
+    /// `Workload::interval_report`: the reporter's state takes the slot after the workers'
+    /// (sysbench.tid = --threads).
+    pub(super) fn lua_interval_report(
+        &self,
+        dialect: &'static Dialect,
+        threads: u32,
+    ) -> Option<Box<dyn IntervalReport + '_>> {
+        let reports = self.reports(dialect, threads, Hook::Intermediate)?;
+        Some(Box::new(LuaIntervalReport {
+            reports,
+            warned: false,
+        }))
+    }
+
+    /// `Workload::final_report`: `report_cumulative` in a main state (tid 0) made for it and
+    /// closed after it, so a `report_json` hook's `]` ends its output. Scripts that never name
+    /// the hook are not run again for it (sysbench's main state exists anyway; dbpress's is made
+    /// only when needed).
+    pub(super) fn lua_final_report(
+        &self,
+        dialect: &'static Dialect,
+        s: &Summary,
+        threads_running: u32,
+    ) -> bool {
+        if !names_hook(&self.script.source, Hook::Cumulative) {
+            return false;
+        }
+        let Some(mut reports) = self.reports(dialect, 0, Hook::Cumulative) else {
+            return false;
+        };
+        let l = &s.latency;
+        let stat = Stat {
+            threads_running,
+            time_interval: s.total_time_s,
+            time_total: s.total_time_s,
+            latency_pct: l.pct_ms / 1e3,
+            events: s.events,
+            reads: s.reads,
+            writes: s.writes,
+            other: s.other,
+            errors: s.errors,
+            reconnects: s.reconnects,
+            queue: None,
+            latency: Some([l.min_ms, l.max_ms, l.avg_ms, l.sum_ms].map(|ms| ms / 1e3)),
+        };
+        match reports.report(&stat) {
+            Ok(()) => true,
+            Err(e) => {
+                hook_failed(Hook::Cumulative, &e);
+                false
+            }
+        }
+    }
+}
+
+/// Whether a script's text names `hook` at all (it might set it).
+fn names_hook(source: &[u8], hook: Hook) -> bool {
+    let name = hook.name().as_bytes();
+    source.windows(name.len()).any(|w| w == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_script_naming_the_hook_is_run_again_for_it() {
+        let src = b"sysbench.hooks.report_cumulative = sysbench.report_json\n";
+        assert!(names_hook(src, Hook::Cumulative));
+        assert!(!names_hook(src, Hook::Intermediate));
+    }
+}
