@@ -39,6 +39,8 @@ mod lua_ffi;
 mod lua_parity;
 /// Issue 41: --rate and --warmup-time on a Lua script.
 mod lua_rate;
+/// Issue 41: a Lua script's report hooks, sysbench's reporters, its output's order.
+mod lua_report;
 /// Issue 41: sysbench.sql's results, bulk inserts and error classes, against the real sysbench.
 mod lua_sql;
 /// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.
