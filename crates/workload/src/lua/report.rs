@@ -44,10 +44,15 @@ impl IntervalReport for LuaIntervalReport {
     }
 }
 
+/// One line on a hook that failed (sysbench logs it and goes on too), and what stands in.
 fn hook_failed(hook: Hook, e: &dbpress_lua::ScriptError) {
+    let instead = match hook {
+        Hook::Intermediate => "its lines are missing; the intervals are in the result",
+        Hook::Cumulative => "dbpress's own summary is printed instead",
+    };
     if dbpress_core::verbosity::warnings() {
         eprintln!(
-            "dbpress: warning: the script's sysbench.hooks.{} failed: {e}; fix the hook (its report is missing, the run's figures are in the result)",
+            "dbpress: warning: the script's sysbench.hooks.{} failed: {e}; fix the hook ({instead})",
             hook.name()
         );
     }
