@@ -360,3 +360,46 @@ end
         from_first_report(&stdout(&sb))
     );
 }
+
+/// After --report-checkpoints, sysbench's final report, and so `report_cumulative`'s `stat`,
+/// covers the time since the last checkpoint; `time_total` is still the time since the start.
+#[test]
+fn issue_41_report_cumulative_after_a_checkpoint_gets_the_period_since_it() {
+    let dir = scratch("lua-report-checkpoint");
+    let path = script(
+        &dir,
+        "checkpoint_hook.lua",
+        r#"
+function event() end
+sysbench.hooks.report_cumulative = function(stat)
+  print(string.format("cumulative: events=%d interval=%.6f total=%.6f", stat.events,
+    stat.time_interval, stat.time_total))
+end
+"#,
+    );
+    let out = dir.join("r.json");
+    let o = dbpress(&[
+        &path,
+        "run",
+        "--mysql-dry-run",
+        "--time=2",
+        "--report-checkpoints=1",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    let r = json(&out);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("cumulative: "))
+        .unwrap_or_else(|| panic!("no cumulative line in:\n{text}"));
+    let want = format!(
+        "cumulative: events={} interval={:.6} total={:.6}",
+        u(&r["checkpoints"]["last_period"]["events"]),
+        f(&r["checkpoints"]["last_period"]["total_time_s"]),
+        f(&r["summary"]["total_time_s"]),
+    );
+    assert_eq!(line, want);
+    assert!(u(&r["summary"]["events"]) > u(&r["checkpoints"]["last_period"]["events"]));
+}

@@ -150,7 +150,11 @@ pub fn final_report(
     shared: &Shared,
 ) {
     let running = shared.running.load(Ordering::Relaxed) as u32;
-    output.own_final_report = workload.final_report(dialect, &output.summary, running);
+    // sysbench's final report covers the time since the last checkpoint, as the text's does.
+    let checkpoints = output.checkpoints.as_ref();
+    let period = checkpoints.map_or(&output.summary, |c| &c.last_period);
+    let elapsed = output.summary.total_time_s;
+    output.own_final_report = workload.final_report(dialect, period, elapsed, running);
 }
 
 impl RunOutput {

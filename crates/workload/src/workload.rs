@@ -123,13 +123,15 @@ pub trait Workload: Send + Sync {
     ) -> Option<Box<dyn IntervalReport + '_>> {
         None
     }
-    /// Print its own final report of the run's `summary` (a sysbench script's
-    /// `report_cumulative` hook) in place of sysbench's part of the text summary; whether it
-    /// did. `threads_running`: the workers still running at the end. No by default.
+    /// Print its own final report (a sysbench script's `report_cumulative` hook) in place of
+    /// sysbench's part of the text summary; whether it did. `period`: what that part reports
+    /// (the run, or the time since its last --report-checkpoints); `elapsed_s`: the time since
+    /// the start; `threads_running`: the workers still running. No by default.
     fn final_report(
         &self,
         _dialect: &'static Dialect,
-        _summary: &dbpress_result::Summary,
+        _period: &dbpress_result::Summary,
+        _elapsed_s: f64,
         _threads_running: u32,
     ) -> bool {
         false

@@ -203,10 +203,11 @@ impl Workload for LuaWorkload {
     fn final_report(
         &self,
         dialect: &'static Dialect,
-        s: &dbpress_result::Summary,
+        period: &dbpress_result::Summary,
+        elapsed_s: f64,
         running: u32,
     ) -> bool {
-        self.lua_final_report(dialect, s, running)
+        self.lua_final_report(dialect, period, elapsed_s, running)
     }
 
     fn worker(

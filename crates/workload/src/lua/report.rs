@@ -100,6 +100,7 @@ impl LuaWorkload {
         &self,
         dialect: &'static Dialect,
         s: &Summary,
+        elapsed_s: f64,
         threads_running: u32,
     ) -> bool {
         if !names_hook(&self.script.source, Hook::Cumulative) {
@@ -112,7 +113,7 @@ impl LuaWorkload {
         let stat = Stat {
             threads_running,
             time_interval: s.total_time_s,
-            time_total: s.total_time_s,
+            time_total: elapsed_s,
             latency_pct: l.pct_ms / 1e3,
             events: s.events,
             reads: s.reads,
