@@ -361,8 +361,9 @@ end
     );
 }
 
-/// After --report-checkpoints, sysbench's final report, and so `report_cumulative`'s `stat`,
-/// covers the time since the last checkpoint; `time_total` is still the time since the start.
+/// `report_cumulative` at each --report-checkpoints checkpoint, after sysbench's line, with the
+/// period before it; after a checkpoint, sysbench's final report, and so the hook's `stat`,
+/// covers the time since it; `time_total` is the time since the start.
 #[test]
 fn issue_41_report_cumulative_after_a_checkpoint_gets_the_period_since_it() {
     let dir = scratch("lua-report-checkpoint");
@@ -392,6 +393,7 @@ end
     let r = json(&out);
     let line = text
         .lines()
+        .rev()
         .find(|l| l.starts_with("cumulative: "))
         .unwrap_or_else(|| panic!("no cumulative line in:\n{text}"));
     let want = format!(
@@ -402,4 +404,15 @@ end
     );
     assert_eq!(line, want);
     assert!(u(&r["summary"]["events"]) > u(&r["checkpoints"]["last_period"]["events"]));
+    // At the checkpoint, sysbench's line and the hook's report of the period before it, in
+    // place of sysbench's block.
+    let c = &r["checkpoints"]["reports"][0];
+    let at_checkpoint = format!(
+        "[ 1s ] Checkpoint report:\ncumulative: events={} interval={:.6} total={:.6}\n",
+        u(&c["summary"]["events"]),
+        f(&c["summary"]["total_time_s"]),
+        f(&c["time_s"]),
+    );
+    assert!(text.contains(&at_checkpoint), "{at_checkpoint} in:\n{text}");
+    assert!(!text.contains("SQL statistics:"), "{text}");
 }

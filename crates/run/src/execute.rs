@@ -61,7 +61,7 @@ pub fn run(
             let e = crate::diagnose::worker_setup_error(&f.error, f.alike, cfg, info, h, workload);
             return Err(e);
         }
-        let own_report = crate::reporter::own_report(cfg, workload, driver.dialect());
+        let own = crate::reporter::own_reports(cfg, workload, driver.dialect());
         progress.phase(Phase::Started);
         let samplers = Samplers::start(s, cfg, driver, status_items.as_ref(), shared);
         let watched = crate::reporter::Watched {
@@ -70,7 +70,7 @@ pub fn run(
             cells: &parts.cells,
             schedule: parts.schedule.as_ref(),
             signals: controls.signals,
-            own_report,
+            own,
         };
         let result = crate::reporter::report(watched, kinds, started, &mut host, progress);
         shared.stop.store(true, Ordering::Relaxed);

@@ -14,7 +14,7 @@ use dbpress_measure::stats::summary::percentile_ms;
 use dbpress_measure::stats::ThreadCell;
 use dbpress_result::progress::{Phase, Progress};
 use dbpress_result::Interval;
-use dbpress_workload::workload::IntervalReport;
+use dbpress_workload::workload::{CheckpointReport, IntervalReport};
 use dbpress_workload::Workload;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -26,23 +26,35 @@ pub struct Watched<'a> {
     pub cells: &'a [ThreadCell],
     pub schedule: Option<&'a Schedule>,
     pub signals: &'a Signals,
-    /// The workload's own report of each tick, printed in place of dbpress's line.
-    pub own_report: Option<Box<dyn IntervalReport + 'a>>,
+    /// The workload's own reports, printed in place of dbpress's.
+    pub own: OwnReports<'a>,
 }
 
-/// The workload's own interval report (a script's `report_intermediate`), where lines are
-/// printed (--report-interval) and it has one. Made before the run's start is announced, as
-/// sysbench's reporter thread makes its state (its top-level output comes before "Threads
-/// started!"), on the thread that then reports.
-pub fn own_report<'a>(
+/// The workload's own reports of the ticks and the checkpoints (a script's hooks), where it
+/// has them.
+pub struct OwnReports<'a> {
+    interval: Option<Box<dyn IntervalReport + 'a>>,
+    checkpoint: Option<Box<dyn CheckpointReport + 'a>>,
+}
+
+/// The workload's own reports of what this run reports as it goes (the ticks with
+/// --report-interval, the checkpoints). Made before the run's start is announced, as
+/// sysbench's reporter and checkpoint threads make their states (their scripts' top-level
+/// output comes before "Threads started!"), on the thread that then reports.
+pub fn own_reports<'a>(
     cfg: &RunConfig,
     workload: &'a dyn Workload,
     dialect: &'static Dialect,
-) -> Option<Box<dyn IntervalReport + 'a>> {
-    if cfg.reporting.interval == 0 {
-        return None;
+) -> OwnReports<'a> {
+    let threads = cfg.shape.threads;
+    OwnReports {
+        interval: (cfg.reporting.interval > 0)
+            .then(|| workload.interval_report(dialect, threads))
+            .flatten(),
+        checkpoint: (!cfg.reporting.checkpoints.is_empty())
+            .then(|| workload.checkpoint_report(dialect, threads))
+            .flatten(),
     }
-    workload.interval_report(dialect, cfg.shape.threads)
 }
 
 /// What the reporter saw, for the run's conclusion.
@@ -85,7 +97,7 @@ pub fn report(
     while !r.tick(host, progress) {}
     host.end();
     let Reporter { run, out, .. } = r;
-    // The workload's report ends with the ticks (a script's reporter state is closed, so a
+    // The workload's reports end with the ticks (a script's reporter state is closed, so a
     // `report_json` hook's `]` comes now), before the final report, as in sysbench.
     drop(run);
     out
@@ -249,13 +261,16 @@ impl<'a> Reporter<'a> {
         // falling on the tick that ends the run is the final report itself.
         if full_tick && !finished {
             if let Some(c) = out.checkpoints.take(cfg, time_s, &out.per_thread) {
-                progress.checkpoint(c);
+                match self.run.own.checkpoint.as_mut() {
+                    Some(own) => own.report(c, running_now),
+                    None => progress.checkpoint(c),
+                }
             }
         }
         if cfg.reporting.interval > 0 && full_tick {
             // A workload's own report replaces the line, as a sysbench script's hook does
             // sysbench's; the interval is kept in the result all the same.
-            match self.run.own_report.as_mut() {
+            match self.run.own.interval.as_mut() {
                 Some(own) => own.report(&interval),
                 None => progress.interval(&interval),
             }

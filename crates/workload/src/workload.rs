@@ -43,6 +43,13 @@ pub trait IntervalReport {
     fn report(&mut self, interval: &dbpress_result::Interval);
 }
 
+/// A workload's own report of each `--report-checkpoints` checkpoint, printed in place of
+/// dbpress's (a sysbench script's `report_cumulative` hook, which sysbench calls at
+/// checkpoints too). Made and called on the reporter's thread.
+pub trait CheckpointReport {
+    fn report(&mut self, checkpoint: &dbpress_result::Checkpoint, threads_running: u32);
+}
+
 pub trait Workload: Send + Sync {
     fn name(&self) -> &'static str;
     /// Names of the statement kinds this workload reports on, indexed by `Exec::run`'s `kind`.
@@ -121,6 +128,15 @@ pub trait Workload: Send + Sync {
         _dialect: &'static Dialect,
         _threads: u32,
     ) -> Option<Box<dyn IntervalReport + '_>> {
+        None
+    }
+    /// Its own report of each checkpoint, in place of dbpress's, made on the reporter's thread
+    /// when checkpoints are asked for; None (dbpress's reports) by default.
+    fn checkpoint_report(
+        &self,
+        _dialect: &'static Dialect,
+        _threads: u32,
+    ) -> Option<Box<dyn CheckpointReport + '_>> {
         None
     }
     /// Print its own final report (a sysbench script's `report_cumulative` hook) in place of

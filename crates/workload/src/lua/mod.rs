@@ -200,6 +200,14 @@ impl Workload for LuaWorkload {
         self.lua_interval_report(dialect, threads)
     }
 
+    fn checkpoint_report(
+        &self,
+        dialect: &'static Dialect,
+        threads: u32,
+    ) -> Option<Box<dyn crate::workload::CheckpointReport + '_>> {
+        self.lua_checkpoint_report(dialect, threads)
+    }
+
     fn final_report(
         &self,
         dialect: &'static Dialect,

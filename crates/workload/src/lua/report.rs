@@ -1,15 +1,15 @@
 //! A script's report hooks as the workload's own reports: `report_intermediate` in a state of
 //! its own made on the reporter's thread (as sysbench's reporter makes one, running the script
-//! again), called at each tick with the interval's figures; `report_cumulative` at the end with
-//! the run's. A hook's error is one warning line and the run goes on (the figures are kept in
+//! again), called at each tick with the interval's figures; `report_cumulative` at each
+//! --report-checkpoints checkpoint (in a state of its own too) and at the end with the period's. A hook's error is one warning line and the run goes on (the figures are kept in
 //! the result either way).
 
 use super::{driver_name, LuaWorkload};
-use crate::workload::IntervalReport;
+use crate::workload::{CheckpointReport, IntervalReport};
 use dbpress_core::rand::Rng;
 use dbpress_driver::Dialect;
 use dbpress_lua::{Hook, Reports, Stat};
-use dbpress_result::{Interval, Summary};
+use dbpress_result::{Checkpoint, Interval, Summary};
 
 /// The reporter's state, with its `report_intermediate`.
 pub(super) struct LuaIntervalReport {
@@ -92,6 +92,23 @@ impl LuaWorkload {
         }))
     }
 
+    /// `Workload::checkpoint_report`: `report_cumulative` in a state of its own, as sysbench's
+    /// checkpoint thread has (its slot after the reporter's).
+    pub(super) fn lua_checkpoint_report(
+        &self,
+        dialect: &'static Dialect,
+        threads: u32,
+    ) -> Option<Box<dyn CheckpointReport + '_>> {
+        if !names_hook(&self.script.source, Hook::Cumulative) {
+            return None;
+        }
+        let reports = self.reports(dialect, threads + 1, Hook::Cumulative)?;
+        Some(Box::new(LuaCheckpointReport {
+            reports,
+            warned: false,
+        }))
+    }
+
     /// `Workload::final_report`: `report_cumulative` in a main state (tid 0) made for it and
     /// closed after it, so a `report_json` hook's `]` ends its output. Scripts that never name
     /// the hook are not run again for it (sysbench's main state exists anyway; dbpress's is made
@@ -109,28 +126,53 @@ impl LuaWorkload {
         let Some(mut reports) = self.reports(dialect, 0, Hook::Cumulative) else {
             return false;
         };
-        let l = &s.latency;
-        let stat = Stat {
-            threads_running,
-            time_interval: s.total_time_s,
-            time_total: elapsed_s,
-            latency_pct: l.pct_ms / 1e3,
-            events: s.events,
-            reads: s.reads,
-            writes: s.writes,
-            other: s.other,
-            errors: s.errors,
-            reconnects: s.reconnects,
-            queue: None,
-            latency: Some([l.min_ms, l.max_ms, l.avg_ms, l.sum_ms].map(|ms| ms / 1e3)),
-        };
-        match reports.report(&stat) {
+        match reports.report(&cumulative_stat(s, elapsed_s, threads_running)) {
             Ok(()) => true,
             Err(e) => {
                 hook_failed(Hook::Cumulative, &e);
                 false
             }
         }
+    }
+}
+
+/// The checkpoint thread's state, with its `report_cumulative`.
+pub(super) struct LuaCheckpointReport {
+    reports: Reports,
+    warned: bool,
+}
+
+impl CheckpointReport for LuaCheckpointReport {
+    fn report(&mut self, c: &Checkpoint, threads_running: u32) {
+        // sysbench's own line comes first; the hook's report takes its block's place.
+        dbpress_core::outln!("[ {:.0}s ] Checkpoint report:", c.time_s);
+        let stat = cumulative_stat(&c.summary, c.time_s, threads_running);
+        if let Err(e) = self.reports.report(&stat) {
+            if !self.warned {
+                hook_failed(Hook::Cumulative, &e);
+                self.warned = true;
+            }
+        }
+    }
+}
+
+/// `report_cumulative`'s `stat` for a period (`s`, the run or a checkpoint's), `elapsed_s`
+/// after the start.
+fn cumulative_stat(s: &Summary, elapsed_s: f64, threads_running: u32) -> Stat {
+    let l = &s.latency;
+    Stat {
+        threads_running,
+        time_interval: s.total_time_s,
+        time_total: elapsed_s,
+        latency_pct: l.pct_ms / 1e3,
+        events: s.events,
+        reads: s.reads,
+        writes: s.writes,
+        other: s.other,
+        errors: s.errors,
+        reconnects: s.reconnects,
+        queue: None,
+        latency: Some([l.min_ms, l.max_ms, l.avg_ms, l.sum_ms].map(|ms| ms / 1e3)),
     }
 }
 
