@@ -228,7 +228,15 @@ function event() end
 function thread_done()
   print("thread_done", sysbench.tid)
 end
-sysbench.hooks.report_intermediate = sysbench.report_default
+-- sysbench-tpcc's hook (tpcc.lua), its option declared as tpcc_common.lua declares it.
+sysbench.cmdline.options = { report_csv = {"Report output in csv (default off)", "no"} }
+function sysbench.hooks.report_intermediate(stat)
+  if sysbench.opt.report_csv == "yes" then
+    sysbench.report_csv(stat)
+  else
+    sysbench.report_default(stat)
+  end
+end
 "#,
     );
     // Command::output reads stdout through a pipe, where C's stdio would hold the script's
