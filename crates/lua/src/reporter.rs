@@ -67,16 +67,21 @@ impl Reports {
         hook: Hook,
     ) -> Result<Option<Reports>, ScriptError> {
         let state = State::new(script, driver, tid, rng, dist)?;
-        let found = (|| -> mlua::Result<Option<Function>> {
-            let sysbench: Table = state.lua().globals().raw_get("sysbench")?;
-            let hooks: Table = sysbench.raw_get("hooks")?;
-            Ok(match hooks.raw_get::<LuaValue>(hook.name())? {
-                LuaValue::Function(f) => Some(f),
-                _ => None,
-            })
-        })()
-        .map_err(|e| ScriptError::from_lua(&e))?;
+        let found = find_hook(&state, hook).map_err(|e| ScriptError::from_lua(&e))?;
         Ok(found.map(|hook| Reports { hook, state }))
+    }
+
+    /// Call `hook` in `state` (a state of another role: the main one) with `stat`; false when
+    /// the script left it unset.
+    pub fn call_in(state: &State, hook: Hook, stat: &Stat) -> Result<bool, ScriptError> {
+        match find_hook(state, hook).map_err(|e| ScriptError::from_lua(&e))? {
+            Some(f) => {
+                let t = stat_table(state.lua(), stat).map_err(|e| ScriptError::from_lua(&e))?;
+                f.call::<()>(t).map_err(|e| ScriptError::from_lua(&e))?;
+                Ok(true)
+            }
+            None => Ok(false),
+        }
     }
 
     /// Call the hook with `stat`.
@@ -87,6 +92,16 @@ impl Reports {
             .call::<()>(t)
             .map_err(|e| ScriptError::from_lua(&e))
     }
+}
+
+/// `sysbench.hooks[hook]` in `state`, when it is a function.
+fn find_hook(state: &State, hook: Hook) -> mlua::Result<Option<Function>> {
+    let sysbench: Table = state.lua().globals().raw_get("sysbench")?;
+    let hooks: Table = sysbench.raw_get("hooks")?;
+    Ok(match hooks.raw_get::<LuaValue>(hook.name())? {
+        LuaValue::Function(f) => Some(f),
+        _ => None,
+    })
 }
 
 fn stat_table(lua: &mlua::Lua, s: &Stat) -> mlua::Result<Table> {

@@ -144,7 +144,11 @@ fn built_in(
                 line.seed,
             )?;
             w.script = script;
-            let code = (line.measure)(&w)?;
+            // Lent for the run: the script's report_cumulative runs in it, as in sysbench.
+            w.lend_main(main.state);
+            let code = (line.measure)(&w);
+            main.state = w.take_main();
+            let code = code?;
             call_hook(&mut main.state, "done", &mut host)?;
             Ok(code)
         }

@@ -8,7 +8,7 @@ use super::{driver_name, LuaWorkload};
 use crate::workload::{CheckpointReport, IntervalReport};
 use dbpress_core::rand::Rng;
 use dbpress_driver::Dialect;
-use dbpress_lua::{Hook, Reports, Stat};
+use dbpress_lua::{Hook, Reports, Stat, State};
 use dbpress_result::{Checkpoint, Interval, Summary};
 
 /// The reporter's state, with its `report_intermediate`.
@@ -59,6 +59,23 @@ fn hook_failed(hook: Hook, e: &dbpress_lua::ScriptError) {
 }
 
 impl LuaWorkload {
+    fn main_slot(&self) -> std::sync::MutexGuard<'_, Option<State>> {
+        self.main.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Lend the main state for the run (`take_main` gives it back).
+    pub fn lend_main(&self, state: State) {
+        *self.main_slot() = Some(state);
+    }
+
+    /// The main state lent with `lend_main`.
+    ///
+    /// # Panics
+    /// When none was lent: a caller's mistake, not the user's.
+    pub fn take_main(&self) -> State {
+        self.main_slot().take().expect("the main state was lent")
+    }
+
     /// A state for `hook` on this thread, `tid` as sysbench numbers it; None when the script
     /// leaves the hook unset. A script that cannot run again here has already failed its
     /// workers' states, which report it.
@@ -109,10 +126,10 @@ impl LuaWorkload {
         }))
     }
 
-    /// `Workload::final_report`: `report_cumulative` in a main state (tid 0) made for it and
-    /// closed after it, so a `report_json` hook's `]` ends its output. Scripts that never name
-    /// the hook are not run again for it (sysbench's main state exists anyway; dbpress's is made
-    /// only when needed).
+    /// `Workload::final_report`: `report_cumulative` in the main state lent for the run, else
+    /// (a run without one) in a main state (tid 0) made for it and closed after it, so a
+    /// `report_json` hook's `]` ends its output; scripts that never name the hook are then not
+    /// run again for it.
     pub(super) fn lua_final_report(
         &self,
         dialect: &'static Dialect,
@@ -120,13 +137,23 @@ impl LuaWorkload {
         elapsed_s: f64,
         threads_running: u32,
     ) -> bool {
+        let stat = cumulative_stat(s, elapsed_s, threads_running);
+        if let Some(main) = self.main_slot().as_mut() {
+            return match Reports::call_in(main, Hook::Cumulative, &stat) {
+                Ok(called) => called,
+                Err(e) => {
+                    hook_failed(Hook::Cumulative, &e);
+                    false
+                }
+            };
+        }
         if !names_hook(&self.script.source, Hook::Cumulative) {
             return false;
         }
         let Some(mut reports) = self.reports(dialect, 0, Hook::Cumulative) else {
             return false;
         };
-        match reports.report(&cumulative_stat(s, elapsed_s, threads_running)) {
+        match reports.report(&stat) {
             Ok(()) => true,
             Err(e) => {
                 hook_failed(Hook::Cumulative, &e);
