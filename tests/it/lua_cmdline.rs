@@ -472,7 +472,6 @@ fn tables_and_rows(srv: &mut crate::common::Server) -> Vec<(String, String, u64)
 }
 
 #[test]
-#[ignore = "oltp_common's prepare needs con:bulk_insert_*, which the prelude's sql part does not have yet (#41)"]
 fn issue_41_a_modified_read_write_prepares_through_its_parallel_command_as_sysbench_does() {
     if !have_sysbench() {
         return;
