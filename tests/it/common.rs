@@ -105,6 +105,15 @@ impl Server {
             .collect()
     }
 
+    /// The rows of `table`, or None when it does not exist.
+    pub fn count_rows(&mut self, table: &str) -> Option<i64> {
+        use mysql::prelude::Queryable;
+        self.conn
+            .query_first::<i64, _>(format!("SELECT COUNT(*) FROM `{table}`"))
+            .ok()
+            .flatten()
+    }
+
     pub fn tables(&mut self) -> Vec<String> {
         use mysql::prelude::Queryable;
         self.conn.query("SHOW TABLES LIKE 'sbtest%'").unwrap()

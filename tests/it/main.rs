@@ -43,6 +43,8 @@ mod lua_rate;
 mod lua_report;
 /// Issue 41: sysbench.sql's results, bulk inserts and error classes, against the real sysbench.
 mod lua_sql;
+/// Issue 41: Percona's sysbench-tpcc, unchanged, under dbpress.
+mod lua_tpcc;
 /// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.
 mod mariadb;
 /// The network interface under the sessions, against the server's byte counters.
