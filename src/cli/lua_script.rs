@@ -118,8 +118,8 @@ pub fn read(
 /// script's rows: an unknown option is sysbench's `invalid option` when the script declares
 /// options; in legacy mode each is a string.
 fn reread(args: &[String], main: &MainScript) -> Result<(Table, OptionValues)> {
-    let mut table = Table::general();
     let Some(rows) = main.option_rows() else {
+        let mut table = Table::general();
         let (_, unknown) = scan_lenient(&table, args)?;
         let names: Vec<String> = unknown.iter().map(|u| u.name.clone()).collect();
         table.declare(legacy_rows(&names));
@@ -140,6 +140,8 @@ fn reread(args: &[String], main: &MainScript) -> Result<(Table, OptionValues)> {
         };
         return Ok((table, opts));
     };
+    let names: Vec<&str> = rows.iter().map(|r| r.name).collect();
+    let mut table = Table::general_yielding(&names);
     table.declare(rows);
     let (scanned, unknown) = scan_lenient(&table, args)?;
     if let Some(u) = unknown.first() {

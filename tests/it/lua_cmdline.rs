@@ -645,3 +645,35 @@ fn issue_41_init_and_done_run_in_the_main_state_around_a_run_and_a_script_may_re
         stdout(&o)
     );
 }
+
+/// sysbench-tpcc declares `report_csv` (yes/no) and picks its interval reporter by it; dbpress's
+/// own `--report-csv` (CSV output, for the built-in tpcc) must not take the script's option.
+#[test]
+fn issue_41_a_declared_option_named_like_a_dbpress_result_option_is_the_scripts() {
+    let dir = scratch("lua-cmdline-report-csv");
+    let script = write(
+        &dir,
+        "csv.lua",
+        r#"
+sysbench.cmdline.options = { report_csv = {"Report output in csv (yes, no)", "no"} }
+function thread_init() con = sysbench.sql.driver():connect() end
+function event() con:query("SELECT 1") end
+function sysbench.hooks.report_intermediate(stat)
+  print("report_csv=" .. sysbench.opt.report_csv)
+end
+"#,
+    );
+    let o = dbpress(&[
+        script.to_str().unwrap(),
+        "--mysql-dry-run",
+        "--report_csv=yes",
+        "--report-interval=1",
+        "--time=2",
+        "run",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("report_csv=yes\n"), "{out}");
+    // dbpress's summary in text, not its CSV rows.
+    assert!(out.contains("SQL statistics:"), "{out}");
+}

@@ -4,6 +4,7 @@
 use crate::keys;
 use crate::{mysql_target, pgsql_target, sqlite_target};
 use dbpress_core::error::{usage, Result};
+use dbpress_core::options::table::Group;
 use dbpress_core::options::OptionValues;
 use dbpress_core::rand::{DistKind, DistParams};
 use dbpress_driver::mysql::target::MysqlTarget;
@@ -561,8 +562,13 @@ impl RunConfig {
             OutputFormat::NAMES,
             OutputFormat::parse,
         )?;
-        // sysbench-tpcc's --report_csv=yes: the intervals as CSV rows.
-        if opts.flag(keys::REPORT_CSV)? {
+        // sysbench-tpcc's --report_csv=yes: the intervals as CSV rows — dbpress's own option
+        // (the built-in tpcc's), not a Lua script's that declares report_csv itself.
+        let ours = opts
+            .table()
+            .find(keys::REPORT_CSV.name)
+            .is_some_and(|s| s.group == Group::Output);
+        if ours && opts.flag(keys::REPORT_CSV)? {
             output_format = OutputFormat::Csv;
         }
         let output_file = Some(opts.text(keys::OUTPUT).to_string()).filter(|s| !s.is_empty());

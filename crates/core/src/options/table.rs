@@ -58,7 +58,7 @@ impl Group {
     }
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Spec {
     /// Canonical name, with dashes.
     pub name: &'static str,
@@ -216,6 +216,22 @@ impl Table {
     pub fn general() -> Table {
         Table {
             rows: vec![GENERAL],
+            aliases: vec![GENERAL_ALIASES],
+        }
+    }
+
+    /// Core's rows without dbpress's own result options named in `names`, which a Lua script
+    /// declaring options of those names takes over: sysbench-tpcc's `--report_csv` is the
+    /// script's, not dbpress's CSV switch. sysbench's own options stay dbpress's (a script's
+    /// default for one is ignored, as under sysbench).
+    pub fn general_yielding(names: &[&str]) -> Table {
+        let rows: Vec<Spec> = GENERAL
+            .iter()
+            .filter(|s| !(s.group == Group::Output && names.contains(&s.name)))
+            .cloned()
+            .collect();
+        Table {
+            rows: vec![Box::leak(rows.into_boxed_slice())],
             aliases: vec![GENERAL_ALIASES],
         }
     }
