@@ -198,6 +198,10 @@ function prepare()
   con:query(dup)
 end
 
+function cleanup()
+  sysbench.sql.driver():connect():query("DROP TABLE IF EXISTS luasql_err")
+end
+
 function thread_init()
   con = sysbench.sql.driver():connect()
 end
@@ -243,6 +247,7 @@ fn issue_41_an_ignorable_error_restarts_the_event_after_before_restart_event_on_
     let out = dir.join("r.json");
     let o = dbpress(&args(&[script, "prepare"], CONN, &[]));
     assert!(o.status.success(), "{}", stderr(&o));
+    let _cleanup = ScriptCleanup(script);
     let ignore = "--mysql-ignore-errors=1062";
     let c0 = srv.com();
     let o = dbpress(&args(
@@ -465,6 +470,15 @@ fn issue_41_con_reconnect_opens_a_new_session_counted_in_reconnects() {
     // over the Unix socket, so it is not compared here).
     let opened = connections(&mut srv) - before;
     assert!(opened >= 10, "{opened} sessions opened");
+}
+
+/// The script's cleanup on the shared MariaDB when the test ends, however it ends.
+struct ScriptCleanup<'a>(&'a str);
+
+impl Drop for ScriptCleanup<'_> {
+    fn drop(&mut self) {
+        let _ = dbpress(&args(&[self.0, "cleanup"], CONN, &[]));
+    }
 }
 
 /// The server's count of sessions opened so far.
