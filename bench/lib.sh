@@ -6,11 +6,16 @@ qps_of() { # output file -> queries per second from the sysbench-format summary
   awk '/^    queries:/ {gsub(/[()]/, "", $3); print $3}' "$1"
 }
 
+tps_of() { # output file -> transactions per second from the sysbench-format summary
+  awk '/^    transactions:/ {gsub(/[()]/, "", $3); print $3}' "$1"
+}
+
 # $PAIRS alternating pairs of `sb_run FILE` and `dp_run FILE` (functions the caller defines):
-# a table of QPS per pair, then the median pair ratio with its spread and the `target` text.
+# a table of QPS per pair (or of METRIC, a function like tps_of, under METRIC_NAME), then the
+# median pair ratio with its spread and the `target` text.
 qps_pairs() { # target-text
-  local ratios=() i order tool s d r
-  echo "| pair | sysbench QPS | dbpress QPS | ratio |"
+  local ratios=() i order tool s d r metric="${METRIC:-qps_of}" name="${METRIC_NAME:-QPS}"
+  echo "| pair | sysbench $name | dbpress $name | ratio |"
   echo "|---:|---:|---:|---:|"
   for i in $(seq 1 "$PAIRS"); do
     # Alternate who goes first so drift on the machine does not favour one tool.
@@ -18,7 +23,7 @@ qps_pairs() { # target-text
     for tool in $order; do
       if [ "$tool" = sysbench ]; then sb_run /tmp/dbpress-sb.txt; else dp_run /tmp/dbpress-dp.txt; fi
     done
-    s=$(qps_of /tmp/dbpress-sb.txt); d=$(qps_of /tmp/dbpress-dp.txt)
+    s=$("$metric" /tmp/dbpress-sb.txt); d=$("$metric" /tmp/dbpress-dp.txt)
     r=$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d/s}')
     ratios+=("$r")
     echo "| $i | $s | $d | $r |"

@@ -69,43 +69,6 @@ per_event() { # tool n extra...
 
 fresh_tables() { # tables rows
   "$DBP" "$SCRIPT" cleanup "${CONN[@]}" --tables=4 >/dev/null
-
-tps_of() { # output file -> transactions per second from the sysbench-format summary
-  awk '/^    transactions:/ {gsub(/[()]/, "", $3); print $3}' "$1"
-}
-
-if wants tpcc; then
-  TPCC_SCALE="${TPCC_SCALE:-2}"
-  TPCC_PAIRS="${TPCC_PAIRS:-4}"
-  TPCC_SECONDS="${TPCC_SECONDS:-20}"
-  cp -r ../shared/peers/sysbench-tpcc "$work/tpcc"
-  T=(--scale="$TPCC_SCALE" --tables=1)
-  (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" cleanup >/dev/null 2>&1 || true)
-  (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=2 prepare >/dev/null)
-  echo "### #41 gate: sysbench-tpcc run, the same unchanged tpcc.lua, $TPCC_SCALE warehouses, 4 threads, Unix socket, ${TPCC_SECONDS}s per run, $TPCC_PAIRS alternating pairs"
-  echo
-  echo "| pair | sysbench tps | dbpress tps | ratio |"
-  echo "|---:|---:|---:|---:|"
-  ratios=()
-  for i in $(seq 1 "$TPCC_PAIRS"); do
-    if [ $((i % 2)) = 1 ]; then order="sysbench dbpress"; else order="dbpress sysbench"; fi
-    for tool in $order; do
-      if [ "$tool" = sysbench ]; then
-        (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=4 --time="$TPCC_SECONDS" run >/tmp/dbpress-sb.txt)
-      else
-        (cd "$work/tpcc" && "$DBP" ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=4 --time="$TPCC_SECONDS" run >/tmp/dbpress-dp.txt 2>/dev/null)
-      fi
-    done
-    s=$(tps_of /tmp/dbpress-sb.txt); d=$(tps_of /tmp/dbpress-dp.txt)
-    r=$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d/s}')
-    ratios+=("$r")
-    echo "| $i | $s | $d | $r |"
-  done
-  echo
-  echo "Median pair ratio dbpress/sysbench: **$(printf '%s\n' "${ratios[@]}" | median)** (spread $(printf '%s\n' "${ratios[@]}" | sort -g | head -1)–$(printf '%s\n' "${ratios[@]}" | sort -g | tail -1)); target ≥ 1.0."
-  echo
-  (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" cleanup >/dev/null)
-fi
   "$DBP" "$SCRIPT" prepare "${CONN[@]}" --tables="$1" --table-size="$2" --threads=2 >/dev/null
 }
 
@@ -166,10 +129,6 @@ if wants memory; then
 fi
 "$DBP" "$SCRIPT" cleanup "${CONN[@]}" --tables=4 >/dev/null
 
-tps_of() { # output file -> transactions per second from the sysbench-format summary
-  awk '/^    transactions:/ {gsub(/[()]/, "", $3); print $3}' "$1"
-}
-
 if wants tpcc; then
   TPCC_SCALE="${TPCC_SCALE:-2}"
   TPCC_PAIRS="${TPCC_PAIRS:-4}"
@@ -180,25 +139,8 @@ if wants tpcc; then
   (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=2 prepare >/dev/null)
   echo "### #41 gate: sysbench-tpcc run, the same unchanged tpcc.lua, $TPCC_SCALE warehouses, 4 threads, Unix socket, ${TPCC_SECONDS}s per run, $TPCC_PAIRS alternating pairs"
   echo
-  echo "| pair | sysbench tps | dbpress tps | ratio |"
-  echo "|---:|---:|---:|---:|"
-  ratios=()
-  for i in $(seq 1 "$TPCC_PAIRS"); do
-    if [ $((i % 2)) = 1 ]; then order="sysbench dbpress"; else order="dbpress sysbench"; fi
-    for tool in $order; do
-      if [ "$tool" = sysbench ]; then
-        (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=4 --time="$TPCC_SECONDS" run >/tmp/dbpress-sb.txt)
-      else
-        (cd "$work/tpcc" && "$DBP" ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=4 --time="$TPCC_SECONDS" run >/tmp/dbpress-dp.txt 2>/dev/null)
-      fi
-    done
-    s=$(tps_of /tmp/dbpress-sb.txt); d=$(tps_of /tmp/dbpress-dp.txt)
-    r=$(awk -v d="$d" -v s="$s" 'BEGIN {printf "%.3f", d/s}')
-    ratios+=("$r")
-    echo "| $i | $s | $d | $r |"
-  done
-  echo
-  echo "Median pair ratio dbpress/sysbench: **$(printf '%s\n' "${ratios[@]}" | median)** (spread $(printf '%s\n' "${ratios[@]}" | sort -g | head -1)–$(printf '%s\n' "${ratios[@]}" | sort -g | tail -1)); target ≥ 1.0."
-  echo
+  sb_run() { (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=4 --time="$TPCC_SECONDS" run >"$1"); }
+  dp_run() { (cd "$work/tpcc" && "$DBP" ./tpcc.lua "${CONN[@]}" "${T[@]}" --threads=4 --time="$TPCC_SECONDS" run >"$1" 2>/dev/null); }
+  PAIRS="$TPCC_PAIRS" METRIC=tps_of METRIC_NAME=tps qps_pairs "; target ≥ 1.0"
   (cd "$work/tpcc" && ./tpcc.lua "${CONN[@]}" "${T[@]}" cleanup >/dev/null)
 fi
