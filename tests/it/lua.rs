@@ -10,7 +10,7 @@ const STOCK: &str = "/usr/share/sysbench/oltp_point_select.lua";
 /// A copy of the stock point-select script with a comment appended (so not byte-identical: dbpress
 /// runs it in Lua, not as its built-in workload), or None where sysbench is not installed (never
 /// in CI: scripts/test.sh installs it).
-fn modified_point_select(dir: &std::path::Path) -> Option<std::path::PathBuf> {
+pub(crate) fn modified_point_select(dir: &std::path::Path) -> Option<std::path::PathBuf> {
     let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
     if !std::path::Path::new(STOCK).exists() {
         assert!(

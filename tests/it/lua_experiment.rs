@@ -5,8 +5,6 @@
 use crate::common::{dbpress, scratch, server, stderr, stdout};
 use std::path::Path;
 
-const STOCK: &str = "/usr/share/sysbench/oltp_point_select.lua";
-
 /// The stored runs' results, as `dbpress results export` gives them.
 fn stored_results(store: &Path) -> Vec<serde_json::Value> {
     let c = rusqlite::Connection::open(store).unwrap();
@@ -33,19 +31,10 @@ fn issue_41_a_lua_script_is_an_experiment_workload() {
     let Some(_srv) = server("issue_41_lua_experiment") else {
         return;
     };
-    if !Path::new(STOCK).exists() {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-        assert!(
-            !ci,
-            "{STOCK} missing: scripts/services.sh sysbench installs it"
-        );
-        return;
-    }
     let dir = scratch("lua-experiment");
-    let copy = dir.join("ps.lua");
-    let mut text = std::fs::read_to_string(STOCK).unwrap();
-    text.push_str("-- a modified copy\n");
-    std::fs::write(&copy, text).unwrap();
+    let Some(copy) = crate::lua::modified_point_select(&dir) else {
+        return;
+    };
     let plan = dir.join("plan.toml");
     std::fs::write(
         &plan,
@@ -78,7 +67,7 @@ cleanup = "oltp_point_select cleanup --tables=1"
     assert_eq!(runs.len(), 2, "{}", stdout(&o));
     for r in &runs {
         let workload = r["run"]["workload"].as_str().unwrap_or_default();
-        assert!(workload.ends_with("ps.lua"), "{workload}");
+        assert!(workload.ends_with("oltp_point_select.lua"), "{workload}");
         assert!(r["summary"]["events"].as_u64().unwrap() > 0);
         let checks = r["server_counters"]["checks"].as_array().unwrap();
         let reads = checks.iter().find(|c| c["what"] == "reads").unwrap();

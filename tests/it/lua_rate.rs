@@ -4,28 +4,16 @@
 //! warm-up's statements are in the server's counters but in no figure of the run.
 
 use crate::common::{dbpress, json, scratch, server, stderr, CONN};
-use std::path::Path;
-
-const STOCK: &str = "/usr/share/sysbench/oltp_point_select.lua";
 
 #[test]
 fn issue_41_a_lua_script_is_paced_by_rate_and_warms_up() {
     let Some(_srv) = server("issue_41_lua_rate") else {
         return;
     };
-    if !Path::new(STOCK).exists() {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-        assert!(
-            !ci,
-            "{STOCK} missing: scripts/services.sh sysbench installs it"
-        );
-        return;
-    }
     let dir = scratch("lua-rate");
-    let copy = dir.join("ps.lua");
-    let mut text = std::fs::read_to_string(STOCK).unwrap();
-    text.push_str("-- a modified copy\n");
-    std::fs::write(&copy, text).unwrap();
+    let Some(copy) = crate::lua::modified_point_select(&dir) else {
+        return;
+    };
     let with = |head: &[&str]| -> Vec<String> {
         head.iter()
             .chain(CONN)
