@@ -38,6 +38,12 @@ pub trait Host {
     }
     /// The event `next_event` started has ended.
     fn event_done(&mut self) {}
+    /// `event_done` then `next_event` in one call (the prelude's loop, one FFI crossing and
+    /// one clock read per event instead of two).
+    fn event_step(&mut self) -> bool {
+        self.event_done();
+        self.next_event()
+    }
     /// `sb_event_start` in a script's own loop: the event `next_event` claimed starts now (what
     /// the script did in between, such as its own pacing, is not the event's time). Nothing
     /// for a resumed event: its retries stay inside one timed event.

@@ -150,9 +150,11 @@ impl Driven<'_> {
     }
 }
 
-impl EventSteps for Driven<'_> {
-    #[inline]
-    fn next(&mut self, exec: &mut Exec<'_>) -> bool {
+impl Driven<'_> {
+    /// Claim and start the next event (`EventSteps::next`); `now`: the clock already read at
+    /// the previous event's end, which is this one's start in a closed loop.
+    #[inline(always)]
+    fn begin(&mut self, exec: &mut Exec<'_>, now: Option<u64>) -> bool {
         if self.resume {
             self.resume = false;
             self.fresh = false;
@@ -175,7 +177,7 @@ impl EventSteps for Driven<'_> {
             }
             let (intended, started) = match self.schedule {
                 None => {
-                    let now = now_ns();
+                    let now = now.unwrap_or_else(now_ns);
                     (now, now)
                 }
                 Some(s) => match paced_start(shared, self.cell, s, self.rng, measuring) {
@@ -186,7 +188,9 @@ impl EventSteps for Driven<'_> {
                 },
             };
             exec.restart(measuring);
-            self.error_codes.clear();
+            if !self.error_codes.is_empty() {
+                self.error_codes.clear();
+            }
             self.counts = Counts::default();
             self.open = Some(Open {
                 intended,
@@ -196,6 +200,77 @@ impl EventSteps for Driven<'_> {
             self.fresh = true;
             return true;
         }
+    }
+
+    /// `step` in a closed loop's steady state (a measured event that succeeded at its first
+    /// attempt, the next one measured too): the same record and claim as `finish` and `begin`,
+    /// with the open event's slot reused in place. None, having done nothing, in any other case.
+    #[inline(always)]
+    fn steady_step(&mut self, exec: &mut Exec<'_>, now: u64) -> Option<bool> {
+        let shared = self.shared;
+        let open = self.open.as_mut()?;
+        if self.schedule.is_some()
+            || self.resume
+            || !open.measuring
+            || !self.error_codes.is_empty()
+            || self.counts.any()
+        {
+            return None;
+        }
+        let done = Attempted {
+            succeeded: true,
+            fatal: None,
+            counts: Counts::of(exec),
+            started: open.started,
+            end: now,
+            label: exec.label,
+        };
+        record(self.cell, shared, false, &done, open.intended, &[]);
+        let go_on = !shared.past_deadline(now)
+            && !shared.stop.load(Ordering::Relaxed)
+            && shared.measuring.load(Ordering::Relaxed);
+        if go_on && claim(shared, &mut self.mine) {
+            exec.restart(true);
+            open.intended = now;
+            open.started = now;
+            self.fresh = true;
+            return Some(true);
+        }
+        // The deadline, a stop, or no event left: what `finish` and `begin` decide then.
+        self.open = None;
+        if shared.past_deadline(now) {
+            self.over = true;
+        }
+        Some(self.begin(exec, Some(now)))
+    }
+
+    /// Record the open event as succeeded, ended at `end` (`EventSteps::done`).
+    #[inline(always)]
+    fn finish(&mut self, exec: &mut Exec<'_>, end: u64) {
+        let Some(open) = self.open.take() else {
+            return;
+        };
+        let mut counts = std::mem::take(&mut self.counts);
+        counts.add(exec);
+        let done = Attempted {
+            succeeded: true,
+            fatal: None,
+            counts,
+            started: open.started,
+            end,
+            label: exec.label,
+        };
+        self.close(&done, &open);
+        if self.shared.past_deadline(end) {
+            self.over = true;
+        }
+    }
+}
+
+impl EventSteps for Driven<'_> {
+    #[inline]
+    fn next(&mut self, exec: &mut Exec<'_>) -> bool {
+        self.begin(exec, None)
     }
 
     /// Under --rate the event's latency still counts from its slot; in a closed loop from now.
@@ -217,24 +292,18 @@ impl EventSteps for Driven<'_> {
 
     #[inline]
     fn done(&mut self, exec: &mut Exec<'_>) {
-        let Some(open) = self.open.take() else {
-            return;
-        };
-        let end = now_ns();
-        let mut counts = std::mem::take(&mut self.counts);
-        counts.add(exec);
-        let done = Attempted {
-            succeeded: true,
-            fatal: None,
-            counts,
-            started: open.started,
-            end,
-            label: exec.label,
-        };
-        self.close(&done, &open);
-        if self.shared.past_deadline(end) {
-            self.over = true;
+        self.finish(exec, now_ns());
+    }
+
+    /// One clock read: the end of this event is the start of the next (nothing runs between).
+    #[inline]
+    fn step(&mut self, exec: &mut Exec<'_>) -> bool {
+        let now = now_ns();
+        if let Some(more) = self.steady_step(exec, now) {
+            return more;
         }
+        self.finish(exec, now);
+        self.begin(exec, Some(now))
     }
 
     #[cold]

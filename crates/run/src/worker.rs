@@ -384,6 +384,21 @@ pub(super) struct Counts {
 
 impl Counts {
     #[inline(always)]
+    pub(super) fn of(exec: &Exec<'_>) -> Counts {
+        Counts {
+            reads: exec.reads,
+            writes: exec.writes,
+            other: exec.other,
+            reconnects: exec.reconnects,
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn any(&self) -> bool {
+        (self.reads | self.writes | self.other | self.reconnects) != 0
+    }
+
+    #[inline(always)]
     pub(super) fn add(&mut self, exec: &Exec<'_>) {
         self.reads += exec.reads;
         self.writes += exec.writes;

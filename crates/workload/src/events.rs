@@ -67,6 +67,13 @@ pub trait EventSteps {
     fn next(&mut self, exec: &mut Exec<'_>) -> bool;
     /// The event `next` started has succeeded: record it with `exec`'s counts.
     fn done(&mut self, exec: &mut Exec<'_>);
+    /// `done` then `next`, as one call from a loop that does nothing between them (the
+    /// prelude's `thread_run`): a runner may read the clock once for the end of one event and
+    /// the start of the next.
+    fn step(&mut self, exec: &mut Exec<'_>) -> bool {
+        self.done(exec);
+        self.next(exec)
+    }
     /// The event `next` claimed starts now: a loop that waits between claiming and starting
     /// (a script's own pacing) keeps that wait out of its time. Nothing for a resumed event.
     fn start(&mut self) {}

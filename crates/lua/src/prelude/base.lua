@@ -70,6 +70,7 @@ for name, sig in pairs({
   err = "dbp_err *(*)(dbp_ctx *)",
   next_event = "int32_t (*)(dbp_ctx *)",
   event_done = "void (*)(dbp_ctx *)",
+  event_step = "int32_t (*)(dbp_ctx *)",
 }) do
   C[name] = ffi.cast(sig, fn_addrs[name])
 end

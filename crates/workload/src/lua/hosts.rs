@@ -87,6 +87,14 @@ impl Host for EventHost<'_, '_> {
         }
     }
 
+    #[inline]
+    fn event_step(&mut self) -> bool {
+        match self.steps.as_mut() {
+            Some(steps) => steps.step(self.exec),
+            None => false,
+        }
+    }
+
     fn event_start(&mut self) {
         if let Some(steps) = self.steps.as_mut() {
             steps.start()
