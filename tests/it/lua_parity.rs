@@ -198,6 +198,69 @@ fn issue_41_every_stock_script_makes_mariadb_do_what_sysbench_makes_it_do() {
     );
 }
 
+/// Events of bulk_insert.lua: rows of about 14 bytes, so the run crosses sysbench's 512 KiB
+/// buffer twice and its INSERTs are cut where sysbench cuts them.
+const BULK_EVENTS: u64 = 100_000;
+
+/// bulk_insert.lua (its own prepare and cleanup: one table per thread, made by the script),
+/// run as a modified copy under each tool in turn: the same INSERTs (Com_insert) and the same
+/// rows in the table.
+#[test]
+fn issue_41_bulk_insert_sends_the_inserts_sysbench_sends() {
+    let Some(mut srv) = server("issue_41_lua_parity_bulk_insert") else {
+        return;
+    };
+    if !sysbench_here() {
+        return;
+    }
+    let dir = scratch("lua-parity-bulk");
+    let copy = modified_copy(&dir, "bulk_insert");
+    let mut opts: Vec<String> = CONN.iter().map(|s| s.to_string()).collect();
+    opts.extend(["--threads=1".into(), "--time=0".into()]);
+    opts.push(format!("--events={BULK_EVENTS}"));
+    let mut seen = Vec::new();
+    for tool in ["sysbench", "dbpress"] {
+        script_command(tool, &dir, &copy, "prepare", &opts);
+        let before = srv.com()["Com_insert"];
+        run_tool(tool, &dir, &copy, &opts);
+        let inserts = srv.com()["Com_insert"] - before;
+        let rows = srv.count_rows("sbtest1");
+        script_command(tool, &dir, &copy, "cleanup", &opts);
+        seen.push((inserts, rows));
+    }
+    assert_eq!(
+        seen[0].1,
+        Some(BULK_EVENTS as i64),
+        "sysbench's rows: {seen:?}"
+    );
+    assert!(seen[0].0 >= 3, "sysbench sent {} INSERTs", seen[0].0);
+    assert_eq!(seen[1], seen[0], "(INSERTs, rows): dbpress then sysbench");
+}
+
+/// The script's own `prepare` or `cleanup` under `tool`; it must succeed.
+fn script_command(tool: &str, dir: &Path, copy: &Path, command: &str, opts: &[String]) {
+    let copy = copy.to_str().unwrap();
+    let o = if tool == "sysbench" {
+        Command::new("sysbench")
+            .current_dir(dir)
+            .arg(copy)
+            .args(joined(opts))
+            .arg(command)
+            .output()
+            .unwrap()
+    } else {
+        let mut args = vec![copy, command];
+        args.extend(opts.iter().map(String::as_str));
+        dbpress(&args)
+    };
+    assert!(
+        o.status.success(),
+        "{tool} {copy} {command}: {}{}",
+        String::from_utf8_lossy(&o.stdout),
+        stderr(&o)
+    );
+}
+
 /// Rows inserted, updated and deleted in the sbtest tables, once the tool's sessions have left
 /// and flushed their statistics.
 fn pg_work(c: &mut postgres::Client) -> [i64; 3] {

@@ -275,8 +275,19 @@ fn latency_limit(l: &dbpress_result::LatencyLimit, events: u64, paced: bool) -> 
 /// One row of a latency table whose name column is `w` characters wide.
 /// One row of a latency table; `errors` None leaves that column blank (the --rate table has no
 /// errors column).
+/// The widest statement name the latency table prints whole; a longer one (a script's long
+/// SQL text) is cut with `…` (the JSON keeps it whole).
+const NAME_WIDTH_MAX: usize = 72;
+
 fn latency_row(o: &mut String, w: usize, name: &str, count: u64, errors: Option<u64>, l: &Latency) {
     let errors = errors.map_or(String::new(), |e| e.to_string());
+    let cut: String;
+    let name = if name.chars().count() > w {
+        cut = name.chars().take(w - 1).chain(['…']).collect();
+        &cut
+    } else {
+        name
+    };
     let _ = writeln!(
         o,
         "    {name:<w$} {count:>10} {errors:>7} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.3}",
@@ -292,7 +303,8 @@ fn dbpress_sections(r: &RunResult) -> String {
         .statements
         .iter()
         .map(|st| st.name.chars().count())
-        .fold(18, usize::max);
+        .fold(18, usize::max)
+        .min(NAME_WIDTH_MAX);
     if let Some(t) = &r.tpcc {
         o.push_str(&tpcc::section(t));
     }

@@ -148,6 +148,25 @@ Errors by code (dbpress):
     );
 }
 
+/// A statement named by a huge text (a script's bulk INSERT before its rows were folded) made
+/// the table's width overflow the formatter: dbpress stopped with an internal error (#41).
+#[test]
+fn issue_41_a_statement_name_of_any_length_prints_cut_to_the_table() {
+    let mut r = fixture();
+    r.statements[0].name = format!("INSERT INTO sbtest1 VALUES {}", "(?,?),".repeat(100_000));
+    let text = summary(&r, false);
+    let row = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("INSERT"))
+        .expect("the statement's row");
+    assert!(row.contains("(?…    "), "{row}");
+    assert_eq!(
+        row.chars().count(),
+        4 + 72 + 1 + 10 + 1 + 7 + 5 * 10,
+        "{row}"
+    );
+}
+
 #[test]
 fn the_rate_table_has_no_errors_column() {
     let mut r = fixture();

@@ -29,8 +29,14 @@ impl Kinds {
 }
 
 /// A statement's text as its kind's name: whitespace runs as one space, numbers and quoted
-/// literals as `?`, digits ending an identifier as `#` (`sbtest17` → `sbtest#`).
+/// literals as `?`, digits ending an identifier as `#` (`sbtest17` → `sbtest#`), and a run of
+/// identical parenthesised groups as the first and `,…` (a bulk INSERT's rows: one kind
+/// whatever the number of rows, and a name a report can print).
 fn normalise(sql: &str) -> String {
+    fold_repeated_groups(&literals_folded(sql))
+}
+
+fn literals_folded(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len());
     let b = sql.as_bytes();
     let mut i = 0;
@@ -83,6 +89,73 @@ fn normalise(sql: &str) -> String {
     out
 }
 
+/// `(?,?),(?,?),(?, ?)` as `(?,?),…`: each group followed by copies of itself (`,` between,
+/// spaces anywhere) keeps the first.
+fn fold_repeated_groups(s: &str) -> String {
+    let mut out = String::with_capacity(s.len().min(1024));
+    let mut i = 0;
+    while let Some(open) = s[i..].find('(').map(|o| i + o) {
+        out.push_str(&s[i..open]);
+        let Some(close) = matching_paren(s, open) else {
+            i = open;
+            break;
+        };
+        let group = &s[open..=close];
+        out.push_str(group);
+        let mut next = close + 1;
+        let mut folded = false;
+        loop {
+            let rest = s[next..].trim_start();
+            let Some(after_comma) = rest.strip_prefix(',') else {
+                break;
+            };
+            let candidate = after_comma.trim_start();
+            let start = s.len() - candidate.len();
+            if !candidate.starts_with('(') {
+                break;
+            }
+            let Some(end) = matching_paren(s, start) else {
+                break;
+            };
+            if !same_but_spaces(&s[start..=end], group) {
+                break;
+            }
+            next = end + 1;
+            folded = true;
+        }
+        if folded {
+            out.push_str(",…");
+        }
+        i = next;
+    }
+    out.push_str(&s[i..]);
+    out
+}
+
+fn same_but_spaces(a: &str, b: &str) -> bool {
+    a.chars()
+        .filter(|c| *c != ' ')
+        .eq(b.chars().filter(|c| *c != ' '))
+}
+
+/// The `)` closing the `(` at `open`, nested groups skipped.
+fn matching_paren(s: &str, open: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (k, c) in s[open..].char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + k);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,5 +170,23 @@ mod tests {
             normalise("UPDATE  sbtest1 SET c='x y' WHERE id = 42\n"),
             "UPDATE sbtest# SET c=? WHERE id = ?"
         );
+    }
+
+    #[test]
+    fn a_bulk_insert_is_one_kind_whatever_its_rows() {
+        assert_eq!(
+            normalise("INSERT INTO sbtest1 VALUES(1,1),(2,2), (3, 3)"),
+            "INSERT INTO sbtest# VALUES(?,?),…"
+        );
+        assert_eq!(
+            normalise("INSERT INTO sbtest1 VALUES(7,7)"),
+            "INSERT INTO sbtest# VALUES(?,?)"
+        );
+        // Different groups stay; nested ones are part of their group; an unclosed one is kept.
+        assert_eq!(
+            normalise("INSERT INTO t VALUES (1,NOW()),(2,NOW()),(3,'x')"),
+            "INSERT INTO t VALUES (?,NOW()),…,(?,?)"
+        );
+        assert_eq!(normalise("SELECT f((1)"), "SELECT f((?)");
     }
 }
