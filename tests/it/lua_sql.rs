@@ -6,33 +6,10 @@
 
 use crate::common::{assert_fails_with, dbpress, json, scratch, server, stderr, CONN};
 use crate::engines::{pg_scalar, pg_server, PG_CONN};
+use crate::sysbench_ref::{have_sysbench, sysbench, SB_MYSQL, SB_PGSQL};
 use std::collections::HashMap;
 use std::path::Path;
-use std::process::{Command, Output};
-
-const SYSBENCH: &str = "/usr/bin/sysbench";
-
-/// Whether the real sysbench is here to compare with (always in CI: scripts/test.sh
-/// installs it); elsewhere the comparison is skipped with a note.
-fn have_sysbench() -> bool {
-    if Path::new(SYSBENCH).exists() {
-        return true;
-    }
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-    assert!(
-        !ci,
-        "{SYSBENCH} missing: scripts/services.sh sysbench installs it"
-    );
-    eprintln!("SKIPPED the sysbench comparison: {SYSBENCH} missing");
-    false
-}
-
-fn sysbench(args: &[&str]) -> Output {
-    Command::new(SYSBENCH)
-        .args(args)
-        .output()
-        .expect("sysbench runs")
-}
+use std::process::Output;
 
 fn text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
@@ -165,22 +142,6 @@ fn issue_41_results_rows_and_bulk_inserts_move_the_server_as_under_sysbench() {
     let o = dbpress(&args(&[script, "cleanup"], CONN, &[]));
     assert!(o.status.success(), "{}", stderr(&o));
 }
-
-/// sysbench's flags for the test MariaDB.
-const SB_MYSQL: [&str; 4] = [
-    "--mysql-socket=/run/mysqld/mysqld.sock",
-    "--mysql-user=sbtest",
-    "--mysql-password=sbtest",
-    "--mysql-db=sbtest",
-];
-
-const SB_PGSQL: [&str; 5] = [
-    "--db-driver=pgsql",
-    "--pgsql-host=/var/run/postgresql",
-    "--pgsql-user=sbtest",
-    "--pgsql-password=sbtest",
-    "--pgsql-db=sbtest",
-];
 
 /// Restarts: each event's first attempt fails on a duplicate key the script does not catch,
 /// whose restart runs before_restart_event (a statement the server counts); every attempt also

@@ -43,6 +43,8 @@ mod lua_rate;
 mod lua_report;
 /// Issue 41: sysbench.sql's results, bulk inserts and error classes, against the real sysbench.
 mod lua_sql;
+/// Issue 41: sysbench's tests of its Lua API, as scenarios of our own under both tools.
+mod lua_sysbench_api;
 /// Issue 41: Percona's sysbench-tpcc, unchanged, under dbpress.
 mod lua_tpcc;
 /// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.
@@ -73,6 +75,8 @@ mod store;
 mod stuck;
 /// Thread sweeps: steps, table, JSON, a refused level.
 mod sweep;
+/// The real sysbench 1.0.20, the reference the Lua tests compare with.
+mod sysbench_ref;
 /// CSV and Markdown: rows that add up to the JSON result they come from.
 mod tables;
 /// TPC-C on every engine: load, run, consistency, and the database's own counts.
