@@ -88,7 +88,7 @@ end
 
 sysbench = {
   version = "1.0.20",
-  version_string = "sysbench 1.0.20 (dbpress)",
+  version_string = "sysbench 1.0.20",
   tid = info.tid,
   error = { NONE = 0, RESTART_EVENT = 1 },
   hooks = {},
