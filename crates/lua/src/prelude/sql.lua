@@ -55,7 +55,18 @@ end
 -- and before an event is retried (`resume`) runs `sysbench.hooks.before_restart_event` with the
 -- errdesc that restarted it, as sysbench's loop does.
 local pending = nil
+-- sysbench calls the main state's functions (init, done, prepare, cleanup, help) with no
+-- argument, and a worker's (thread_init, thread_run, event, thread_done) with its thread id.
+local MAIN_ONLY = { "init", "done", "prepare", "cleanup", "help" }
+local function main_only(f)
+  if f == thread_init or f == thread_run or f == event or f == thread_done then return false end
+  for i = 1, #MAIN_ONLY do
+    if f == rawget(_G, MAIN_ONLY[i]) then return true end
+  end
+  return false
+end
 function dbp.enter(f, tid, resume)
+  if not resume and main_only(f) then tid = nil end
   if resume and pending ~= nil then
     local errdesc = pending
     pending = nil
@@ -154,6 +165,8 @@ function statement.bind_param(st, ...)
   end
   bound[tostring(ffi.cast("uintptr_t", st))] = keep
   if C.bind(ctx, st, arr, n) ~= 0 then raise_sql(nil, "<prepared statement>", 2) end
+  -- One value, nil, as sysbench's (`print(stmt:bind_param())` prints "nil").
+  return nil
 end
 
 -- Results: the state's current query result and the result an execute of a SELECT returns
@@ -212,9 +225,23 @@ function connection:check_error(rs, q)
   raise_sql(self, q, 2)
 end
 
+-- A statement the server refuses to prepare is sysbench's `SQL API error` (its driver keeps no
+-- errno for it), not an errdesc: never a restart. The server's error stays dbpress's, for
+-- the one line an uncaught one ends in; `always`: whatever the error (else one that is not
+-- the server's is raised as its message).
+local function api_error(what, level, always)
+  local class = err.class
+  if not always and class ~= IGNORABLE and class ~= FATAL then
+    last_sql_msg = nil
+    error(ffi.string(err.msg, err.len), level + 1)
+  end
+  last_sql_msg = what
+  error(what, level + 1)
+end
+
 function connection:prepare(q)
   local st = C.prepare(ctx, q, #q)
-  if st == nil then raise_sql(self, q, 2) end
+  if st == nil then api_error("SQL API error", 2) end
   return st
 end
 
@@ -242,7 +269,7 @@ function connection:bulk_insert_init(prefix)
 end
 function connection:bulk_insert_next(row)
   local b = rawget(self, "bulk")
-  if b == nil then return true, "db_bulk_insert_next() failed" end
+  if b == nil then error("db_bulk_insert_next() failed", 2) end
   if b.rows > 0 and b.len + 1 + #row > BULK_MAX then bulk_flush(self, 2) end
   if b.rows > 0 then
     b[b.n + 1] = ","
@@ -290,8 +317,10 @@ local driver = setmetatable({}, unsupported("sql_driver"))
 driver.__index = driver
 driver.__tostring = function() return "<sql_driver>" end
 
+-- A session that cannot be opened is sysbench's `connection creation failed` (the cause is
+-- dbpress's, in the one line an uncaught one ends in).
 function driver:connect()
-  if C.connect(ctx) ~= 0 then raise_sql(nil, nil, 2) end
+  if C.connect(ctx) ~= 0 then api_error("connection creation failed", 2, true) end
   return setmetatable({}, connection)
 end
 
@@ -304,6 +333,11 @@ sysbench.sql = setmetatable({
   error = { NONE = 0, IGNORABLE = 1, FATAL = 2 },
   driver = function(name)
     if name ~= nil and name ~= info.driver then
+      -- A driver sysbench does not have: its message. One it has: dbpress runs a script on
+      -- the one driver of its command line.
+      if name ~= "mysql" and name ~= "pgsql" then
+        error("failed to initialize the DB driver", 2)
+      end
       error(string.format("failed to initialize the DB driver: dbpress runs this script on '%s', not '%s'",
         info.driver, tostring(name)), 2)
     end
