@@ -90,22 +90,32 @@ end
 
 -- Prepared statements: `db_bind_param(stmt, t)` binds the table itself, and every
 -- `db_execute` reads it again (numbers as integers, strings as VARCHARs rebound when they grow).
-local stmt_mt = { __tostring = function() return "<sysbench.stmt>" end }
-local rs_mt = { __tostring = function() return "<sysbench.rs>" end }
+-- Statements and results are userdata, as sysbench's (`type(stmt) == "userdata"`): proxies
+-- sharing one metatable per kind, each statement's state kept beside it.
+local stmt_proto, rs_proto = newproxy(true), newproxy(true)
+local stmt_mt, rs_mt = getmetatable(stmt_proto), getmetatable(rs_proto)
+stmt_mt.__tostring = function() return "<sysbench.stmt>" end
+rs_mt.__tostring = function() return "<sysbench.rs>" end
+local stmt_state = setmetatable({}, { __mode = "k" })
 local sql_type = sysbench.sql.type
 
 function db_prepare(sql)
   local c = connection()
   local st = call("db_prepare", c.prepare, c, sql)
-  return setmetatable({ st = st, kinds = {}, lens = {}, params = {} }, stmt_mt)
+  local p = newproxy(stmt_proto)
+  stmt_state[p] = { st = st, kinds = {}, lens = {}, params = {} }
+  return p
 end
 
+-- The state of statement `s`, or the error sysbench raises for what is not one.
 local function checked(name, s, t)
-  if getmetatable(s) ~= stmt_mt then
+  local state = type(s) == "userdata" and getmetatable(s) == stmt_mt and stmt_state[s]
+  if not state then
     error(string.format("bad argument #1 to '%s' (sysbench.stmt expected, got %s)", name, type(s)), 3)
   end
   if t ~= nil and type(t) ~= "table" then error("table was expected", 3) end
   if t ~= nil and #t == 0 then error("table is empty", 3) end
+  return state
 end
 
 -- (Re)bind `s`'s parameters to what `t` holds now, when a type or a longer string asks.
@@ -135,34 +145,33 @@ local function rebind(s, t)
   if changed then s.st:bind_param(unpack(s.params, 1, #t)) end
 end
 
-function db_bind_param(s, t)
-  checked("db_bind_param", s, t)
+function db_bind_param(p, t)
+  local s = checked("db_bind_param", p, t)
   s.values = t
   rebind(s, t)
 end
 
 function db_bind_result(s, t) checked("db_bind_result", s, t) end
 
-function db_execute(s)
-  checked("db_execute", s)
+function db_execute(p)
+  local s = checked("db_execute", p)
   local t = s.values
   if t ~= nil then
     rebind(s, t)
     for i = 1, #t do s.params[i]:set(t[i]) end
   end
   call("db_execute", s.st.execute, s.st)
-  return setmetatable({}, rs_mt)
+  return newproxy(rs_proto)
 end
 
 function db_store_results(rs) end
 
 function db_free_results(rs)
-  if getmetatable(rs) ~= rs_mt then
+  if type(rs) ~= "userdata" or getmetatable(rs) ~= rs_mt then
     error(string.format("bad argument #1 to 'db_free_results' (sysbench.rs expected, got %s)", type(rs)), 2)
   end
 end
 
-function db_close(s)
-  checked("db_close", s)
-  s.st:close()
+function db_close(p)
+  checked("db_close", p).st:close()
 end
