@@ -35,11 +35,16 @@ end
 
 -- A failed call raises at the script's line: `name() failed:` and the cause (an errdesc table
 -- that restarts the event passes unchanged).
+-- sysbench.sql's `SQL API error` and `connection creation failed` name no cause: here the
+-- server's.
+local causes = { ["SQL API error"] = false, ["connection creation failed"] = true }
 local function call(name, f, ...)
   local ok, r = pcall(f, ...)
   if ok then return r end
   if type(r) ~= "string" then error(r, 0) end
-  error(name .. "() failed: " .. (r:gsub("^[^\n]-:%d+: ", "")), 3)
+  r = r:gsub("^[^\n]-:%d+: ", "")
+  if causes[r] ~= nil then r = dbp.sql_cause(causes[r]) end
+  error(name .. "() failed: " .. r, 3)
 end
 
 -- The implicit connection, made on first use.
@@ -90,12 +95,11 @@ end
 
 -- Prepared statements: `db_bind_param(stmt, t)` binds the table itself, and every
 -- `db_execute` reads it again (numbers as integers, strings as VARCHARs rebound when they grow).
--- Statements and results are userdata, as sysbench's (`type(stmt) == "userdata"`): proxies
--- sharing one metatable per kind, each statement's state kept beside it.
+-- Statements and results are userdata, as sysbench's (`type(stmt) == "userdata"`, printed as
+-- `userdata: 0x…`): proxies sharing one metatable per kind, each statement's state kept
+-- beside it.
 local stmt_proto, rs_proto = newproxy(true), newproxy(true)
 local stmt_mt, rs_mt = getmetatable(stmt_proto), getmetatable(rs_proto)
-stmt_mt.__tostring = function() return "<sysbench.stmt>" end
-rs_mt.__tostring = function() return "<sysbench.rs>" end
 local stmt_state = setmetatable({}, { __mode = "k" })
 local sql_type = sysbench.sql.type
 

@@ -239,6 +239,19 @@ local function api_error(what, level, always)
   error(what, level + 1)
 end
 
+-- The cause behind `SQL API error` or `connection creation failed`, for 0.5's names, which say
+-- it (`db_prepare() failed: SQL error, …`): the server's error as raise_sql words it (`plain`:
+-- its message alone), kept as the SQL error's message.
+function dbp.sql_cause(plain)
+  local msg = ffi.string(err.msg, err.len)
+  if not plain then
+    msg = string.format("SQL error, errno = %d, state = '%s': %s", err.sql_errno,
+      ffi.string(err.sql_state), msg)
+  end
+  last_sql_msg = msg
+  return msg
+end
+
 function connection:prepare(q)
   local st = C.prepare(ctx, q, #q)
   if st == nil then api_error("SQL API error", 2) end
