@@ -15,7 +15,9 @@ DB_ERROR_NONE, DB_ERROR_RESTART_TRANSACTION, DB_ERROR_FAILED = 0, 1, 2
 -- numeric strings are taken as numbers here.
 local r_default, r_uniform = C.rand_default, C.rand_uniform
 local r_gaussian, r_special, r_u64 = C.rand_gaussian, C.rand_special, C.rand_uint64
-local num = tonumber
+-- What is not a number stays as it is, for the FFI's own error (`cannot convert 'string'`).
+local tonumber = tonumber
+local function num(v) return tonumber(v) or v end
 function sb_rand(a, b) return r_default(ctx, num(a), num(b)) end
 function sb_rand_uniform(a, b) return r_uniform(ctx, num(a), num(b)) end
 function sb_rand_gaussian(a, b) return r_gaussian(ctx, num(a), num(b)) end

@@ -10,7 +10,9 @@ local r_gaussian, r_special, r_pareto = C.rand_gaussian, C.rand_special, C.rand_
 local r_str, r_double, r_u64 = C.rand_str, C.rand_double, C.rand_uint64
 local r_unique, r_zipfian, r_varstr = C.rand_unique, C.rand_zipfian, C.rand_varstr
 local unsupported = dbp.unsupported
-local strbuf, strbuf_len = nil, 0
+-- One buffer for drawn strings, grown as templates ask: never NULL, even for an empty one.
+local strbuf_len = 64
+local strbuf = ffi.new("char[?]", strbuf_len)
 C.rand_zipf_exp(tonumber(dbp.opts.rand_zipfian_exp) or 0.8)
 sysbench.rand = setmetatable({
   uniform = function(a, b) return r_uniform(ctx, a, b) end,
