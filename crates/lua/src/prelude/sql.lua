@@ -213,7 +213,8 @@ end
 
 function connection:query_row(q)
   local rs = do_query(self, q, 2)
-  if rs == nil then return end
+  -- A statement without rows gives one nil, as sysbench's.
+  if rs == nil then return nil end
   local row = rs:fetch_row()
   if row == nil then return nil end
   return unpack(row, 1, rs.nfields)
