@@ -228,10 +228,15 @@ end
 
 -- A statement the server refuses to prepare is sysbench's `SQL API error` (its driver keeps no
 -- errno for it), not an errdesc: never a restart. The server's error stays dbpress's, for
--- the one line an uncaught one ends in; `always`: whatever the error (else one that is not
--- the server's is raised as its message).
+-- the one line an uncaught one ends in; `always`: whatever the error, the client's too, but
+-- for dbpress's own limit (no session lent where the call is made, host.rs), which says what
+-- it is (else one that is not the server's is raised as its message).
+local NO_SESSION = "no database session here"
 local function api_error(what, level, always)
   local class = err.class
+  if always then
+    always = ffi.string(err.msg, math.min(err.len, #NO_SESSION)) ~= NO_SESSION
+  end
   if not always and class ~= IGNORABLE and class ~= FATAL then
     last_sql_msg = nil
     error(ffi.string(err.msg, err.len), level + 1)
