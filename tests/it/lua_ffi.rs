@@ -5,6 +5,7 @@
 //! printed as sysbench prints it; the 1.1 rand superset. MariaDB counts the statements.
 
 use crate::common::{dbpress, json, scratch, server, stderr, stdout, Server, CONN};
+use crate::sysbench_ref::{have_sysbench, SYSBENCH};
 use std::collections::HashMap;
 
 fn args<'a>(head: &[&'a str], tail: &[&'a str]) -> Vec<&'a str> {
@@ -240,8 +241,8 @@ fn issue_41_sysbench_histogram_prints_what_sysbench_prints() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).ends_with(EXPECTED_HISTOGRAMS), "{}", stdout(&o));
     // sysbench itself, where installed, prints the same (all but its tostring, which fails).
-    if std::path::Path::new("/usr/bin/sysbench").exists() {
-        let sb = std::process::Command::new("/usr/bin/sysbench")
+    if have_sysbench() {
+        let sb = std::process::Command::new(SYSBENCH)
             .arg(&script)
             .arg("prepare")
             .output()

@@ -6,6 +6,7 @@
 //! order into a pipe.
 
 use crate::common::{dbpress, json, scratch, server, stderr, stdout, CONN};
+use crate::sysbench_ref::{have_sysbench, SYSBENCH};
 use serde_json::Value;
 
 /// A SELECT (a read) and a DO (other) per event, on the connection thread_init opened.
@@ -309,13 +310,7 @@ fn regex_like(line: &str) -> String {
 /// report_json's `]` when the worker's state closes.
 #[test]
 fn issue_41_the_built_in_reporters_print_what_sysbench_prints() {
-    let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-    if !std::path::Path::new("/usr/bin/sysbench").exists() {
-        assert!(
-            !ci,
-            "sysbench missing: scripts/services.sh sysbench installs it"
-        );
-        eprintln!("SKIPPED: /usr/bin/sysbench missing (scripts/services.sh sysbench)");
+    if !have_sysbench() {
         return;
     }
     let dir = scratch("lua-report-formats");
@@ -353,7 +348,7 @@ end
         text[start..end].to_string()
     };
     let common = ["--events=1", "--time=0", "--threads=1", "--percentile=99"];
-    let sb = std::process::Command::new("/usr/bin/sysbench")
+    let sb = std::process::Command::new(SYSBENCH)
         .arg(&path)
         .args(common)
         .arg("run")
