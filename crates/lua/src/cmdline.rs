@@ -161,6 +161,9 @@ pub(crate) fn export(lua: &Lua, opts: &[Opt]) -> mlua::Result<()> {
             // The script's default (for its own row the same text; for a built-in's name the
             // script's, as sysbench exports it).
             (_, Some(t)) => typed(lua, kind_of(&default), &t)?,
+            // A flag declared without a default is on until the command line says otherwise,
+            // as under sysbench.
+            (Some(o), None) if o.kind == Kind::Bool && o.text.is_empty() => LuaValue::Boolean(true),
             (Some(_), None) => continue,
             (None, None) => LuaValue::String(lua.create_string("")?),
         };
