@@ -7,8 +7,8 @@
 use super::lua_path;
 use dbpress_core::error::{failed, usage, Result};
 use dbpress_core::options::scan::{scan_in, scan_lenient, Scanned};
-use dbpress_core::options::table::{self, Table};
-use dbpress_core::options::OptionValues;
+use dbpress_core::options::table::{self, Kind, Table};
+use dbpress_core::options::{parse_bool, OptionValues};
 use dbpress_workload::lua::commands::{legacy_rows, MainScript};
 use std::cell::RefCell;
 use std::io::Read;
@@ -73,7 +73,20 @@ pub fn read(
     let from_test = test_name.is_some();
     let named = test_name.or_else(|| words.first().cloned());
     let force = dbpress_core::options::parse_bool(opts.get("lua")).unwrap_or(false);
-    let Some(target) = target(named.as_deref(), force, reserved)? else {
+    // sysbench refuses a third word before it looks for the script (a script's top level
+    // does not run): for any name that is not one of dbpress's own words.
+    let extra = words.get(if from_test { 1 } else { 2 });
+    if let (Some(extra), Some(name), Some(reserved)) = (extra, named.as_deref(), reserved) {
+        if !reserved(name)
+            && dbpress_workload::registry::known(name).is_err()
+            && dbpress_config::Command::parse(name).is_none()
+        {
+            return Err(failed(format!(
+                "Unrecognized command line argument: {extra}: the form is `dbpress {name} [command] [options]`"
+            )));
+        }
+    }
+    let Some(target) = target(named.as_deref(), force, reserved, args.is_empty())? else {
         return Ok(None);
     };
     let rest: Vec<String> = if target.source.is_some() {
@@ -90,7 +103,11 @@ pub fn read(
         target.path.clone()
     };
     let command = rest.first().map_or("", |c| c.as_str());
-    let main = MainScript::load(&path, target.source, command)?;
+    // `sysbench.cmdline.argv` as a C program's: the program as invoked, then the arguments.
+    let argv = std::iter::once(program_name())
+        .chain(args.iter().cloned())
+        .collect();
+    let main = MainScript::load_with_argv(&path, target.source, command, argv)?;
     let (table, mut opts) = reread(args, &main)?;
     table::install(table);
     let mut warnings = Vec::new();
@@ -141,6 +158,11 @@ fn reread(args: &[String], main: &MainScript) -> Result<(Table, OptionValues)> {
         return Ok((table, opts));
     };
     let names: Vec<&str> = rows.iter().map(|r| r.name).collect();
+    let flags: Vec<&'static str> = rows
+        .iter()
+        .filter(|r| r.kind == Kind::Bool)
+        .map(|r| r.name)
+        .collect();
     let mut table = Table::general_yielding(&names);
     table.declare(rows);
     let (scanned, unknown) = scan_lenient(&table, args)?;
@@ -152,10 +174,32 @@ fn reread(args: &[String], main: &MainScript) -> Result<(Table, OptionValues)> {
             main.path()
         )));
     }
-    match scanned {
-        Scanned::Options(o, _, _) => Ok((table, o)),
+    let opts = match scanned {
+        Scanned::Options(o, _, _) => o,
         _ => unreachable!("the first reading found no --help or --version"),
+    };
+    // A declared flag takes a flag's value, as under sysbench (`--flag=5` is refused).
+    for name in flags {
+        let value = opts.get(name);
+        if opts.is_set(name) && parse_bool(value).is_none() {
+            let arg = args
+                .iter()
+                .find(|a| named(a, name))
+                .cloned()
+                .unwrap_or_else(|| format!("--{name}={value}"));
+            return Err(failed(format!(
+                "invalid option: {arg}: --{name} takes on, off, true, false, 1 or 0"
+            )));
+        }
     }
+    Ok((table, opts))
+}
+
+/// Whether `arg` gives option `name` (dashed), `-` and `_` alike.
+fn named(arg: &str, name: &str) -> bool {
+    arg.strip_prefix("--")
+        .map(|a| a.split('=').next().unwrap_or(a).replace('_', "-"))
+        .is_some_and(|a| a == name)
 }
 
 /// The script the command line names, if it runs in Lua.
@@ -163,6 +207,7 @@ fn target(
     named: Option<&str>,
     force: bool,
     reserved: Option<&dyn Fn(&str) -> bool>,
+    no_args: bool,
 ) -> Result<Option<Target>> {
     let stdin = |source: Vec<u8>| Target {
         path: STDIN.to_string(),
@@ -173,8 +218,9 @@ fn target(
         Some("-") => Ok(Some(stdin(read_stdin()?))),
         None if reserved.is_some() && stdin_is_given() => {
             let source = read_stdin()?;
-            // Nothing piped in: the general help, as with no arguments at all.
-            Ok((!source.is_empty()).then(|| stdin(source)))
+            // Nothing piped in and nothing else given: the general help, as with no arguments
+            // at all. With options, an empty script, run (and nothing done) as under sysbench.
+            Ok((!source.is_empty() || !no_args).then(|| stdin(source)))
         }
         None => Ok(None),
         Some(name) if name.ends_with(".lua") => Ok(super::stock_lua::lua_note(name, force)
@@ -219,4 +265,12 @@ fn read_stdin() -> Result<Vec<u8>> {
         ))
     })?;
     Ok(source)
+}
+
+/// The program as invoked (`argv[0]`).
+pub fn program_name() -> String {
+    std::env::args_os()
+        .next()
+        .map(|a| a.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "dbpress".to_string())
 }
