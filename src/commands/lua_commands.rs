@@ -50,18 +50,11 @@ pub fn run(call: &Call<'_>, main: MainScript, command: &str, measure: Measure<'_
     let line = CommandLine {
         opts,
         // The program as invoked, then the arguments, as a C program's argv.
-        argv: std::iter::once(program_name())
+        argv: std::iter::once(crate::cli::lua_script::program_name())
             .chain(args.iter().cloned())
             .collect(),
         seed: cfg.keys.seed,
         measure: &|w| measure(&cfg, w),
     };
     commands::run(main, command, &line, &ctx)
-}
-
-fn program_name() -> String {
-    std::env::args_os()
-        .next()
-        .map(|a| a.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "dbpress".to_string())
 }

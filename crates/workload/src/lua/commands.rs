@@ -29,7 +29,19 @@ pub struct MainScript {
 impl MainScript {
     /// Load the script at `path` (or `source`, read from stdin) in a main state: the prelude and
     /// the script's top level run once, here, as in sysbench before it reads the options.
+    /// `load_with_argv` with the process's own arguments as `sysbench.cmdline.argv`.
     pub fn load(path: &str, source: Option<Vec<u8>>, command: &str) -> Result<MainScript> {
+        MainScript::load_with_argv(path, source, command, std::env::args().collect())
+    }
+
+    /// `load`, `argv` being `sysbench.cmdline.argv` for the top level (the program as invoked,
+    /// then its arguments, as a C program's).
+    pub fn load_with_argv(
+        path: &str,
+        source: Option<Vec<u8>>,
+        command: &str,
+        argv: Vec<String>,
+    ) -> Result<MainScript> {
         let source: Arc<[u8]> = match source {
             Some(s) => s.into(),
             None => std::fs::read(path)
@@ -42,8 +54,15 @@ impl MainScript {
         };
         let mut script = Script::from_source(path, source.clone(), command, &no_options());
         script.opts.clear();
+        script.argv = argv;
         let state = State::main(&script).map_err(|e| script_failed(&e))?;
-        let declared = state.declared().map_err(|e| script_failed(&e))?;
+        // sysbench reads the declared options in a function of its own, and names it.
+        let declared = state.declared().map_err(|e| {
+            failed(format!(
+                "`sysbench.cmdline.read_cmdline_options' function failed: {}",
+                script_failed(&e).message()
+            ))
+        })?;
         Ok(MainScript {
             path: path.to_string(),
             source,
