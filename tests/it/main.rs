@@ -45,6 +45,8 @@ mod lua_report;
 mod lua_sql;
 /// Issue 41: sysbench's tests of its Lua API, as scenarios of our own under both tools.
 mod lua_sysbench_api;
+/// Issue 41: sysbench's tests of its commands and command line, as scenarios of our own.
+mod lua_sysbench_cmd;
 /// Issue 41: Percona's sysbench-tpcc, unchanged, under dbpress.
 mod lua_tpcc;
 /// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.
