@@ -62,13 +62,18 @@ pub(crate) fn declared(lua: &Lua) -> mlua::Result<Option<Vec<Declared>>> {
     Ok(Some(out))
 }
 
-/// sysbench's `ARG_*` number as the kind dbpress parses (SIZE and FILE as text).
+/// sysbench's `ARG_SIZE` and `ARG_FILE`.
+const ARG_SIZE: i64 = 3;
+const ARG_FILE: i64 = 7;
+
+/// sysbench's `ARG_*` number as the kind dbpress parses (SIZE and FILE as text; `export`
+/// gives a size's bytes and no file).
 fn kind_of_arg(t: i64) -> Option<Kind> {
     Some(match t {
         1 => Kind::Bool,
         2 => Kind::Int,
         4 => Kind::Float,
-        3 | 5 | 7 => Kind::Str,
+        ARG_SIZE | 5 | ARG_FILE => Kind::Str,
         6 => Kind::List,
         _ => return None,
     })
@@ -156,6 +161,23 @@ pub(crate) fn export(lua: &Lua, opts: &[Opt]) -> mlua::Result<()> {
         let default: LuaValue = row.raw_get(2)?;
         let key = name.replace('-', "_");
         let given: Option<&Opt> = opts.iter().find(|o| o.name == key);
+        match row.raw_get::<Option<f64>>(3)?.map(|t| t as i64) {
+            // A size is its number of bytes (`1M` is 1048576), a file name is not exported:
+            // as sysbench exports them.
+            Some(ARG_SIZE) => {
+                let text = match given {
+                    Some(o) if o.explicit => Some(o.text.clone()),
+                    _ => default_text(&default),
+                };
+                opt.raw_set(key, LuaValue::Number(size(&text.unwrap_or_default())))?;
+                continue;
+            }
+            Some(ARG_FILE) => {
+                opt.raw_set(key, LuaValue::Nil)?;
+                continue;
+            }
+            _ => {}
+        }
         let value = match (given, default_text(&default)) {
             (Some(o), _) if o.explicit => continue,
             // The script's default (for its own row the same text; for a built-in's name the
@@ -190,12 +212,8 @@ fn export_globals(lua: &Lua, opt: &Table) -> mlua::Result<()> {
 pub(crate) fn typed(lua: &Lua, kind: Kind, text: &str) -> mlua::Result<LuaValue> {
     Ok(match kind {
         Kind::Bool => LuaValue::Boolean(parse_bool(text).unwrap_or(false)),
-        Kind::Int | Kind::Float => match text.trim().parse::<f64>() {
-            Ok(n) => LuaValue::Number(n),
-            // `--n=` is 0 to sysbench.
-            Err(_) if text.trim().is_empty() => LuaValue::Number(0.0),
-            Err(_) => LuaValue::String(lua.create_string(text)?),
-        },
+        // As C's strtod reads it: the number the text starts with, 0 for none (`--n=`).
+        Kind::Int | Kind::Float => LuaValue::Number(leading_number(text)),
         Kind::Str => LuaValue::String(lua.create_string(text)?),
         Kind::List => {
             let t = lua.create_table()?;
@@ -205,6 +223,37 @@ pub(crate) fn typed(lua: &Lua, kind: Kind, text: &str) -> mlua::Result<LuaValue>
             LuaValue::Table(t)
         }
     })
+}
+
+/// The number `text` starts with (after blanks), 0 when it starts with none.
+fn leading_number(text: &str) -> f64 {
+    let text = text.trim_start();
+    (1..=text.len())
+        .rev()
+        .filter(|&end| text.is_char_boundary(end))
+        .find_map(|end| text[..end].parse::<f64>().ok())
+        .unwrap_or(0.0)
+}
+
+/// A size as sysbench reads one: digits and at most one of K, M, G, T (binary multiples, any
+/// case); anything else is 0.
+fn size(text: &str) -> f64 {
+    let (digits, unit) = match text.char_indices().last() {
+        Some((at, c)) if c.is_ascii_alphabetic() => (&text[..at], Some(c.to_ascii_uppercase())),
+        _ => (text, None),
+    };
+    let shift = match unit {
+        None => 0,
+        Some('K') => 10,
+        Some('M') => 20,
+        Some('G') => 30,
+        Some('T') => 40,
+        Some(_) => return 0.0,
+    };
+    match digits.parse::<u64>() {
+        Ok(n) if digits.bytes().all(|b| b.is_ascii_digit()) => (n as f64) * (1u64 << shift) as f64,
+        _ => 0.0,
+    }
 }
 
 #[cfg(test)]
@@ -251,6 +300,21 @@ mod tests {
         // Rows are keyed with dashes, as the scanner reads `--f_x` and `--f-x` alike.
         let names: Vec<&str> = rows("t.lua", &d).iter().map(|r| r.name).collect();
         assert_eq!(names, ["b", "f-x", "i", "l", "n", "s"]);
+    }
+
+    #[test]
+    fn numbers_and_sizes_read_as_sysbench_reads_them() {
+        assert_eq!(leading_number("2x"), 2.0);
+        assert_eq!(leading_number(" -3.5e1z"), -35.0);
+        assert_eq!(leading_number("abc"), 0.0);
+        assert_eq!(leading_number(""), 0.0);
+        assert_eq!(size("1M"), 1048576.0);
+        assert_eq!(size("2k"), 2048.0);
+        assert_eq!(size("1T"), 1099511627776.0);
+        assert_eq!(size("3"), 3.0);
+        for bad in ["1.5M", "10b", "", "5X", "abc", "-1K"] {
+            assert_eq!(size(bad), 0.0, "{bad}");
+        }
     }
 
     #[test]
