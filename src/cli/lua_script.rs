@@ -192,7 +192,27 @@ fn reread(args: &[String], main: &MainScript) -> Result<(Table, OptionValues)> {
             )));
         }
     }
+    // A declared ARG_INT takes a whole number that fits sysbench's int.
+    for d in main.declared().unwrap_or_default() {
+        let dashed = d.name.replace('_', "-");
+        let value = opts.get(&dashed);
+        if d.kind == Kind::Int && opts.is_set(&dashed) && !whole(value) {
+            return Err(failed(format!(
+                "Invalid value for the '{}' option: '{value}': --{dashed} takes a whole number",
+                d.name
+            )));
+        }
+    }
     Ok((table, opts))
+}
+
+/// Whether `value` is a whole number as sysbench takes one for an int option (or empty: 0).
+fn whole(value: &str) -> bool {
+    let digits = value.strip_prefix(['+', '-']).unwrap_or(value);
+    value.is_empty()
+        || (!digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+            && value.parse::<i64>().is_ok_and(|n| i32::try_from(n).is_ok()))
 }
 
 /// Whether `arg` gives option `name` (dashed), `-` and `_` alike.

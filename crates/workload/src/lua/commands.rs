@@ -80,6 +80,11 @@ impl MainScript {
         self.path.rsplit('/').next().unwrap_or(&self.path)
     }
 
+    /// The options the script declares, sorted by name; None in legacy mode.
+    pub fn declared(&self) -> Option<&[Declared]> {
+        self.declared.as_deref()
+    }
+
     /// The option rows the script declares; None in legacy mode (it declares none).
     pub fn option_rows(&self) -> Option<Vec<Spec>> {
         let declared = self.declared.as_ref()?;
