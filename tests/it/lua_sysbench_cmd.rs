@@ -616,3 +616,58 @@ fn issue_41_sysbench_cmd_a_declared_flag_takes_a_flags_values_only() {
         }
     }
 }
+
+/// Beyond cmdline.t, the other option types: a number reads as C's strtod reads it, an int
+/// option refuses what is not a whole number, a size is its bytes, a file name is not exported.
+#[test]
+fn issue_41_sysbench_cmd_numbers_ints_sizes_and_files_are_exported_as_sysbench_exports_them() {
+    let Some(dir) = folder("sb-cmd-types") else {
+        return;
+    };
+    write(
+        &dir,
+        "types.lua",
+        "sysbench.cmdline.options = {\n\
+           a_number = {'a number', 7},\n\
+           an_int = {'an int', 3, sysbench.cmdline.ARG_INT},\n\
+           a_size = {'a size', '1M', sysbench.cmdline.ARG_SIZE},\n\
+           a_file = {'a file', nil, sysbench.cmdline.ARG_FILE},\n\
+         }\n\
+         function prepare()\n\
+           local o = sysbench.opt\n\
+           for _, k in ipairs({'a_number', 'an_int', 'a_size', 'a_file'}) do\n\
+             print(k, type(o[k]), tostring(o[k]))\n\
+           end\n\
+         end\n",
+    );
+    for given in [
+        "--a-number=2.5",
+        "--a-number=abc",
+        "--a-number=2x",
+        "--a-number=",
+        "--an-int=-4",
+        "--an-int=+4",
+        "--an-int=",
+        "--an-int=2.5",
+        "--an-int=x",
+        "--an-int=99999999999",
+        "--a-size=2K",
+        "--a-size=3g",
+        "--a-size=1.5M",
+        "--a-size=abc",
+        "--a-file=/etc/hostname",
+    ] {
+        let said = same(
+            &dir,
+            &["--verbosity=0", "types.lua", given, "prepare"],
+            None,
+            &[],
+        );
+        assert!(
+            said.code == Some(1) || said.out.contains("a_file\tnil\tnil\n"),
+            "{given}: {said:?}"
+        );
+    }
+    let said = same(&dir, &["types.lua", "help"], None, &[]);
+    assert!(said.out.contains("  --a_size=SIZE "), "{}", said.out);
+}
