@@ -125,7 +125,7 @@ pub fn run(
         Some(true) if ctx.threads > 1 => parallel(&script, command, line.seed, ctx)?,
         Some(_) => {
             let r = main.state.run_command(command, &mut host);
-            host.result(r)?
+            host.failed_in(r, CALL_COMMAND)?
         }
         None => return built_in(main, script, command, line, ctx),
     };
@@ -136,6 +136,9 @@ pub fn run(
     }
     Ok(0)
 }
+
+/// What sysbench names a failure in a command of `sysbench.cmdline.commands` after.
+const CALL_COMMAND: &str = "sysbench.cmdline.call_command";
 
 /// `run`, `prepare`, `cleanup` and `help` when the script's commands table does not have them.
 fn built_in(
@@ -178,12 +181,12 @@ fn built_in(
         }
         "prepare" | "cleanup" if main.state.defines(command) => {
             let r = main.state.call(command, &mut host);
-            host.result(r)?;
+            host.failed_in(r, command)?;
             Ok(0)
         }
         "help" => {
             let r = main.state.help(&name, &mut host);
-            match host.result(r)? {
+            match host.failed_in(r, "help")? {
                 true => Ok(0),
                 false => Err(lacks()),
             }
@@ -228,7 +231,7 @@ fn parallel(script: &Arc<Script>, command: &str, seed: u64, ctx: &Context<'_>) -
                     .map_err(|e| script_failed(&e))?;
                     let mut host = LazyHost::new(ctx, tid as usize);
                     let r = state.run_command(command, &mut host);
-                    host.result(r)
+                    host.failed_in(r, CALL_COMMAND)
                 })
             })
             .collect();
@@ -286,6 +289,23 @@ impl<'c> LazyHost<'c> {
             kinds: &self.kinds,
             // The main state's commands restart no event: every server error is fatal.
             errors: Errors::NONE,
+        })
+    }
+
+    /// `result`, a script's error named after the function it failed in, as sysbench names
+    /// it (`` `prepare' function failed: file:line: message ``).
+    fn failed_in<T>(
+        &mut self,
+        r: std::result::Result<T, dbpress_lua::ScriptError>,
+        function: &str,
+    ) -> Result<T> {
+        r.map_err(|e| {
+            self.connect_error.take().unwrap_or_else(|| {
+                failed(format!(
+                    "`{function}' function failed: {}",
+                    script_failed(&e).message()
+                ))
+            })
         })
     }
 
