@@ -671,3 +671,46 @@ fn issue_41_sysbench_cmd_numbers_ints_sizes_and_files_are_exported_as_sysbench_e
     let said = same(&dir, &["types.lua", "help"], None, &[]);
     assert!(said.out.contains("  --a_size=SIZE "), "{}", said.out);
 }
+
+/// An error raised in a script's command names the function it failed in, as sysbench's
+/// line does, exit 1. (sysbench exits 0 when help(), done() or a parallel command in more than
+/// one thread fails; dbpress exits 1 there: a failure is not hidden.)
+#[test]
+fn issue_41_sysbench_cmd_an_error_in_a_command_names_the_function_it_failed_in() {
+    let Some(dir) = folder("sb-cmd-errors") else {
+        return;
+    };
+    write(
+        &dir,
+        "failing.lua",
+        "function prepare() error('prepare broke') end\n\
+         function cleanup() error('cleanup broke') end\n\
+         function init() error('init broke') end\n\
+         function event() end\n\
+         local function broken() error('command broke') end\n\
+         sysbench.cmdline.commands = { mine = { broken }, spread = { broken, sysbench.cmdline.PARALLEL_COMMAND } }\n",
+    );
+    for (args, function) in [
+        (&["failing.lua", "prepare"][..], "prepare"),
+        (&["failing.lua", "cleanup"][..], "cleanup"),
+        (
+            &["failing.lua", "--mysql-dry-run", "--events=1", "run"][..],
+            "init",
+        ),
+        (
+            &["failing.lua", "mine"][..],
+            "sysbench.cmdline.call_command",
+        ),
+        (
+            &["failing.lua", "--threads=1", "spread"][..],
+            "sysbench.cmdline.call_command",
+        ),
+    ] {
+        let said = same(&dir, args, None, &[]);
+        assert_eq!(said.code, Some(1), "{args:?}");
+        assert!(
+            said.errors[0].starts_with(&format!("`{function}' function failed: failing.lua:")),
+            "{said:?}"
+        );
+    }
+}
