@@ -192,11 +192,11 @@ fn reread(args: &[String], main: &MainScript) -> Result<(Table, OptionValues)> {
             )));
         }
     }
-    // A declared ARG_INT takes a whole number that fits sysbench's int.
+    // A declared ARG_INT takes a whole number that fits sysbench's int (its default too).
     for d in main.declared().unwrap_or_default() {
         let dashed = d.name.replace('_', "-");
         let value = opts.get(&dashed);
-        if d.kind == Kind::Int && opts.is_set(&dashed) && !whole(value) {
+        if d.kind == Kind::Int && !whole(value) {
             return Err(failed(format!(
                 "Invalid value for the '{}' option: '{value}': --{dashed} takes a whole number",
                 d.name

@@ -161,7 +161,13 @@ pub(crate) fn export(lua: &Lua, opts: &[Opt]) -> mlua::Result<()> {
         let default: LuaValue = row.raw_get(2)?;
         let key = name.replace('-', "_");
         let given: Option<&Opt> = opts.iter().find(|o| o.name == key);
-        match row.raw_get::<Option<f64>>(3)?.map(|t| t as i64) {
+        let arg = row.raw_get::<Option<f64>>(3)?.map(|t| t as i64);
+        // The kind the row declares, else its default's: a default of another type is read
+        // as the declared kind (`{'n', '12', ARG_INT}` is 12), as under sysbench.
+        let kind = arg
+            .and_then(kind_of_arg)
+            .unwrap_or_else(|| kind_of(&default));
+        match arg {
             // A size is its number of bytes (`1M` is 1048576), a file name is not exported:
             // as sysbench exports them.
             Some(ARG_SIZE) => {
@@ -182,7 +188,7 @@ pub(crate) fn export(lua: &Lua, opts: &[Opt]) -> mlua::Result<()> {
             (Some(o), _) if o.explicit => continue,
             // The script's default (for its own row the same text; for a built-in's name the
             // script's, as sysbench exports it).
-            (_, Some(t)) => typed(lua, kind_of(&default), &t)?,
+            (_, Some(t)) => typed(lua, kind, &t)?,
             // A flag declared without a default is on until the command line says otherwise,
             // as under sysbench.
             (Some(o), None) if o.kind == Kind::Bool && o.text.is_empty() => LuaValue::Boolean(true),
