@@ -714,3 +714,63 @@ fn issue_41_sysbench_cmd_an_error_in_a_command_names_the_function_it_failed_in()
         );
     }
 }
+
+/// A default of another type than the one declared is read as the declared type; an int
+/// option's default that is no whole number is refused, unless the command line replaces it.
+#[test]
+fn issue_41_sysbench_cmd_a_default_is_read_as_the_type_its_option_declares() {
+    let Some(dir) = folder("sb-cmd-defaults") else {
+        return;
+    };
+    write(
+        &dir,
+        "defaults.lua",
+        "sysbench.cmdline.options = {\n\
+           s_from_bool = {'a string', true, sysbench.cmdline.ARG_STRING},\n\
+           i_from_string = {'an int', '12', sysbench.cmdline.ARG_INT},\n\
+           d_from_string = {'a double', '1.5', sysbench.cmdline.ARG_DOUBLE},\n\
+           b_from_string = {'a flag', 'on', sysbench.cmdline.ARG_BOOL},\n\
+           a_float = {'a float', 3.0},\n\
+           a_tiny = {'a tiny one', 1e-7},\n\
+           a_list = {'numbers', {1, 2.5}},\n\
+         }\n\
+         function prepare()\n\
+           for _, k in ipairs({'s_from_bool', 'i_from_string', 'd_from_string', 'b_from_string', 'a_float', 'a_tiny'}) do\n\
+             print(k, type(sysbench.opt[k]), tostring(sysbench.opt[k]))\n\
+           end\n\
+           print('a_list', table.concat(sysbench.opt.a_list, '|'))\n\
+         end\n",
+    );
+    let said = same(
+        &dir,
+        &["--verbosity=0", "defaults.lua", "prepare"],
+        None,
+        &[],
+    );
+    assert!(
+        said.out.contains("i_from_string\tnumber\t12\n"),
+        "{}",
+        said.out
+    );
+    same(&dir, &["defaults.lua", "help"], None, &[]);
+    write(
+        &dir,
+        "bad_default.lua",
+        "sysbench.cmdline.options = { n = {'an int', 2.7, sysbench.cmdline.ARG_INT} }\n\
+         function prepare() print('n', sysbench.opt.n) end\n",
+    );
+    let said = same(
+        &dir,
+        &["--verbosity=0", "bad_default.lua", "prepare"],
+        None,
+        &[],
+    );
+    assert_eq!(said.code, Some(1));
+    let said = same(
+        &dir,
+        &["--verbosity=0", "bad_default.lua", "--n=4", "prepare"],
+        None,
+        &[],
+    );
+    assert_eq!(said.out, "n\t4\n");
+}
