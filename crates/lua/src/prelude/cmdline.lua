@@ -15,10 +15,14 @@ setmetatable(cmdline, {
   end,
 })
 
+-- A command's row: a table whose first item is set (anything else declares no command, as
+-- under sysbench: `c = "text"` and `c = {}` are unknown commands).
 local function entry(name)
   local commands = rawget(cmdline, "commands")
   if type(commands) ~= "table" then return nil end
-  return commands[name]
+  local e = commands[name]
+  if type(e) ~= "table" or e[1] == nil then return nil end
+  return e
 end
 
 function cmdline.command_defined(name)
