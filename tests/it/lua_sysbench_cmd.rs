@@ -492,6 +492,16 @@ sysbench.cmdline.commands = {
         &[],
     );
     assert_eq!(said.code, Some(1));
+    // A row that is no table, or a table without a function, declares no command.
+    write(
+        &dir,
+        "odd_rows.lua",
+        "sysbench.cmdline.commands = { text = 'a string', empty = {}, unset = { nobody_defined_this } }\n",
+    );
+    for cmd in ["text", "empty", "unset"] {
+        let said = same(&dir, &["odd_rows.lua", cmd], None, &[]);
+        assert_eq!(said.errors, [format!("Unknown command: {cmd}")]);
+    }
 }
 
 /// cmdline.t: sysbench.cmdline.argv and .command, at the top level and in a command. (sysbench's
