@@ -18,8 +18,7 @@ use std::process::Output;
 #[derive(Debug)]
 struct Said {
     /// stdout without the first line, the header lines that are a tool's own, the error
-    /// lines, "Threads started!" (its place against a worker's first output is not fixed in
-    /// dbpress) and dbpress's own report sections; timings masked.
+    /// lines and dbpress's own report sections; timings masked.
     out: String,
     /// The error lines, without `FATAL: ` or `dbpress: error: `.
     errors: Vec<String>,
@@ -57,21 +56,13 @@ fn masked(line: &str) -> String {
     format!("{}{}", &line[..indent], words.join(" "))
 }
 
-/// The lines of `out` kept for the comparison, "Threads started!" and its empty line noted
-/// and taken out.
+/// The lines of `out` kept for the comparison, "Threads started!" noted (in its place: before
+/// any worker's output, as sysbench prints it at its start barrier).
 fn kept(lines: Vec<&str>, started: &mut bool) -> String {
     let mut out = String::new();
-    let mut skip_empty = false;
     for line in lines {
-        if skip_empty && line.is_empty() {
-            skip_empty = false;
-            continue;
-        }
-        skip_empty = false;
         if line == "Threads started!" {
             *started = true;
-            skip_empty = true;
-            continue;
         }
         out.push_str(&masked(line));
         out.push('\n');

@@ -55,14 +55,20 @@ pub fn run(
         let (ready_tx, ready_rx) = mpsc::channel();
         let handles = crate::start::spawn_workers(s, &crew, ready_tx)?;
         let failed = crate::start::await_ready(&crew, ready_rx, controls.init);
+        // "Threads started!" before the workers go, as sysbench prints it at its start
+        // barrier: a script's first event may print, and its lines come after (#41).
+        let own = failed.is_none().then(|| {
+            let own = crate::reporter::own_reports(cfg, workload, driver.dialect());
+            progress.phase(Phase::Started);
+            own
+        });
         let (started, counters_before) = crew.release(failed.is_none(), &mut host, controls.init);
         if let Some(f) = failed {
             let h = driver.hints();
             let e = crate::diagnose::worker_setup_error(&f.error, f.alike, cfg, info, h, workload);
             return Err(e);
         }
-        let own = crate::reporter::own_reports(cfg, workload, driver.dialect());
-        progress.phase(Phase::Started);
+        let own = own.expect("made when every worker was set up");
         let samplers = Samplers::start(s, cfg, driver, status_items.as_ref(), shared);
         let watched = crate::reporter::Watched {
             cfg,
