@@ -135,9 +135,18 @@ fn driver_name(dialect: &Dialect) -> &'static str {
 /// A script error outside a run (loading, prepare, cleanup) as the one line the user reads:
 /// sysbench's exit code 1.
 fn script_failed(e: &ScriptError) -> dbpress_core::error::Error {
+    let said = e.to_string();
     match &e.sql {
-        Some(db) => failed(format!("{e} (server error {}: {})", db.code, db.message)),
-        None => failed(e.to_string()),
+        // The server's error, unless the script's message already says it.
+        Some(db) if !said.contains(&db.message) => {
+            let code = if db.code.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", db.code)
+            };
+            failed(format!("{said} (server error{code}: {})", db.message))
+        }
+        _ => failed(said),
     }
 }
 
@@ -324,5 +333,41 @@ impl EventGen for LuaEvents {
         self.state
             .call("thread_done", &mut host)
             .map_err(to_db_error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dbpress_driver::DbErrorKind;
+
+    fn script_error(message: &str, code: &str, server: &str) -> ScriptError {
+        ScriptError {
+            message: message.into(),
+            origin: Some("t.lua:3".into()),
+            sql: Some(DbError::new(DbErrorKind::Input, code, server)),
+            restart: false,
+        }
+    }
+
+    #[test]
+    fn a_script_error_names_the_servers_error_once() {
+        let e = script_failed(&script_error("SQL API error", "1146", "no such table"));
+        assert_eq!(
+            e.message(),
+            "t.lua:3: SQL API error (server error 1146: no such table)"
+        );
+        // Already in the script's message: not again; no code: no empty code.
+        let e = script_failed(&script_error(
+            "failed: no such table",
+            "1146",
+            "no such table",
+        ));
+        assert_eq!(e.message(), "t.lua:3: failed: no such table");
+        let e = script_failed(&script_error("connection creation failed", "", "refused"));
+        assert_eq!(
+            e.message(),
+            "t.lua:3: connection creation failed (server error: refused)"
+        );
     }
 }
