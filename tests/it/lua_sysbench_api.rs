@@ -711,14 +711,15 @@ fn issue_41_sql_error_ignorable_gets_sysbenchs_error_descriptor_on_postgresql() 
     if !have_sysbench() {
         return;
     }
-    // Not the NULL into a NOT NULL column: dbpress's message carries the server's DETAIL
-    // after the message (": Failing row contains (null)."), sysbench's the message alone.
+    // The NULL into a NOT NULL column has a DETAIL (": Failing row contains (null)."): the
+    // script's sql_errmsg is the server's message alone, as sysbench's.
     error_hook(
         &scratch("lua-api-sql-hook-pgsql"),
         &SB_PGSQL,
         &[
             "CREATE TABLE luaapi_e(a CHAR(1) NOT NULL)",
             "INSERT INTO luaapi_e VALUES (1)",
+            "INSERT INTO luaapi_e VALUES (NULL)",
             "INSERT INTO luaapi_e VALUES ('test')",
             "DROP TABLE luaapi_e",
             "DROP TABLE luaapi_e",

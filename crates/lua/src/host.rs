@@ -239,10 +239,12 @@ impl Ctx {
         } else {
             e.code.parse::<i32>().unwrap_or(0)
         };
+        // The server's primary message, as sysbench's drivers give it (not PostgreSQL's DETAIL).
+        let primary = e.primary_len.and_then(|n| e.message.get(..n));
         let msg = if errno == 0 && !sqlstate && !e.code.is_empty() {
             format!("{} (error {})", e.message, e.code)
         } else {
-            e.message.clone()
+            primary.unwrap_or(&e.message).to_string()
         };
         self.err.set(errno, &msg);
         if sqlstate {

@@ -123,10 +123,15 @@ fn error_response(body: &[u8]) -> DbError {
             _ => {}
         }
     }
+    let primary_len = message.len();
     if !detail.is_empty() {
         message = format!("{message}: {detail}");
     }
-    DbError::new(kind_of_sqlstate(&code), code, message)
+    let mut e = DbError::new(kind_of_sqlstate(&code), code, message);
+    if !detail.is_empty() {
+        e.primary_len = Some(primary_len);
+    }
+    e
 }
 
 /// Rows a CommandComplete tag reports ("UPDATE 1", "INSERT 0 1", "SELECT 5"; "BEGIN" has none).
@@ -335,5 +340,8 @@ mod tests {
         assert_eq!(e.code, "40P01");
         assert_eq!(e.kind, DbErrorKind::Deadlock);
         assert_eq!(e.message, "deadlock detected: Process 1 waits");
+        assert_eq!(e.primary_len, Some("deadlock detected".len()));
+        let e = error_response(b"SERROR\0C42P01\0Mno such table\0\0");
+        assert_eq!(e.primary_len, None);
     }
 }

@@ -68,6 +68,10 @@ pub struct DbErrorFields {
     /// The server's SQLSTATE when its code is not one already (MySQL sends both; a sysbench
     /// script's error shows them together).
     pub sqlstate: Option<[u8; 5]>,
+    /// The length of the server's primary message at the start of `message`, when more of
+    /// the server's words follow it (PostgreSQL's DETAIL): what a sysbench script's
+    /// `sql_errmsg` holds.
+    pub primary_len: Option<usize>,
 }
 
 impl DbError {
@@ -78,6 +82,7 @@ impl DbError {
             message: message.into(),
             origin: None,
             sqlstate: None,
+            primary_len: None,
         }))
     }
 
