@@ -20,9 +20,10 @@ pub type Measure<'a> = &'a dyn Fn(&RunConfig, &dyn Workload) -> Result<u8>;
 /// Run `command` of the script loaded in `main`; the exit code.
 pub fn run(call: &Call<'_>, main: MainScript, command: &str, measure: Measure<'_>) -> Result<u8> {
     let (opts, args) = (call.opts, call.argv);
-    if sweep::levels(opts)?.is_some() {
+    let levels = sweep::levels(opts)?;
+    if levels.is_some() && command != "run" {
         return Err(error::usage(format!(
-            "--threads={} is a list: dbpress runs a Lua script at one --threads so far (#41)",
+            "--threads={} is a list, which only `run` takes (a thread sweep): give {command} one number",
             opts.text(dbpress_config::keys::THREADS)
         )));
     }
@@ -33,7 +34,12 @@ pub fn run(call: &Call<'_>, main: MainScript, command: &str, measure: Measure<'_
         "cleanup" => Command::Cleanup,
         _ => Command::Prepare,
     };
-    let cfg = RunConfig::from_options(main.path(), as_command, opts)?;
+    let main_path = &main.path().to_string();
+    // A sweep's setup (the script's init and done) as its first level's.
+    let cfg = match &levels {
+        Some(levels) => RunConfig::at_threads(main_path, as_command, opts, levels[0])?,
+        None => RunConfig::from_options(main_path, as_command, opts)?,
+    };
     let driver = make_driver(&cfg)?;
     let ctx = Context {
         driver: driver.as_ref(),
@@ -54,7 +60,12 @@ pub fn run(call: &Call<'_>, main: MainScript, command: &str, measure: Measure<'_
             .chain(args.iter().cloned())
             .collect(),
         seed: cfg.keys.seed,
-        measure: &|w| measure(&cfg, w),
+        // One run, or a sweep: a run of each --threads level, the script's init() and done()
+        // around them all.
+        measure: &|build| match &levels {
+            Some(levels) => sweep::run(main_path, opts, levels, args, build, &|_| {}),
+            None => measure(&cfg, build(&cfg)?.as_ref()),
+        },
     };
     commands::run(main, command, &line, &ctx)
 }

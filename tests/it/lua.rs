@@ -162,3 +162,70 @@ fn issue_41_a_script_error_is_one_line_with_its_file_and_line() {
     ]);
     assert_fails_with(&o, 1, &format!("{}:2: ", syntax.display()));
 }
+
+/// A script of its own: init and done print once for the whole sweep, thread_init once per
+/// thread of each level, each event a query the server counts.
+const SWEEP_SCRIPT: &str = r#"
+function init() print("@ init") end
+function done() print("@ done") end
+function thread_init() con = sysbench.sql.driver():connect() end
+function event() con:query("SELECT 1") end
+"#;
+
+/// `--threads=1,3` with a script is a thread sweep, as with a built-in workload: a level per
+/// count, each with that many threads all running events, the server counting every query, and
+/// the script's init() and done() once around the levels.
+#[test]
+fn issue_41_a_script_sweeps_its_threads() {
+    let Some(mut srv) = server("issue_41_lua_sweep") else {
+        return;
+    };
+    let dir = scratch("lua-sweep");
+    let script = dir.join("sweep.lua");
+    std::fs::write(&script, SWEEP_SCRIPT).unwrap();
+    let out = dir.join("sweep.json");
+    let mut args = vec![
+        script.to_str().unwrap(),
+        "run",
+        "--threads=1,3",
+        "--time=1",
+        "--server-status=off",
+        "--server-waits=off",
+    ];
+    let output = format!("--output={}", out.display());
+    args.push(&output);
+    args.extend(CONN);
+    let before = srv.com()["Com_select"];
+    let o = dbpress(&args);
+    let selects = srv.com()["Com_select"] - before;
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert_eq!(text.matches("@ init").count(), 1, "{text}");
+    assert_eq!(text.matches("@ done").count(), 1, "{text}");
+    assert!(text.contains("sweep.lua (2 levels):"), "{text}");
+    let doc = json(&out);
+    let steps = doc["steps"].as_array().unwrap();
+    let mut queries = 0;
+    for (step, threads) in steps.iter().zip([1u64, 3]) {
+        let r = &step["result"];
+        assert_eq!(r["run"]["threads"], threads);
+        let per_thread = r["summary"]["fairness"]["events_per_thread"]
+            .as_array()
+            .unwrap();
+        assert_eq!(per_thread.len() as u64, threads);
+        assert!(per_thread.iter().all(|e| e.as_u64().unwrap() > 0));
+        queries += r["summary"]["reads"].as_u64().unwrap();
+    }
+    assert_eq!(steps.len(), 2);
+    // Every query of both levels, and nothing else, reached the server as a SELECT (the
+    // run's own probes and counters are SHOW statements).
+    assert_eq!(
+        selects, queries,
+        "server Com_select against dbpress's reads"
+    );
+    // Only `run` sweeps.
+    let mut args = vec![script.to_str().unwrap(), "prepare", "--threads=1,3"];
+    args.extend(CONN);
+    let o = dbpress(&args);
+    assert_fails_with(&o, 2, "--threads=1,3 is a list, which only `run` takes");
+}

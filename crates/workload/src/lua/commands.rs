@@ -6,8 +6,10 @@
 
 use super::hosts::{Errors, SetupHost};
 use super::kinds::Kinds;
+use super::report::MainSlot;
 use super::{driver_name, script_failed, LuaWorkload};
-use crate::workload::Context;
+use crate::workload::{Context, Workload};
+use dbpress_config::RunConfig;
 use dbpress_core::error::{failed, Error, Result};
 use dbpress_core::options::table::Spec;
 use dbpress_core::options::OptionValues;
@@ -103,8 +105,13 @@ pub struct CommandLine<'a> {
     /// `sysbench.cmdline.argv`: the program's name, then the arguments.
     pub argv: Vec<String>,
     pub seed: u64,
-    pub measure: &'a dyn Fn(&LuaWorkload) -> Result<u8>,
+    /// Measure `run`, given how to make the script's workload for a run's configuration: once,
+    /// or once for each level of a thread sweep.
+    pub measure: &'a dyn Fn(BuildRun<'_>) -> Result<u8>,
 }
+
+/// The script's workload for one run of `run` (each level of a sweep has its own).
+pub type BuildRun<'a> = &'a dyn Fn(&RunConfig) -> Result<Box<dyn Workload>>;
 
 /// Run `command` as sysbench does for a script; the exit code.
 pub fn run(
@@ -163,18 +170,22 @@ fn built_in(
                 )));
             }
             call_hook(&mut main.state, "init", &mut host)?;
-            let mut w = LuaWorkload::new(
-                &script.path,
-                command,
-                line.opts,
-                ctx.dist.clone(),
-                line.seed,
-            )?;
-            w.script = script;
-            // Lent for the run: the script's report_cumulative runs in it, as in sysbench.
-            w.lend_main(main.state);
-            let code = (line.measure)(&w);
-            main.state = w.take_main();
+            // Lent for the run (each level of a sweep in turn): the script's
+            // report_cumulative runs in it, as in sysbench; init and done run once.
+            let slot = MainSlot::new(std::sync::Mutex::new(Some(main.state)));
+            let build = |cfg: &RunConfig| -> Result<Box<dyn Workload>> {
+                let (dist, seed) = (cfg.keys.dist.clone(), cfg.keys.seed);
+                let mut w = LuaWorkload::new(&script.path, command, line.opts, dist, seed)?;
+                w.script = script.clone();
+                w.share_main(slot.clone());
+                Ok(Box::new(w))
+            };
+            let code = (line.measure)(&build);
+            main.state = slot
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take()
+                .expect("the main state is given back after the runs");
             let code = code?;
             call_hook(&mut main.state, "done", &mut host)?;
             Ok(code)

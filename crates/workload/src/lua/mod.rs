@@ -19,7 +19,8 @@ use dbpress_lua::{Script, ScriptError, State};
 pub use hosts::SCRIPT_COUNTED;
 use hosts::{Errors, EventHost, SetupHost};
 use kinds::{Kinds, KIND_CAP, OTHER_KIND};
-use std::sync::{Arc, Mutex};
+use report::MainSlot;
+use std::sync::Arc;
 
 mod hosts;
 mod kinds;
@@ -37,9 +38,10 @@ pub struct LuaWorkload {
     /// --mysql-ignore-errors, --pgsql-ignore-errors, --sqlite-ignore-errors as the runner
     /// reads them: which errors a script's SQL raises as a restart.
     ignore: [IgnoreList; 3],
-    /// The main state, lent for a run (`report.rs`: report_cumulative runs there). A Mutex only
-    /// to be `Sync`: it is used on the run's own thread, which made it.
-    main: Mutex<Option<State>>,
+    /// The main state, lent for a run (`report.rs`: report_cumulative runs there), in a slot
+    /// the lending command keeps too (a sweep's levels have it in turn). A Mutex only to be
+    /// `Sync`: it is used on the run's own thread, which made it.
+    main: MainSlot,
 }
 
 impl LuaWorkload {
@@ -68,7 +70,7 @@ impl LuaWorkload {
                 ignore_option(opts, "pgsql")?,
                 ignore_option(opts, "sqlite")?,
             ],
-            main: Mutex::new(None),
+            main: MainSlot::default(),
         })
     }
 

@@ -58,22 +58,18 @@ fn hook_failed(hook: Hook, e: &dbpress_lua::ScriptError) {
     }
 }
 
+/// Where the main state is while runs use it: kept by the command that lent it, shared with
+/// each run's workload (a sweep's levels in turn).
+pub(super) type MainSlot = std::sync::Arc<std::sync::Mutex<Option<State>>>;
+
 impl LuaWorkload {
     fn main_slot(&self) -> std::sync::MutexGuard<'_, Option<State>> {
         self.main.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Lend the main state for the run (`take_main` gives it back).
-    pub fn lend_main(&self, state: State) {
-        *self.main_slot() = Some(state);
-    }
-
-    /// The main state lent with `lend_main`.
-    ///
-    /// # Panics
-    /// When none was lent: a caller's mistake, not the user's.
-    pub fn take_main(&self) -> State {
-        self.main_slot().take().expect("the main state was lent")
+    /// Run with the main state in `slot` (its lender takes it back from there).
+    pub(super) fn share_main(&mut self, slot: MainSlot) {
+        self.main = slot;
     }
 
     /// A state for `hook` on this thread, `tid` as sysbench numbers it; None when the script
