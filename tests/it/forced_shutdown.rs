@@ -58,14 +58,17 @@ fn pg_session() -> postgres::Client {
     .unwrap()
 }
 
-/// Run dbpress with `args` and have `lock` take a lock from another session once its workers
-/// have started (`Threads started!`), so events finish before it and hang after it however long
-/// the set-up took; the unlock `lock` returns runs once dbpress has ended (or after
-/// `LOCK_HELD_AT_MOST`, so a dbpress that waits for the lock ends and fails on its exit code).
+/// Run dbpress with `args` (which set `--report-interval=1`) and have `lock` take a lock from
+/// another session once its first second has been reported (`[ 1s ]`: events have finished,
+/// however long the set-up took; "Threads started!" comes before the workers go), so events
+/// finish before it and hang after it; the unlock `lock` returns runs once dbpress has ended
+/// (or after `LOCK_HELD_AT_MOST`, so a dbpress that waits for the lock ends and fails on its
+/// exit code).
 fn run_locked_after_start(args: &[&str], lock: impl FnOnce() -> Box<dyn FnOnce()>) -> Output {
     use std::io::Read;
+    assert!(args.contains(&"--report-interval=1"));
     let mut child = spawn(args);
-    let (mut reader, mut out) = stdout_until(&mut child, "Threads started!");
+    let (mut reader, mut out) = stdout_until(&mut child, "[ 1s ]");
     let unlock = lock();
     // The rest of stdout is read meanwhile, so a full pipe cannot hold dbpress up.
     let rest = std::thread::spawn(move || {
@@ -105,6 +108,7 @@ fn forced_shutdown_ends_a_run_the_server_stopped_answering_with_sysbenchs_report
         "--table-size=1000",
         "--threads=3",
         "--time=2",
+        "--report-interval=1",
         "--forced-shutdown=1",
         "--output",
         file.to_str().unwrap(),
@@ -234,6 +238,7 @@ fn forced_shutdown_on_postgresql() {
         "--table-size=1000",
         "--threads=2",
         "--time=2",
+        "--report-interval=1",
         "--forced-shutdown=50%",
     ]);
     let o = run_locked_after_start(&run, || {

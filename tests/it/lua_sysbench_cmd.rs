@@ -437,17 +437,8 @@ fn issue_41_sysbench_cmd_no_help_and_a_malformed_options_table_fail_as_under_sys
     );
 }
 
-/// cmdline.t: custom commands, one in the main state, parallel ones (an override of prepare
-/// among them) in `--threads` states; an undeclared one is unknown.
-#[test]
-fn issue_41_sysbench_cmd_custom_commands_run_in_the_main_state_or_in_threads_states() {
-    let Some(dir) = folder("sb-cmd-custom") else {
-        return;
-    };
-    write(
-        &dir,
-        "custom.lua",
-        r#"ffi.cdef "unsigned int sleep(unsigned int);"
+/// A plain command and two parallel ones (one overriding prepare), each saying its thread.
+const CUSTOM_COMMANDS: &str = r#"ffi.cdef "unsigned int sleep(unsigned int);"
 local function plain() print("plain command in tid " .. sysbench.tid) end
 local function spread()
   ffi.C.sleep(sysbench.tid % 2)
@@ -462,8 +453,16 @@ sysbench.cmdline.commands = {
   spread = { spread, sysbench.cmdline.PARALLEL_COMMAND },
   prepare = { own_prepare, sysbench.cmdline.PARALLEL_COMMAND },
 }
-"#,
-    );
+"#;
+
+/// cmdline.t: custom commands, one in the main state, parallel ones (an override of prepare
+/// among them) in `--threads` states; an undeclared one is unknown.
+#[test]
+fn issue_41_sysbench_cmd_custom_commands_run_in_the_main_state_or_in_threads_states() {
+    let Some(dir) = folder("sb-cmd-custom") else {
+        return;
+    };
+    write(&dir, "custom.lua", CUSTOM_COMMANDS);
     let said = same(&dir, &["--threads=2", "custom.lua", "plain"], None, &[]);
     assert_eq!(said.out, "plain command in tid 0\n");
     for (cmd, line) in [

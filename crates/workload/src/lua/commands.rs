@@ -6,8 +6,7 @@
 
 use super::hosts::{Errors, SetupHost};
 use super::kinds::Kinds;
-use super::report::MainSlot;
-use super::{driver_name, script_failed, LuaWorkload};
+use super::{driver_name, script_failed, LuaWorkload, MainSlot};
 use crate::workload::{Context, Workload};
 use dbpress_config::RunConfig;
 use dbpress_core::error::{failed, Error, Result};

@@ -19,7 +19,6 @@ use dbpress_lua::{Script, ScriptError, State};
 pub use hosts::SCRIPT_COUNTED;
 use hosts::{Errors, EventHost, SetupHost};
 use kinds::{Kinds, KIND_CAP, OTHER_KIND};
-use report::MainSlot;
 use std::sync::Arc;
 
 mod hosts;
@@ -43,6 +42,10 @@ pub struct LuaWorkload {
     /// `Sync`: it is used on the run's own thread, which made it.
     main: MainSlot,
 }
+
+/// Where the main state is while runs use it: kept by the command that lent it, shared with
+/// each run's workload (a sweep's levels in turn).
+type MainSlot = Arc<std::sync::Mutex<Option<State>>>;
 
 impl LuaWorkload {
     /// The script at `path` for `command`, with the run's options, random seed and

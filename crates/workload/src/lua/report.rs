@@ -4,7 +4,7 @@
 //! --report-checkpoints checkpoint (in a state of its own too) and at the end with the period's. A hook's error is one warning line and the run goes on (the figures are kept in
 //! the result either way).
 
-use super::{driver_name, LuaWorkload};
+use super::{driver_name, LuaWorkload, MainSlot};
 use crate::workload::{CheckpointReport, IntervalReport};
 use dbpress_core::rand::Rng;
 use dbpress_driver::Dialect;
@@ -57,10 +57,6 @@ fn hook_failed(hook: Hook, e: &dbpress_lua::ScriptError) {
         );
     }
 }
-
-/// Where the main state is while runs use it: kept by the command that lent it, shared with
-/// each run's workload (a sweep's levels in turn).
-pub(super) type MainSlot = std::sync::Arc<std::sync::Mutex<Option<State>>>;
 
 impl LuaWorkload {
     fn main_slot(&self) -> std::sync::MutexGuard<'_, Option<State>> {
