@@ -6,83 +6,8 @@
 //! sysbench 1.0.20 itself (scripts/test.sh installs it) is the reference where it can be.
 
 use crate::common::{assert_fails_with, dbpress, scratch, server, stderr, stdout, strs, SOCKET};
-use peer::{have_sysbench, in_dir, lines_with, write, STOCK_DIR, SYSBENCH};
+use crate::sysbench_ref::{have_sysbench, in_dir, lines_with, write, STOCK_DIR, SYSBENCH};
 use std::process::{Command, Output};
-
-/// What the tests that hold dbpress against sysbench 1.0.20 share: where sysbench is, a
-/// scratch file, either tool run in a folder, a script's own lines among a tool's.
-pub(crate) mod peer {
-    use crate::common::stdout;
-    use std::path::{Path, PathBuf};
-    use std::process::{Command, Output, Stdio};
-
-    pub(crate) const SYSBENCH: &str = "/usr/bin/sysbench";
-    pub(crate) const STOCK_DIR: &str = "/usr/share/sysbench";
-
-    /// Whether sysbench and its scripts are here (always in CI).
-    pub(crate) fn have_sysbench() -> bool {
-        let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
-        let here = Path::new(SYSBENCH).exists() && Path::new(STOCK_DIR).exists();
-        assert!(
-            here || !ci,
-            "sysbench missing: scripts/services.sh sysbench installs it"
-        );
-        if !here {
-            eprintln!("SKIPPED: sysbench is not installed (scripts/services.sh sysbench)");
-        }
-        here
-    }
-
-    pub(crate) fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-        let p = dir.join(name);
-        std::fs::write(&p, text).unwrap();
-        p
-    }
-
-    /// The tool (dbpress or sysbench) run in `dir` with `args`, stdin given.
-    pub(crate) fn in_dir(tool: &str, dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
-        in_dir_with(tool, dir, args, stdin, &[])
-    }
-
-    /// `in_dir` with variables added to the environment.
-    pub(crate) fn in_dir_with(
-        tool: &str,
-        dir: &Path,
-        args: &[&str],
-        stdin: Option<&str>,
-        env: &[(&str, &str)],
-    ) -> Output {
-        let mut c = Command::new(tool);
-        c.args(args).current_dir(dir);
-        c.envs(env.iter().copied());
-        c.stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        });
-        c.stdout(Stdio::piped()).stderr(Stdio::piped());
-        let mut child = c.spawn().expect("starts");
-        if let Some(text) = stdin {
-            use std::io::Write;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(text.as_bytes())
-                .unwrap();
-        }
-        child.wait_with_output().unwrap()
-    }
-
-    /// stdout's lines that start with one of `prefixes` (a script's own lines among the tool's).
-    pub(crate) fn lines_with(o: &Output, prefixes: &[&str]) -> Vec<String> {
-        stdout(o)
-            .lines()
-            .filter(|l| prefixes.iter().any(|p| l.starts_with(p)))
-            .map(String::from)
-            .collect()
-    }
-}
 
 /// Every "thread N creates lcmd_tM" in the output, wherever lines were cut.
 fn announcements(o: &Output) -> Vec<String> {

@@ -103,28 +103,29 @@ fn run_options<'a>(conn: &'a [&'a str], extra: &'a str) -> Vec<String> {
         .collect()
 }
 
+/// The sbtest tables the cases run on (2 × 2 000 rows), made by dbpress on `conn`.
+fn prepare_tables(conn: &[&str]) {
+    let mut args = vec![
+        "oltp_read_write",
+        "prepare",
+        "--tables=2",
+        "--table-size=2000",
+    ];
+    args.extend(conn);
+    let o = dbpress(&args);
+    assert!(o.status.success(), "prepare: {}", stderr(&o));
+}
+
+/// The tables `prepare_tables` made, dropped.
+fn cleanup_tables(conn: &[&str]) {
+    let mut args = vec!["oltp_read_write", "cleanup", "--tables=2"];
+    args.extend(conn);
+    assert!(dbpress(&args).status.success());
+}
+
 /// Run the copy under sysbench (from `dir`, as its users do) or dbpress; the run must succeed.
 fn run_tool(tool: &str, dir: &Path, copy: &Path, opts: &[String]) {
-    let copy = copy.to_str().unwrap();
-    let o = if tool == "sysbench" {
-        Command::new("sysbench")
-            .current_dir(dir)
-            .arg(copy)
-            .args(joined(opts))
-            .arg("run")
-            .output()
-            .unwrap()
-    } else {
-        let mut args = vec![copy, "run", "--server-status=off", "--server-waits=off"];
-        args.extend(opts.iter().map(String::as_str));
-        dbpress(&args)
-    };
-    assert!(
-        o.status.success(),
-        "{tool} {copy} {opts:?}: {}{}",
-        String::from_utf8_lossy(&o.stdout),
-        stderr(&o)
-    );
+    script_command(tool, dir, copy, "run", opts);
 }
 
 /// sysbench takes `--name=value` only: `--x`, `v` pairs joined.
@@ -153,18 +154,7 @@ fn issue_41_every_stock_script_makes_mariadb_do_what_sysbench_makes_it_do() {
     let dir = scratch("lua-parity-mariadb");
     let mut failures = Vec::new();
     for (script, extra) in MARIADB_CASES {
-        let prep: Vec<&str> = [
-            "oltp_read_write",
-            "prepare",
-            "--tables=2",
-            "--table-size=2000",
-        ]
-        .iter()
-        .chain(CONN)
-        .copied()
-        .collect();
-        let o = dbpress(&prep);
-        assert!(o.status.success(), "prepare: {}", stderr(&o));
+        prepare_tables(CONN);
         let copy = modified_copy(&dir, script);
         let opts = run_options(CONN, extra);
         let mut deltas = Vec::new();
@@ -184,12 +174,7 @@ fn issue_41_every_stock_script_makes_mariadb_do_what_sysbench_makes_it_do() {
                 deltas[0], deltas[1]
             ));
         }
-        let clean: Vec<&str> = ["oltp_read_write", "cleanup", "--tables=2"]
-            .iter()
-            .chain(CONN)
-            .copied()
-            .collect();
-        assert!(dbpress(&clean).status.success());
+        cleanup_tables(CONN);
     }
     assert!(
         failures.is_empty(),
@@ -263,18 +248,7 @@ fn issue_41_a_0_5_era_oltp_script_makes_mariadb_do_what_sysbench_makes_it_do() {
     let dir = scratch("lua-parity-legacy");
     let script = dir.join("legacy_oltp.lua");
     std::fs::write(&script, LEGACY_OLTP).unwrap();
-    let prep: Vec<&str> = [
-        "oltp_read_write",
-        "prepare",
-        "--tables=2",
-        "--table-size=2000",
-    ]
-    .iter()
-    .chain(CONN)
-    .copied()
-    .collect();
-    let o = dbpress(&prep);
-    assert!(o.status.success(), "prepare: {}", stderr(&o));
+    prepare_tables(CONN);
     let mut opts: Vec<String> = CONN.iter().map(|s| s.to_string()).collect();
     opts.extend(
         [
@@ -298,6 +272,7 @@ fn issue_41_a_0_5_era_oltp_script_makes_mariadb_do_what_sysbench_makes_it_do() {
         deltas[0][8] >= 10 * EVENTS && deltas[0][5] >= 4 * EVENTS,
         "sysbench: {deltas:?}"
     );
+    cleanup_tables(CONN);
     assert_eq!(deltas[1], deltas[0], "{COM:?}: dbpress then sysbench");
 }
 
@@ -340,7 +315,9 @@ fn issue_41_bulk_insert_sends_the_inserts_sysbench_sends() {
     assert_eq!(seen[1], seen[0], "(INSERTs, rows): dbpress then sysbench");
 }
 
-/// The script's own `prepare` or `cleanup` under `tool`; it must succeed.
+/// `command` of the copy under `tool` (from `dir`, as sysbench's users run it); it must
+/// succeed. dbpress's run samples neither the server's status nor its waits (their queries are
+/// not the script's).
 fn script_command(tool: &str, dir: &Path, copy: &Path, command: &str, opts: &[String]) {
     let copy = copy.to_str().unwrap();
     let o = if tool == "sysbench" {
@@ -353,12 +330,15 @@ fn script_command(tool: &str, dir: &Path, copy: &Path, command: &str, opts: &[St
             .unwrap()
     } else {
         let mut args = vec![copy, command];
+        if command == "run" {
+            args.extend(["--server-status=off", "--server-waits=off"]);
+        }
         args.extend(opts.iter().map(String::as_str));
         dbpress(&args)
     };
     assert!(
         o.status.success(),
-        "{tool} {copy} {command}: {}{}",
+        "{tool} {copy} {command} {opts:?}: {}{}",
         String::from_utf8_lossy(&o.stdout),
         stderr(&o)
     );
@@ -409,18 +389,7 @@ fn issue_41_every_stock_script_makes_postgresql_do_what_sysbench_makes_it_do() {
         .collect();
     let mut failures = Vec::new();
     for (script, extra) in PG_CASES {
-        let prep: Vec<&str> = [
-            "oltp_read_write",
-            "prepare",
-            "--tables=2",
-            "--table-size=2000",
-        ]
-        .iter()
-        .chain(&conn)
-        .copied()
-        .collect();
-        let o = dbpress(&prep);
-        assert!(o.status.success(), "prepare: {}", stderr(&o));
+        prepare_tables(&conn);
         let copy = modified_copy(&dir, script);
         let opts = run_options(&conn, extra);
         let mut deltas = Vec::new();
@@ -448,12 +417,7 @@ fn issue_41_every_stock_script_makes_postgresql_do_what_sysbench_makes_it_do() {
                 deltas[0], deltas[1]
             ));
         }
-        let clean: Vec<&str> = ["oltp_read_write", "cleanup", "--tables=2"]
-            .iter()
-            .chain(&conn)
-            .copied()
-            .collect();
-        assert!(dbpress(&clean).status.success());
+        cleanup_tables(&conn);
     }
     assert!(
         failures.is_empty(),

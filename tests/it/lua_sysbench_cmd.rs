@@ -10,7 +10,7 @@
 //! and the commands `--help` lists (commands.t).
 
 use crate::common::{scratch, stdout};
-use crate::lua_cmdline::peer::{have_sysbench, in_dir_with, write, SYSBENCH};
+use crate::sysbench_ref::{have_sysbench, in_dir_with, write, SYSBENCH};
 use std::path::Path;
 use std::process::Output;
 

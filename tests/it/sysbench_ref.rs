@@ -1,7 +1,7 @@
 //! The real sysbench 1.0.20 as the reference the Lua tests compare dbpress with: whether it is
 //! here, its flags for the test servers, and either tool run in a folder of the test's own.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 pub const SYSBENCH: &str = "/usr/bin/sysbench";
@@ -51,8 +51,20 @@ pub const SB_PGSQL: [&str; 5] = [
 
 /// The tool (dbpress or sysbench) run in `dir` with `args`, stdin given.
 pub fn in_dir(tool: &str, dir: &Path, args: &[&str], stdin: Option<&str>) -> Output {
+    in_dir_with(tool, dir, args, stdin, &[])
+}
+
+/// `in_dir` with variables added to the environment.
+pub fn in_dir_with(
+    tool: &str,
+    dir: &Path,
+    args: &[&str],
+    stdin: Option<&str>,
+    env: &[(&str, &str)],
+) -> Output {
     let mut c = Command::new(tool);
     c.args(args).current_dir(dir);
+    c.envs(env.iter().copied());
     c.stdin(if stdin.is_some() {
         Stdio::piped()
     } else {
@@ -70,4 +82,20 @@ pub fn in_dir(tool: &str, dir: &Path, args: &[&str], stdin: Option<&str>) -> Out
             .unwrap();
     }
     child.wait_with_output().unwrap()
+}
+
+/// `text` written to `dir/name`; its path.
+pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+/// stdout's lines that start with one of `prefixes` (a script's own lines among the tool's).
+pub fn lines_with(o: &Output, prefixes: &[&str]) -> Vec<String> {
+    crate::common::stdout(o)
+        .lines()
+        .filter(|l| prefixes.iter().any(|p| l.starts_with(p)))
+        .map(String::from)
+        .collect()
 }
