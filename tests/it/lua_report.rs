@@ -6,7 +6,7 @@
 //! order into a pipe.
 
 use crate::common::{dbpress, json, scratch, server, stderr, stdout, CONN};
-use crate::sysbench_ref::{have_sysbench, SYSBENCH};
+use crate::sysbench_ref::{have_sysbench, shape, SYSBENCH};
 use serde_json::Value;
 
 /// A SELECT (a read) and a DO (other) per event, on the connection thread_init opened.
@@ -280,29 +280,11 @@ end
     );
     // report_default's line: sysbench's, `err/s` without its colon.
     let line = text.lines().find(|l| l.starts_with("[ 1s ]")).unwrap();
-    let shape = regex_like(line);
+    let shape = shape(line);
     assert_eq!(
         shape, "[ #s ] thds: # tps: # qps: # (r/w/o: #/#/#) lat (ms,#%): # err/s # reconn/s: #",
         "{line}"
     );
-}
-
-/// A line with its numbers as `#`, to compare its layout.
-fn regex_like(line: &str) -> String {
-    let mut o = String::new();
-    let mut in_num = false;
-    for ch in line.chars() {
-        if ch.is_ascii_digit() || (in_num && ch == '.') {
-            if !in_num {
-                o.push('#');
-                in_num = true;
-            }
-        } else {
-            in_num = false;
-            o.push(ch);
-        }
-    }
-    o
 }
 
 /// The reporters a script calls, with one `stat`, in the worker's state of a one-event run:

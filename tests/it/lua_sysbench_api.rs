@@ -15,7 +15,7 @@
 
 use crate::common::{scratch, server, stderr, stdout, Server};
 use crate::engines::pg_server;
-use crate::sysbench_ref::{have_sysbench, in_dir, SB_MYSQL, SB_PGSQL, SYSBENCH};
+use crate::sysbench_ref::{have_sysbench, in_dir, shape, SB_MYSQL, SB_PGSQL, SYSBENCH};
 use std::path::Path;
 use std::process::Output;
 
@@ -73,24 +73,6 @@ fn assert_same(what: &str, sb: &Output, ours: &Output) {
 /// `args` with `head` before and `tail` after.
 fn with<'a>(head: &[&'a str], args: &[&'a str], tail: &[&'a str]) -> Vec<&'a str> {
     head.iter().chain(args).chain(tail).copied().collect()
-}
-
-/// A line with its numbers as `#` (random draws, rates and latencies differ run to run).
-fn shape(text: &str) -> String {
-    let mut o = String::new();
-    let mut in_num = false;
-    for ch in text.chars() {
-        if ch.is_ascii_digit() || (in_num && ch == '.') {
-            if !in_num {
-                o.push('#');
-                in_num = true;
-            }
-        } else {
-            in_num = false;
-            o.push(ch);
-        }
-    }
-    o
 }
 
 /// sysbench's fatal message (its `FATAL: ` line) and dbpress's (its one `dbpress: error: `

@@ -99,3 +99,22 @@ pub fn lines_with(o: &Output, prefixes: &[&str]) -> Vec<String> {
         .map(String::from)
         .collect()
 }
+
+/// A line with its numbers as `#` (random draws, rates and latencies differ run to run), to
+/// compare its layout.
+pub fn shape(text: &str) -> String {
+    let mut o = String::new();
+    let mut in_num = false;
+    for ch in text.chars() {
+        if ch.is_ascii_digit() || (in_num && ch == '.') {
+            if !in_num {
+                o.push('#');
+                in_num = true;
+            }
+        } else {
+            in_num = false;
+            o.push(ch);
+        }
+    }
+    o
+}
