@@ -10,6 +10,7 @@ use dbpress_core::options::OptionValues;
 use dbpress_core::rand::{DistParams, Rng};
 use dbpress_session::DbError;
 use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value as LuaValue};
+use std::mem::ManuallyDrop;
 use std::sync::Arc;
 use std::thread::ThreadId;
 
@@ -26,6 +27,27 @@ const PRELUDE: [(&str, &str); 9] = [
     ("report", include_str!("prelude/report.lua")),
     ("modules", include_str!("prelude/modules.lua")),
 ];
+
+/// The prelude as stripped bytecode, compiled once per process, as sysbench embeds its own Lua:
+/// a state then holds no line tables or local names of it and does not parse 40 KB of source.
+fn compiled_prelude() -> &'static [Vec<u8>] {
+    static COMPILED: std::sync::OnceLock<Vec<Vec<u8>>> = std::sync::OnceLock::new();
+    COMPILED.get_or_init(|| {
+        let lua = Lua::new();
+        // Lua's `string.dump(f, true)`: LuaJIT's C `lua_dump` (mlua's `Function::dump`) keeps
+        // the debug information whatever it is asked.
+        let dump = |text: &str| -> mlua::Result<Vec<u8>> {
+            let f = lua.load(text).into_function()?;
+            let dumped: mlua::LuaString = lua.load("return string.dump(..., true)").call(f)?;
+            Ok(dumped.as_bytes().to_vec())
+        };
+        PRELUDE
+            .iter()
+            // The prelude is part of the binary and its tests run it: it compiles.
+            .map(|(_, text)| dump(text).expect("dbpress's Lua prelude compiles"))
+            .collect()
+    })
+}
 
 /// A script as every state of a run loads it: read once, its options and command fixed.
 pub struct Script {
@@ -143,7 +165,8 @@ fn split_origin(line: &str) -> (Option<String>, String) {
 
 /// A script's state. It never leaves the thread that made it (see `Send` below).
 pub struct State {
-    lua: Lua,
+    /// Dropped by hand, before the context its calls use.
+    lua: ManuallyDrop<Lua>,
     ctx: *mut Ctx,
     event: Option<Function>,
     /// The prelude's `enter(f, tid, resume)`, through which every call into the script goes.
@@ -225,7 +248,13 @@ impl State {
     fn bare(tid: u32, rng: Rng, dist: &DistParams) -> State {
         // SAFETY: sysbench's scripts need `ffi` (and `debug`, `io`, `os`): the whole standard
         // library, as sysbench opens it.
-        let lua = unsafe { Lua::unsafe_new_with(StdLib::ALL, LuaOptions::new()) };
+        //
+        // mlua gives LuaJIT its Rust allocator (glibc's malloc). LuaJIT's own allocator was
+        // tried: 381 KiB per connection at 1 000 threads against 313, since each state then
+        // keeps its load-time garbage in its own 128 KiB segments, where glibc's arenas lend
+        // one state's freed memory to the next (bench/RESULTS.md).
+        let lua =
+            ManuallyDrop::new(unsafe { Lua::unsafe_new_with(StdLib::ALL, LuaOptions::new()) });
         State {
             lua,
             ctx: Box::into_raw(Ctx::new(rng, dist)),
@@ -282,17 +311,15 @@ impl State {
             info.set("script_dir", if dir.is_empty() { "." } else { &dir })?;
         }
         lua.set_named_registry_value("dbpress_info", &info)?;
-        let (_, base) = PRELUDE[0];
-        let parts: Table = lua.load(base).set_name("@dbpress-prelude/base.lua").call((
-            self.ctx as usize as f64,
-            fns,
-            opts,
-            info,
-        ))?;
-        for (name, text) in &PRELUDE[1..] {
-            lua.load(*text)
-                .set_name(format!("@dbpress-prelude/{name}.lua"))
-                .call::<()>(&parts)?;
+        let compiled = compiled_prelude();
+        let load = |i: usize| {
+            lua.load(&compiled[i][..])
+                .set_mode(mlua::chunk::ChunkMode::Binary)
+                .set_name(format!("@dbpress-prelude/{}.lua", PRELUDE[i].0))
+        };
+        let parts: Table = load(0).call((self.ctx as usize as f64, fns, opts, info))?;
+        for i in 1..PRELUDE.len() {
+            load(i).call::<()>(&parts)?;
         }
         lua.set_named_registry_value("dbpress_parts", parts)
     }
@@ -311,6 +338,16 @@ impl State {
             .load(&source[..])
             .set_name(format!("@{}", script.path))
             .exec()
+    }
+
+    /// A full collection before the events start. Loading the prelude and the script and
+    /// running `thread_init` leave ~60 KiB of garbage per state, which an event loop that
+    /// allocates nothing would carry to the end: a thousand workers' worth of it, freed here,
+    /// is reused by the states still booting (bench/RESULTS.md, memory at 1 000 threads).
+    pub fn settle(&self) {
+        self.check_thread();
+        // A collection cannot fail but for a finaliser's error, and none of ours raises.
+        let _ = self.lua.gc_collect();
     }
 
     /// The options the script's top level declared; None in legacy mode (none declared).
@@ -477,8 +514,8 @@ impl Drop for State {
         self.event = None;
         self.enter = None;
         // The state goes first (its cdata point into nothing of the context, but its calls do).
-        let lua = std::mem::replace(&mut self.lua, Lua::new());
-        drop(lua);
+        // SAFETY: dropped once, here; nothing of it is used after.
+        unsafe { ManuallyDrop::drop(&mut self.lua) };
         // SAFETY: made by `Box::into_raw` in `new`, freed once here.
         drop(unsafe { Box::from_raw(self.ctx) });
     }

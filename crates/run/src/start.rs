@@ -39,7 +39,7 @@ impl Parts {
         let kinds = workload.statement_kinds().len();
         let threads = cfg.shape.threads as usize;
         Parts {
-            cells: (0..threads).map(|_| ThreadCell::new(kinds)).collect(),
+            cells: (0..threads).map(|_| ThreadCell::new()).collect(),
             shared: Shared::for_run(cfg, threads),
             schedule: cfg.shape.rate.map(|r| Schedule::new(r, cfg.shape.arrival)),
             go: Gate::default(),

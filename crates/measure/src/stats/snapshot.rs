@@ -152,7 +152,7 @@ mod tests {
     /// above 4 ms was reported as ~4 ms.
     #[test]
     fn issue2_latencies_above_4ms_are_not_clamped() {
-        let cells = [ThreadCell::new(1)];
+        let cells = [ThreadCell::new()];
         let mut stmts = StmtStats::new(1);
         for ms in [1u64, 50, 1200, 60_000] {
             stmts.record(0, ms * 1_000_000, false);
@@ -199,7 +199,7 @@ mod tests {
     fn statement_events_count_as_events_and_as_their_statement() {
         // The keyed loop records an event that was one statement once; collecting it must
         // give the interval the events and the run the statement, with the same figures.
-        let cells = [ThreadCell::new(3)];
+        let cells = [ThreadCell::new()];
         cells[0].set_statement_events_kind(2);
         for us in [5u64, 70, 900] {
             cells[0].record_statement_event(dbpress_driver::QueryKind::Write, us * 1000 + 1);
@@ -230,7 +230,7 @@ mod tests {
     /// cells read at once and one held by its worker for a while, near the start.
     #[test]
     fn issue_2_an_interval_ends_at_the_mean_moment_its_cells_were_read() {
-        let cells: Vec<ThreadCell> = (0..10).map(|_| ThreadCell::new(1)).collect();
+        let cells: Vec<ThreadCell> = (0..10).map(|_| ThreadCell::new()).collect();
         let held = std::sync::Barrier::new(2);
         let mut per_thread = [(0, 0); 10];
         let mut run = Totals::new(1);

@@ -254,6 +254,7 @@ impl Workload for LuaWorkload {
             };
             state.call("thread_init", &mut host).map_err(to_db_error)?;
         }
+        state.settle();
         let done = state.defines("thread_done");
         Ok(Box::new(LuaEvents {
             state,
