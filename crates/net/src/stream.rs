@@ -457,4 +457,34 @@ mod tests {
         silent.write_all(b"ok").unwrap();
         assert_eq!(rx.recv_timeout(Duration::from_secs(30)), Ok(Ok(2)));
     }
+
+    /// Issue 41 (memory at 1 000 threads): a connection that only ever reads small responses
+    /// keeps its small buffer; one whose reads fill it gets the steady size, and a message
+    /// larger than that still arrives whole.
+    #[test]
+    fn issue_41_the_read_buffer_grows_only_on_full_reads() {
+        let (a, mut server) = UnixStream::pair().unwrap();
+        let mut r = Buffered::new(Stream::from(a));
+        server.write_all(&[7u8; 100]).unwrap();
+        r.fill(100).unwrap();
+        r.take(0, 100);
+        assert_eq!(
+            r.buf.len(),
+            READ_BUF_START,
+            "a small response grew the buffer"
+        );
+
+        let big = vec![9u8; 3 * READ_BUF_STEADY];
+        let writer = std::thread::spawn(move || server.write_all(&big).map(|_| server));
+        r.fill(READ_BUF_STEADY / 2).unwrap();
+        assert!(
+            r.buf.len() > READ_BUF_START,
+            "a full read did not grow the buffer"
+        );
+        assert!(r.buf.len() <= READ_BUF_STEADY);
+        r.fill(3 * READ_BUF_STEADY).unwrap();
+        assert!(r.unread().iter().take(3 * READ_BUF_STEADY).all(|&b| b == 9));
+        assert_eq!(r.unread().len(), 3 * READ_BUF_STEADY);
+        writer.join().unwrap().unwrap();
+    }
 }

@@ -195,6 +195,30 @@ mod tests {
         assert_eq!(per_thread[0].0, 4);
     }
 
+    /// Issue 41 (memory at 1 000 threads): a worker's statement cells are made when a kind is
+    /// first recorded, not 64 up front, and a kind recorded alone is still collected as itself.
+    #[test]
+    fn issue_41_statement_cells_exist_only_up_to_the_kinds_recorded() {
+        let cells = [ThreadCell::new()];
+        let mut stmts = StmtStats::new(64);
+        assert!(stmts.kinds.is_empty());
+        stmts.record(2, 3_000_000, false);
+        stmts.record(2, 5_000_000, true);
+        assert_eq!(stmts.kinds.len(), 3);
+        cells[0].deposit_statements(stmts);
+        let mut per_thread = [(0, 0)];
+        let mut run = Totals::new(64);
+        let mut t = Totals::new(0);
+        collect(&cells, &mut per_thread, &mut run.stmts, &mut t);
+        assert_eq!(run.stmts[2].counts.count, 1);
+        assert_eq!(run.stmts[2].counts.errors, 1);
+        assert!(run
+            .stmts
+            .iter()
+            .enumerate()
+            .all(|(k, s)| k == 2 || s.counts.count == 0));
+    }
+
     #[test]
     fn statement_events_count_as_events_and_as_their_statement() {
         // The keyed loop records an event that was one statement once; collecting it must
