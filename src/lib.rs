@@ -66,17 +66,28 @@ pub fn shorten_long_words(message: &str) -> String {
     out
 }
 
+/// Run dbpress as `program` (argv[0]) with `args`: a link named after a peer tool, or
+/// `--compat=NAME`, makes dbpress speak as that tool (#42). Returns the exit code.
+pub fn main_with_program(program: &str, args: &[String]) -> u8 {
+    match commands::personality::of_invocation(program, args) {
+        Ok((personality, args)) => {
+            dbpress_core::personality::set(personality);
+            main_with_args(&args)
+        }
+        Err(e) => {
+            eprintln!("dbpress: error: {}", e.message());
+            e.exit_code()
+        }
+    }
+}
+
 /// Run dbpress with `args` (without the program name); returns the exit code.
 pub fn main_with_args(args: &[String]) -> u8 {
     // The option table, every workload's rows with core's, for everything that reads options.
     dbpress_core::options::table::install(cli::options_table());
     let code = match commands::dispatch(args) {
         Ok(code) => code,
-        Err(e) => {
-            let _ = dbpress_core::out::Stdout.flush();
-            eprintln!("dbpress: error: {}", shorten_long_words(e.message()));
-            e.exit_code()
-        }
+        Err(e) => report_error(&e),
     };
     let _ = dbpress_core::out::Stdout.flush();
     // Stdout failed along the way: the work (and its result file) is done; say how it ended.
@@ -96,4 +107,29 @@ pub fn main_with_args(args: &[String]) -> u8 {
             }
         }
     }
+}
+
+/// The error that ended the command, in one line, and its exit code. As sysbench: a bad
+/// command line on stderr in its own words, anything else as its `FATAL:` line on stdout, and
+/// 1 for both, as sysbench exits (a signal keeps its code).
+fn report_error(e: &dbpress_core::error::Error) -> u8 {
+    use dbpress_core::error::Error;
+    let _ = dbpress_core::out::Stdout.flush();
+    let message = shorten_long_words(e.message());
+    if !dbpress_core::personality::is_sysbench() {
+        eprintln!("dbpress: error: {message}");
+        return e.exit_code();
+    }
+    match e {
+        Error::Usage(_) => eprintln!("{message}"),
+        Error::Interrupted(_, code) => {
+            eprintln!("{message}");
+            return *code;
+        }
+        Error::Environment(_) | Error::Failed(_) => {
+            dbpress_core::outln!("FATAL: {message}");
+            let _ = dbpress_core::out::Stdout.flush();
+        }
+    }
+    1
 }

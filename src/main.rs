@@ -25,6 +25,12 @@ fn main() -> std::process::ExitCode {
     // `std::env::args` panics on an argument that is not UTF-8: read them raw and refuse such
     // one in a line (every option and name dbpress knows is text).
     let mut args = Vec::new();
+    // The program's name picks who dbpress is (a link named `sysbench`, #42); not UTF-8, it
+    // is not a peer's name.
+    let program = std::env::args_os()
+        .next()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
     for (i, a) in std::env::args_os().enumerate().skip(1) {
         match a.into_string() {
             Ok(s) => args.push(s),
@@ -38,5 +44,5 @@ fn main() -> std::process::ExitCode {
         }
     }
     dbpress::hide_secrets_from_ps(&args);
-    std::process::ExitCode::from(dbpress::main_with_args(&args))
+    std::process::ExitCode::from(dbpress::main_with_program(&program, &args))
 }

@@ -223,7 +223,8 @@ pub fn parse_workload(args: &[String]) -> Result<(String, Command, OptionValues)
 
 /// The notices parsing left (deprecated spellings, values adjusted), on stderr.
 pub fn print_notices(opts: &OptionValues) {
-    if !dbpress_core::verbosity::warnings() {
+    // As sysbench (#42), none of dbpress's notices: sysbench says nothing of them.
+    if !dbpress_core::verbosity::warnings() || dbpress_core::personality::is_sysbench() {
         return;
     }
     for n in &opts.notices {

@@ -28,7 +28,14 @@ fn workloads() -> Entry {
 }
 
 pub fn dispatch(args: &[String]) -> Result<u8> {
-    if let Some(Grammar::Own(main)) = args.first().and_then(|a| named(a)).map(|c| &c.grammar) {
+    // As sysbench, every line is sysbench's: a first word is a test, never dbpress's `slap`.
+    let own_grammars = !dbpress_core::personality::is_sysbench();
+    if let Some(Grammar::Own(main)) = args
+        .first()
+        .filter(|_| own_grammars)
+        .and_then(|a| named(a))
+        .map(|c| &c.grammar)
+    {
         return main(&args[1..]);
     }
     let (main, words, opts): (Entry, Vec<String>, OptionValues) =

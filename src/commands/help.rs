@@ -36,6 +36,10 @@ pub fn list(_call: &Call<'_>) -> Result<u8> {
 
 /// `dbpress --version`, `dbpress version`.
 pub fn version(_call: &Call<'_>) -> Result<u8> {
+    if dbpress_core::personality::is_sysbench() {
+        dbpress_core::outln!("{}", dbpress_core::personality::SYSBENCH_VERSION);
+        return Ok(0);
+    }
     dbpress_core::outln!("dbpress {VERSION}");
     Ok(0)
 }

@@ -9,7 +9,6 @@ use dbpress_config::to_driver::make_driver;
 use dbpress_config::{Command, RunConfig};
 use dbpress_core::error::{self, Result};
 use dbpress_core::verbosity;
-use dbpress_result::VERSION;
 use dbpress_workload::lua::commands::{self, CommandLine, MainScript};
 use dbpress_workload::{Context, Workload};
 use std::io::Write;
@@ -50,7 +49,7 @@ pub fn run(call: &Call<'_>, main: MainScript, command: &str, measure: Measure<'_
     if !matches!(command, "run" | "help") && verbosity::notices() {
         // As before any built-in command (`run` prints it itself).
         let mut out = dbpress_core::out::Stdout;
-        let _ = writeln!(out, "dbpress {VERSION} (sysbench-compatible)\n");
+        let _ = writeln!(out, "{}\n", dbpress_core::personality::first_line());
         let _ = out.flush();
     }
     let line = CommandLine {

@@ -13,14 +13,18 @@
 //!   file (`dbpress_experiment`); `experiment_report` its tables and charts from the store
 //! - `own_args`: the words and long options of `compare`, `results` and `experiment`
 //! - `results`: `dbpress results list|show|export`, the runs of a results store
+//! - `personality`: a link's name or `--compat` picks who speaks (#42); `install_links` makes
+//!   the links
 
 mod compare;
 mod dispatch;
 mod experiment;
 mod experiment_report;
 mod help;
+mod install_links;
 mod lua_commands;
 mod own_args;
+pub mod personality;
 mod report;
 mod results;
 pub mod subcommand;

@@ -2,7 +2,7 @@
 //! entry point. A new command (`tpcc`, `experiment`, `results`) is one more row here.
 
 use super::subcommand::{Grammar, Subcommand};
-use super::{compare, experiment, help, report, results, workload};
+use super::{compare, experiment, help, install_links, report, results, workload};
 
 pub static SUBCOMMANDS: &[Subcommand] = &[
     Subcommand {
@@ -64,6 +64,11 @@ pub static SUBCOMMANDS: &[Subcommand] = &[
         name: Some("results"),
         usage: &["dbpress results list|show ID|export ID [--store=PATH]   (runs kept with --store)"],
         grammar: Grammar::Own(results::main),
+    },
+    Subcommand {
+        name: Some("install-links"),
+        usage: &["dbpress install-links DIR   (links named sysbench, pgbench, mysqlslap, tpcc_load, tpcc_start)"],
+        grammar: Grammar::Own(install_links::main),
     },
     Subcommand {
         name: Some("version"),

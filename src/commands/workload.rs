@@ -12,7 +12,6 @@ use dbpress_core::error::{self, Result};
 use dbpress_core::{signals, verbosity};
 use dbpress_driver::Driver;
 use dbpress_report::OutputFormat;
-use dbpress_result::VERSION;
 use dbpress_workload::lua::commands::MainScript;
 use dbpress_workload::{Context, Workload};
 use std::io::Write;
@@ -70,7 +69,8 @@ fn lua(call: &Call<'_>, path: &str, command: Option<String>, note: &str) -> Resu
         for w in parked.iter().flat_map(|p| &p.warnings) {
             eprintln!("dbpress: warning: {w}");
         }
-        if !note.is_empty() {
+        // As sysbench (#42) nothing says which ran: sysbench runs the file, and so does dbpress.
+        if !note.is_empty() && !dbpress_core::personality::is_sysbench() {
             eprintln!("dbpress: notice: {note}");
         }
     }
@@ -104,10 +104,12 @@ fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8>
         OutputFormat::Text => &mut stdout,
         _ => &mut stderr,
     };
-    let _ = writeln!(out, "dbpress {VERSION} (sysbench-compatible)\n");
+    let _ = writeln!(out, "{}\n", dbpress_core::personality::first_line());
     match cfg.command {
         Command::Prepare => {
-            if let Some(usage) = w.prepare(&ctx)? {
+            // As sysbench (#42), no line of dbpress's after its own.
+            let as_sysbench = dbpress_core::personality::is_sysbench();
+            if let Some(usage) = w.prepare(&ctx)?.filter(|_| !as_sysbench) {
                 dbpress_report::text::host::report_prepare(&usage);
             }
             Ok(0)

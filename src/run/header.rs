@@ -17,7 +17,11 @@ pub fn print(
     probe_client: &[ClientSessions],
 ) {
     sysbench_lines(out, cfg);
-    dbpress_lines(out, cfg, w, driver, info, probe_client);
+    // As sysbench (a link named after it), its lines and nothing more (#42).
+    if !dbpress_core::personality::is_sysbench() {
+        dbpress_lines(out, cfg, w, driver, info, probe_client);
+    }
+    let _ = writeln!(out, "\n");
 }
 
 /// sysbench's own header lines, in its order and words.
@@ -58,11 +62,20 @@ fn sysbench_lines(out: &mut dyn Write, cfg: &RunConfig) {
             .collect();
         let _ = writeln!(out, "Report checkpoint(s) at {} seconds", list.join(", "));
     }
-    let _ = writeln!(
-        out,
-        "Initializing random number generator from seed ({}).",
-        cfg.keys.seed
-    );
+    if cfg.keys.seed_from_time && dbpress_core::personality::is_sysbench() {
+        // sysbench's words for --rand-seed=0; dbpress itself prints the seed it drew, so the
+        // run can be repeated.
+        let _ = writeln!(
+            out,
+            "Initializing random number generator from current time"
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "Initializing random number generator from seed ({}).",
+            cfg.keys.seed
+        );
+    }
     if let Some(grace) = cfg.shape.forced_shutdown {
         // sysbench counts from the start: --time (and warm-up) plus the grace period.
         let _ = writeln!(
@@ -126,7 +139,6 @@ fn dbpress_lines(
     for line in w.describe() {
         let _ = writeln!(out, "{line}");
     }
-    let _ = writeln!(out, "\n");
 }
 
 /// How the run's statements reach the server.

@@ -13,7 +13,6 @@ use dbpress_core::error::{usage, Result};
 use dbpress_core::options::OptionValues;
 use dbpress_core::signals::Signals;
 use dbpress_report::OutputFormat;
-use dbpress_result::VERSION;
 use dbpress_workload::{Context, Workload};
 pub use recorder::{Ending, Sweep, MISSING_LEVEL_EXIT_CODE};
 use std::collections::BTreeMap;
@@ -149,7 +148,7 @@ pub fn run(
         OutputFormat::Text => &mut stdout,
         _ => &mut stderr,
     };
-    let _ = writeln!(out, "dbpress {VERSION} (sysbench-compatible)\n");
+    let _ = writeln!(out, "{}\n", dbpress_core::personality::first_line());
     let mut next = Some(Level::new(&first, levels[0], build, adjust)?);
     preflight(next.as_ref().expect("the first level"))?;
     let mut sweep = Sweep::new(&first, args, levels);

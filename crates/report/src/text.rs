@@ -141,7 +141,10 @@ pub fn summary(r: &RunResult, with_histogram: bool) -> String {
             p.total_time_s
         );
     }
-    o.push_str(&dbpress_sections(r));
+    // As sysbench (a link named after it), its report and nothing more (#42).
+    if !dbpress_core::personality::is_sysbench() {
+        o.push_str(&dbpress_sections(r));
+    }
     o
 }
 
@@ -154,7 +157,9 @@ pub fn dbpress_summary(r: &RunResult, with_histogram: bool) -> String {
     if with_histogram {
         o.push_str(&histogram(r));
     }
-    o.push_str(&dbpress_sections(r));
+    if !dbpress_core::personality::is_sysbench() {
+        o.push_str(&dbpress_sections(r));
+    }
     o
 }
 

@@ -19,18 +19,21 @@ pub struct LoadProgress {
 
 impl LoadProgress {
     pub fn new(total: u64) -> LoadProgress {
-        let bar =
-            (std::io::stderr().is_terminal() && dbpress_core::verbosity::notices()).then(|| {
-                let b = indicatif::ProgressBar::new(total);
-                b.set_style(
-                    indicatif::ProgressStyle::with_template(
-                        "{bar:40} {pos}/{len} rows  {per_sec}  ETA {eta}",
-                    )
-                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-                );
-                b.enable_steady_tick(Duration::from_millis(200));
-                b
-            });
+        // As sysbench (#42): its lines only, no bar.
+        let bar = (std::io::stderr().is_terminal()
+            && dbpress_core::verbosity::notices()
+            && !dbpress_core::personality::is_sysbench())
+        .then(|| {
+            let b = indicatif::ProgressBar::new(total);
+            b.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} rows  {per_sec}  ETA {eta}",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            b.enable_steady_tick(Duration::from_millis(200));
+            b
+        });
         LoadProgress {
             total,
             exact: true,
@@ -74,7 +77,10 @@ impl LoadProgress {
         }
         let secs = self.start.elapsed().as_secs_f64();
         let done = self.done.load(Ordering::Relaxed);
-        if done > 0 && (done == self.total || !self.exact) {
+        if done > 0
+            && (done == self.total || !self.exact)
+            && !dbpress_core::personality::is_sysbench()
+        {
             dbpress_core::notice!(
                 "Loaded {done} rows in {secs:.2}s ({:.0} rows/s) with {path}",
                 done as f64 / secs.max(1e-9),

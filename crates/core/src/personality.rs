@@ -1,0 +1,96 @@
+//! Who dbpress is in this process: itself, or a peer tool it stands in for (#42). Invoked
+//! through a link named `sysbench` (or with `--compat=sysbench`) it prints what sysbench 1.0.20
+//! prints — its first line, header, report and error lines — and exits with sysbench's codes,
+//! and nothing of its own; its additions stay one option away (`--output=r.json`, `--store`).
+//!
+//! One value for the whole process, set once where argv is read, as the verbosity is: the
+//! header, the report and the error line are written far apart, and each asks it here.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Personality {
+    Dbpress = 0,
+    /// sysbench 1.0.20, as Debian 12 packages it.
+    Sysbench = 1,
+}
+
+/// What sysbench 1.0.20 (Debian's package, the peer the tests compare with) prints first.
+pub const SYSBENCH_FIRST_LINE: &str = "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)";
+/// What `sysbench --version` prints.
+pub const SYSBENCH_VERSION: &str = "sysbench 1.0.20";
+
+/// The names `--compat=` takes, and the links `install-links` makes for each.
+pub const PEERS: [(&str, Personality); 1] = [("sysbench", Personality::Sysbench)];
+
+static CURRENT: AtomicU8 = AtomicU8::new(Personality::Dbpress as u8);
+
+pub fn set(p: Personality) {
+    CURRENT.store(p as u8, Ordering::Relaxed);
+}
+
+pub fn current() -> Personality {
+    match CURRENT.load(Ordering::Relaxed) {
+        1 => Personality::Sysbench,
+        _ => Personality::Dbpress,
+    }
+}
+
+/// Whether dbpress speaks as sysbench in this process.
+pub fn is_sysbench() -> bool {
+    current() == Personality::Sysbench
+}
+
+impl Personality {
+    /// The personality a program name gives (`argv[0]`, a path or a bare name): a link named
+    /// after a peer; dbpress for any other name.
+    pub fn of_program(argv0: &str) -> Personality {
+        let base = std::path::Path::new(argv0)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Personality::named(&base).unwrap_or(Personality::Dbpress)
+    }
+
+    /// The peer `--compat=NAME` names, if dbpress stands in for it.
+    pub fn named(name: &str) -> Option<Personality> {
+        PEERS.iter().find(|(n, _)| *n == name).map(|(_, p)| *p)
+    }
+
+    /// The first line a run, prepare or cleanup prints, before a blank line.
+    pub fn first_line(self) -> String {
+        match self {
+            Personality::Dbpress => format!("dbpress {} (sysbench-compatible)", version()),
+            Personality::Sysbench => SYSBENCH_FIRST_LINE.to_string(),
+        }
+    }
+}
+
+/// The first line for the current personality.
+pub fn first_line() -> String {
+    current().first_line()
+}
+
+/// dbpress's own version (the workspace's); the result crate names it for results.
+fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_link_named_sysbench_is_sysbench_wherever_it_lies() {
+        assert_eq!(Personality::of_program("sysbench"), Personality::Sysbench);
+        assert_eq!(
+            Personality::of_program("/usr/local/bin/sysbench"),
+            Personality::Sysbench
+        );
+        assert_eq!(Personality::of_program("/x/dbpress"), Personality::Dbpress);
+        assert_eq!(Personality::of_program("sysbench2"), Personality::Dbpress);
+        assert_eq!(Personality::named("sysbench"), Some(Personality::Sysbench));
+        assert_eq!(Personality::named("pgbench"), None);
+    }
+}

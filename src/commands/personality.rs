@@ -1,0 +1,90 @@
+//! Who is invoked (#42): a link named after a peer tool, or `--compat=NAME` anywhere on the
+//! line, picks the personality dbpress speaks with. A link named after a peer whose command
+//! line dbpress reads under a subcommand of its own (`pgbench` → `script`, `mysqlslap` →
+//! `slap`, `tpcc_load`/`tpcc_start` → `tpcc-load`/`tpcc-start`) runs that subcommand; their
+//! text is still dbpress's (only sysbench's personality is built so far).
+
+use dbpress_core::error::{usage, Result};
+use dbpress_core::personality::{Personality, PEERS};
+
+/// Links whose name is the peer's and whose command line a subcommand reads.
+const ROUTED: [(&str, &str); 4] = [
+    ("pgbench", "script"),
+    ("mysqlslap", "slap"),
+    ("tpcc_load", "tpcc-load"),
+    ("tpcc_start", "tpcc-start"),
+];
+
+/// Every name `install-links` makes a link under.
+pub fn link_names() -> Vec<&'static str> {
+    PEERS
+        .iter()
+        .map(|(n, _)| *n)
+        .chain(ROUTED.iter().map(|(n, _)| *n))
+        .collect()
+}
+
+/// The personality `program` (argv[0]) and a `--compat=NAME` in `args` give, and the
+/// arguments dbpress then reads: `--compat` taken out, a routed link's subcommand put first.
+pub fn of_invocation(program: &str, args: &[String]) -> Result<(Personality, Vec<String>)> {
+    let mut rest = Vec::with_capacity(args.len() + 1);
+    let mut compat = None;
+    for a in args {
+        match a.strip_prefix("--compat=") {
+            Some(name) => compat = Some(name.to_string()),
+            None => rest.push(a.clone()),
+        }
+    }
+    if let Some(name) = compat {
+        let p = Personality::named(&name).ok_or_else(|| unknown_peer(&name))?;
+        return Ok((p, rest));
+    }
+    let base = std::path::Path::new(program)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if let Some((_, sub)) = ROUTED.iter().find(|(n, _)| *n == base) {
+        rest.insert(0, sub.to_string());
+    }
+    Ok((Personality::of_program(program), rest))
+}
+
+fn unknown_peer(name: &str) -> dbpress_core::error::Error {
+    let known: Vec<&str> = PEERS.iter().map(|(n, _)| *n).collect();
+    usage(format!(
+        "--compat={name}: dbpress speaks as {} (pgbench's, mysqlslap's and tpcc-mysql's command lines are read by `dbpress script`, `slap` and `tpcc-start`, in dbpress's own text)",
+        known.join(", ")
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(a: &[&str]) -> Vec<String> {
+        a.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn compat_anywhere_picks_the_peer_and_leaves_the_line() {
+        let (p, rest) = of_invocation(
+            "dbpress",
+            &strings(&["oltp_point_select", "--compat=sysbench", "run"]),
+        )
+        .unwrap();
+        assert_eq!(p, Personality::Sysbench);
+        assert_eq!(rest, strings(&["oltp_point_select", "run"]));
+        let e = of_invocation("dbpress", &strings(&["--compat=sysbnech"])).unwrap_err();
+        assert!(e.message().contains("--compat=sysbnech"), "{}", e.message());
+    }
+
+    #[test]
+    fn a_routed_link_runs_its_subcommand() {
+        let (p, rest) = of_invocation("/usr/local/bin/pgbench", &strings(&["-c", "4"])).unwrap();
+        assert_eq!(p, Personality::Dbpress);
+        assert_eq!(rest, strings(&["script", "-c", "4"]));
+        let (p, rest) = of_invocation("./sysbench", &strings(&["--version"])).unwrap();
+        assert_eq!(p, Personality::Sysbench);
+        assert_eq!(rest, strings(&["--version"]));
+    }
+}

@@ -1,0 +1,274 @@
+//! Issue 42: dbpress invoked as sysbench — through a link named `sysbench`, or with
+//! `--compat=sysbench` — prints what sysbench 1.0.20 prints and exits as it exits. Each case
+//! runs Debian's sysbench and dbpress on the same command line against the same server, one
+//! after the other, and compares their stdout with the numbers masked and their exit codes.
+
+use crate::common::{bin, scratch, server, stderr, stdout};
+use crate::engines::pg_server;
+use crate::sysbench_ref::{have_sysbench, in_dir, shape, SB_MYSQL, SB_PGSQL, STOCK_DIR};
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// A link named `sysbench` to the dbpress under test, in `dir`.
+fn sysbench_link(dir: &Path) -> PathBuf {
+    let link = dir.join("sysbench");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(bin(), &link).unwrap();
+    link
+}
+
+/// stdout's lines with numbers as `#` and runs of spaces as one (a wider number moves the
+/// columns), the interval lines apart: sysbench prints the `[ 2s ]` of a `--time=2` run or
+/// not, by a race between its reporter and its workers; dbpress always prints it.
+fn masked(o: &Output) -> (Vec<String>, Vec<String>) {
+    let (mut lines, mut intervals) = (Vec::new(), Vec::new());
+    for l in stdout(o).lines() {
+        let l = shape(l)
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        if l.starts_with("[ #s ]") {
+            intervals.push(l);
+        } else {
+            lines.push(l);
+        }
+    }
+    (lines, intervals)
+}
+
+/// The same command under both tools: the same exit code, the same text but for numbers,
+/// and the interval lines sysbench printed (it may miss the last) of the same form; nothing
+/// of dbpress's own on stderr.
+fn check(ours: &Output, theirs: &Output, what: &str) {
+    assert_eq!(
+        ours.status.code(),
+        theirs.status.code(),
+        "{what}: exit codes differ; dbpress's stderr: {}",
+        stderr(ours)
+    );
+    let (our_lines, our_iv) = masked(ours);
+    let (their_lines, their_iv) = masked(theirs);
+    assert_eq!(
+        our_lines,
+        their_lines,
+        "{what}: the text differs\n--- sysbench:\n{}\n--- dbpress:\n{}",
+        stdout(theirs),
+        stdout(ours)
+    );
+    assert!(
+        their_iv.len() <= our_iv.len() && our_iv.len() <= their_iv.len() + 1,
+        "{what}: sysbench printed {} interval lines, dbpress {}",
+        their_iv.len(),
+        our_iv.len()
+    );
+    assert!(
+        their_iv.iter().zip(&our_iv).all(|(a, b)| a == b),
+        "{what}: interval lines differ: {their_iv:?} / {our_iv:?}"
+    );
+    assert!(
+        stderr(ours).is_empty(),
+        "{what}: dbpress said more: {}",
+        stderr(ours)
+    );
+}
+
+/// cleanup with no tables there, prepare, a 2 s run, cleanup of the tables: the session a
+/// DBA's wrapper runs, each step compared. Where a step changes the schema, each tool starts
+/// it from the same state: sysbench's prepare is undone before dbpress's, and dbpress's
+/// cleanup drops the tables before sysbench's finds none (it prints the same either way).
+fn whole_session(dir: &Path, link: &Path, test: &str, conn: &[&str]) {
+    let args = |command: &str, extra: &[&str]| -> Vec<String> {
+        [test, "--tables=2", "--table-size=500"]
+            .iter()
+            .chain(conn)
+            .chain(extra)
+            .chain(&[command])
+            .map(|s| s.to_string())
+            .collect()
+    };
+    let sysbench = |a: &[String]| in_dir("/usr/bin/sysbench", dir, &refs(a), None);
+    let dbpress = |a: &[String]| in_dir(link.to_str().unwrap(), dir, &refs(a), None);
+    let cleanup = args("cleanup", &[]);
+    let theirs = sysbench(&cleanup);
+    check(
+        &dbpress(&cleanup),
+        &theirs,
+        &format!("{test} cleanup of nothing"),
+    );
+
+    let prepare = args("prepare", &[]);
+    let theirs = sysbench(&prepare);
+    assert!(
+        theirs.status.success(),
+        "sysbench prepare: {}",
+        stdout(&theirs)
+    );
+    assert!(sysbench(&cleanup).status.success());
+    check(&dbpress(&prepare), &theirs, &format!("{test} prepare"));
+
+    let run = args("run", &["--time=2", "--report-interval=1"]);
+    let theirs = sysbench(&run);
+    let ours = dbpress(&run);
+    check(&ours, &theirs, &format!("{test} run"));
+    assert!(stdout(&ours).contains("transactions:"), "{test}: no report");
+
+    let ours = dbpress(&cleanup);
+    check(&ours, &sysbench(&cleanup), &format!("{test} cleanup"));
+}
+
+fn refs(a: &[String]) -> Vec<&str> {
+    a.iter().map(String::as_str).collect()
+}
+
+#[test]
+fn issue_42_as_sysbench_a_built_in_test_prints_sysbenchs_text_on_mariadb() {
+    let Some(_srv) = server("issue_42_as_sysbench_mariadb") else {
+        return;
+    };
+    if !have_sysbench() {
+        return;
+    }
+    let dir = scratch("dropin-sysbench-mariadb");
+    let link = sysbench_link(&dir);
+    for test in ["oltp_read_write", "oltp_point_select"] {
+        whole_session(&dir, &link, test, &SB_MYSQL);
+    }
+}
+
+#[test]
+fn issue_42_as_sysbench_a_script_of_ones_own_prints_sysbenchs_text() {
+    let Some(_srv) = server("issue_42_as_sysbench_script") else {
+        return;
+    };
+    if !have_sysbench() {
+        return;
+    }
+    let dir = scratch("dropin-sysbench-script");
+    let link = sysbench_link(&dir);
+    // A copy with one line added: dbpress runs it in Lua, as sysbench does.
+    let stock = std::fs::read_to_string(Path::new(STOCK_DIR).join("oltp_read_only.lua")).unwrap();
+    std::fs::write(dir.join("mine.lua"), format!("{stock}\n-- ours\n")).unwrap();
+    whole_session(&dir, &link, "./mine.lua", &SB_MYSQL);
+}
+
+#[test]
+fn issue_42_as_sysbench_a_built_in_test_prints_sysbenchs_text_on_postgresql() {
+    let Some((_guard, _client)) = pg_server("issue_42_as_sysbench_pgsql") else {
+        return;
+    };
+    if !have_sysbench() {
+        return;
+    }
+    let dir = scratch("dropin-sysbench-pgsql");
+    let link = sysbench_link(&dir);
+    whole_session(&dir, &link, "oltp_point_select", &SB_PGSQL);
+}
+
+#[test]
+fn issue_42_compat_sysbench_is_the_link_and_version_and_exit_codes_are_sysbenchs() {
+    if !have_sysbench() {
+        return;
+    }
+    let dir = scratch("dropin-sysbench-compat");
+    let link = sysbench_link(&dir);
+    let version = in_dir(link.to_str().unwrap(), &dir, &["--version"], None);
+    assert_eq!(stdout(&version), "sysbench 1.0.20\n");
+    let compat = in_dir(bin(), &dir, &["--compat=sysbench", "--version"], None);
+    assert_eq!(stdout(&compat), stdout(&version));
+    let theirs = in_dir("/usr/bin/sysbench", &dir, &["--version"], None);
+    assert_eq!(stdout(&version), stdout(&theirs));
+    // Bad lines: sysbench's exit code (1 for all), and the error where sysbench puts it.
+    for (args, on_stdout) in [
+        (
+            &["oltp_point_select", "--foo=1", "--mysql-dry-run", "run"][..],
+            false,
+        ),
+        (
+            &["oltp_point_select", "--threads=x", "--mysql-dry-run", "run"][..],
+            false,
+        ),
+        (
+            &["oltp_point_select", "--mysql-dry-run", "frobnicate"][..],
+            false,
+        ),
+        (&["nosuchtest", "run"][..], true),
+    ] {
+        let theirs = in_dir("/usr/bin/sysbench", &dir, args, None);
+        let ours = in_dir(link.to_str().unwrap(), &dir, args, None);
+        assert_eq!(ours.status.code(), theirs.status.code(), "{args:?}");
+        assert_eq!(ours.status.code(), Some(1), "{args:?}");
+        let (text, elsewhere) = if on_stdout {
+            (stdout(&ours), stderr(&ours))
+        } else {
+            (stderr(&ours), stdout(&ours))
+        };
+        assert!(
+            !text.trim().is_empty(),
+            "{args:?}: nothing said where sysbench says it"
+        );
+        assert!(
+            !elsewhere.contains("dbpress: error"),
+            "{args:?}: {elsewhere}"
+        );
+        if on_stdout {
+            assert!(
+                text.contains("FATAL: Cannot find benchmark 'nosuchtest'"),
+                "{text}"
+            );
+        }
+    }
+    // Without the link, dbpress is itself: its own first line and exit codes.
+    let own = in_dir(bin(), &dir, &["oltp_point_select", "--foo=1", "run"], None);
+    assert_eq!(own.status.code(), Some(2));
+    assert!(stderr(&own).starts_with("dbpress: error:"));
+}
+
+#[test]
+fn issue_42_install_links_makes_each_peers_link_once_and_keeps_other_files() {
+    let dir = scratch("dropin-install-links");
+    let o = in_dir(bin(), &dir, &["install-links", "."], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for name in [
+        "sysbench",
+        "pgbench",
+        "mysqlslap",
+        "tpcc_load",
+        "tpcc_start",
+    ] {
+        let target = std::fs::read_link(dir.join(name)).unwrap();
+        assert_eq!(
+            target.canonicalize().unwrap(),
+            Path::new(bin()).canonicalize().unwrap()
+        );
+    }
+    // Again: the links are there already, nothing to do.
+    assert!(in_dir(bin(), &dir, &["install-links", "."], None)
+        .status
+        .success());
+    // A file of the user's under a peer's name is left alone, and said so in a line.
+    std::fs::remove_file(dir.join("pgbench")).unwrap();
+    std::fs::write(dir.join("pgbench"), "#!/bin/sh\n").unwrap();
+    let o = in_dir(bin(), &dir, &["install-links", "."], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("pgbench already exists"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("pgbench")).unwrap(),
+        "#!/bin/sh\n"
+    );
+    // A link named pgbench reads pgbench's command line (dbpress script).
+    std::fs::remove_file(dir.join("pgbench")).unwrap();
+    std::os::unix::fs::symlink(bin(), dir.join("pgbench")).unwrap();
+    let o = in_dir(
+        dir.join("pgbench").to_str().unwrap(),
+        &dir,
+        &["--help"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("pgbench"), "{}", stdout(&o));
+}
