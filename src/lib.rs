@@ -120,11 +120,21 @@ fn report_error(e: &dbpress_core::error::Error) -> u8 {
         eprintln!("dbpress: error: {message}");
         return e.exit_code();
     }
+    // sysbench reads the test's options, the test and the command after its first line.
+    if dbpress_core::personality::follows_first_line(&message)
+        && !dbpress_core::personality::first_line_said()
+    {
+        dbpress_core::outln!("{}\n", dbpress_core::personality::first_line());
+    }
     match e {
         Error::Usage(_) => eprintln!("{message}"),
         Error::Interrupted(_, code) => {
             eprintln!("{message}");
             return *code;
+        }
+        // sysbench says a bad option or command of a Lua script on stderr, as any bad line.
+        Error::Failed(_) if dbpress_core::personality::said_without_fatal(&message) => {
+            eprintln!("{message}")
         }
         Error::Environment(_) | Error::Failed(_) => {
             dbpress_core::outln!("FATAL: {message}");

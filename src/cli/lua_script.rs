@@ -167,11 +167,16 @@ fn reread(args: &[String], main: &MainScript) -> Result<(Table, OptionValues)> {
     table.declare(rows);
     let (scanned, unknown) = scan_lenient(&table, args)?;
     if let Some(u) = unknown.first() {
-        return Err(failed(format!(
-            "invalid option: {}: '{}' declares its options (`dbpress {} help` lists them)",
-            u.arg,
-            main.name(),
-            main.path()
+        return Err(failed(dbpress_core::personality::words(
+            || format!("invalid option: {}", u.arg),
+            || {
+                format!(
+                    "invalid option: {}: '{}' declares its options (`dbpress {} help` lists them)",
+                    u.arg,
+                    main.name(),
+                    main.path()
+                )
+            },
         )));
     }
     let opts = match scanned {

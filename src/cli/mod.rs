@@ -168,10 +168,15 @@ pub fn workload_call_with(words: &[String], force_lua: bool) -> Result<WorkloadC
             .iter()
             .map(|(n, _)| *n)
             .collect();
-        return Err(failed(format!(
-            "Cannot find benchmark '{first}': no such built-in test, file or module: give a built-in workload ({}; `dbpress list`), \
-             a script's path, or a module on LUA_PATH",
-            available.join(", ")
+        return Err(failed(dbpress_core::personality::words(
+            || format!("Cannot find benchmark '{first}': no such built-in test, file or module"),
+            || {
+                format!(
+                "Cannot find benchmark '{first}': no such built-in test, file or module: give a built-in workload ({}; `dbpress list`), \
+                 a script's path, or a module on LUA_PATH",
+                available.join(", ")
+            )
+            },
         )));
     }
     let Some(cmd_word) = second else {
@@ -183,8 +188,11 @@ pub fn workload_call_with(words: &[String], force_lua: bool) -> Result<WorkloadC
         return Ok(WorkloadCall::Help(first));
     }
     let command = Command::parse(&cmd_word).ok_or_else(|| {
-        usage(format!(
-            "unknown command '{cmd_word}': use prepare, run, cleanup, check, prewarm or help (`dbpress {first} run`)"
+        usage(dbpress_core::personality::words(
+            || format!("Unknown command: {cmd_word}"),
+            || format!(
+                "unknown command '{cmd_word}': use prepare, run, cleanup, check, prewarm or help (`dbpress {first} run`)"
+            ),
         ))
     })?;
     Ok(WorkloadCall::Run {

@@ -67,9 +67,50 @@ impl Personality {
     }
 }
 
-/// The first line for the current personality.
+static FIRST_LINE_SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// The first line for the current personality, to be printed: remembered as said.
 pub fn first_line() -> String {
+    FIRST_LINE_SAID.store(true, Ordering::Relaxed);
     current().first_line()
+}
+
+/// Whether the first line was printed already.
+pub fn first_line_said() -> bool {
+    FIRST_LINE_SAID.load(Ordering::Relaxed)
+}
+
+/// An error's words: sysbench's, as it prints them, under its personality; dbpress's own (with
+/// the fix) otherwise.
+pub fn words(sysbench: impl FnOnce() -> String, dbpress: impl FnOnce() -> String) -> String {
+    if is_sysbench() {
+        sysbench()
+    } else {
+        dbpress()
+    }
+}
+
+/// sysbench's errors about the command line, which it prints on stderr without `FATAL:`.
+pub fn said_without_fatal(message: &str) -> bool {
+    [
+        "invalid option: ",
+        "Unknown command: ",
+        "Invalid value for the ",
+    ]
+    .iter()
+    .any(|p| message.starts_with(p))
+}
+
+/// sysbench's errors that come after its first line (it reads the test's options, the test
+/// and the command after printing it; its general options before).
+pub fn follows_first_line(message: &str) -> bool {
+    [
+        "invalid option: ",
+        "Unknown command: ",
+        "Cannot find benchmark ",
+    ]
+    .iter()
+    .any(|p| message.starts_with(p))
 }
 
 /// dbpress's own version (the workspace's); the result crate names it for results.

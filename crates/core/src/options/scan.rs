@@ -196,7 +196,7 @@ fn scan_with(
                     arg: arg.clone(),
                     name,
                 }),
-                None => return Err(unknown_option(table, raw_name)),
+                None => return Err(unknown_option(table, raw_name, arg)),
             },
         }
     }
@@ -334,7 +334,10 @@ fn bad_bool(name: &str, v: &str) -> crate::error::Error {
     ))
 }
 
-fn unknown_option(table: &Table, raw: &str) -> crate::error::Error {
+fn unknown_option(table: &Table, raw: &str, arg: &str) -> crate::error::Error {
+    if crate::personality::is_sysbench() {
+        return usage(format!("invalid option: {arg}"));
+    }
     let name = raw.replace('_', "-");
     let close = table
         .rows()

@@ -67,6 +67,11 @@ impl OptionValues {
     }
 }
 
+/// sysbench's line for a value its option cannot take.
+fn sysbench_invalid(name: &str, raw: &str) -> String {
+    format!("Invalid value for the '{name}' option: '{raw}'")
+}
+
 /// True for sysbench's boolean spellings.
 pub fn parse_bool(v: &str) -> Option<bool> {
     match v.to_ascii_lowercase().as_str() {
@@ -79,8 +84,9 @@ pub fn parse_bool(v: &str) -> Option<bool> {
 pub fn int(opts: &OptionValues, name: &str, min: u64, max: u64) -> Result<u64> {
     let raw = opts.get(name);
     let v: u64 = raw.trim().parse().map_err(|_| {
-        usage(format!(
-            "invalid value '{raw}' for --{name}: expected a whole number from {min} to {max}"
+        usage(crate::personality::words(
+            || sysbench_invalid(name, raw),
+            || format!("invalid value '{raw}' for --{name}: expected a whole number from {min} to {max}"),
         ))
     })?;
     if v < min || v > max {
