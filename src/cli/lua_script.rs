@@ -107,7 +107,10 @@ pub fn read(
     let argv = std::iter::once(program_name())
         .chain(args.iter().cloned())
         .collect();
-    let main = MainScript::load_with_argv(&path, target.source, command, argv)?;
+    let mut main = MainScript::load_with_argv(&path, target.source, command, argv)?;
+    if let Some(bare) = named.as_deref().filter(|n| is_bare_name(n) && *n != path) {
+        main = main.named_as(bare);
+    }
     let (table, mut opts) = reread(args, &main)?;
     table::install(table);
     let mut warnings = Vec::new();
@@ -212,6 +215,11 @@ fn reread(args: &[String], main: &MainScript) -> Result<(Table, OptionValues)> {
 }
 
 /// Whether `value` is a whole number as sysbench takes one for an int option (or empty: 0).
+/// A script's name without a folder or `.lua`, which sysbench looks up on its search path.
+fn is_bare_name(name: &str) -> bool {
+    name != "-" && !name.contains('/') && !name.ends_with(".lua")
+}
+
 fn whole(value: &str) -> bool {
     let digits = value.strip_prefix(['+', '-']).unwrap_or(value);
     value.is_empty()

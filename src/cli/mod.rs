@@ -240,7 +240,7 @@ pub fn print_notices(opts: &OptionValues) {
     }
 }
 
-mod lua_path;
+pub mod lua_path;
 pub mod lua_script;
 mod stock_lua;
 

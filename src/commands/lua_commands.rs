@@ -46,8 +46,14 @@ pub fn run(call: &Call<'_>, main: MainScript, command: &str, measure: Measure<'_
         dist: &cfg.keys.dist,
         invocation: cfg.invocation(&cfg.workload),
     };
-    if !matches!(command, "run" | "help") && verbosity::notices() {
-        // As before any built-in command (`run` prints it itself).
+    // As before any built-in command (`run` prints it itself); sysbench prints it before a
+    // script's help too, where dbpress itself leaves the help alone.
+    let first_line = match command {
+        "run" => false,
+        "help" => dbpress_core::personality::is_sysbench(),
+        _ => true,
+    };
+    if first_line && verbosity::notices() {
         let mut out = dbpress_core::out::Stdout;
         let _ = writeln!(out, "{}\n", dbpress_core::personality::first_line());
         let _ = out.flush();

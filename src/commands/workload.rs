@@ -19,7 +19,7 @@ use std::io::Write;
 pub fn main(call: &Call<'_>) -> Result<u8> {
     let force_lua = dbpress_core::options::boolean(call.opts, "lua")?;
     let (workload, command, note) = match cli::workload_call_with(call.words, force_lua)? {
-        WorkloadCall::Help(name) => return help::workload(&name),
+        WorkloadCall::Help(name) => return workload_help(call, &name),
         WorkloadCall::Lua {
             path,
             command,
@@ -34,8 +34,9 @@ pub fn main(call: &Call<'_>) -> Result<u8> {
     let (opts, args) = (call.opts, call.argv);
     verbosity::set(opts.int(dbpress_config::keys::VERBOSITY)? as u8);
     cli::print_notices(opts);
-    if let Some(note) = note {
-        // Which script ran as which workload is said before anything runs.
+    if let Some(note) = note.filter(|_| !dbpress_core::personality::is_sysbench()) {
+        // Which script ran as which workload is said before anything runs (as sysbench, not
+        // at all: sysbench runs the file, and dbpress does the same work).
         eprintln!("dbpress: notice: {note}");
     }
     // An unknown name is reported before any option problem it would otherwise hide.
@@ -85,6 +86,23 @@ fn lua(call: &Call<'_>, path: &str, command: Option<String>, note: &str) -> Resu
             run_command(cfg, w, call.argv)
         }),
     }
+}
+
+/// `help` of a built-in workload: dbpress's options for it; as sysbench (#42), the stock
+/// script's own help, found as sysbench finds it (`/usr/share/sysbench`, LUA_PATH), when the
+/// machine has it.
+fn workload_help(call: &Call<'_>, name: &str) -> Result<u8> {
+    // The test as given: a stock script's path was read as its workload's name.
+    let given = call.words.first().map_or(name, String::as_str);
+    let stock = cli::lua_path::find(given).filter(|_| dbpress_core::personality::is_sysbench());
+    let Some(path) = stock else {
+        return help::workload(name);
+    };
+    let mut main = MainScript::load(&path, None, "help")?;
+    if !given.ends_with(".lua") {
+        main = main.named_as(given);
+    }
+    super::lua_commands::run(call, main, "help", &|cfg, w| run_command(cfg, w, call.argv))
 }
 
 fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8> {

@@ -255,3 +255,42 @@ fn issue_42_install_links_makes_each_peers_link_once_and_keeps_other_files() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("pgbench"), "{}", stdout(&o));
 }
+
+#[test]
+fn issue_42_as_sysbench_help_of_every_stock_test_is_sysbenchs() {
+    if !have_sysbench() {
+        return;
+    }
+    let dir = scratch("dropin-sysbench-help");
+    let link = sysbench_link(&dir);
+    let mut tests: Vec<String> = std::fs::read_dir(STOCK_DIR)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|f| f.strip_suffix(".lua").map(str::to_string))
+        .filter(|t| t != "oltp_common")
+        .collect();
+    tests.sort();
+    assert!(tests.len() >= 10, "stock scripts: {tests:?}");
+    // Each by name and by path, and a script of one's own found by a bare name.
+    let stock = std::fs::read_to_string(Path::new(STOCK_DIR).join("oltp_delete.lua")).unwrap();
+    std::fs::write(dir.join("mine.lua"), format!("{stock}\n-- ours\n")).unwrap();
+    let mut lines: Vec<Vec<String>> = tests
+        .iter()
+        .flat_map(|t| {
+            [
+                vec![t.clone(), "help".to_string()],
+                vec![format!("{STOCK_DIR}/{t}.lua"), "help".to_string()],
+            ]
+        })
+        .collect();
+    lines.push(vec!["mine".into(), "help".into()]);
+    lines.push(vec!["./mine.lua".into(), "help".into()]);
+    for args in &lines {
+        let args = refs(args);
+        let theirs = in_dir("/usr/bin/sysbench", &dir, &args, None);
+        let ours = in_dir(link.to_str().unwrap(), &dir, &args, None);
+        assert_eq!(ours.status.code(), theirs.status.code(), "{args:?}");
+        assert_eq!(stdout(&ours), stdout(&theirs), "{args:?}: stdout");
+        assert_eq!(stderr(&ours), stderr(&theirs), "{args:?}: stderr");
+    }
+}

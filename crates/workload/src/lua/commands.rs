@@ -22,6 +22,8 @@ pub use dbpress_lua::cmdline::legacy_rows;
 /// A script in its main state, its top level run: what it declares is known.
 pub struct MainScript {
     path: String,
+    /// The bare name that found the script, when one did.
+    given: Option<String>,
     source: Arc<[u8]>,
     state: State,
     declared: Option<Vec<Declared>>,
@@ -66,6 +68,7 @@ impl MainScript {
         })?;
         Ok(MainScript {
             path: path.to_string(),
+            given: None,
             source,
             state,
             declared,
@@ -76,9 +79,20 @@ impl MainScript {
         &self.path
     }
 
-    /// The script's file name, as sysbench names the test in its messages.
+    /// The script named by a bare name found on the search path (`sysbench ops help` for
+    /// ./ops.lua): sysbench then names the test as it was given.
+    pub fn named_as(mut self, given: &str) -> MainScript {
+        self.given = Some(given.to_string());
+        self
+    }
+
+    /// The script's name as sysbench names the test in its messages: as given when a bare name
+    /// found it, else its file's name.
     pub fn name(&self) -> &str {
-        self.path.rsplit('/').next().unwrap_or(&self.path)
+        match &self.given {
+            Some(g) => g,
+            None => self.path.rsplit('/').next().unwrap_or(&self.path),
+        }
     }
 
     /// The options the script declares, sorted by name; None in legacy mode.
