@@ -41,7 +41,14 @@ pub fn main(call: &Call<'_>) -> Result<u8> {
     }
     // An unknown name is reported before any option problem it would otherwise hide.
     dbpress_workload::registry::known(&workload)?;
+    let machine_test = dbpress_workload::machine::is_machine_test(&workload);
     if let Some(levels) = sweep::levels(opts)? {
+        if machine_test {
+            return Err(error::usage(format!(
+                "--threads={}: {workload} takes one thread count (a sweep of a test of the machine is not built yet): run it once per count",
+                opts.text(dbpress_config::keys::THREADS)
+            )));
+        }
         if command != Command::Run {
             return Err(error::usage(format!(
                 "--threads={} is a list, which only `run` takes (a thread sweep): give {} one number",
@@ -54,8 +61,12 @@ pub fn main(call: &Call<'_>) -> Result<u8> {
         };
         return sweep::run(&workload, opts, &levels, args, &build, &|_| {});
     }
-    let cfg = RunConfig::from_options(&workload, command, opts)?;
+    let mut cfg = RunConfig::from_options(&workload, command, opts)?;
     let w = dbpress_workload::registry::build(&workload, opts, cfg.shape.threads, cfg.keys.seed)?;
+    if !w.needs_database() {
+        // A test of the machine: its sessions send nothing, whatever target the options name.
+        cfg.connection.target = dbpress_config::Target::DryRun;
+    }
     run_command(&cfg, w.as_ref(), args)
 }
 
@@ -96,6 +107,12 @@ fn workload_help(call: &Call<'_>, name: &str) -> Result<u8> {
     let given = call.words.first().map_or(name, String::as_str);
     let stock = cli::lua_path::find(given).filter(|_| dbpress_core::personality::is_sysbench());
     let Some(path) = stock else {
+        if dbpress_core::personality::is_sysbench()
+            && dbpress_workload::machine::is_machine_test(name)
+        {
+            dbpress_core::out!("{}", help::sysbench_test_help(name));
+            return Ok(0);
+        }
         return help::workload(name);
     };
     let mut main = MainScript::load(&path, None, "help")?;

@@ -84,10 +84,12 @@ pub fn assemble(
         server_waits: output.waits,
         server_status: output.server_status,
         tpcc: None,
+        machine_test: None,
     };
     // Each workload's figures in their own place of the result.
     match w.figures(&result) {
         Some(WorkloadFigures::Tpcc(f)) => result.tpcc = Some(f),
+        Some(WorkloadFigures::Machine(m)) => result.machine_test = Some(m),
         None => {}
     }
     Measured {

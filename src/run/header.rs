@@ -22,6 +22,14 @@ pub fn print(
         dbpress_lines(out, cfg, w, driver, info, probe_client);
     }
     let _ = writeln!(out, "\n");
+    // What the test itself says before its threads start (`cpu`'s prime limit), in both.
+    let preamble = w.preamble();
+    for line in &preamble {
+        let _ = writeln!(out, "{line}");
+    }
+    if !preamble.is_empty() {
+        let _ = writeln!(out);
+    }
 }
 
 /// sysbench's own header lines, in its order and words.
@@ -102,6 +110,11 @@ fn dbpress_lines(
         format!(" ({} {})", info.product, info.version)
     };
     let _ = writeln!(out, "Workload: {}", cfg.workload);
+    if !w.needs_database() {
+        let _ = writeln!(out, "Target: this machine (no database)");
+        let _ = writeln!(out, "Stop condition: {}", cfg.shape.stop_condition());
+        return;
+    }
     let _ = writeln!(
         out,
         "Target: {}{}{server}",

@@ -51,6 +51,8 @@ mod lua_sysbench_api;
 mod lua_sysbench_cmd;
 /// Issue 41: Percona's sysbench-tpcc, unchanged, under dbpress.
 mod lua_tpcc;
+/// Issue 42: sysbench's compiled-in test of the machine (cpu).
+mod machine_tests;
 /// Against a real MariaDB: workloads, parity with the server's counters, errors, signals.
 mod mariadb;
 /// The network interface under the sessions, against the server's byte counters.

@@ -127,13 +127,21 @@ pub fn summary(r: &RunResult, with_histogram: bool) -> String {
         o.push_str(&histogram(r));
     }
     let period = r.checkpoints.as_ref().map(|c| &c.last_period);
-    sysbench_block(
-        &mut o,
-        period.unwrap_or(&r.summary),
-        r.summary.total_time_s,
-        r.run.percentile,
-        r.run.forced_shutdown.as_ref().map(|f| f.unfinished),
-    );
+    let s = period.unwrap_or(&r.summary);
+    match &r.machine_test {
+        // A test of the machine: its own section where a database's SQL statistics go.
+        Some(m) => {
+            o.push_str(&machine_section(m, s));
+            general_block(&mut o, s, r.summary.total_time_s, r.run.percentile);
+        }
+        None => sysbench_block(
+            &mut o,
+            s,
+            r.summary.total_time_s,
+            r.run.percentile,
+            r.run.forced_shutdown.as_ref().map(|f| f.unfinished),
+        ),
+    }
     if let Some(p) = period {
         let _ = writeln!(
             o,
@@ -204,6 +212,22 @@ fn sysbench_block(
         );
     }
     let _ = writeln!(o);
+    general_block(o, s, elapsed_s, percentile);
+}
+
+/// sysbench's report of a test of the machine, before its general statistics: `cpu`'s speed.
+fn machine_section(m: &dbpress_result::machine::MachineTest, s: &Summary) -> String {
+    match m.test.as_str() {
+        "cpu" => format!(
+            "CPU speed:\n    events per second: {:8.2}\n\n",
+            s.events as f64 / s.total_time_s.max(1e-9)
+        ),
+        _ => "\n".to_string(),
+    }
+}
+
+/// sysbench's report from "General statistics:" to "Threads fairness:", which every test has.
+fn general_block(o: &mut String, s: &Summary, elapsed_s: f64, percentile: u32) {
     let _ = writeln!(o, "General statistics:");
     let _ = writeln!(
         o,

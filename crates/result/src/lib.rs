@@ -13,6 +13,7 @@
 //! - `throughput`: how steady the per-interval rate was; `stability` and `slow_intervals`
 //!   derive it from the intervals, `wait_shares` the wait events' shares (a report of a result
 //!   file derives them again, as the run did)
+//! - `machine`: a test of the machine (sysbench's `cpu`), what it was asked to do
 //! - `tpcc`: TPC-C's figures; `workload_figures`: a workload's own figures as the runner
 //!   hands them on, each variant recorded in its place of the result
 //! - `sweep`: a thread sweep's document (docs/sweep.schema.json)
@@ -22,6 +23,7 @@
 pub mod clients;
 pub mod counters;
 pub mod host;
+pub mod machine;
 pub mod progress;
 pub mod server;
 pub mod slow_intervals;
@@ -91,6 +93,9 @@ pub struct RunResult {
     /// TPC-C's figures (tpmC, mix, response-time check), for a tpcc run only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tpcc: Option<tpcc::TpccFigures>,
+    /// A test of the machine (sysbench's `cpu`) rather than of a database.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine_test: Option<machine::MachineTest>,
 }
 
 impl RunResult {

@@ -11,6 +11,7 @@
 //! - `slap/`: `dbpress slap`'s query list and mysqlslap's generated SQL (`-a`)
 //! - `script/`: `dbpress script`'s pgbench-style scripts
 //! - `lua/`: a sysbench Lua script, run in embedded LuaJIT (`dbpress-lua`)
+//! - `machine/`: sysbench's compiled-in tests of the machine (`cpu`), no database
 //! - `registry`: the workloads by name
 
 pub mod bulk_insert;
@@ -18,6 +19,7 @@ pub mod crew;
 pub mod events;
 pub mod load_progress;
 pub mod lua;
+pub mod machine;
 pub mod oltp;
 pub mod registry;
 pub mod script;

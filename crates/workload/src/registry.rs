@@ -2,7 +2,7 @@
 //! options build, and the option table with every workload's rows.
 
 use crate::workload::Workload;
-use crate::{bulk_insert, oltp, tpcc};
+use crate::{bulk_insert, machine, oltp, tpcc};
 use dbpress_core::error::{usage, Result};
 use dbpress_core::options::table::{Group, Table};
 use dbpress_core::options::OptionValues;
@@ -14,6 +14,7 @@ pub fn options() -> Table {
     Table::general()
         .with(oltp::options::OPTIONS, oltp::options::ALIASES)
         .with(tpcc::options::OPTIONS, tpcc::options::ALIASES)
+        .with(machine::options::OPTIONS, machine::options::ALIASES)
 }
 
 /// The help section of the workload `name`'s own options (bulk_insert shows OLTP's, as in
@@ -21,6 +22,8 @@ pub fn options() -> Table {
 pub fn help_group(name: &str) -> Group {
     if name == tpcc::NAME {
         tpcc::options::GROUP
+    } else if machine::is_machine_test(name) {
+        machine::options::GROUP
     } else {
         oltp::options::GROUP
     }
@@ -34,6 +37,7 @@ pub fn list() -> Vec<(&'static str, &'static str)> {
         .collect();
     all.push((bulk_insert::NAME, bulk_insert::DESCRIPTION));
     all.push((tpcc::NAME, tpcc::DESCRIPTION));
+    all.extend(machine::TESTS);
     all
 }
 
@@ -49,6 +53,9 @@ pub fn build(
     known(name)?;
     if name == tpcc::NAME {
         return Ok(Box::new(tpcc::Tpcc::new(opts, seed)?));
+    }
+    if machine::is_machine_test(name) {
+        return machine::build(name, opts);
     }
     if name == bulk_insert::NAME {
         return Ok(Box::new(bulk_insert::BulkInsert::new(threads)));
@@ -90,6 +97,7 @@ mod tests {
             dbpress_core::options::table::GENERAL_ALIASES,
             oltp::options::ALIASES,
             tpcc::options::ALIASES,
+            machine::options::ALIASES,
         ];
         for (old, alias) in parts.iter().flat_map(|p| p.iter()) {
             let targets: Vec<&str> = match alias {

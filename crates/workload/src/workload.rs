@@ -107,6 +107,16 @@ pub trait Workload: Send + Sync {
     fn names_a_foreign_table(&self, _e: &dbpress_driver::DbError) -> bool {
         false
     }
+    /// False for a test of the machine (sysbench's `cpu`): it runs on sessions that send
+    /// nothing, whatever target the options name.
+    fn needs_database(&self) -> bool {
+        true
+    }
+    /// Lines the test prints before its threads start, in sysbench's header too (`cpu`'s
+    /// `Prime numbers limit: 10000`); none by default.
+    fn preamble(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// Fail with a clear message if the prepared data is missing, before any worker starts.
     /// Returns warnings: what lets the run go but must be known to read its figures (shown
     /// before the run and kept in its result). Ready by default: nothing prepared to check.

@@ -58,19 +58,17 @@ pub fn section(h: &HostUsage, events: u64, queries: u64) -> String {
     // throughput alone hides when the machine was not full.
     if events > 0 {
         let per = |cpus: f64, n: u64| h.micros_per(cpus, n);
+        let per_query = |cpus: f64| (queries > 0).then(|| per(cpus, queries));
         let mut parts = Vec::new();
         if let Some(s) = &h.server {
             parts.push(format!(
                 "server {}",
-                micros(per(s.cpus(), events), per(s.cpus(), queries))
+                micros(per(s.cpus(), events), per_query(s.cpus()))
             ));
         }
         parts.push(format!(
             "dbpress {}",
-            micros(
-                per(h.dbpress.cpus(), events),
-                per(h.dbpress.cpus(), queries)
-            )
+            micros(per(h.dbpress.cpus(), events), per_query(h.dbpress.cpus()))
         ));
         let _ = writeln!(o, "    CPU per event: {}", parts.join("; "));
     }
@@ -291,9 +289,13 @@ pub fn during_stalls(c: &HostCpu) -> String {
     )
 }
 
-/// "812.4 us (40.6 us per query)".
-fn micros(per_event: f64, per_query: f64) -> String {
-    format!("{per_event:.1} us ({per_query:.1} us per query)")
+/// "812.4 us (40.6 us per query)"; "812.4 us" for events that sent no query (a test of the
+/// machine).
+fn micros(per_event: f64, per_query: Option<f64>) -> String {
+    match per_query {
+        Some(q) => format!("{per_event:.1} us ({q:.1} us per query)"),
+        None => format!("{per_event:.1} us"),
+    }
 }
 
 fn split(user: f64, system: f64) -> String {

@@ -91,6 +91,7 @@ pub(crate) fn fixture() -> RunResult {
         server_waits: None,
         server_status: None,
         tpcc: None,
+        machine_test: None,
     }
 }
 

@@ -1,0 +1,163 @@
+//! Tests of the machine rather than of a database, as sysbench has them compiled in (#42):
+//! `cpu` (`cpu.rs`). DBAs run them on the database host before the database, to compare hosts
+//! and see a noisy neighbour. They run through the same runner as every workload — threads,
+//! `--time`/`--events`, intervals, latency, fairness — on a session that sends nothing (the dry
+//! run's), and print sysbench's report of each test from the result.
+
+pub mod cpu;
+mod keys;
+pub mod options;
+
+use crate::events::EventGen;
+use crate::workload::{Context, IntervalReport, Workload};
+use dbpress_core::error::{failed, Result};
+use dbpress_core::options::OptionValues;
+use dbpress_core::rand::{Distribution, Rng};
+use dbpress_driver::{Connection, DbResult, Dialect};
+use dbpress_measure::host::HostUsage;
+use dbpress_result::{Interval, RunResult, WorkloadFigures};
+
+/// Every test of the machine: name, description.
+pub const TESTS: [(&str, &str); 1] = [(cpu::NAME, cpu::DESCRIPTION)];
+
+/// Whether `name` is a test of the machine (it needs no database).
+pub fn is_machine_test(name: &str) -> bool {
+    TESTS.iter().any(|(n, _)| *n == name)
+}
+
+/// The test `name` as its options configure it.
+pub fn build(name: &str, opts: &OptionValues) -> Result<Box<dyn Workload>> {
+    let test = match name {
+        cpu::NAME => Test::Cpu(cpu::Cpu::new(opts)?),
+        _ => unreachable!("registry::known accepted '{name}'"),
+    };
+    let percentile = opts.int(keys::PERCENTILE)? as u32;
+    Ok(Box::new(Machine { test, percentile }))
+}
+
+/// One test of the machine, as a workload.
+pub struct Machine {
+    test: Test,
+    /// `--percentile`, which the interval line names.
+    percentile: u32,
+}
+
+enum Test {
+    Cpu(cpu::Cpu),
+}
+
+impl Workload for Machine {
+    fn name(&self) -> &'static str {
+        match self.test {
+            Test::Cpu(_) => cpu::NAME,
+        }
+    }
+
+    fn statement_kinds(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn transactional(&self) -> bool {
+        false
+    }
+
+    fn draws_keys_from_rand_type(&self) -> bool {
+        false
+    }
+
+    fn describe(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    fn needs_database(&self) -> bool {
+        false
+    }
+
+    fn prepare(&self, _ctx: &Context<'_>) -> Result<Option<HostUsage>> {
+        Err(self.lacks("prepare"))
+    }
+
+    fn cleanup(&self, _ctx: &Context<'_>) -> Result<()> {
+        Err(self.lacks("cleanup"))
+    }
+
+    fn check(&self, _ctx: &Context<'_>) -> Result<()> {
+        Err(self.lacks("check"))
+    }
+
+    fn prewarm(&self, _ctx: &Context<'_>) -> Result<()> {
+        Err(self.lacks("prewarm"))
+    }
+
+    fn preamble(&self) -> Vec<String> {
+        match &self.test {
+            Test::Cpu(c) => c.preamble(),
+        }
+    }
+
+    fn figures(&self, _result: &RunResult) -> Option<WorkloadFigures> {
+        Some(WorkloadFigures::Machine(match &self.test {
+            Test::Cpu(c) => c.asked(),
+        }))
+    }
+
+    fn interval_report(
+        &self,
+        _dialect: &'static Dialect,
+        _threads: u32,
+    ) -> Option<Box<dyn IntervalReport + '_>> {
+        Some(Box::new(EventsPerSecond {
+            percentile: self.percentile,
+        }))
+    }
+
+    fn worker(
+        &self,
+        _conn: &mut dyn Connection,
+        _dialect: &'static Dialect,
+        _thread: u32,
+        _rng: Rng,
+        _dist: Distribution,
+    ) -> DbResult<Box<dyn EventGen>> {
+        Ok(match &self.test {
+            Test::Cpu(c) => Box::new(c.events()),
+        })
+    }
+}
+
+impl Machine {
+    /// sysbench's words for a command a test has not: it has nothing to prepare or clean up.
+    fn lacks(&self, command: &str) -> dbpress_core::error::Error {
+        let name = self.name();
+        failed(dbpress_core::personality::words(
+            || format!("'{name}' test does not implement the '{command}' command."),
+            || {
+                format!(
+                "'{name}' test does not implement the '{command}' command: a test of the machine has no tables; run it with `dbpress {name} run`"
+            )
+            },
+        ))
+    }
+}
+
+/// sysbench's interval line of `cpu`: events per second and the latency percentile.
+struct EventsPerSecond {
+    percentile: u32,
+}
+
+impl IntervalReport for EventsPerSecond {
+    fn report(&mut self, i: &Interval) {
+        dbpress_core::outln!("{}", events_per_second_line(i, self.percentile));
+    }
+}
+
+/// `[ 1s ] thds: 1 eps: 1482.77 lat (ms,95%): 2.66`
+pub fn events_per_second_line(i: &Interval, percentile: u32) -> String {
+    format!(
+        "[ {:.0}s ] thds: {} eps: {:.2} lat (ms,{percentile}%): {:.2}",
+        i.time_s,
+        i.threads,
+        i.events as f64 / i.duration_s.max(1e-9),
+        i.latency_pct_ms
+    )
+}
