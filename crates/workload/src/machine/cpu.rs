@@ -59,7 +59,7 @@ pub fn primes_below(limit: u64) -> u64 {
         let root = (c as f64).sqrt() as u64;
         let mut d = 2;
         while d <= root {
-            if c % d == 0 {
+            if remainder(c, d) == 0 {
                 break;
             }
             d += 1;
@@ -69,6 +69,34 @@ pub fn primes_below(limit: u64) -> u64 {
         }
     }
     found
+}
+
+/// `a % b` as one 64-bit division, as sysbench's C compiles it. Written as `%`, LLVM checks
+/// both operands for 32 bits and divides in 32 when they fit (always, here), which made an
+/// event 10% cheaper than sysbench's (median pair ratio 1.11 events per second, where sysbench
+/// against itself spreads 0.97–1.03): a faster figure for less work, not comparable with
+/// sysbench's. `b` is never 0 (the divisors start at 2).
+#[inline(always)]
+fn remainder(a: u64, b: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let r: u64;
+        // SAFETY: `div` of rdx:rax (rdx 0) by a non-zero register: no fault, no memory.
+        unsafe {
+            std::arch::asm!(
+                "div {b}",
+                b = in(reg) b,
+                inout("rax") a => _,
+                inout("rdx") 0u64 => r,
+                options(pure, nomem, nostack),
+            );
+        }
+        r
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        a % b
+    }
 }
 
 #[cfg(test)]
