@@ -21,7 +21,7 @@ pub fn print(
     if !dbpress_core::personality::is_sysbench() {
         dbpress_lines(out, cfg, w, driver, info, probe_client);
     }
-    let _ = writeln!(out, "\n");
+    forced_shutdown_line(out, cfg);
     // What the test itself says before its threads start (`cpu`'s prime limit), in both.
     let preamble = w.preamble();
     for line in &preamble {
@@ -84,6 +84,11 @@ fn sysbench_lines(out: &mut dyn Write, cfg: &RunConfig) {
             cfg.keys.seed
         );
     }
+}
+
+/// sysbench's line of `--forced-shutdown`, between blank lines after the header.
+fn forced_shutdown_line(out: &mut dyn Write, cfg: &RunConfig) {
+    let _ = writeln!(out);
     if let Some(grace) = cfg.shape.forced_shutdown {
         // sysbench counts from the start: --time (and warm-up) plus the grace period.
         let _ = writeln!(
@@ -92,6 +97,7 @@ fn sysbench_lines(out: &mut dyn Write, cfg: &RunConfig) {
             seconds(cfg.shape.time as f64 + cfg.shape.warmup as f64 + grace)
         );
     }
+    let _ = writeln!(out);
 }
 
 /// What dbpress adds: the workload, the target and its client, the stop condition, the

@@ -294,3 +294,35 @@ fn issue_42_as_sysbench_help_of_every_stock_test_is_sysbenchs() {
         assert_eq!(stderr(&ours), stderr(&theirs), "{args:?}: stderr");
     }
 }
+
+#[test]
+fn issue_42_as_sysbench_the_run_options_print_as_sysbench_in_a_dry_run() {
+    if !have_sysbench() {
+        return;
+    }
+    let dir = scratch("dropin-sysbench-options");
+    let link = sysbench_link(&dir);
+    // sysbench's run options that change its text, each on a dry run (no server needed).
+    let cases: [&[&str]; 12] = [
+        &["--time=1"],
+        &["--events=500", "--time=0"],
+        &["--rate=200", "--time=1"],
+        &["--percentile=99", "--time=1"],
+        &["--percentile=0", "--time=1"],
+        &["--rand-seed=5", "--time=1"],
+        &["--report-interval=1", "--time=2", "--threads=2"],
+        &["--verbosity=0", "--time=1"],
+        &["--verbosity=4", "--time=1"],
+        &["--verbosity=5", "--time=1"],
+        &["--report-checkpoints=1", "--time=2"],
+        &["--forced-shutdown=1", "--time=1"],
+    ];
+    for extra in cases {
+        let mut args = vec!["oltp_point_select", "--mysql-dry-run"];
+        args.extend(extra);
+        args.push("run");
+        let theirs = in_dir("/usr/bin/sysbench", &dir, &args, None);
+        let ours = in_dir(link.to_str().unwrap(), &dir, &args, None);
+        check(&ours, &theirs, &format!("{extra:?}"));
+    }
+}

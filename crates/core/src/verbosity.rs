@@ -1,6 +1,7 @@
 //! `--verbosity=N`, sysbench's log level: 0 errors only, 1–2 also warnings and notices on
 //! stderr, 3 (default) also the header, interval lines, messages and report on stdout, 4–5 also
-//! sysbench's INFO lines at the end of a run ("Time limit exceeded, exiting...", "Done.").
+//! sysbench's INFO lines at the end of a run ("Time limit exceeded, exiting...", "Done."), 5
+//! also its DEBUG lines of each worker's start.
 //! Errors are always printed; so is a JSON result asked for on stdout, which is data, not log.
 //! One level for the whole process, as in sysbench, set once from the command line.
 
@@ -34,6 +35,11 @@ pub fn warn(text: &str) {
 /// sysbench's INFO lines (level 4).
 pub fn info() -> bool {
     LEVEL.load(Ordering::Relaxed) >= 4
+}
+
+/// sysbench's DEBUG lines (level 5): its workers' start and set-up.
+pub fn debug() -> bool {
+    LEVEL.load(Ordering::Relaxed) >= 5
 }
 
 /// `println!` at notice level: prepare's, cleanup's and check's messages.

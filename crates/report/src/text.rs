@@ -142,7 +142,7 @@ pub fn summary(r: &RunResult, with_histogram: bool) -> String {
             r.run.forced_shutdown.as_ref().map(|f| f.unfinished),
         ),
     }
-    if let Some(p) = period {
+    if let Some(p) = period.filter(|_| !dbpress_core::personality::is_sysbench()) {
         let _ = writeln!(
             o,
             "(The block above covers the {:.2}s since the last checkpoint; what follows covers the whole run.)\n",

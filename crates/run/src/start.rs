@@ -107,6 +107,8 @@ pub fn worker_main(crew: &Crew<'_>, tid: u32, ready: mpsc::Sender<Ready>) -> Opt
         transactional,
     } = *crew;
     let cell = &cells[tid as usize];
+    // sysbench's DEBUG lines (--verbosity=5), one per worker as it starts and when it is set up.
+    debug_line(tid, "started");
     let slot = slots.take();
     let setup = driver.connect(tid as usize).and_then(|mut conn| {
         let rng = Rng::new(cfg.keys.seed, u64::from(tid) + 1);
@@ -122,6 +124,7 @@ pub fn worker_main(crew: &Crew<'_>, tid: u32, ready: mpsc::Sender<Ready>) -> Opt
     drop(slot);
     let parts = match setup {
         Ok(p) => {
+            debug_line(tid, "initialized");
             let _ = ready.send((tid, Ok(p.0.session_id())));
             Some(p)
         }
@@ -151,6 +154,13 @@ pub fn worker_main(crew: &Crew<'_>, tid: u32, ready: mpsc::Sender<Ready>) -> Opt
         stmts: StmtStats::new(kinds),
     };
     w.run()
+}
+
+/// `DEBUG: Worker thread (#0) started`, as sysbench logs it at --verbosity=5.
+fn debug_line(tid: u32, what: &str) {
+    if dbpress_core::verbosity::debug() {
+        dbpress_core::outln!("DEBUG: Worker thread (#{tid}) {what}");
+    }
 }
 
 /// A worker's thread, which returns the error that ended the run, if its events met one.
