@@ -22,7 +22,19 @@ pub fn print(
         dbpress_lines(out, cfg, w, driver, info, probe_client);
     }
     forced_shutdown_line(out, cfg);
-    // What the test itself says before its threads start (`cpu`'s prime limit), in both.
+    print_preamble(out, w);
+}
+
+/// The header as sysbench prints it, with nothing of dbpress's (no server was reached to
+/// describe).
+pub fn print_sysbench(out: &mut dyn Write, cfg: &RunConfig, w: &dyn Workload) {
+    sysbench_lines(out, cfg);
+    forced_shutdown_line(out, cfg);
+    print_preamble(out, w);
+}
+
+/// What the test itself says before its threads start (`cpu`'s prime limit), in both.
+fn print_preamble(out: &mut dyn Write, w: &dyn Workload) {
     let preamble = w.preamble();
     for line in &preamble {
         let _ = writeln!(out, "{line}");

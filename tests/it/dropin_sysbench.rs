@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 /// A link named `sysbench` to the dbpress under test, in `dir`.
-fn sysbench_link(dir: &Path) -> PathBuf {
+pub fn sysbench_link(dir: &Path) -> PathBuf {
     let link = dir.join("sysbench");
     let _ = std::fs::remove_file(&link);
     std::os::unix::fs::symlink(bin(), &link).unwrap();
@@ -20,7 +20,7 @@ fn sysbench_link(dir: &Path) -> PathBuf {
 /// stdout's lines with numbers as `#` and runs of spaces as one (a wider number moves the
 /// columns), the interval lines apart: sysbench prints the `[ 2s ]` of a `--time=2` run or
 /// not, by a race between its reporter and its workers; dbpress always prints it.
-fn masked(o: &Output) -> (Vec<String>, Vec<String>) {
+pub fn masked(o: &Output) -> (Vec<String>, Vec<String>) {
     let (mut lines, mut intervals) = (Vec::new(), Vec::new());
     for l in stdout(o).lines() {
         let l = shape(l)
@@ -40,7 +40,7 @@ fn masked(o: &Output) -> (Vec<String>, Vec<String>) {
 /// The same command under both tools: the same exit code, the same text but for numbers,
 /// and the interval lines sysbench printed (it may miss the last) of the same form; nothing
 /// of dbpress's own on stderr.
-fn check(ours: &Output, theirs: &Output, what: &str) {
+pub fn check(ours: &Output, theirs: &Output, what: &str) {
     assert_eq!(
         ours.status.code(),
         theirs.status.code(),
@@ -71,6 +71,28 @@ fn check(ours: &Output, theirs: &Output, what: &str) {
         "{what}: dbpress said more: {}",
         stderr(ours)
     );
+}
+
+/// `args` under both tools in `dir`: the same exit code, stdout and stderr, byte for byte
+/// (help, version and error lines, which hold no measured number).
+pub fn exactly_as_sysbench(dir: &Path, link: &Path, args: &[&str]) {
+    let theirs = in_dir("/usr/bin/sysbench", dir, args, None);
+    let ours = in_dir(link.to_str().unwrap(), dir, args, None);
+    assert_eq!(
+        ours.status.code(),
+        theirs.status.code(),
+        "{args:?}: exit code"
+    );
+    assert_eq!(stdout(&ours), stdout(&theirs), "{args:?}: stdout");
+    assert_eq!(stderr(&ours), stderr(&theirs), "{args:?}: stderr");
+}
+
+/// `args` under both tools in `dir`, compared as `check` does (numbers masked).
+pub fn as_sysbench(dir: &Path, link: &Path, args: &[&str]) -> Output {
+    let theirs = in_dir("/usr/bin/sysbench", dir, args, None);
+    let ours = in_dir(link.to_str().unwrap(), dir, args, None);
+    check(&ours, &theirs, &format!("{args:?}"));
+    ours
 }
 
 /// cleanup with no tables there, prepare, a 2 s run, cleanup of the tables: the session a
@@ -121,6 +143,45 @@ fn refs(a: &[String]) -> Vec<&str> {
     a.iter().map(String::as_str).collect()
 }
 
+/// A server that refuses the login, and tables that are not there: the header and
+/// `Initializing worker threads...` first, then the failure on stdout, exit 1, as sysbench.
+fn fails_where_sysbenchs_threads_fail(dir: &Path, link: &Path) {
+    let refused = ["--mysql-password=wrong", "--tables=1", "--time=1", "run"];
+    let missing = ["--tables=1", "--time=1", "run"];
+    for (what, extra) in [("refused login", &refused[..]), ("no tables", &missing[..])] {
+        let mut args = vec!["oltp_point_select"];
+        args.extend(
+            SB_MYSQL
+                .iter()
+                .filter(|a| !(what == "refused login" && a.starts_with("--mysql-password"))),
+        );
+        args.extend(extra);
+        let theirs = in_dir("/usr/bin/sysbench", dir, &args, None);
+        let ours = in_dir(link.to_str().unwrap(), dir, &args, None);
+        assert_eq!(ours.status.code(), Some(1), "{what}: {}", stderr(&ours));
+        assert_eq!(ours.status.code(), theirs.status.code(), "{what}");
+        let before_fatal = |o: &Output| -> String {
+            let text = stdout(o);
+            text[..text.find("FATAL: ").unwrap_or(text.len())].to_string()
+        };
+        assert_eq!(
+            shape(&before_fatal(&ours)),
+            shape(&before_fatal(&theirs)),
+            "{what}"
+        );
+        let code = if what == "refused login" {
+            "1045"
+        } else {
+            "sbtest1"
+        };
+        assert!(
+            stdout(&ours).contains("FATAL: ") && stdout(&ours).contains(code),
+            "{what}: {}",
+            stdout(&ours)
+        );
+    }
+}
+
 #[test]
 fn issue_42_as_sysbench_a_built_in_test_prints_sysbenchs_text_on_mariadb() {
     let Some(_srv) = server("issue_42_as_sysbench_mariadb") else {
@@ -134,6 +195,7 @@ fn issue_42_as_sysbench_a_built_in_test_prints_sysbenchs_text_on_mariadb() {
     for test in ["oltp_read_write", "oltp_point_select"] {
         whole_session(&dir, &link, test, &SB_MYSQL);
     }
+    fails_where_sysbenchs_threads_fail(&dir, &link);
 }
 
 #[test]
@@ -194,12 +256,9 @@ fn issue_42_compat_sysbench_is_the_link_and_version_and_exit_codes_are_sysbenchs
         &["./mine.lua", "--foo=1", "run"][..],
         &["./mine.lua", "frobnicate"][..],
     ] {
-        let theirs = in_dir("/usr/bin/sysbench", &dir, args, None);
+        exactly_as_sysbench(&dir, &link, args);
         let ours = in_dir(link.to_str().unwrap(), &dir, args, None);
-        assert_eq!(ours.status.code(), theirs.status.code(), "{args:?}");
         assert_eq!(ours.status.code(), Some(1), "{args:?}");
-        assert_eq!(stdout(&ours), stdout(&theirs), "{args:?}: stdout");
-        assert_eq!(stderr(&ours), stderr(&theirs), "{args:?}: stderr");
     }
     // Without the link, dbpress is itself: its own first line and exit codes.
     let own = in_dir(bin(), &dir, &["oltp_point_select", "--foo=1", "run"], None);
@@ -286,12 +345,7 @@ fn issue_42_as_sysbench_help_of_every_stock_test_is_sysbenchs() {
     lines.push(vec!["mine".into(), "help".into()]);
     lines.push(vec!["./mine.lua".into(), "help".into()]);
     for args in &lines {
-        let args = refs(args);
-        let theirs = in_dir("/usr/bin/sysbench", &dir, &args, None);
-        let ours = in_dir(link.to_str().unwrap(), &dir, &args, None);
-        assert_eq!(ours.status.code(), theirs.status.code(), "{args:?}");
-        assert_eq!(stdout(&ours), stdout(&theirs), "{args:?}: stdout");
-        assert_eq!(stderr(&ours), stderr(&theirs), "{args:?}: stderr");
+        exactly_as_sysbench(&dir, &link, &refs(args));
     }
 }
 
@@ -321,8 +375,6 @@ fn issue_42_as_sysbench_the_run_options_print_as_sysbench_in_a_dry_run() {
         let mut args = vec!["oltp_point_select", "--mysql-dry-run"];
         args.extend(extra);
         args.push("run");
-        let theirs = in_dir("/usr/bin/sysbench", &dir, &args, None);
-        let ours = in_dir(link.to_str().unwrap(), &dir, &args, None);
-        check(&ours, &theirs, &format!("{extra:?}"));
+        as_sysbench(&dir, &link, &args);
     }
 }
