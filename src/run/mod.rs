@@ -39,13 +39,15 @@ pub fn measure(
         cfg.shape.threads,
     );
     let sessions_before = driver.clients();
-    let mut probe =
-        dbpress_run::probe(driver).map_err(|e| as_thread_init_failure(out, cfg, w, e))?;
+    let mut probe = probe(cfg, driver).map_err(|e| as_thread_init_failure(out, cfg, w, e))?;
     let probe_client = dbpress_result::clients::since(&sessions_before, &driver.clients());
     let info = driver.server_info(probe.as_mut());
-    let warnings = w
-        .check_ready(probe.as_mut(), ctx)
-        .map_err(|e| as_thread_init_failure(out, cfg, w, e))?;
+    // As sysbench, nothing is checked before the threads start: its threads find a missing
+    // table when they prepare their statements, and so do dbpress's.
+    let warnings = match dbpress_core::personality::is_sysbench() {
+        true => Vec::new(),
+        false => w.check_ready(probe.as_mut(), ctx)?,
+    };
     let server_process = dbpress_measure::host::server_process_of(driver, probe.as_ref());
     let data = dbpress_measure::host::disk::data_device(
         driver.data_location(probe.as_mut()),
@@ -82,6 +84,23 @@ pub fn measure(
         dbpress_report::text::progress::TextProgress::new(out, cfg.reporting.percentile);
     let output = dbpress_run::run(cfg, w, driver, &info, &controls, host, &mut progress)?;
     Ok(assemble(output))
+}
+
+/// The session that reads the server's facts before the run; as sysbench, a login it is
+/// refused gets sysbench's lines, as its threads' would.
+fn probe(
+    cfg: &RunConfig,
+    driver: &dyn dbpress_driver::Driver,
+) -> Result<Box<dyn dbpress_driver::Connection>> {
+    if !dbpress_core::personality::is_sysbench() {
+        return dbpress_run::probe(driver);
+    }
+    dbpress_driver::connect_checked(driver, 0).map_err(|e| {
+        match dbpress_run::as_sysbench::thread_init_failure(cfg, &e) {
+            Some(lines) => dbpress_core::error::failed(lines),
+            None => dbpress_config::diagnose::connect_failed(&e, driver.hints()),
+        }
+    })
 }
 
 /// As sysbench (#42), which checks nothing before its threads start: a server that cannot be

@@ -143,41 +143,31 @@ fn refs(a: &[String]) -> Vec<&str> {
     a.iter().map(String::as_str).collect()
 }
 
-/// A server that refuses the login, and tables that are not there: the header and
-/// `Initializing worker threads...` first, then the failure on stdout, exit 1, as sysbench.
+/// A server that refuses the login or the database, and tables that are not there: the
+/// header, `Initializing worker threads...`, then sysbench's four `FATAL:` lines of its
+/// failed thread, byte for byte, exit 1.
 fn fails_where_sysbenchs_threads_fail(dir: &Path, link: &Path) {
-    let refused = ["--mysql-password=wrong", "--tables=1", "--time=1", "run"];
-    let missing = ["--tables=1", "--time=1", "run"];
-    for (what, extra) in [("refused login", &refused[..]), ("no tables", &missing[..])] {
-        let mut args = vec!["oltp_point_select"];
-        args.extend(
-            SB_MYSQL
-                .iter()
-                .filter(|a| !(what == "refused login" && a.starts_with("--mysql-password"))),
-        );
-        args.extend(extra);
-        let theirs = in_dir("/usr/bin/sysbench", dir, &args, None);
-        let ours = in_dir(link.to_str().unwrap(), dir, &args, None);
-        assert_eq!(ours.status.code(), Some(1), "{what}: {}", stderr(&ours));
-        assert_eq!(ours.status.code(), theirs.status.code(), "{what}");
-        let before_fatal = |o: &Output| -> String {
-            let text = stdout(o);
-            text[..text.find("FATAL: ").unwrap_or(text.len())].to_string()
-        };
-        assert_eq!(
-            shape(&before_fatal(&ours)),
-            shape(&before_fatal(&theirs)),
-            "{what}"
-        );
-        let code = if what == "refused login" {
-            "1045"
-        } else {
-            "sbtest1"
-        };
+    let with = |replaced: &str, by: &str| -> Vec<String> {
+        let mut args = vec!["oltp_point_select".to_string()];
+        args.extend(SB_MYSQL.iter().map(|a| match a.starts_with(replaced) {
+            true => by.to_string(),
+            false => a.to_string(),
+        }));
+        args.extend(["--tables=1", "--time=1", "run"].map(String::from));
+        args
+    };
+    for args in [
+        with("--mysql-password=", "--mysql-password=wrong"),
+        with("--mysql-db=", "--mysql-db=nosuchdb"),
+        with("--tables", "--tables=1"),
+    ] {
+        exactly_as_sysbench(dir, link, &refs(&args));
+        let o = in_dir(link.to_str().unwrap(), dir, &refs(&args), None);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
         assert!(
-            stdout(&ours).contains("FATAL: ") && stdout(&ours).contains(code),
-            "{what}: {}",
-            stdout(&ours)
+            stdout(&o).contains("FATAL: Thread initialization failed!"),
+            "{}",
+            stdout(&o)
         );
     }
 }

@@ -16,6 +16,12 @@ pub fn worker_setup_error(
     h: &Hints,
     workload: &dyn Workload,
 ) -> Error {
+    // As sysbench (#42): its own lines where every word of them is known.
+    if dbpress_core::personality::is_sysbench() {
+        if let Some(lines) = crate::as_sysbench::thread_init_failure(cfg, e) {
+            return failed(lines);
+        }
+    }
     let var = |name: &str| {
         info.variables
             .get(name)

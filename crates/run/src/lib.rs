@@ -15,6 +15,7 @@
 //!   the wait for workers after the end
 //! - `setup_slots`: how many workers connect and prepare at once
 
+pub mod as_sysbench;
 mod checkpoints;
 mod conclude;
 mod diagnose;
