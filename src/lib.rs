@@ -29,13 +29,18 @@ pub use dbpress_result::VERSION;
 
 /// Overwrite every password in the process's argument memory (what `ps` shows other users)
 /// with `x`s, as the mysql client does: the same ones the result file's command line hides.
-/// `args` are the arguments without the program's name, as read.
-pub fn hide_secrets_from_ps(args: &[String]) {
+/// `args` are the arguments without the program's name, as read; `program` is that name (a
+/// link named `tpcc_start` reads tpcc-mysql's `-p PASSWORD` as `dbpress tpcc-start` does).
+pub fn hide_secrets_from_ps(program: &str, args: &[String]) {
     let mut hidden = dbpress_config::redact::redact_args(args);
+    let link = std::path::Path::new(program)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned());
     if matches!(
         args.first().map(String::as_str),
         Some("tpcc-load" | "tpcc-start")
-    ) {
+    ) || matches!(link.as_deref(), Some("tpcc_load" | "tpcc_start"))
+    {
         hidden = tpcc_mysql::flags::hide_password(&hidden);
     }
     for (i, (a, h)) in args.iter().zip(&hidden).enumerate() {

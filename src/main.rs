@@ -43,6 +43,6 @@ fn main() -> std::process::ExitCode {
             }
         }
     }
-    dbpress::hide_secrets_from_ps(&args);
+    dbpress::hide_secrets_from_ps(&program, &args);
     std::process::ExitCode::from(dbpress::main_with_program(&program, &args))
 }

@@ -368,3 +368,41 @@ fn issue_42_as_sysbench_the_run_options_print_as_sysbench_in_a_dry_run() {
         as_sysbench(&dir, &link, &args);
     }
 }
+
+/// Found in review: a link named tpcc_start reads tpcc-mysql's `-p PASSWORD`, which only
+/// `dbpress tpcc-start` blanked in the process's arguments; through the link `ps` showed it.
+#[test]
+fn issue_42_a_tpcc_start_link_hides_its_password_from_ps() {
+    let dir = scratch("dropin-tpcc-start-ps");
+    let link = dir.join("tpcc_start");
+    std::os::unix::fs::symlink(bin(), &link).unwrap();
+    // A server that accepts and never greets: the run waits there, its arguments long read.
+    let silent = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = silent.local_addr().unwrap().port().to_string();
+    let mut child = std::process::Command::new(&link)
+        .args(["-h", "127.0.0.1", "-P", &port, "-d", "tpcc", "-u", "root"])
+        .args([
+            "-p",
+            "S3cretTpccPw",
+            "-w",
+            "1",
+            "-c",
+            "1",
+            "-r",
+            "0",
+            "-l",
+            "1",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let (conn, _) = silent.accept().unwrap();
+    let cmdline = std::fs::read(format!("/proc/{}/cmdline", child.id())).unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    drop(conn);
+    let shown = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+    assert!(!shown.contains("S3cretTpccPw"), "{shown}");
+    assert!(shown.contains("-p xxxxxxxxxxxx"), "{shown}");
+}
