@@ -215,6 +215,18 @@ fn issue_42_as_sysbench_a_built_in_test_prints_sysbenchs_text_on_postgresql() {
     let dir = scratch("dropin-sysbench-pgsql");
     let link = sysbench_link(&dir);
     whole_session(&dir, &link, "oltp_point_select", &SB_PGSQL);
+    // A refused login over the socket: sysbench's lines of libpq's message, byte for byte.
+    let mut args: Vec<&str> = vec!["oltp_point_select"];
+    args.extend(
+        SB_PGSQL
+            .iter()
+            .map(|a| match a.starts_with("--pgsql-password=") {
+                true => "--pgsql-password=wrong",
+                false => a,
+            }),
+    );
+    args.extend(["--time=1", "run"]);
+    exactly_as_sysbench(&dir, &link, &args);
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! A thread's failed set-up in sysbench's own lines, for dbpress speaking as sysbench (#42):
 //! what Debian's sysbench 1.0.20 prints when its stock OLTP scripts' `thread_init` cannot
-//! connect to MySQL or prepare a statement on a table that is not there. Only where every
-//! word is known (a server error with its code, on MySQL, for a stock OLTP test); anything
+//! connect to MySQL or prepare a statement on a table that is not there, or PostgreSQL
+//! refuses its login. Only where every
+//! word is known (a server error with its code, for a stock OLTP test); anything
 //! else keeps dbpress's line.
 
 use dbpress_config::{RunConfig, Target};
@@ -13,16 +14,18 @@ use dbpress_driver::{DbError, DbErrorKind};
 /// order of their own, and its log folds a line equal to the one before it
 /// (`(last message repeated 1 times)`), so with more threads there is no one text to match.
 pub fn thread_init_failure(cfg: &RunConfig, e: &DbError) -> Option<String> {
-    let Target::Mysql(t) = &cfg.connection.target else {
-        return None;
-    };
     let stock = dbpress_workload::oltp::VARIANTS
         .iter()
         .any(|v| v.name == cfg.workload);
-    let code: u32 = e.code.parse().ok().filter(|c| *c > 0)?;
     if !stock {
         return None;
     }
+    let t = match &cfg.connection.target {
+        Target::Mysql(t) => t,
+        Target::Pgsql(t) => return pgsql_failure(&t.host, t.port, e),
+        _ => return None,
+    };
+    let code: u32 = e.code.parse().ok().filter(|c| *c > 0)?;
     let (first, second, why) = match e.kind {
         DbErrorKind::NoSuchTable => (
             "mysql_stmt_prepare() failed".to_string(),
@@ -47,6 +50,28 @@ pub fn thread_init_failure(cfg: &RunConfig, e: &DbError) -> Option<String> {
             first,
             second,
             format!("`thread_init' function failed: /usr/share/sysbench/oltp_common.lua:{why}"),
+            "Thread initialization failed!".to_string(),
+        ]
+        .join("\nFATAL: "),
+    )
+}
+
+/// A login PostgreSQL refuses over its Unix socket, as sysbench prints libpq's message (which
+/// ends in a newline, so a blank line follows it). Over TCP libpq's text depends on its TLS
+/// attempts (with `sslmode=prefer` a server with TLS gets two tries, each a line): left to
+/// dbpress's line.
+fn pgsql_failure(host: &str, port: u16, e: &DbError) -> Option<String> {
+    if e.kind != DbErrorKind::Auth || !host.starts_with('/') {
+        return None;
+    }
+    let place = format!("on socket \"{host}/.s.PGSQL.{port}\"");
+    Some(
+        [
+            format!(
+                "Connection to database failed: connection to server {place} failed: FATAL:  {}\n",
+                e.message
+            ),
+            "`thread_init' function failed: /usr/share/sysbench/oltp_common.lua:349: connection creation failed".to_string(),
             "Thread initialization failed!".to_string(),
         ]
         .join("\nFATAL: "),
