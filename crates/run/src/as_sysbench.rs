@@ -1,9 +1,8 @@
 //! A thread's failed set-up in sysbench's own lines, for dbpress speaking as sysbench (#42):
 //! what Debian's sysbench 1.0.20 prints when its stock OLTP scripts' `thread_init` cannot
 //! connect to MySQL or prepare a statement on a table that is not there, or PostgreSQL
-//! refuses its login. Only where every
-//! word is known (a server error with its code, for a stock OLTP test); anything
-//! else keeps dbpress's line.
+//! refuses its login over the socket. Only where every word is known (a stock OLTP test, a
+//! server's own error); anything else keeps dbpress's line.
 
 use dbpress_config::{RunConfig, Target};
 use dbpress_driver::mysql::target::Transport;
