@@ -2,7 +2,6 @@
 
 dbpress_core::option_keys! {
     CPU_MAX_PRIME: IntOpt("cpu-max-prime", 3, 1_000_000_000),
-    PERCENTILE: IntOpt("percentile", 0, 100),
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ pub fn build(name: &str, opts: &OptionValues) -> Result<Box<dyn Workload>> {
         cpu::NAME => Test::Cpu(cpu::Cpu::new(opts)?),
         _ => unreachable!("registry::known accepted '{name}'"),
     };
-    let percentile = opts.int(keys::PERCENTILE)? as u32;
+    let percentile = opts.int(dbpress_config::keys::PERCENTILE)? as u32;
     Ok(Box::new(Machine { test, percentile }))
 }
 
