@@ -80,6 +80,7 @@ pub fn sysbench_test_help(name: &str) -> String {
         .into_iter()
         .map(|o| {
             let shape = match o.kind {
+                _ if dbpress_workload::machine::options::SIZES.contains(&o.name) => "=SIZE",
                 Kind::Bool => "[=on|off]",
                 Kind::Int => "=N",
                 Kind::Float | Kind::Str => "=STRING",

@@ -67,6 +67,12 @@ pub fn main(call: &Call<'_>) -> Result<u8> {
         // A test of the machine: its sessions send nothing, whatever target the options name.
         cfg.connection.target = dbpress_config::Target::DryRun;
     }
+    if let Some(limit) = w.events_limit() {
+        // The test's own end (memory's total size), as an --events limit, or --events if lower.
+        if cfg.shape.events == 0 || limit < cfg.shape.events {
+            cfg.shape.events = limit;
+        }
+    }
     run_command(&cfg, w.as_ref(), args)
 }
 

@@ -109,6 +109,7 @@ pub fn follows_first_line(message: &str) -> bool {
         "invalid option: ",
         "Unknown command: ",
         "Cannot find benchmark ",
+        "Invalid value for memory-",
     ]
     .iter()
     .any(|p| message.starts_with(p))

@@ -244,22 +244,7 @@ fn leading_number(text: &str) -> f64 {
 /// A size as sysbench reads one: digits and at most one of K, M, G, T (binary multiples, any
 /// case); anything else is 0.
 fn size(text: &str) -> f64 {
-    let (digits, unit) = match text.char_indices().last() {
-        Some((at, c)) if c.is_ascii_alphabetic() => (&text[..at], Some(c.to_ascii_uppercase())),
-        _ => (text, None),
-    };
-    let shift = match unit {
-        None => 0,
-        Some('K') => 10,
-        Some('M') => 20,
-        Some('G') => 30,
-        Some('T') => 40,
-        Some(_) => return 0.0,
-    };
-    match digits.parse::<u64>() {
-        Ok(n) if digits.bytes().all(|b| b.is_ascii_digit()) => (n as f64) * (1u64 << shift) as f64,
-        _ => 0.0,
-    }
+    dbpress_core::options::size_bytes(text).map_or(0.0, |n| n as f64)
 }
 
 #[cfg(test)]

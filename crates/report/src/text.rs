@@ -215,13 +215,28 @@ fn sysbench_block(
     general_block(o, s, elapsed_s, percentile);
 }
 
-/// sysbench's report of a test of the machine, before its general statistics: `cpu`'s speed.
+/// sysbench's report of a test of the machine, before its general statistics: `cpu`'s speed,
+/// `memory`'s operations and MiB per second.
 fn machine_section(m: &dbpress_result::machine::MachineTest, s: &Summary) -> String {
     match m.test.as_str() {
         "cpu" => format!(
             "CPU speed:\n    events per second: {:8.2}\n\n",
             s.events as f64 / s.total_time_s.max(1e-9)
         ),
+        "memory" => {
+            let t = s.total_time_s.max(1e-9);
+            let mut o = format!(
+                "Total operations: {} ({:8.2} per second)\n\n",
+                s.events,
+                s.events as f64 / t
+            );
+            if m.memory_oper.as_deref() != Some("none") {
+                let mib = (s.events * m.block_bytes.unwrap_or(0)) as f64 / (1024.0 * 1024.0);
+                let _ = writeln!(o, "{mib:.2} MiB transferred ({:.2} MiB/sec)\n", mib / t);
+            }
+            o.push('\n');
+            o
+        }
         _ => "\n".to_string(),
     }
 }

@@ -112,6 +112,11 @@ pub trait Workload: Send + Sync {
     fn needs_database(&self) -> bool {
         true
     }
+    /// The events the workload itself ends the run at (sysbench memory's
+    /// `--memory-total-size` in blocks), below `--events`; None by default.
+    fn events_limit(&self) -> Option<u64> {
+        None
+    }
     /// Lines the test prints before its threads start, in sysbench's header too (`cpu`'s
     /// `Prime numbers limit: 10000`); none by default.
     fn preamble(&self) -> Vec<String> {

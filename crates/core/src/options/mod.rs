@@ -5,7 +5,8 @@
 //! - `table`: the option rows (names, kinds, defaults, help, secrecy): core's general ones, the
 //!   `Table` that puts them together with a workload's, the one installed for the process
 //! - `scan`: a command line in sysbench's grammar read into values and words
-//! - `values`: `OptionValues` and the getters by name `int`, `float`, `boolean`, `choice`
+//! - `values`: `OptionValues` and the getters by name `int`, `float`, `boolean`, `choice`;
+//!   `size_bytes`, sysbench's sizes (`1K`, `100G`)
 //! - `keys`: typed option keys (`IntOpt`, `FloatOpt`, `BoolOpt`, `TextOpt`), their getters on
 //!   `OptionValues`, and `option_keys!`
 
@@ -15,4 +16,4 @@ pub mod table;
 mod values;
 
 pub use keys::{BoolOpt, FloatOpt, IntOpt, TextOpt};
-pub use values::{boolean, choice, float, int, parse_bool, OptionValues};
+pub use values::{boolean, choice, float, int, parse_bool, size_bytes, OptionValues};

@@ -67,6 +67,22 @@ impl OptionValues {
     }
 }
 
+/// sysbench's sizes (`ARG_SIZE`): a whole number of bytes, or with K, M, G or T (either
+/// case) for KiB, MiB, GiB or TiB. None for anything else.
+pub fn size_bytes(text: &str) -> Option<u64> {
+    let (digits, shift) = match text.as_bytes().last()?.to_ascii_uppercase() {
+        b'K' => (&text[..text.len() - 1], 10),
+        b'M' => (&text[..text.len() - 1], 20),
+        b'G' => (&text[..text.len() - 1], 30),
+        b'T' => (&text[..text.len() - 1], 40),
+        _ => (text, 0),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse::<u64>().ok()?.checked_mul(1u64 << shift)
+}
+
 /// sysbench's line for a value its option cannot take.
 fn sysbench_invalid(name: &str, raw: &str) -> String {
     format!("Invalid value for the '{name}' option: '{raw}'")

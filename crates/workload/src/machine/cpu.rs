@@ -28,8 +28,8 @@ impl Cpu {
 
     pub fn asked(&self) -> MachineTest {
         MachineTest {
-            test: NAME.to_string(),
             cpu_max_prime: Some(self.max_prime),
+            ..super::asked(NAME)
         }
     }
 

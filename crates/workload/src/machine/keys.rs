@@ -2,6 +2,12 @@
 
 dbpress_core::option_keys! {
     CPU_MAX_PRIME: IntOpt("cpu-max-prime", 3, 1_000_000_000),
+    MEMORY_BLOCK_SIZE: TextOpt("memory-block-size"),
+    MEMORY_TOTAL_SIZE: TextOpt("memory-total-size"),
+    MEMORY_SCOPE: TextOpt("memory-scope"),
+    MEMORY_HUGETLB: BoolOpt("memory-hugetlb"),
+    MEMORY_OPER: TextOpt("memory-oper"),
+    MEMORY_ACCESS_MODE: TextOpt("memory-access-mode"),
 }
 
 #[cfg(test)]

@@ -1,11 +1,12 @@
 //! Tests of the machine rather than of a database, as sysbench has them compiled in (#42):
-//! `cpu` (`cpu.rs`). DBAs run them on the database host before the database, to compare hosts
+//! `cpu` (`cpu.rs`) and `memory` (`memory.rs`). DBAs run them on the database host before the database, to compare hosts
 //! and see a noisy neighbour. They run through the same runner as every workload — threads,
 //! `--time`/`--events`, intervals, latency, fairness — on a session that sends nothing (the dry
 //! run's), and print sysbench's report of each test from the result.
 
 pub mod cpu;
 mod keys;
+pub mod memory;
 pub mod options;
 
 use crate::events::EventGen;
@@ -18,7 +19,10 @@ use dbpress_measure::host::HostUsage;
 use dbpress_result::{Interval, RunResult, WorkloadFigures};
 
 /// Every test of the machine: name, description.
-pub const TESTS: [(&str, &str); 1] = [(cpu::NAME, cpu::DESCRIPTION)];
+pub const TESTS: [(&str, &str); 2] = [
+    (cpu::NAME, cpu::DESCRIPTION),
+    (memory::NAME, memory::DESCRIPTION),
+];
 
 /// Whether `name` is a test of the machine (it needs no database).
 pub fn is_machine_test(name: &str) -> bool {
@@ -29,6 +33,7 @@ pub fn is_machine_test(name: &str) -> bool {
 pub fn build(name: &str, opts: &OptionValues) -> Result<Box<dyn Workload>> {
     let test = match name {
         cpu::NAME => Test::Cpu(cpu::Cpu::new(opts)?),
+        memory::NAME => Test::Memory(memory::Memory::new(opts)?),
         _ => unreachable!("registry::known accepted '{name}'"),
     };
     let percentile = opts.int(dbpress_config::keys::PERCENTILE)? as u32;
@@ -44,12 +49,14 @@ pub struct Machine {
 
 enum Test {
     Cpu(cpu::Cpu),
+    Memory(memory::Memory),
 }
 
 impl Workload for Machine {
     fn name(&self) -> &'static str {
         match self.test {
             Test::Cpu(_) => cpu::NAME,
+            Test::Memory(_) => memory::NAME,
         }
     }
 
@@ -89,15 +96,24 @@ impl Workload for Machine {
         Err(self.lacks("prewarm"))
     }
 
+    fn events_limit(&self) -> Option<u64> {
+        match &self.test {
+            Test::Cpu(_) => None,
+            Test::Memory(m) => Some(m.events()),
+        }
+    }
+
     fn preamble(&self) -> Vec<String> {
         match &self.test {
             Test::Cpu(c) => c.preamble(),
+            Test::Memory(m) => m.preamble(),
         }
     }
 
     fn figures(&self, _result: &RunResult) -> Option<WorkloadFigures> {
         Some(WorkloadFigures::Machine(match &self.test {
             Test::Cpu(c) => c.asked(),
+            Test::Memory(m) => m.asked(),
         }))
     }
 
@@ -106,9 +122,14 @@ impl Workload for Machine {
         _dialect: &'static Dialect,
         _threads: u32,
     ) -> Option<Box<dyn IntervalReport + '_>> {
-        Some(Box::new(EventsPerSecond {
-            percentile: self.percentile,
-        }))
+        Some(match &self.test {
+            Test::Cpu(_) => Box::new(EventsPerSecond {
+                percentile: self.percentile,
+            }),
+            Test::Memory(m) => Box::new(MibPerSecond {
+                block_bytes: m.block_bytes(),
+            }),
+        })
     }
 
     fn worker(
@@ -116,11 +137,12 @@ impl Workload for Machine {
         _conn: &mut dyn Connection,
         _dialect: &'static Dialect,
         _thread: u32,
-        _rng: Rng,
+        rng: Rng,
         _dist: Distribution,
     ) -> DbResult<Box<dyn EventGen>> {
         Ok(match &self.test {
             Test::Cpu(c) => Box::new(c.events()),
+            Test::Memory(m) => Box::new(m.worker(rng)),
         })
     }
 }
@@ -151,6 +173,22 @@ impl IntervalReport for EventsPerSecond {
     }
 }
 
+/// sysbench's interval line of `memory`: the MiB its events moved per second.
+struct MibPerSecond {
+    block_bytes: u64,
+}
+
+impl IntervalReport for MibPerSecond {
+    fn report(&mut self, i: &Interval) {
+        let mib = (i.events * self.block_bytes) as f64 / (1024.0 * 1024.0);
+        dbpress_core::outln!(
+            "[ {:.0}s ] {:.2} MiB/sec",
+            i.time_s,
+            mib / i.duration_s.max(1e-9)
+        );
+    }
+}
+
 /// `[ 1s ] thds: 1 eps: 1482.77 lat (ms,95%): 2.66`
 pub fn events_per_second_line(i: &Interval, percentile: u32) -> String {
     format!(
@@ -160,4 +198,14 @@ pub fn events_per_second_line(i: &Interval, percentile: u32) -> String {
         i.events as f64 / i.duration_s.max(1e-9),
         i.latency_pct_ms
     )
+}
+
+/// What a test was asked, with nothing of any one test's set.
+pub fn asked(test: &str) -> dbpress_result::machine::MachineTest {
+    dbpress_result::machine::MachineTest {
+        test: test.to_string(),
+        cpu_max_prime: None,
+        block_bytes: None,
+        memory_oper: None,
+    }
 }

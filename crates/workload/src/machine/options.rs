@@ -3,12 +3,21 @@
 use dbpress_core::options::table::{Alias, Group, Kind, Spec};
 
 /// The help section of the tests of the machine.
-pub const GROUP: Group = Group::Workload("Tests of the machine (cpu; no database)");
+pub const GROUP: Group = Group::Workload("Tests of the machine (cpu, memory; no database)");
 
 #[rustfmt::skip]
 pub static OPTIONS: &[Spec] = &[
     Spec::new("cpu-max-prime", Kind::Int, "10000", GROUP, "upper limit for primes generator"),
+    Spec::new("memory-block-size", Kind::Str, "1K", GROUP, "size of memory block for test"),
+    Spec::new("memory-total-size", Kind::Str, "100G", GROUP, "total size of data to transfer"),
+    Spec::new("memory-scope", Kind::Str, "global", GROUP, "memory access scope {global,local}"),
+    Spec::new("memory-hugetlb", Kind::Bool, "off", GROUP, "allocate memory from HugeTLB pool"),
+    Spec::new("memory-oper", Kind::Str, "write", GROUP, "type of memory operations {read, write, none}"),
+    Spec::new("memory-access-mode", Kind::Str, "seq", GROUP, "memory access mode {seq,rnd}"),
 ];
+
+/// Options whose value is a size (`1K`, `100G`): sysbench's help shows them as `=SIZE`.
+pub const SIZES: &[&str] = &["memory-block-size", "memory-total-size"];
 
 pub static ALIASES: &[(&str, Alias)] = &[];
 
