@@ -73,6 +73,10 @@ pub fn main(call: &Call<'_>) -> Result<u8> {
             cfg.shape.events = limit;
         }
     }
+    if let Some(each) = w.events_per_thread() {
+        cfg.shape.events_per_thread = each;
+        cfg.shape.events = each * u64::from(cfg.shape.threads);
+    }
     run_command(&cfg, w.as_ref(), args)
 }
 

@@ -1,4 +1,4 @@
-//! A test of the machine itself, sysbench's compiled-in `cpu` and `memory` (#42): what it was
+//! A test of the machine itself, sysbench's compiled-in `cpu`, `memory`, `threads` and `mutex` (#42): what it was
 //! asked to do, so its own report section (events per second, MiB per second) can be printed
 //! from the result alone.
 
@@ -17,4 +17,19 @@ pub struct MachineTest {
     /// `memory`: `read`, `write` or `none`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_oper: Option<String>,
+    /// `threads`: `--thread-yields`, the lock-yield-unlock rounds of an event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thread_yields: Option<u64>,
+    /// `threads`: `--thread-locks`, the mutexes the threads share.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thread_locks: Option<u64>,
+    /// `mutex`: `--mutex-num`, the mutexes drawn from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutex_num: Option<u64>,
+    /// `mutex`: `--mutex-locks`, the locks each thread takes in its one event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutex_locks: Option<u64>,
+    /// `mutex`: `--mutex-loops`, the empty loop's steps before each lock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mutex_loops: Option<u64>,
 }

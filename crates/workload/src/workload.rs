@@ -117,6 +117,11 @@ pub trait Workload: Send + Sync {
     fn events_limit(&self) -> Option<u64> {
         None
     }
+    /// The events each thread runs, when the workload decides it (sysbench mutex's one per
+    /// thread): the run's --events becomes that many per thread; None by default.
+    fn events_per_thread(&self) -> Option<u64> {
+        None
+    }
     /// Lines the test prints before its threads start, in sysbench's header too (`cpu`'s
     /// `Prime numbers limit: 10000`); none by default.
     fn preamble(&self) -> Vec<String> {

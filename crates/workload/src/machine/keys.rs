@@ -8,6 +8,11 @@ dbpress_core::option_keys! {
     MEMORY_HUGETLB: BoolOpt("memory-hugetlb"),
     MEMORY_OPER: TextOpt("memory-oper"),
     MEMORY_ACCESS_MODE: TextOpt("memory-access-mode"),
+    THREAD_YIELDS: IntOpt("thread-yields", 0, u32::MAX as u64),
+    THREAD_LOCKS: IntOpt("thread-locks", 1, 1_000_000),
+    MUTEX_NUM: IntOpt("mutex-num", 1, 100_000_000),
+    MUTEX_LOCKS: IntOpt("mutex-locks", 0, u32::MAX as u64),
+    MUTEX_LOOPS: IntOpt("mutex-loops", 0, u32::MAX as u64),
 }
 
 #[cfg(test)]

@@ -1,5 +1,5 @@
 //! Tests of the machine rather than of a database, as sysbench has them compiled in (#42):
-//! `cpu` (`cpu.rs`) and `memory` (`memory.rs`). DBAs run them on the database host before the database, to compare hosts
+//! `cpu`, `memory`, `threads` and `mutex`, a file each. DBAs run them on the database host before the database, to compare hosts
 //! and see a noisy neighbour. They run through the same runner as every workload — threads,
 //! `--time`/`--events`, intervals, latency, fairness — on a session that sends nothing (the dry
 //! run's), and print sysbench's report of each test from the result.
@@ -7,7 +7,9 @@
 pub mod cpu;
 mod keys;
 pub mod memory;
+pub mod mutex;
 pub mod options;
+pub mod threads;
 
 use crate::events::EventGen;
 use crate::workload::{Context, IntervalReport, Workload};
@@ -19,9 +21,11 @@ use dbpress_measure::host::HostUsage;
 use dbpress_result::{Interval, RunResult, WorkloadFigures};
 
 /// Every test of the machine: name, description.
-pub const TESTS: [(&str, &str); 2] = [
+pub const TESTS: [(&str, &str); 4] = [
     (cpu::NAME, cpu::DESCRIPTION),
     (memory::NAME, memory::DESCRIPTION),
+    (threads::NAME, threads::DESCRIPTION),
+    (mutex::NAME, mutex::DESCRIPTION),
 ];
 
 /// Whether `name` is a test of the machine (it needs no database).
@@ -34,6 +38,8 @@ pub fn build(name: &str, opts: &OptionValues) -> Result<Box<dyn Workload>> {
     let test = match name {
         cpu::NAME => Test::Cpu(cpu::Cpu::new(opts)?),
         memory::NAME => Test::Memory(memory::Memory::new(opts)?),
+        threads::NAME => Test::Threads(threads::Threads::new(opts)?),
+        mutex::NAME => Test::Mutex(mutex::MutexTest::new(opts)?),
         _ => unreachable!("registry::known accepted '{name}'"),
     };
     let percentile = opts.int(dbpress_config::keys::PERCENTILE)? as u32;
@@ -50,6 +56,8 @@ pub struct Machine {
 enum Test {
     Cpu(cpu::Cpu),
     Memory(memory::Memory),
+    Threads(threads::Threads),
+    Mutex(mutex::MutexTest),
 }
 
 impl Workload for Machine {
@@ -57,6 +65,8 @@ impl Workload for Machine {
         match self.test {
             Test::Cpu(_) => cpu::NAME,
             Test::Memory(_) => memory::NAME,
+            Test::Threads(_) => threads::NAME,
+            Test::Mutex(_) => mutex::NAME,
         }
     }
 
@@ -98,15 +108,21 @@ impl Workload for Machine {
 
     fn events_limit(&self) -> Option<u64> {
         match &self.test {
-            Test::Cpu(_) => None,
             Test::Memory(m) => Some(m.events()),
+            _ => None,
         }
+    }
+
+    fn events_per_thread(&self) -> Option<u64> {
+        // sysbench's mutex test: each thread's one event is all its locks.
+        matches!(self.test, Test::Mutex(_)).then_some(1)
     }
 
     fn preamble(&self) -> Vec<String> {
         match &self.test {
             Test::Cpu(c) => c.preamble(),
             Test::Memory(m) => m.preamble(),
+            Test::Threads(_) | Test::Mutex(_) => Vec::new(),
         }
     }
 
@@ -114,6 +130,8 @@ impl Workload for Machine {
         Some(WorkloadFigures::Machine(match &self.test {
             Test::Cpu(c) => c.asked(),
             Test::Memory(m) => m.asked(),
+            Test::Threads(t) => t.asked(),
+            Test::Mutex(m) => m.asked(),
         }))
     }
 
@@ -123,11 +141,11 @@ impl Workload for Machine {
         _threads: u32,
     ) -> Option<Box<dyn IntervalReport + '_>> {
         Some(match &self.test {
-            Test::Cpu(_) => Box::new(EventsPerSecond {
-                percentile: self.percentile,
-            }),
             Test::Memory(m) => Box::new(MibPerSecond {
                 block_bytes: m.block_bytes(),
+            }),
+            _ => Box::new(EventsPerSecond {
+                percentile: self.percentile,
             }),
         })
     }
@@ -136,13 +154,15 @@ impl Workload for Machine {
         &self,
         _conn: &mut dyn Connection,
         _dialect: &'static Dialect,
-        _thread: u32,
+        thread: u32,
         rng: Rng,
         _dist: Distribution,
     ) -> DbResult<Box<dyn EventGen>> {
         Ok(match &self.test {
             Test::Cpu(c) => Box::new(c.events()),
             Test::Memory(m) => Box::new(m.worker(rng)),
+            Test::Threads(t) => Box::new(t.events(thread)),
+            Test::Mutex(m) => Box::new(m.events(rng)),
         })
     }
 }
@@ -207,5 +227,10 @@ pub fn asked(test: &str) -> dbpress_result::machine::MachineTest {
         cpu_max_prime: None,
         block_bytes: None,
         memory_oper: None,
+        thread_yields: None,
+        thread_locks: None,
+        mutex_num: None,
+        mutex_locks: None,
+        mutex_loops: None,
     }
 }
