@@ -75,37 +75,11 @@ const GENERAL_GROUPS: &[dbpress_core::options::table::Group] = &[
 /// sysbench's `help` of one of its compiled-in tests: its first line, then the test's options
 /// aligned as sysbench aligns them (#42).
 pub fn sysbench_test_help(name: &str) -> String {
-    use dbpress_core::options::table::Kind;
-    let rows: Vec<(String, String)> = dbpress_workload::machine::options::of_test(name)
-        .into_iter()
-        .map(|o| {
-            let shape = match o.kind {
-                _ if dbpress_workload::machine::options::SIZES.contains(&o.name) => "=SIZE",
-                Kind::Bool => "[=on|off]",
-                Kind::Int => "=N",
-                Kind::Float | Kind::Str => "=STRING",
-                Kind::List => "=[LIST,...]",
-            };
-            let default = match o.default {
-                "" => String::new(),
-                d => format!(" [{d}]"),
-            };
-            (
-                format!("--{}{shape}", o.name),
-                format!("{}{default}", o.help),
-            )
-        })
-        .collect();
-    let width = rows.iter().map(|(f, _)| f.len()).max().unwrap_or(0);
-    let mut s = format!(
-        "{}\n\n{name} options:\n",
-        dbpress_core::personality::first_line()
-    );
-    for (flag, help) in rows {
-        s.push_str(&format!("  {flag:<width$} {help}\n"));
-    }
-    s.push('\n');
-    s
+    format!(
+        "{}\n\n{}",
+        dbpress_core::personality::first_line(),
+        dbpress_workload::machine::options::help_rows(name)
+    )
 }
 
 fn workload_help(name: &str) -> String {

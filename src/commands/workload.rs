@@ -63,6 +63,9 @@ pub fn main(call: &Call<'_>) -> Result<u8> {
     }
     let mut cfg = RunConfig::from_options(&workload, command, opts)?;
     let w = dbpress_workload::registry::build(&workload, opts, cfg.shape.threads, cfg.keys.seed)?;
+    if command == Command::Run {
+        w.runnable()?;
+    }
     if !w.needs_database() {
         // A test of the machine: its sessions send nothing, whatever target the options name.
         cfg.connection.target = dbpress_config::Target::DryRun;

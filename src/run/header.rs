@@ -33,14 +33,11 @@ pub fn print_sysbench(out: &mut dyn Write, cfg: &RunConfig, w: &dyn Workload) {
     print_preamble(out, w);
 }
 
-/// What the test itself says before its threads start (`cpu`'s prime limit), in both.
+/// What the test itself says before its threads start (`cpu`'s prime limit), in both; its
+/// blank lines are its own (sysbench's tests differ in them).
 fn print_preamble(out: &mut dyn Write, w: &dyn Workload) {
-    let preamble = w.preamble();
-    for line in &preamble {
+    for line in &w.preamble() {
         let _ = writeln!(out, "{line}");
-    }
-    if !preamble.is_empty() {
-        let _ = writeln!(out);
     }
 }
 

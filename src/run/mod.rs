@@ -49,10 +49,10 @@ pub fn measure(
         false => w.check_ready(probe.as_mut(), ctx)?,
     };
     let server_process = dbpress_measure::host::server_process_of(driver, probe.as_ref());
-    let data = dbpress_measure::host::disk::data_device(
-        driver.data_location(probe.as_mut()),
-        &server_process,
-    );
+    let location = w
+        .data_location()
+        .unwrap_or_else(|| driver.data_location(probe.as_mut()));
+    let data = dbpress_measure::host::disk::data_device(location, &server_process);
     let network = dbpress_measure::host::network::link_of(probe.socket_fd());
     for warning in &warnings {
         warn_once(warning);
@@ -60,6 +60,8 @@ pub fn measure(
 
     header::print(out, cfg, w, driver, &info, &probe_client);
     drop(probe);
+    let _ = out.flush();
+    w.before_threads()?;
 
     let started_at = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

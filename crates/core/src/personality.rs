@@ -110,6 +110,11 @@ pub fn follows_first_line(message: &str) -> bool {
         "Unknown command: ",
         "Cannot find benchmark ",
         "Invalid value for memory-",
+        "Invalid value for file-",
+        "Missing required argument: ",
+        "Invalid IO operations mode: ",
+        "unknown I/O mode: ",
+        "Invalid fsync mode: ",
     ]
     .iter()
     .any(|p| message.starts_with(p))

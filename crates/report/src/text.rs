@@ -237,6 +237,19 @@ fn machine_section(m: &dbpress_result::machine::MachineTest, s: &Summary) -> Str
             o.push('\n');
             o
         }
+        "fileio" => {
+            let t = s.total_time_s.max(1e-9);
+            let mib = |n: u64| (n * m.block_bytes.unwrap_or(0)) as f64 / (1024.0 * 1024.0) / t;
+            let mut o = String::from("\nFile operations:\n");
+            let _ = writeln!(o, "{:<34}{:.2}", "    reads/s:", s.reads as f64 / t);
+            let _ = writeln!(o, "{:<34}{:.2}", "    writes/s:", s.writes as f64 / t);
+            let _ = writeln!(o, "{:<34}{:.2}", "    fsyncs/s:", s.other as f64 / t);
+            let _ = writeln!(o, "\nThroughput:");
+            let _ = writeln!(o, "{:<34}{:.2}", "    read, MiB/s:", mib(s.reads));
+            let _ = writeln!(o, "{:<34}{:.2}", "    written, MiB/s:", mib(s.writes));
+            o.push('\n');
+            o
+        }
         _ => "\n".to_string(),
     }
 }

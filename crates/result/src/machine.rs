@@ -1,4 +1,4 @@
-//! A test of the machine itself, sysbench's compiled-in `cpu`, `memory`, `threads` and `mutex` (#42): what it was
+//! A test of the machine itself, sysbench's compiled-in `cpu`, `memory`, `threads`, `mutex` and `fileio` (#42): what it was
 //! asked to do, so its own report section (events per second, MiB per second) can be printed
 //! from the result alone.
 
@@ -11,7 +11,7 @@ pub struct MachineTest {
     /// `cpu`: `--cpu-max-prime`, the limit each event finds the primes under.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cpu_max_prime: Option<u64>,
-    /// `memory`: the block each event reads or writes, in bytes.
+    /// `memory`: the block each event reads or writes, in bytes; `fileio`: `--file-block-size`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub block_bytes: Option<u64>,
     /// `memory`: `read`, `write` or `none`.
@@ -32,4 +32,13 @@ pub struct MachineTest {
     /// `mutex`: `--mutex-loops`, the empty loop's steps before each lock.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mutex_loops: Option<u64>,
+    /// `fileio`: `--file-test-mode` (None for prepare and cleanup without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_test_mode: Option<String>,
+    /// `fileio`: `--file-num`, the files the requests spread over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_num: Option<u64>,
+    /// `fileio`: the bytes of all the files (`--file-total-size` rounded down to whole files).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_total_bytes: Option<u64>,
 }

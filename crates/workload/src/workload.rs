@@ -117,13 +117,28 @@ pub trait Workload: Send + Sync {
     fn events_limit(&self) -> Option<u64> {
         None
     }
+    /// Where the test's own data lives, when not in the database (fileio's files in the
+    /// current directory): the disk whose figures the run samples. None: the driver's.
+    fn data_location(&self) -> Option<dbpress_driver::DataLocation> {
+        None
+    }
+    /// What the test does after its header and before its threads start, failing there as
+    /// the peer does (fileio opens its files). Nothing by default.
+    fn before_threads(&self) -> Result<()> {
+        Ok(())
+    }
+    /// Refuse a run the options cannot make (fileio without `--file-test-mode`), before
+    /// anything is printed; prepare and cleanup may still work. Ok by default.
+    fn runnable(&self) -> Result<()> {
+        Ok(())
+    }
     /// The events each thread runs, when the workload decides it (sysbench mutex's one per
     /// thread): the run's --events becomes that many per thread; None by default.
     fn events_per_thread(&self) -> Option<u64> {
         None
     }
     /// Lines the test prints before its threads start, in sysbench's header too (`cpu`'s
-    /// `Prime numbers limit: 10000`); none by default.
+    /// `Prime numbers limit: 10000` and a blank line); none by default.
     fn preamble(&self) -> Vec<String> {
         Vec::new()
     }

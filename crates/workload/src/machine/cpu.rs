@@ -23,7 +23,10 @@ impl Cpu {
 
     /// The lines sysbench prints before its threads start.
     pub fn preamble(&self) -> Vec<String> {
-        vec![format!("Prime numbers limit: {}", self.max_prime)]
+        vec![
+            format!("Prime numbers limit: {}", self.max_prime),
+            String::new(),
+        ]
     }
 
     pub fn asked(&self) -> MachineTest {

@@ -93,6 +93,7 @@ impl Memory {
                     "local"
                 }
             ),
+            String::new(),
         ]
     }
 

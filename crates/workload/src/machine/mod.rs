@@ -5,6 +5,7 @@
 //! run's), and print sysbench's report of each test from the result.
 
 pub mod cpu;
+pub mod fileio;
 mod keys;
 pub mod memory;
 pub mod mutex;
@@ -21,7 +22,8 @@ use dbpress_measure::host::HostUsage;
 use dbpress_result::{Interval, RunResult, WorkloadFigures};
 
 /// Every test of the machine: name, description.
-pub const TESTS: [(&str, &str); 4] = [
+pub const TESTS: [(&str, &str); 5] = [
+    (fileio::NAME, fileio::DESCRIPTION),
     (cpu::NAME, cpu::DESCRIPTION),
     (memory::NAME, memory::DESCRIPTION),
     (threads::NAME, threads::DESCRIPTION),
@@ -40,6 +42,7 @@ pub fn build(name: &str, opts: &OptionValues) -> Result<Box<dyn Workload>> {
         memory::NAME => Test::Memory(memory::Memory::new(opts)?),
         threads::NAME => Test::Threads(threads::Threads::new(opts)?),
         mutex::NAME => Test::Mutex(mutex::MutexTest::new(opts)?),
+        fileio::NAME => Test::FileIo(fileio::FileIo::new(opts)?),
         _ => unreachable!("registry::known accepted '{name}'"),
     };
     let percentile = opts.int(dbpress_config::keys::PERCENTILE)? as u32;
@@ -58,6 +61,7 @@ enum Test {
     Memory(memory::Memory),
     Threads(threads::Threads),
     Mutex(mutex::MutexTest),
+    FileIo(fileio::FileIo),
 }
 
 impl Workload for Machine {
@@ -67,6 +71,7 @@ impl Workload for Machine {
             Test::Memory(_) => memory::NAME,
             Test::Threads(_) => threads::NAME,
             Test::Mutex(_) => mutex::NAME,
+            Test::FileIo(_) => fileio::NAME,
         }
     }
 
@@ -91,11 +96,39 @@ impl Workload for Machine {
     }
 
     fn prepare(&self, _ctx: &Context<'_>) -> Result<Option<HostUsage>> {
-        Err(self.lacks("prepare"))
+        match &self.test {
+            Test::FileIo(f) => f.prepare().map(|()| None),
+            _ => Err(self.lacks("prepare")),
+        }
     }
 
     fn cleanup(&self, _ctx: &Context<'_>) -> Result<()> {
-        Err(self.lacks("cleanup"))
+        match &self.test {
+            Test::FileIo(f) => f.cleanup(),
+            _ => Err(self.lacks("cleanup")),
+        }
+    }
+
+    fn data_location(&self) -> Option<dbpress_driver::DataLocation> {
+        match &self.test {
+            // The files are in the current directory.
+            Test::FileIo(_) => Some(dbpress_driver::DataLocation::File(".".into())),
+            _ => None,
+        }
+    }
+
+    fn before_threads(&self) -> Result<()> {
+        match &self.test {
+            Test::FileIo(f) => f.open_files(),
+            _ => Ok(()),
+        }
+    }
+
+    fn runnable(&self) -> Result<()> {
+        match &self.test {
+            Test::FileIo(f) => f.runnable(),
+            _ => Ok(()),
+        }
     }
 
     fn check(&self, _ctx: &Context<'_>) -> Result<()> {
@@ -122,6 +155,7 @@ impl Workload for Machine {
         match &self.test {
             Test::Cpu(c) => c.preamble(),
             Test::Memory(m) => m.preamble(),
+            Test::FileIo(f) => f.preamble(),
             Test::Threads(_) | Test::Mutex(_) => Vec::new(),
         }
     }
@@ -132,6 +166,7 @@ impl Workload for Machine {
             Test::Memory(m) => m.asked(),
             Test::Threads(t) => t.asked(),
             Test::Mutex(m) => m.asked(),
+            Test::FileIo(f) => f.asked(),
         }))
     }
 
@@ -143,6 +178,10 @@ impl Workload for Machine {
         Some(match &self.test {
             Test::Memory(m) => Box::new(MibPerSecond {
                 block_bytes: m.block_bytes(),
+            }),
+            Test::FileIo(f) => Box::new(FileOpsPerSecond {
+                block_bytes: f.block_bytes(),
+                percentile: self.percentile,
             }),
             _ => Box::new(EventsPerSecond {
                 percentile: self.percentile,
@@ -163,6 +202,7 @@ impl Workload for Machine {
             Test::Memory(m) => Box::new(m.worker(rng)),
             Test::Threads(t) => Box::new(t.events(thread)),
             Test::Mutex(m) => Box::new(m.events(rng)),
+            Test::FileIo(f) => Box::new(f.worker(rng, thread)?),
         })
     }
 }
@@ -209,6 +249,28 @@ impl IntervalReport for MibPerSecond {
     }
 }
 
+/// sysbench's interval line of `fileio`: MiB read and written, syncs per second, latency.
+struct FileOpsPerSecond {
+    block_bytes: u64,
+    percentile: u32,
+}
+
+impl IntervalReport for FileOpsPerSecond {
+    fn report(&mut self, i: &Interval) {
+        let per_s = |n: u64| n as f64 / i.duration_s.max(1e-9);
+        let mib = |n: u64| per_s(n * self.block_bytes) / (1024.0 * 1024.0);
+        dbpress_core::outln!(
+            "[ {:.0}s ] reads: {:.2} MiB/s writes: {:.2} MiB/s fsyncs: {:.2}/s latency (ms,{}%): {:.3}",
+            i.time_s,
+            mib(i.reads),
+            mib(i.writes),
+            per_s(i.other),
+            self.percentile,
+            i.latency_pct_ms
+        );
+    }
+}
+
 /// `[ 1s ] thds: 1 eps: 1482.77 lat (ms,95%): 2.66`
 pub fn events_per_second_line(i: &Interval, percentile: u32) -> String {
     format!(
@@ -232,5 +294,8 @@ pub fn asked(test: &str) -> dbpress_result::machine::MachineTest {
         mutex_num: None,
         mutex_locks: None,
         mutex_loops: None,
+        file_test_mode: None,
+        file_num: None,
+        file_total_bytes: None,
     }
 }

@@ -1,0 +1,184 @@
+//! fileio's files in the current directory, named as sysbench names them (`test_file.N`):
+//! made by prepare, opened with `--file-extra-flags` for a run, removed by cleanup; and the
+//! aligned buffer requests read into and write from.
+
+use dbpress_core::error::{environment, Result};
+use std::fs::{File, OpenOptions};
+use std::os::unix::fs::{FileExt, OpenOptionsExt};
+
+/// The name of file `i`.
+pub fn name(i: usize) -> String {
+    format!("test_file.{i}")
+}
+
+/// `--file-extra-flags`.
+#[derive(Clone, Copy, Default)]
+pub struct Flags {
+    pub sync: bool,
+    pub dsync: bool,
+    pub direct: bool,
+}
+
+impl Flags {
+    /// `--file-extra-flags=sync,dsync,direct` (any of them, in any order); the unknown name.
+    pub fn parse(list: &str) -> std::result::Result<Flags, String> {
+        let mut f = Flags::default();
+        for word in list.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+            match word {
+                "sync" => f.sync = true,
+                "dsync" => f.dsync = true,
+                "direct" => f.direct = true,
+                other => return Err(other.to_string()),
+            }
+        }
+        Ok(f)
+    }
+
+    /// sysbench's words: `(none)`, or each flag followed by a space (`directio` for direct).
+    pub fn describe(self) -> String {
+        let mut s = String::new();
+        for (on, word) in [
+            (self.sync, "sync"),
+            (self.dsync, "dsync"),
+            (self.direct, "directio"),
+        ] {
+            if on {
+                s.push_str(word);
+                s.push(' ');
+            }
+        }
+        if s.is_empty() {
+            "(none)".to_string()
+        } else {
+            s
+        }
+    }
+
+    fn open_flags(self) -> i32 {
+        let mut f = 0;
+        if self.sync {
+            f |= libc::O_SYNC;
+        }
+        if self.dsync {
+            f |= libc::O_DSYNC;
+        }
+        if self.direct {
+            f |= libc::O_DIRECT;
+        }
+        f
+    }
+}
+
+/// Open the `n` files for a run, each for reading and writing with `flags`, emptied first
+/// when `empty` (sequential write is sysbench's creation test); the first that would not open
+/// and why.
+pub fn open_all(
+    n: usize,
+    flags: Flags,
+    empty: bool,
+) -> std::result::Result<Vec<File>, (usize, std::io::Error)> {
+    (0..n)
+        .map(|i| {
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(empty)
+                .truncate(empty)
+                .custom_flags(flags.open_flags())
+                .open(name(i))
+                .map_err(|e| (i, e))
+        })
+        .collect()
+}
+
+/// Make each of the `n` files `size` bytes, written `block` bytes at a time and synced; a file
+/// already that size is kept (`Reusing existing file`). Says each as sysbench does; the bytes
+/// written.
+pub fn create_all(n: usize, size: u64, block: u64, flags: Flags) -> Result<u64> {
+    let mut written = 0;
+    let buf = Buffer::new(block as usize);
+    for i in 0..n {
+        let path = name(i);
+        if std::fs::metadata(&path).is_ok_and(|m| m.len() == size) {
+            dbpress_core::outln!("Reusing existing file {path}");
+            continue;
+        }
+        dbpress_core::outln!("Creating file {path}");
+        let f = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .custom_flags(flags.open_flags())
+            .open(&path)
+            .map_err(|e| environment(format!("Cannot create file '{path}': {e}")))?;
+        let mut at = 0;
+        while at < size {
+            let len = block.min(size - at) as usize;
+            f.write_all_at(&buf.bytes()[..len], at)
+                .map_err(|e| environment(format!("Cannot write file '{path}': {e}")))?;
+            at += len as u64;
+        }
+        f.sync_all()
+            .map_err(|e| environment(format!("Cannot fsync file '{path}': {e}")))?;
+        written += size;
+    }
+    Ok(written)
+}
+
+/// Remove the files of a test of `n` files (those there).
+pub fn remove_all(n: usize) -> Result<()> {
+    for i in 0..n {
+        let path = name(i);
+        match std::fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(environment(format!("Cannot remove file '{path}': {e}"))),
+        }
+    }
+    Ok(())
+}
+
+/// A buffer aligned to 4 KiB, as O_DIRECT needs, filled with a pattern.
+pub struct Buffer {
+    ptr: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the buffer is owned memory, used by one thread at a time (`&mut` to write into it).
+unsafe impl Send for Buffer {}
+
+const ALIGN: usize = 4096;
+
+impl Buffer {
+    pub fn new(len: usize) -> Buffer {
+        let layout = std::alloc::Layout::from_size_align(len.max(1), ALIGN).expect("block size");
+        // SAFETY: a non-zero size with a valid alignment; zeroed, so initialised.
+        let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        let mut b = Buffer { ptr, len };
+        for (i, byte) in b.bytes_mut().iter_mut().enumerate() {
+            *byte = (i % 251) as u8;
+        }
+        b
+    }
+
+    pub fn bytes(&self) -> &[u8] {
+        // SAFETY: `len` bytes allocated in `new`, initialised there.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        // SAFETY: as `bytes`, borrowed mutably through `&mut self`.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr, self.len) }
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        let layout = std::alloc::Layout::from_size_align(self.len.max(1), ALIGN).expect("block");
+        // SAFETY: allocated in `new` with this layout.
+        unsafe { std::alloc::dealloc(self.ptr, layout) }
+    }
+}

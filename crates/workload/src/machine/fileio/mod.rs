@@ -1,0 +1,409 @@
+//! sysbench's `fileio` test: the disk under the database's kind of IO, before the database.
+//! prepare makes `--file-num` files of `--file-total-size` in all in the current directory;
+//! each event of a run is one request of the plan every thread shares (`requests.rs`) — a
+//! read or write of `--file-block-size` bytes, or a sync of one file — done with pread, pwrite,
+//! fsync or fdatasync on files opened with `--file-extra-flags`; cleanup removes the files.
+//! Reads, writes and syncs are counted as the event's reads, writes and others, from which
+//! sysbench's report (operations and MiB per second) is printed.
+
+mod files;
+pub mod requests;
+
+use crate::events::{EventGen, Exec};
+use dbpress_core::error::{environment, failed, usage, Error, Result};
+use dbpress_core::options::{size_bytes, OptionValues};
+use dbpress_core::personality::is_sysbench;
+use dbpress_core::rand::Rng;
+use dbpress_driver::{DbError, DbErrorKind, DbResult};
+use dbpress_result::machine::MachineTest;
+use files::{Buffer, Flags};
+use requests::{Mode, Op, Plan, Shape};
+use std::fs::File;
+use std::os::unix::fs::FileExt;
+use std::sync::{Arc, OnceLock};
+use std::time::Instant;
+
+pub const NAME: &str = "fileio";
+pub const DESCRIPTION: &str =
+    "file reads, writes and syncs in files of the current directory: the disk (sysbench fileio; no database)";
+
+pub struct FileIo {
+    shape: Shape,
+    /// None when `--file-test-mode` was not given (prepare and cleanup need none).
+    mode: Option<Mode>,
+    flags: Flags,
+    fsync_all: bool,
+    fsync_end: bool,
+    fdatasync: bool,
+    /// `--events`, which sysbench's header calls the number of IO requests.
+    requests: u64,
+    plan: Arc<Plan>,
+    /// The files, opened by the first worker, shared by all (pread and pwrite need no lock).
+    open: Arc<OnceLock<std::result::Result<Vec<File>, String>>>,
+}
+
+impl FileIo {
+    pub fn new(opts: &OptionValues) -> Result<FileIo> {
+        use super::keys::*;
+        let files = opts.int(FILE_NUM)? as usize;
+        let block = opts.int(FILE_BLOCK_SIZE)?;
+        let total_text = opts.text(FILE_TOTAL_SIZE);
+        let total = match size_bytes(total_text) {
+            Some(n) => n,
+            None if is_sysbench() => 0,
+            None => {
+                return Err(usage(format!(
+                "invalid value '{total_text}' for --file-total-size: give a size such as 2G, 512M or 16K"
+            )))
+            }
+        };
+        let mode_text = opts.text(FILE_TEST_MODE);
+        let mode = match mode_text {
+            "" => None,
+            m => Some(Mode::named(m).ok_or_else(|| {
+                refused(format!("Invalid IO operations mode: {m}."), || {
+                    format!("invalid value '{m}' for --file-test-mode: use one of seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw")
+                })
+            })?),
+        };
+        match opts.text(FILE_IO_MODE) {
+            "sync" => {}
+            m @ ("async" | "mmap") => {
+                return Err(environment(format!(
+                    "--file-io-mode={m}: dbpress's fileio does synchronous IO only for now; run it with --file-io-mode=sync"
+                )))
+            }
+            m => {
+                return Err(refused(format!("unknown I/O mode: {m}"), || {
+                    format!("invalid value '{m}' for --file-io-mode: use sync")
+                }))
+            }
+        }
+        let flags = Flags::parse(opts.text(FILE_EXTRA_FLAGS)).map_err(|w| {
+            refused(format!("Invalid value for file-extra-flags: {w}"), || {
+                format!("invalid flag '{w}' in --file-extra-flags: use sync, dsync or direct")
+            })
+        })?;
+        let fdatasync = match opts.text(FILE_FSYNC_MODE) {
+            "fsync" => false,
+            "fdatasync" => true,
+            m => {
+                return Err(refused(format!("Invalid fsync mode: {m}."), || {
+                    format!("invalid value '{m}' for --file-fsync-mode: use fsync or fdatasync")
+                }))
+            }
+        };
+        let fsync_all = opts.flag(FILE_FSYNC_ALL)?;
+        let shape = Shape {
+            mode: mode.unwrap_or(Mode::SeqRd),
+            files,
+            file_size: total / files as u64,
+            block,
+            merged: opts.int(FILE_MERGED_REQUESTS)?,
+            // After each write instead, with --file-fsync-all.
+            fsync_freq: if fsync_all {
+                0
+            } else {
+                opts.int(FILE_FSYNC_FREQ)?
+            },
+            rw_ratio: opts.float(FILE_RW_RATIO)?,
+        };
+        Ok(FileIo {
+            shape,
+            mode,
+            flags,
+            fsync_all,
+            fsync_end: opts.flag(FILE_FSYNC_END)?,
+            fdatasync,
+            requests: opts.int(dbpress_config::keys::EVENTS)?,
+            plan: Arc::new(Plan::new(shape)),
+            open: Arc::new(OnceLock::new()),
+        })
+    }
+
+    pub fn block_bytes(&self) -> u64 {
+        self.shape.block
+    }
+
+    /// Whether a run can start: it needs `--file-test-mode`.
+    pub fn runnable(&self) -> Result<()> {
+        self.mode().map(|_| ())
+    }
+
+    /// The test mode, which run needs (sysbench's words and its option list without one).
+    fn mode(&self) -> Result<Mode> {
+        self.mode.ok_or_else(|| {
+            refused(
+                format!(
+                    "Missing required argument: --file-test-mode\n\n{}",
+                    // Its rows and their blank line, less the line end the error's line adds.
+                    super::options::help_rows(NAME).trim_end_matches('\n').to_string() + "\n"
+                ),
+                || "fileio run needs --file-test-mode: one of seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw".to_string(),
+            )
+        })
+    }
+
+    /// The lines sysbench prints before its threads start.
+    pub fn preamble(&self) -> Vec<String> {
+        let s = &self.shape;
+        let mut l = vec![
+            format!("Extra file open flags: {}", self.flags.describe()),
+            format!("{} files, {}", s.files, kib_or_mib(s.file_size, " each")),
+            format!(
+                "{} total file size",
+                kib_or_mib(s.file_size * s.files as u64, "")
+            ),
+            format!("Block size {}", kib_or_mib(s.block, "")),
+        ];
+        if s.merged > 0 {
+            l.push(format!(
+                "Merging requests up to {} for sequential IO.",
+                kib_or_mib(s.block * s.merged, "")
+            ));
+        }
+        if s.mode.random() {
+            l.push(format!("Number of IO requests: {}", self.requests));
+            l.push(format!(
+                "Read/Write ratio for combined random IO test: {:.2}",
+                s.rw_ratio
+            ));
+        }
+        if self.fsync_all {
+            l.push("Calling fsync() after each write operation.".into());
+        } else {
+            if s.fsync_freq > 0 {
+                l.push(format!(
+                    "Periodic FSYNC enabled, calling fsync() each {} requests.",
+                    s.fsync_freq
+                ));
+            }
+            if self.fsync_end {
+                l.push("Calling fsync() at the end of test, Enabled.".into());
+            }
+        }
+        l.push("Using synchronous I/O mode".into());
+        l.push(s.mode.doing().into());
+        l
+    }
+
+    pub fn asked(&self) -> MachineTest {
+        MachineTest {
+            block_bytes: Some(self.shape.block),
+            file_test_mode: self.mode.map(|m| m.name().to_string()),
+            file_num: Some(self.shape.files as u64),
+            file_total_bytes: Some(self.shape.file_size * self.shape.files as u64),
+            ..super::asked(NAME)
+        }
+    }
+
+    /// prepare: the files, said as sysbench says them.
+    pub fn prepare(&self) -> Result<()> {
+        let s = &self.shape;
+        dbpress_core::outln!(
+            "{} files, {}Kb each, {}Mb total",
+            s.files,
+            s.file_size / 1024,
+            s.file_size * s.files as u64 / (1024 * 1024)
+        );
+        dbpress_core::outln!("Creating files for the test...");
+        dbpress_core::outln!("Extra file open flags: {}", self.flags.describe());
+        let start = Instant::now();
+        let written = files::create_all(s.files, s.file_size, s.block, self.flags)?;
+        let secs = start.elapsed().as_secs_f64();
+        if written == 0 {
+            dbpress_core::outln!("No bytes written.");
+        } else {
+            dbpress_core::outln!(
+                "{written} bytes written in {secs:.2} seconds ({:.2} MiB/sec).",
+                written as f64 / (1024.0 * 1024.0) / secs.max(1e-9)
+            );
+        }
+        Ok(())
+    }
+
+    pub fn cleanup(&self) -> Result<()> {
+        dbpress_core::outln!("Removing test files...");
+        files::remove_all(self.shape.files)
+    }
+
+    /// Open the files for the run, once: after the header, before the threads, where
+    /// sysbench opens them and says which one it could not open.
+    pub fn open_files(&self) -> Result<()> {
+        self.opened()
+            .map(|_| ())
+            .map_err(|m| environment(m.to_string()))
+    }
+
+    fn opened(&self) -> std::result::Result<&Vec<File>, &str> {
+        let s = self.shape;
+        let creating = s.mode == Mode::SeqWr;
+        let opened = self.open.get_or_init(|| {
+            let all = files::open_all(s.files, self.flags, creating)
+                .map_err(|(i, e)| cannot_open(&files::name(i), &e))?;
+            if !creating {
+                for (i, f) in all.iter().enumerate() {
+                    let len = f.metadata().map(|m| m.len()).unwrap_or(0);
+                    if len < s.file_size {
+                        return Err(too_short(&files::name(i), len, s.file_size));
+                    }
+                }
+            }
+            Ok(all)
+        });
+        opened.as_ref().map_err(|m| m.as_str())
+    }
+
+    pub fn worker(&self, rng: Rng, thread: u32) -> DbResult<FileIoEvents> {
+        let setup = |m: String| DbError::new(DbErrorKind::Setup, "fileio", m);
+        self.mode().map_err(|e| setup(e.to_string()))?;
+        let files = self
+            .opened()
+            .map_err(|m| setup(m.to_string()))?
+            .iter()
+            .map(File::try_clone)
+            .collect::<std::io::Result<Vec<_>>>()
+            .map_err(|e| setup(format!("cannot share the test files: {e}")))?;
+        Ok(FileIoEvents {
+            files,
+            plan: self.plan.clone(),
+            buf: Buffer::new((self.shape.block * self.shape.merged.max(1)) as usize),
+            rng,
+            fsync_all: self.fsync_all,
+            fsync_end: self.fsync_end && !self.fsync_all && thread == 0 && self.shape.mode.writes(),
+            fdatasync: self.fdatasync,
+        })
+    }
+}
+
+/// A file that would not open, in sysbench's lines under its personality, else with the fix.
+fn cannot_open(path: &str, e: &std::io::Error) -> String {
+    let missing = e.kind() == std::io::ErrorKind::NotFound;
+    if is_sysbench() {
+        let errno = e.raw_os_error().unwrap_or(0);
+        let mut m = format!(
+            "Cannot open file '{path}' errno = {errno} ({})",
+            strerror(e)
+        );
+        if missing {
+            m.push_str("\nWARNING: Did you forget to run the prepare step?");
+        }
+        m
+    } else if missing {
+        format!("cannot open {path} (not there): run `dbpress fileio prepare` with the same --file-num and --file-total-size first, in this directory")
+    } else {
+        format!("cannot open {path}: {}", strerror(e))
+    }
+}
+
+/// A file shorter than the test reads and writes (a sequential write run stopped early
+/// leaves them so, as under sysbench).
+fn too_short(path: &str, len: u64, want: u64) -> String {
+    let (len, want) = (kib_or_mib(len, ""), kib_or_mib(want, ""));
+    if is_sysbench() {
+        format!("Size of file '{path}' is {len}, but at least {want} is expected.\nWARNING: Did you run 'prepare' with different --file-total-size or --file-num values?")
+    } else {
+        format!("{path} is {len}, shorter than the {want} each file of the test has: run `dbpress fileio prepare` with the same --file-num and --file-total-size again (a seqwr run rewrites the files from empty)")
+    }
+}
+
+/// The OS's words for an IO error, without Rust's "(os error N)".
+fn strerror(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// A usage error, or under sysbench's personality the `FATAL:` line it prints for it.
+fn refused(sysbench: String, dbpress: impl FnOnce() -> String) -> Error {
+    if is_sysbench() {
+        failed(sysbench)
+    } else {
+        usage(dbpress())
+    }
+}
+
+/// sysbench's sizes in its run header: in the largest unit of KiB, MiB, GiB, TiB that divides
+/// them (`2GiB`, `16MiB`, `16KiB`).
+fn kib_or_mib(bytes: u64, tail: &str) -> String {
+    let mut n = bytes / 1024;
+    let mut units = ["KiB", "MiB", "GiB", "TiB"].iter();
+    let mut unit = units.next().expect("four units");
+    for next in units {
+        if n < 1024 || n % 1024 != 0 {
+            break;
+        }
+        n /= 1024;
+        unit = next;
+    }
+    format!("{n}{unit}{tail}")
+}
+
+pub struct FileIoEvents {
+    files: Vec<File>,
+    plan: Arc<Plan>,
+    buf: Buffer,
+    rng: Rng,
+    fsync_all: bool,
+    /// This worker syncs every file when the run ends (one worker does).
+    fsync_end: bool,
+    fdatasync: bool,
+}
+
+impl FileIoEvents {
+    fn sync(&self, file: usize) -> std::io::Result<()> {
+        if self.fdatasync {
+            self.files[file].sync_data()
+        } else {
+            self.files[file].sync_all()
+        }
+    }
+}
+
+fn io_error(what: &str, e: std::io::Error) -> DbError {
+    DbError::new(DbErrorKind::Other, "fileio", format!("{what}: {e}"))
+}
+
+impl EventGen for FileIoEvents {
+    fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
+        let r = self.plan.next(&mut self.rng);
+        let f = &self.files[r.file];
+        match r.op {
+            Op::Read => {
+                let buf = &mut self.buf.bytes_mut()[..r.len as usize];
+                f.read_exact_at(buf, r.offset)
+                    .map_err(|e| io_error(&format!("read of {}", files::name(r.file)), e))?;
+                exec.reads += 1;
+            }
+            Op::Write => {
+                f.write_all_at(&self.buf.bytes()[..r.len as usize], r.offset)
+                    .map_err(|e| io_error(&format!("write of {}", files::name(r.file)), e))?;
+                exec.writes += 1;
+                if self.fsync_all {
+                    self.sync(r.file)
+                        .map_err(|e| io_error(&format!("sync of {}", files::name(r.file)), e))?;
+                    exec.other += 1;
+                }
+            }
+            Op::Sync => {
+                self.sync(r.file)
+                    .map_err(|e| io_error(&format!("sync of {}", files::name(r.file)), e))?;
+                exec.other += 1;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
+        if self.fsync_end {
+            for i in 0..self.files.len() {
+                self.sync(i)
+                    .map_err(|e| io_error(&format!("sync of {}", files::name(i)), e))?;
+                exec.other += 1;
+            }
+        }
+        Ok(())
+    }
+}
