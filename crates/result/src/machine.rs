@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct MachineTest {
     /// The test, as sysbench names it: `cpu`, `memory`.
     pub test: String,
@@ -41,4 +41,14 @@ pub struct MachineTest {
     /// `fileio`: the bytes of all the files (`--file-total-size` rounded down to whole files).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file_total_bytes: Option<u64>,
+}
+
+impl MachineTest {
+    /// The test `test`, with nothing of any one test's set.
+    pub fn of(test: &str) -> MachineTest {
+        MachineTest {
+            test: test.to_string(),
+            ..MachineTest::default()
+        }
+    }
 }

@@ -32,7 +32,7 @@ impl Cpu {
     pub fn asked(&self) -> MachineTest {
         MachineTest {
             cpu_max_prime: Some(self.max_prime),
-            ..super::asked(NAME)
+            ..MachineTest::of(NAME)
         }
     }
 

@@ -118,7 +118,7 @@ impl Memory {
         MachineTest {
             block_bytes: Some(self.block as u64),
             memory_oper: Some(self.oper_name().to_string()),
-            ..super::asked(NAME)
+            ..MachineTest::of(NAME)
         }
     }
 

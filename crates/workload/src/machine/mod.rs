@@ -281,21 +281,3 @@ pub fn events_per_second_line(i: &Interval, percentile: u32) -> String {
         i.latency_pct_ms
     )
 }
-
-/// What a test was asked, with nothing of any one test's set.
-pub fn asked(test: &str) -> dbpress_result::machine::MachineTest {
-    dbpress_result::machine::MachineTest {
-        test: test.to_string(),
-        cpu_max_prime: None,
-        block_bytes: None,
-        memory_oper: None,
-        thread_yields: None,
-        thread_locks: None,
-        mutex_num: None,
-        mutex_locks: None,
-        mutex_loops: None,
-        file_test_mode: None,
-        file_num: None,
-        file_total_bytes: None,
-    }
-}

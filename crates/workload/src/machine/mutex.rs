@@ -46,7 +46,7 @@ impl MutexTest {
             mutex_num: Some(self.mutexes.len() as u64),
             mutex_locks: Some(self.locks),
             mutex_loops: Some(self.loops),
-            ..super::asked(NAME)
+            ..MachineTest::of(NAME)
         }
     }
 

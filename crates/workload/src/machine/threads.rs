@@ -34,7 +34,7 @@ impl Threads {
         MachineTest {
             thread_yields: Some(self.yields),
             thread_locks: Some(self.locks.len() as u64),
-            ..super::asked(NAME)
+            ..MachineTest::of(NAME)
         }
     }
 

@@ -193,7 +193,7 @@ impl FileIo {
             file_test_mode: self.mode.map(|m| m.name().to_string()),
             file_num: Some(self.shape.files as u64),
             file_total_bytes: Some(self.shape.file_size * self.shape.files as u64),
-            ..super::asked(NAME)
+            ..MachineTest::of(NAME)
         }
     }
 
