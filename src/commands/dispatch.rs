@@ -43,7 +43,9 @@ pub fn dispatch(args: &[String]) -> Result<u8> {
             // `--version` and `--help` (or nothing at all) answer before any word is read.
             Invocation::Version => (help::version, Vec::new(), OptionValues::default()),
             Invocation::Help => (help::help, Vec::new(), OptionValues::default()),
-            Invocation::Words { words, opts } => match named(&words[0]) {
+            // As sysbench, a first word is a test, never one of dbpress's commands (`help`
+            // included: sysbench has none by that name).
+            Invocation::Words { words, opts } => match named(&words[0]).filter(|_| own_grammars) {
                 Some(Subcommand {
                     grammar: Grammar::Sysbench(main),
                     ..

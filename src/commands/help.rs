@@ -5,10 +5,18 @@ use super::subcommand::{Call, Subcommand};
 use dbpress_core::error::Result;
 use dbpress_result::VERSION;
 
+/// sysbench 1.0.20's `--help` as Debian builds it (its drivers mysql and pgsql), printed as
+/// sysbench (#42): a wrapper that reads it finds the same lines.
+const SYSBENCH_HELP: &str = include_str!("sysbench_help.txt");
+
 /// `dbpress help [<workload>]`.
 pub fn help(call: &Call<'_>) -> Result<u8> {
     match call.words.first() {
         Some(name) => workload(name),
+        None if dbpress_core::personality::is_sysbench() => {
+            dbpress_core::out!("{SYSBENCH_HELP}");
+            Ok(0)
+        }
         None => {
             dbpress_core::out!("{}", general(call.table));
             Ok(0)

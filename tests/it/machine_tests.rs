@@ -492,3 +492,22 @@ fn issue_42_fileio_spreads_its_requests_as_asked_and_keeps_them_in_the_result() 
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!dir.join("test_file.0").exists() && !dir.join("test_file.1").exists());
 }
+
+#[test]
+fn issue_42_as_sysbench_the_general_help_is_sysbenchs_and_dbpress_words_are_tests_it_lacks() {
+    if !have_sysbench() {
+        return;
+    }
+    let dir = scratch("as-sysbench-help");
+    let link = sysbench_link(&dir);
+    for args in [
+        &["--help"][..],
+        &["--help=on"][..],
+        &["help"][..],
+        &["list"][..],
+        &["report", "r.json"][..],
+        &["help", "cpu"][..],
+    ] {
+        exactly_as_sysbench(&dir, &link, args);
+    }
+}
