@@ -383,6 +383,20 @@ fn issue_42_as_sysbench_fileio_prepares_runs_and_cleans_up_as_sysbench() {
             "--time=0",
             "run",
         ][..],
+        &[
+            "--file-test-mode=rndrw",
+            "--file-io-mode=mmap",
+            "--events=300",
+            "--time=0",
+            "run",
+        ][..],
+        &[
+            "--file-test-mode=seqrd",
+            "--file-io-mode=mmap",
+            "--events=300",
+            "--time=0",
+            "run",
+        ][..],
     ] {
         as_sysbench(&dir, &link, &with(more));
     }

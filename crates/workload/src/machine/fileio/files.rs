@@ -182,3 +182,83 @@ impl Drop for Buffer {
         unsafe { std::alloc::dealloc(self.ptr, layout) }
     }
 }
+
+/// The files of a run, opened once and shared by every worker (pread, pwrite and fsync need
+/// no lock), and under `--file-io-mode=mmap` each mapped whole.
+pub struct Opened {
+    pub files: Vec<File>,
+    pub maps: Option<Vec<Map>>,
+}
+
+/// A file mapped shared, read and written, whole.
+pub struct Map {
+    ptr: *mut u8,
+    len: usize,
+}
+
+// SAFETY: the mapping lives as long as the `Map`; threads copy plain bytes in and out of it,
+// as sysbench's threads do (two writes to one block store the same pattern).
+unsafe impl Send for Map {}
+unsafe impl Sync for Map {}
+
+impl Map {
+    pub fn of(f: &File, len: u64) -> std::io::Result<Map> {
+        use std::os::fd::AsRawFd;
+        let len = len as usize;
+        // SAFETY: a new shared mapping of an open file's first `len` bytes (the run checked
+        // the file is that long); nothing else aliases it.
+        let ptr = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                len.max(1),
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_SHARED,
+                f.as_raw_fd(),
+                0,
+            )
+        };
+        if ptr == libc::MAP_FAILED {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(Map {
+            ptr: ptr.cast(),
+            len,
+        })
+    }
+
+    /// Copy `buf.len()` bytes at `offset` into `buf` (a read).
+    pub fn read(&self, offset: u64, buf: &mut [u8]) {
+        let at = self.range(offset, buf.len());
+        // SAFETY: `range` keeps the copy inside the mapping; `buf` is a distinct allocation.
+        unsafe { std::ptr::copy_nonoverlapping(self.ptr.add(at), buf.as_mut_ptr(), buf.len()) }
+    }
+
+    /// Copy `buf` into the file at `offset` (a write).
+    pub fn write(&self, offset: u64, buf: &[u8]) {
+        let at = self.range(offset, buf.len());
+        // SAFETY: as `read`, the other way.
+        unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr(), self.ptr.add(at), buf.len()) }
+    }
+
+    /// Write the mapping's dirty pages to the file and wait (what fsync is for a mapping).
+    pub fn sync(&self) -> std::io::Result<()> {
+        // SAFETY: the whole mapping, which is live.
+        match unsafe { libc::msync(self.ptr.cast(), self.len.max(1), libc::MS_SYNC) } {
+            0 => Ok(()),
+            _ => Err(std::io::Error::last_os_error()),
+        }
+    }
+
+    fn range(&self, offset: u64, len: usize) -> usize {
+        let at = offset as usize;
+        assert!(at + len <= self.len, "a request past the mapping's end");
+        at
+    }
+}
+
+impl Drop for Map {
+    fn drop(&mut self) {
+        // SAFETY: mapped in `of` with this length.
+        unsafe { libc::munmap(self.ptr.cast(), self.len.max(1)) };
+    }
+}

@@ -16,7 +16,7 @@ use dbpress_core::personality::is_sysbench;
 use dbpress_core::rand::Rng;
 use dbpress_driver::{DbError, DbErrorKind, DbResult};
 use dbpress_result::machine::MachineTest;
-use files::{Buffer, Flags};
+use files::{Buffer, Flags, Map, Opened};
 use requests::{Mode, Op, Plan, Shape};
 use std::fs::File;
 use std::os::unix::fs::FileExt;
@@ -38,8 +38,10 @@ pub struct FileIo {
     /// `--events`, which sysbench's header calls the number of IO requests.
     requests: u64,
     plan: Arc<Plan>,
-    /// The files, opened by the first worker, shared by all (pread and pwrite need no lock).
-    open: Arc<OnceLock<std::result::Result<Vec<File>, String>>>,
+    /// `--file-io-mode=mmap`: the files mapped, copied in and out of.
+    mmap: bool,
+    /// The files, opened once before the threads start, shared by all.
+    open: OnceLock<std::result::Result<Arc<Opened>, String>>,
 }
 
 impl FileIo {
@@ -66,19 +68,20 @@ impl FileIo {
                 })
             })?),
         };
-        match opts.text(FILE_IO_MODE) {
-            "sync" => {}
-            m @ ("async" | "mmap") => {
+        let mmap = match opts.text(FILE_IO_MODE) {
+            "sync" => false,
+            "mmap" => true,
+            m @ "async" => {
                 return Err(environment(format!(
-                    "--file-io-mode={m}: dbpress's fileio does synchronous IO only for now; run it with --file-io-mode=sync"
+                    "--file-io-mode={m}: dbpress's fileio does synchronous and mmap IO only for now; run it with --file-io-mode=sync or mmap"
                 )))
             }
             m => {
                 return Err(refused(format!("unknown I/O mode: {m}"), || {
-                    format!("invalid value '{m}' for --file-io-mode: use sync")
+                    format!("invalid value '{m}' for --file-io-mode: use sync or mmap")
                 }))
             }
-        }
+        };
         let flags = Flags::parse(opts.text(FILE_EXTRA_FLAGS)).map_err(|w| {
             refused(format!("Invalid value for file-extra-flags: {w}"), || {
                 format!("invalid flag '{w}' in --file-extra-flags: use sync, dsync or direct")
@@ -117,7 +120,8 @@ impl FileIo {
             fdatasync,
             requests: opts.int(dbpress_config::keys::EVENTS)?,
             plan: Arc::new(Plan::new(shape)),
-            open: Arc::new(OnceLock::new()),
+            mmap,
+            open: OnceLock::new(),
         })
     }
 
@@ -182,7 +186,14 @@ impl FileIo {
                 l.push("Calling fsync() at the end of test, Enabled.".into());
             }
         }
-        l.push("Using synchronous I/O mode".into());
+        l.push(
+            if self.mmap {
+                "Using fast mmaped I/O mode"
+            } else {
+                "Using synchronous I/O mode"
+            }
+            .into(),
+        );
         l.push(s.mode.doing().into());
         l
     }
@@ -235,35 +246,50 @@ impl FileIo {
             .map_err(|m| environment(m.to_string()))
     }
 
-    fn opened(&self) -> std::result::Result<&Vec<File>, &str> {
+    fn opened(&self) -> std::result::Result<&Arc<Opened>, &str> {
         let s = self.shape;
         let creating = s.mode == Mode::SeqWr;
         let opened = self.open.get_or_init(|| {
-            let all = files::open_all(s.files, self.flags, creating)
+            let files = files::open_all(s.files, self.flags, creating)
                 .map_err(|(i, e)| cannot_open(&files::name(i), &e))?;
             if !creating {
-                for (i, f) in all.iter().enumerate() {
+                for (i, f) in files.iter().enumerate() {
                     let len = f.metadata().map(|m| m.len()).unwrap_or(0);
                     if len < s.file_size {
                         return Err(too_short(&files::name(i), len, s.file_size));
                     }
                 }
             }
-            Ok(all)
+            let maps = match self.mmap {
+                false => None,
+                true => Some(self.map_all(&files)?),
+            };
+            Ok(Arc::new(Opened { files, maps }))
         });
         opened.as_ref().map_err(|m| m.as_str())
+    }
+
+    /// Each file mapped whole (a sequential write's emptied files grown to their size first).
+    fn map_all(&self, files: &[File]) -> std::result::Result<Vec<Map>, String> {
+        let size = self.shape.file_size;
+        files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                let name = files::name(i);
+                if f.metadata().map(|m| m.len()).unwrap_or(0) < size {
+                    f.set_len(size)
+                        .map_err(|e| format!("cannot grow {name}: {e}"))?;
+                }
+                Map::of(f, size).map_err(|e| format!("cannot map {name}: {e}"))
+            })
+            .collect()
     }
 
     pub fn worker(&self, rng: Rng, thread: u32) -> DbResult<FileIoEvents> {
         let setup = |m: String| DbError::new(DbErrorKind::Setup, "fileio", m);
         self.mode().map_err(|e| setup(e.to_string()))?;
-        let files = self
-            .opened()
-            .map_err(|m| setup(m.to_string()))?
-            .iter()
-            .map(File::try_clone)
-            .collect::<std::io::Result<Vec<_>>>()
-            .map_err(|e| setup(format!("cannot share the test files: {e}")))?;
+        let files = self.opened().map_err(|m| setup(m.to_string()))?.clone();
         Ok(FileIoEvents {
             files,
             plan: self.plan.clone(),
@@ -342,7 +368,7 @@ fn kib_or_mib(bytes: u64, tail: &str) -> String {
 }
 
 pub struct FileIoEvents {
-    files: Vec<File>,
+    files: Arc<Opened>,
     plan: Arc<Plan>,
     buf: Buffer,
     rng: Rng,
@@ -354,10 +380,10 @@ pub struct FileIoEvents {
 
 impl FileIoEvents {
     fn sync(&self, file: usize) -> std::io::Result<()> {
-        if self.fdatasync {
-            self.files[file].sync_data()
-        } else {
-            self.files[file].sync_all()
+        match &self.files.maps {
+            Some(maps) => maps[file].sync(),
+            None if self.fdatasync => self.files.files[file].sync_data(),
+            None => self.files.files[file].sync_all(),
         }
     }
 }
@@ -369,17 +395,27 @@ fn io_error(what: &str, e: std::io::Error) -> DbError {
 impl EventGen for FileIoEvents {
     fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
         let r = self.plan.next(&mut self.rng);
-        let f = &self.files[r.file];
+        let f = &self.files.files[r.file];
+        let map = self.files.maps.as_ref().map(|m| &m[r.file]);
         match r.op {
             Op::Read => {
                 let buf = &mut self.buf.bytes_mut()[..r.len as usize];
-                f.read_exact_at(buf, r.offset)
-                    .map_err(|e| io_error(&format!("read of {}", files::name(r.file)), e))?;
+                match map {
+                    Some(m) => m.read(r.offset, buf),
+                    None => f
+                        .read_exact_at(buf, r.offset)
+                        .map_err(|e| io_error(&format!("read of {}", files::name(r.file)), e))?,
+                }
                 exec.reads += 1;
             }
             Op::Write => {
-                f.write_all_at(&self.buf.bytes()[..r.len as usize], r.offset)
-                    .map_err(|e| io_error(&format!("write of {}", files::name(r.file)), e))?;
+                let buf = &self.buf.bytes()[..r.len as usize];
+                match map {
+                    Some(m) => m.write(r.offset, buf),
+                    None => f
+                        .write_all_at(buf, r.offset)
+                        .map_err(|e| io_error(&format!("write of {}", files::name(r.file)), e))?,
+                }
                 exec.writes += 1;
                 if self.fsync_all {
                     self.sync(r.file)
@@ -398,7 +434,7 @@ impl EventGen for FileIoEvents {
 
     fn finish(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
         if self.fsync_end {
-            for i in 0..self.files.len() {
+            for i in 0..self.files.files.len() {
                 self.sync(i)
                     .map_err(|e| io_error(&format!("sync of {}", files::name(i)), e))?;
                 exec.other += 1;
