@@ -397,6 +397,15 @@ fn issue_42_as_sysbench_fileio_prepares_runs_and_cleans_up_as_sysbench() {
             "--time=0",
             "run",
         ][..],
+        &[
+            "--file-test-mode=rndrw",
+            "--file-io-mode=async",
+            "--file-async-backlog=8",
+            "--threads=2",
+            "--events=400",
+            "--time=0",
+            "run",
+        ][..],
     ] {
         as_sysbench(&dir, &link, &with(more));
     }

@@ -6,6 +6,7 @@
 //! Reads, writes and syncs are counted as the event's reads, writes and others, from which
 //! sysbench's report (operations and MiB per second) is printed.
 
+mod aio;
 mod files;
 pub mod requests;
 
@@ -40,6 +41,8 @@ pub struct FileIo {
     plan: Arc<Plan>,
     /// `--file-io-mode=mmap`: the files mapped, copied in and out of.
     mmap: bool,
+    /// `--file-io-mode=async`: each worker's requests in flight, at most this many.
+    async_backlog: Option<usize>,
     /// The files, opened once before the threads start, shared by all.
     open: OnceLock<std::result::Result<Arc<Opened>, String>>,
 }
@@ -68,17 +71,13 @@ impl FileIo {
                 })
             })?),
         };
-        let mmap = match opts.text(FILE_IO_MODE) {
-            "sync" => false,
-            "mmap" => true,
-            m @ "async" => {
-                return Err(environment(format!(
-                    "--file-io-mode={m}: dbpress's fileio does synchronous and mmap IO only for now; run it with --file-io-mode=sync or mmap"
-                )))
-            }
+        let (mmap, async_io) = match opts.text(FILE_IO_MODE) {
+            "sync" => (false, false),
+            "mmap" => (true, false),
+            "async" => (false, true),
             m => {
                 return Err(refused(format!("unknown I/O mode: {m}"), || {
-                    format!("invalid value '{m}' for --file-io-mode: use sync or mmap")
+                    format!("invalid value '{m}' for --file-io-mode: use sync, async or mmap")
                 }))
             }
         };
@@ -121,6 +120,10 @@ impl FileIo {
             requests: opts.int(dbpress_config::keys::EVENTS)?,
             plan: Arc::new(Plan::new(shape)),
             mmap,
+            async_backlog: async_io
+                .then(|| opts.int(FILE_ASYNC_BACKLOG))
+                .transpose()?
+                .map(|n| n as usize),
             open: OnceLock::new(),
         })
     }
@@ -187,10 +190,10 @@ impl FileIo {
             }
         }
         l.push(
-            if self.mmap {
-                "Using fast mmaped I/O mode"
-            } else {
-                "Using synchronous I/O mode"
+            match (self.mmap, self.async_backlog) {
+                (true, _) => "Using fast mmaped I/O mode",
+                (_, Some(_)) => "Using asynchronous I/O mode",
+                _ => "Using synchronous I/O mode",
             }
             .into(),
         );
@@ -290,10 +293,17 @@ impl FileIo {
         let setup = |m: String| DbError::new(DbErrorKind::Setup, "fileio", m);
         self.mode().map_err(|e| setup(e.to_string()))?;
         let files = self.opened().map_err(|m| setup(m.to_string()))?.clone();
+        let len = (self.shape.block * self.shape.merged.max(1)) as usize;
+        let aio = self
+            .async_backlog
+            .map(|backlog| aio::Aio::new(backlog, len))
+            .transpose()
+            .map_err(|e| setup(format!("cannot set up Linux AIO (io_setup): {e}")))?;
         Ok(FileIoEvents {
             files,
             plan: self.plan.clone(),
-            buf: Buffer::new((self.shape.block * self.shape.merged.max(1)) as usize),
+            buf: Buffer::new(len),
+            aio,
             rng,
             fsync_all: self.fsync_all,
             fsync_end: self.fsync_end && !self.fsync_all && thread == 0 && self.shape.mode.writes(),
@@ -369,6 +379,8 @@ fn kib_or_mib(bytes: u64, tail: &str) -> String {
 
 pub struct FileIoEvents {
     files: Arc<Opened>,
+    /// `--file-io-mode=async`: this worker's requests in flight.
+    aio: Option<aio::Aio>,
     plan: Arc<Plan>,
     buf: Buffer,
     rng: Rng,
@@ -379,7 +391,31 @@ pub struct FileIoEvents {
 }
 
 impl FileIoEvents {
-    fn sync(&self, file: usize) -> std::io::Result<()> {
+    /// A read or write of `r`'s bytes, as the IO mode does it: submitted (async), copied
+    /// (mmap), or pread/pwrite.
+    fn transfer(&mut self, r: &requests::Request) -> std::io::Result<()> {
+        let f = &self.files.files[r.file];
+        let len = r.len as usize;
+        let write = r.op == Op::Write;
+        if let Some(aio) = self.aio.as_mut() {
+            use std::os::fd::AsRawFd;
+            return aio.submit(f.as_raw_fd(), write, r.offset, len);
+        }
+        let map = self.files.maps.as_ref().map(|m| &m[r.file]);
+        match (map, write) {
+            (Some(m), false) => m.read(r.offset, &mut self.buf.bytes_mut()[..len]),
+            (Some(m), true) => m.write(r.offset, &self.buf.bytes()[..len]),
+            (None, false) => f.read_exact_at(&mut self.buf.bytes_mut()[..len], r.offset)?,
+            (None, true) => f.write_all_at(&self.buf.bytes()[..len], r.offset)?,
+        }
+        Ok(())
+    }
+
+    fn sync(&mut self, file: usize) -> std::io::Result<()> {
+        // Asynchronous requests complete before the sync that is to make them durable.
+        if let Some(aio) = self.aio.as_mut() {
+            aio.drain()?;
+        }
         match &self.files.maps {
             Some(maps) => maps[file].sync(),
             None if self.fdatasync => self.files.files[file].sync_data(),
@@ -395,44 +431,33 @@ fn io_error(what: &str, e: std::io::Error) -> DbError {
 impl EventGen for FileIoEvents {
     fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
         let r = self.plan.next(&mut self.rng);
-        let f = &self.files.files[r.file];
-        let map = self.files.maps.as_ref().map(|m| &m[r.file]);
+        let name = || files::name(r.file);
         match r.op {
-            Op::Read => {
-                let buf = &mut self.buf.bytes_mut()[..r.len as usize];
-                match map {
-                    Some(m) => m.read(r.offset, buf),
-                    None => f
-                        .read_exact_at(buf, r.offset)
-                        .map_err(|e| io_error(&format!("read of {}", files::name(r.file)), e))?,
-                }
-                exec.reads += 1;
-            }
-            Op::Write => {
-                let buf = &self.buf.bytes()[..r.len as usize];
-                match map {
-                    Some(m) => m.write(r.offset, buf),
-                    None => f
-                        .write_all_at(buf, r.offset)
-                        .map_err(|e| io_error(&format!("write of {}", files::name(r.file)), e))?,
-                }
-                exec.writes += 1;
-                if self.fsync_all {
-                    self.sync(r.file)
-                        .map_err(|e| io_error(&format!("sync of {}", files::name(r.file)), e))?;
-                    exec.other += 1;
+            Op::Read | Op::Write => {
+                self.transfer(&r)
+                    .map_err(|e| io_error(&format!("{:?} of {}", r.op, name()), e))?;
+                if r.op == Op::Read {
+                    exec.reads += 1;
+                } else {
+                    exec.writes += 1;
                 }
             }
-            Op::Sync => {
-                self.sync(r.file)
-                    .map_err(|e| io_error(&format!("sync of {}", files::name(r.file)), e))?;
-                exec.other += 1;
-            }
+            Op::Sync => {}
+        }
+        if r.op == Op::Sync || (r.op == Op::Write && self.fsync_all) {
+            self.sync(r.file)
+                .map_err(|e| io_error(&format!("sync of {}", name()), e))?;
+            exec.other += 1;
         }
         Ok(())
     }
 
     fn finish(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
+        // Asynchronous requests still in flight complete before the run ends.
+        if let Some(aio) = self.aio.as_mut() {
+            aio.drain()
+                .map_err(|e| io_error("an asynchronous request", e))?;
+        }
         if self.fsync_end {
             for i in 0..self.files.files.len() {
                 self.sync(i)
