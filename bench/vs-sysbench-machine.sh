@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # dbpress's tests of the machine against sysbench's compiled-in ones (#42): cpu, memory,
-# threads and mutex (mutex's instruction count needs OPTS with --mutex-locks; its N is unused).
+# threads, mutex and fileio (mutex's instruction count needs OPTS with --mutex-locks; its N is
+# unused; fileio runs in a directory of its own under FILEIO_DIR, default /var/tmp, with files
+# both tools share, prepared once: OPTS needs --file-test-mode, and not seqwr, which empties them).
 #
 #   bench/vs-sysbench-machine.sh            both parts, for TEST (default cpu) with OPTS
 #                                           (e.g. TEST=memory OPTS="--memory-block-size=64K")
@@ -41,7 +43,15 @@ general_eps_of() { # output file -> events / total time, from the general statis
   awk '/total time:/ {t=$3+0} /total number of events:/ {n=$5} END {printf "%.2f", n / t}' "$1"
 }
 
-if [ "$TEST" = threads ] || [ "$TEST" = mutex ]; then
+if [ "$TEST" = fileio ]; then
+  work=$(mktemp -d "${FILEIO_DIR:-/var/tmp}/dbpress-fileio.XXXXXX")
+  trap 'rm -rf "$work"' EXIT
+  sizes=(); for o in "${OPTS[@]}"; do case $o in --file-num=*|--file-total-size=*) sizes+=("$o") ;; esac; done
+  (cd "$work" && sysbench fileio "${sizes[@]}" prepare >/dev/null)
+  cd "$work"
+  METRIC=general_eps_of METRIC_NAME="events/s"
+  events_of() { echo "--events=$1"; }
+elif [ "$TEST" = threads ] || [ "$TEST" = mutex ]; then
   # mutex: one event per thread, so this is threads / total time.
   METRIC=general_eps_of METRIC_NAME="events/s"
   events_of() { echo "--events=$1"; }

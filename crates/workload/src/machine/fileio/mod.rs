@@ -7,12 +7,14 @@
 //! sysbench's report (operations and MiB per second) is printed.
 
 mod aio;
+mod choices;
 mod files;
 pub mod requests;
 
 use crate::events::{EventGen, Exec};
-use dbpress_core::error::{environment, failed, usage, Error, Result};
-use dbpress_core::options::{size_bytes, OptionValues};
+use choices::refused;
+use dbpress_core::error::{environment, Result};
+use dbpress_core::options::OptionValues;
 use dbpress_core::personality::is_sysbench;
 use dbpress_core::rand::Rng;
 use dbpress_driver::{DbError, DbErrorKind, DbResult};
@@ -52,49 +54,11 @@ impl FileIo {
         use super::keys::*;
         let files = opts.int(FILE_NUM)? as usize;
         let block = opts.int(FILE_BLOCK_SIZE)?;
-        let total_text = opts.text(FILE_TOTAL_SIZE);
-        let total = match size_bytes(total_text) {
-            Some(n) => n,
-            None if is_sysbench() => 0,
-            None => {
-                return Err(usage(format!(
-                "invalid value '{total_text}' for --file-total-size: give a size such as 2G, 512M or 16K"
-            )))
-            }
-        };
-        let mode_text = opts.text(FILE_TEST_MODE);
-        let mode = match mode_text {
-            "" => None,
-            m => Some(Mode::named(m).ok_or_else(|| {
-                refused(format!("Invalid IO operations mode: {m}."), || {
-                    format!("invalid value '{m}' for --file-test-mode: use one of seqwr, seqrewr, seqrd, rndrd, rndwr, rndrw")
-                })
-            })?),
-        };
-        let (mmap, async_io) = match opts.text(FILE_IO_MODE) {
-            "sync" => (false, false),
-            "mmap" => (true, false),
-            "async" => (false, true),
-            m => {
-                return Err(refused(format!("unknown I/O mode: {m}"), || {
-                    format!("invalid value '{m}' for --file-io-mode: use sync, async or mmap")
-                }))
-            }
-        };
-        let flags = Flags::parse(opts.text(FILE_EXTRA_FLAGS)).map_err(|w| {
-            refused(format!("Invalid value for file-extra-flags: {w}"), || {
-                format!("invalid flag '{w}' in --file-extra-flags: use sync, dsync or direct")
-            })
-        })?;
-        let fdatasync = match opts.text(FILE_FSYNC_MODE) {
-            "fsync" => false,
-            "fdatasync" => true,
-            m => {
-                return Err(refused(format!("Invalid fsync mode: {m}."), || {
-                    format!("invalid value '{m}' for --file-fsync-mode: use fsync or fdatasync")
-                }))
-            }
-        };
+        let total = choices::total_size(opts)?;
+        let mode = choices::test_mode(opts)?;
+        let (mmap, async_io) = choices::io_mode(opts)?;
+        let flags = choices::extra_flags(opts)?;
+        let fdatasync = choices::fdatasync(opts)?;
         let fsync_all = opts.flag(FILE_FSYNC_ALL)?;
         let shape = Shape {
             mode: mode.unwrap_or(Mode::SeqRd),
@@ -349,15 +313,6 @@ fn strerror(e: &std::io::Error) -> String {
     match s.find(" (os error") {
         Some(i) => s[..i].to_string(),
         None => s,
-    }
-}
-
-/// A usage error, or under sysbench's personality the `FATAL:` line it prints for it.
-fn refused(sysbench: String, dbpress: impl FnOnce() -> String) -> Error {
-    if is_sysbench() {
-        failed(sysbench)
-    } else {
-        usage(dbpress())
     }
 }
 
