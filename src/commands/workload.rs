@@ -70,13 +70,14 @@ pub fn main(call: &Call<'_>) -> Result<u8> {
         // A test of the machine: its sessions send nothing, whatever target the options name.
         cfg.connection.target = dbpress_config::Target::DryRun;
     }
-    if let Some(limit) = w.events_limit() {
-        // The test's own end (memory's total size), as an --events limit, or --events if lower.
-        if cfg.shape.events == 0 || limit < cfg.shape.events {
-            cfg.shape.events = limit;
+    if let Some(each) = w.events_per_thread(cfg.shape.threads) {
+        if each == 0 {
+            // 0 would mean no limit to the runner.
+            return Err(error::usage(format!(
+                "{workload}: the work asked leaves each of the {} threads nothing to do: raise --memory-total-size or lower --threads",
+                cfg.shape.threads
+            )));
         }
-    }
-    if let Some(each) = w.events_per_thread() {
         cfg.shape.events_per_thread = each;
         cfg.shape.events = each * u64::from(cfg.shape.threads);
     }

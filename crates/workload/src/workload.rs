@@ -112,11 +112,6 @@ pub trait Workload: Send + Sync {
     fn needs_database(&self) -> bool {
         true
     }
-    /// The events the workload itself ends the run at (sysbench memory's
-    /// `--memory-total-size` in blocks), below `--events`; None by default.
-    fn events_limit(&self) -> Option<u64> {
-        None
-    }
     /// Where the test's own data lives, when not in the database (fileio's files in the
     /// current directory): the disk whose figures the run samples. None: the driver's.
     fn data_location(&self) -> Option<dbpress_driver::DataLocation> {
@@ -132,9 +127,10 @@ pub trait Workload: Send + Sync {
     fn runnable(&self) -> Result<()> {
         Ok(())
     }
-    /// The events each thread runs, when the workload decides it (sysbench mutex's one per
-    /// thread): the run's --events becomes that many per thread; None by default.
-    fn events_per_thread(&self) -> Option<u64> {
+    /// The events each of `threads` threads runs, when the workload decides it, whatever
+    /// --events says (sysbench mutex's one per thread; memory's share of
+    /// `--memory-total-size` in blocks); None by default.
+    fn events_per_thread(&self, _threads: u32) -> Option<u64> {
         None
     }
     /// Lines the test prints before its threads start, in sysbench's header too (`cpu`'s

@@ -23,7 +23,7 @@ dbpress_core::option_keys! {
     FILE_RW_RATIO: FloatOpt("file-rw-ratio", 0.0, 1e9),
     THREAD_YIELDS: IntOpt("thread-yields", 0, u32::MAX as u64),
     THREAD_LOCKS: IntOpt("thread-locks", 1, 1_000_000),
-    MUTEX_NUM: IntOpt("mutex-num", 1, 100_000_000),
+    MUTEX_NUM: IntOpt("mutex-num", 1, 10_000_000),
     MUTEX_LOCKS: IntOpt("mutex-locks", 0, u32::MAX as u64),
     MUTEX_LOOPS: IntOpt("mutex-loops", 0, u32::MAX as u64),
 }

@@ -40,7 +40,8 @@ impl Memory {
     pub fn new(opts: &OptionValues) -> Result<Memory> {
         use super::keys::*;
         let block = size_of(opts, MEMORY_BLOCK_SIZE.name)?;
-        if block == 0 || block % WORD as u64 != 0 {
+        // Whole words, and a power of two as sysbench requires.
+        if block < WORD as u64 || !block.is_power_of_two() {
             return Err(not_a_size(
                 MEMORY_BLOCK_SIZE.name,
                 opts.text(MEMORY_BLOCK_SIZE),
@@ -69,6 +70,12 @@ impl Memory {
             ));
         }
         let words = block as usize / WORD;
+        if !can_allocate(block as usize) {
+            return Err(environment(format!(
+                "--memory-block-size={}: cannot allocate a block that large here; use a smaller one",
+                opts.text(MEMORY_BLOCK_SIZE)
+            )));
+        }
         Ok(Memory {
             block: block as usize,
             total,
@@ -109,9 +116,10 @@ impl Memory {
         self.block as u64
     }
 
-    /// The events `--memory-total-size` makes: one block each.
-    pub fn events(&self) -> u64 {
-        self.total / self.block as u64
+    /// Each thread's share of `--memory-total-size` in blocks, as sysbench divides it (the
+    /// rest not run); None for a total of 0, which `--time` ends.
+    pub fn events_per_thread(&self, threads: u32) -> Option<u64> {
+        (self.total > 0).then(|| self.total / self.block as u64 / u64::from(threads.max(1)))
     }
 
     pub fn asked(&self) -> MachineTest {
@@ -158,7 +166,7 @@ fn refused(sysbench: String, dbpress: impl FnOnce() -> String) -> Error {
 /// A size option that is not one: sysbench's words under its personality.
 fn not_a_size(name: &str, text: &str) -> Error {
     refused(format!("Invalid value for {name}: {text}"), || {
-        format!("invalid value '{text}' for --{name}: give a size such as 1K, 64K, 1M or 100G (K, M, G, T: KiB, MiB, GiB, TiB; a block a multiple of 8 bytes)")
+        format!("invalid value '{text}' for --{name}: give a size such as 1K, 64K, 1M or 100G (K, M, G, T: KiB, MiB, GiB, TiB; a block a power of two from 8 bytes)")
     })
 }
 
@@ -181,6 +189,13 @@ fn pick<T>(
 /// as sysbench's do, and a relaxed load or store is the plain instruction.
 fn words_of(words: usize) -> Arc<[AtomicU64]> {
     (0..words).map(|_| AtomicU64::new(0)).collect()
+}
+
+/// Whether a block of `bytes` can be had, asked before any is made: a block of gigabytes is
+/// refused in a line, not an abort.
+fn can_allocate(bytes: usize) -> bool {
+    let mut probe: Vec<u8> = Vec::new();
+    probe.try_reserve_exact(bytes).is_ok()
 }
 
 pub struct MemoryEvents {

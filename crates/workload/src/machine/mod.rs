@@ -139,16 +139,13 @@ impl Workload for Machine {
         Err(self.lacks("prewarm"))
     }
 
-    fn events_limit(&self) -> Option<u64> {
+    fn events_per_thread(&self, threads: u32) -> Option<u64> {
         match &self.test {
-            Test::Memory(m) => Some(m.events()),
+            // sysbench's mutex test: each thread's one event is all its locks.
+            Test::Mutex(_) => Some(1),
+            Test::Memory(m) => m.events_per_thread(threads),
             _ => None,
         }
-    }
-
-    fn events_per_thread(&self) -> Option<u64> {
-        // sysbench's mutex test: each thread's one event is all its locks.
-        matches!(self.test, Test::Mutex(_)).then_some(1)
     }
 
     fn preamble(&self) -> Vec<String> {
@@ -202,7 +199,7 @@ impl Workload for Machine {
             Test::Memory(m) => Box::new(m.worker(rng)),
             Test::Threads(t) => Box::new(t.events(thread)),
             Test::Mutex(m) => Box::new(m.events(rng)),
-            Test::FileIo(f) => Box::new(f.worker(rng, thread)?),
+            Test::FileIo(f) => Box::new(f.worker(rng)?),
         })
     }
 }

@@ -62,7 +62,9 @@ impl Aio {
         Ok(Aio {
             ctx,
             iocbs: vec![Iocb::default(); backlog],
-            bufs: (0..backlog).map(|_| Buffer::new(len)).collect(),
+            bufs: (0..backlog)
+                .map(|_| Buffer::new(len))
+                .collect::<io::Result<_>>()?,
             free: (0..backlog).rev().collect(),
             in_flight: 0,
         })
@@ -71,7 +73,8 @@ impl Aio {
     /// Submit a read (`write` false) or a write of `len` bytes at `offset` of `fd`, first
     /// waiting for a completion when every slot is in flight.
     pub fn submit(&mut self, fd: i32, write: bool, offset: u64, len: usize) -> io::Result<()> {
-        if self.free.is_empty() {
+        // A wait a signal interrupted takes back no slot: wait again.
+        while self.free.is_empty() {
             self.reap(1)?;
         }
         let slot = self.free.pop().expect("a slot after reaping");
@@ -197,8 +200,11 @@ mod tests {
         f.read_exact_at(&mut block, 63 * 4096).unwrap();
         assert_eq!(block[250], 250);
         assert_eq!(block[251], 0);
+        // A read lands in its slot's buffer: the file's first block, 7s, over the pattern.
+        f.write_all_at(&[7u8; 4096], 0).unwrap();
         aio.submit(f.as_raw_fd(), false, 0, 4096).unwrap();
         aio.drain().unwrap();
+        assert!(aio.bufs.iter().any(|b| b.bytes().iter().all(|&x| x == 7)));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -54,8 +54,10 @@ impl Flags {
         }
     }
 
+    /// The open flags, with O_NOFOLLOW always: a `test_file.N` that is a link to another file
+    /// is refused, never emptied or written through.
     fn open_flags(self) -> i32 {
-        let mut f = 0;
+        let mut f = libc::O_NOFOLLOW;
         if self.sync {
             f |= libc::O_SYNC;
         }
@@ -92,14 +94,16 @@ pub fn open_all(
 }
 
 /// Make each of the `n` files `size` bytes, written `block` bytes at a time and synced; a file
-/// already that size is kept (`Reusing existing file`). Says each as sysbench does; the bytes
+/// already at least that size is kept (`Reusing existing file`). Says each as sysbench does; the bytes
 /// written.
 pub fn create_all(n: usize, size: u64, block: u64, flags: Flags) -> Result<u64> {
     let mut written = 0;
-    let buf = Buffer::new(block as usize);
+    let buf = Buffer::new(block as usize).map_err(|e| environment(e.to_string()))?;
     for i in 0..n {
         let path = name(i);
-        if std::fs::metadata(&path).is_ok_and(|m| m.len() == size) {
+        // At least that long, as sysbench reuses a file (a longer one is read and written
+        // only in its first `size` bytes).
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() >= size) {
             dbpress_core::outln!("Reusing existing file {path}");
             continue;
         }
@@ -150,18 +154,27 @@ unsafe impl Send for Buffer {}
 const ALIGN: usize = 4096;
 
 impl Buffer {
-    pub fn new(len: usize) -> Buffer {
-        let layout = std::alloc::Layout::from_size_align(len.max(1), ALIGN).expect("block size");
+    /// A buffer of `len` bytes; an error, not an abort, when the memory is not there (a
+    /// block size of gigabytes times the async backlog).
+    pub fn new(len: usize) -> std::io::Result<Buffer> {
+        let too_big = || {
+            std::io::Error::new(
+                std::io::ErrorKind::OutOfMemory,
+                format!("cannot allocate a buffer of {len} bytes: use a smaller --file-block-size (or --file-async-backlog, --file-merged-requests)"),
+            )
+        };
+        let layout =
+            std::alloc::Layout::from_size_align(len.max(1), ALIGN).map_err(|_| too_big())?;
         // SAFETY: a non-zero size with a valid alignment; zeroed, so initialised.
         let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
         if ptr.is_null() {
-            std::alloc::handle_alloc_error(layout);
+            return Err(too_big());
         }
         let mut b = Buffer { ptr, len };
         for (i, byte) in b.bytes_mut().iter_mut().enumerate() {
             *byte = (i % 251) as u8;
         }
-        b
+        Ok(b)
     }
 
     pub fn bytes(&self) -> &[u8] {
@@ -227,17 +240,19 @@ impl Map {
     }
 
     /// Copy `buf.len()` bytes at `offset` into `buf` (a read).
-    pub fn read(&self, offset: u64, buf: &mut [u8]) {
-        let at = self.range(offset, buf.len());
+    pub fn read(&self, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+        let at = self.range(offset, buf.len())?;
         // SAFETY: `range` keeps the copy inside the mapping; `buf` is a distinct allocation.
-        unsafe { std::ptr::copy_nonoverlapping(self.ptr.add(at), buf.as_mut_ptr(), buf.len()) }
+        unsafe { std::ptr::copy_nonoverlapping(self.ptr.add(at), buf.as_mut_ptr(), buf.len()) };
+        Ok(())
     }
 
     /// Copy `buf` into the file at `offset` (a write).
-    pub fn write(&self, offset: u64, buf: &[u8]) {
-        let at = self.range(offset, buf.len());
+    pub fn write(&self, offset: u64, buf: &[u8]) -> std::io::Result<()> {
+        let at = self.range(offset, buf.len())?;
         // SAFETY: as `read`, the other way.
-        unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr(), self.ptr.add(at), buf.len()) }
+        unsafe { std::ptr::copy_nonoverlapping(buf.as_ptr(), self.ptr.add(at), buf.len()) };
+        Ok(())
     }
 
     /// Write the mapping's dirty pages to the file and wait (what fsync is for a mapping).
@@ -249,10 +264,15 @@ impl Map {
         }
     }
 
-    fn range(&self, offset: u64, len: usize) -> usize {
+    fn range(&self, offset: u64, len: usize) -> std::io::Result<usize> {
         let at = offset as usize;
-        assert!(at + len <= self.len, "a request past the mapping's end");
-        at
+        if at.checked_add(len).is_none_or(|end| end > self.len) {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "a request past the mapping's end",
+            ));
+        }
+        Ok(at)
     }
 }
 

@@ -55,6 +55,15 @@ impl FileIo {
         let files = opts.int(FILE_NUM)? as usize;
         let block = opts.int(FILE_BLOCK_SIZE)?;
         let total = choices::total_size(opts)?;
+        // sysbench refuses a total of 0 only; dbpress any that leaves the files empty.
+        if total == 0 || (total / files as u64 == 0 && !is_sysbench()) {
+            return Err(refused(
+                format!("Invalid value for file-total-size: {total}"),
+                || {
+                    format!("--file-total-size={}: the {files} files would be empty; give at least {files} bytes", opts.text(FILE_TOTAL_SIZE))
+                },
+            ));
+        }
         let mode = choices::test_mode(opts)?;
         let (mmap, async_io) = choices::io_mode(opts)?;
         let flags = choices::extra_flags(opts)?;
@@ -253,11 +262,16 @@ impl FileIo {
             .collect()
     }
 
-    pub fn worker(&self, rng: Rng, thread: u32) -> DbResult<FileIoEvents> {
+    pub fn worker(&self, rng: Rng) -> DbResult<FileIoEvents> {
         let setup = |m: String| DbError::new(DbErrorKind::Setup, "fileio", m);
         self.mode().map_err(|e| setup(e.to_string()))?;
         let files = self.opened().map_err(|m| setup(m.to_string()))?.clone();
-        let len = (self.shape.block * self.shape.merged.max(1)) as usize;
+        let merged = if self.shape.mode.random() {
+            1
+        } else {
+            self.shape.merged.max(1)
+        };
+        let len = (self.shape.block * merged) as usize;
         let aio = self
             .async_backlog
             .map(|backlog| aio::Aio::new(backlog, len))
@@ -266,11 +280,13 @@ impl FileIo {
         Ok(FileIoEvents {
             files,
             plan: self.plan.clone(),
-            buf: Buffer::new(len),
+            buf: Buffer::new(len).map_err(|e| setup(e.to_string()))?,
             aio,
             rng,
             fsync_all: self.fsync_all,
-            fsync_end: self.fsync_end && !self.fsync_all && thread == 0 && self.shape.mode.writes(),
+            // Every thread that writes syncs every file after its own work, as sysbench's do,
+            // so no thread's last writes are left unsynced.
+            fsync_end: self.fsync_end && !self.fsync_all && self.shape.mode.writes(),
             fdatasync: self.fdatasync,
         })
     }
@@ -340,7 +356,7 @@ pub struct FileIoEvents {
     buf: Buffer,
     rng: Rng,
     fsync_all: bool,
-    /// This worker syncs every file when the run ends (one worker does).
+    /// This worker syncs every file when its work ends.
     fsync_end: bool,
     fdatasync: bool,
 }
@@ -358,8 +374,8 @@ impl FileIoEvents {
         }
         let map = self.files.maps.as_ref().map(|m| &m[r.file]);
         match (map, write) {
-            (Some(m), false) => m.read(r.offset, &mut self.buf.bytes_mut()[..len]),
-            (Some(m), true) => m.write(r.offset, &self.buf.bytes()[..len]),
+            (Some(m), false) => m.read(r.offset, &mut self.buf.bytes_mut()[..len])?,
+            (Some(m), true) => m.write(r.offset, &self.buf.bytes()[..len])?,
             (None, false) => f.read_exact_at(&mut self.buf.bytes_mut()[..len], r.offset)?,
             (None, true) => f.write_all_at(&self.buf.bytes()[..len], r.offset)?,
         }

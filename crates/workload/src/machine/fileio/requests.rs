@@ -142,11 +142,13 @@ impl Plan {
                 _ if (st.reads as f64) < s.rw_ratio * st.writes as f64 => Op::Read,
                 _ => Op::Write,
             };
+            let offset = block * s.block;
             Request {
                 op,
                 file,
-                offset: block * s.block,
-                len: s.block,
+                offset,
+                // A file smaller than a block is read and written whole, never past its end.
+                len: s.block.min(s.file_size - offset),
             }
         } else {
             let len = (s.block * s.merged.max(1)).min(s.file_size - st.offset);
@@ -223,6 +225,19 @@ mod tests {
             .collect();
         assert_eq!(offsets[8], (0, 0));
         assert!(offsets.iter().all(|&(f, o)| f < 2 && o < 64));
+    }
+
+    #[test]
+    fn a_random_request_on_a_file_smaller_than_a_block_stays_inside_it() {
+        let plan = Plan::new(Shape {
+            file_size: 10,
+            ..shape(Mode::RndRw)
+        });
+        let mut rng = Rng::new(3, 0);
+        for _ in 0..50 {
+            let r = plan.next(&mut rng);
+            assert!(r.op == Op::Sync || (r.offset == 0 && r.len == 10), "{r:?}");
+        }
     }
 
     #[test]
