@@ -303,6 +303,86 @@ fn issue_42_threads_and_mutex_keep_what_they_were_asked_in_the_result() {
     assert!(stderr(&o).contains("--mutex-num"), "{}", stderr(&o));
 }
 
+/// fileio runs over prepared files, each compared with sysbench's: every mode, the sync
+/// options, the flags, merged requests, threads, and each IO mode.
+const FILEIO_RUNS: &[&[&str]] = &[
+    &[
+        "--file-test-mode=rndrw",
+        "--time=2",
+        "--report-interval=1",
+        "run",
+    ],
+    &[
+        "--file-test-mode=seqrewr",
+        "--file-fsync-freq=10",
+        "--events=200",
+        "--time=0",
+        "run",
+    ],
+    &[
+        "--file-test-mode=seqrd",
+        "--file-merged-requests=4",
+        "--threads=2",
+        "--events=500",
+        "--time=0",
+        "run",
+    ],
+    &[
+        "--file-test-mode=rndrd",
+        "--file-block-size=4096",
+        "--events=500",
+        "--time=0",
+        "run",
+    ],
+    &[
+        "--file-test-mode=rndwr",
+        "--file-fsync-all=on",
+        "--file-fsync-mode=fdatasync",
+        "--events=100",
+        "--time=0",
+        "run",
+    ],
+    &[
+        "--file-test-mode=rndrw",
+        "--file-extra-flags=direct",
+        "--file-rw-ratio=2",
+        "--events=200",
+        "--time=0",
+        "run",
+    ],
+    &[
+        "--file-test-mode=rndrw",
+        "--file-fsync-freq=0",
+        "--file-fsync-end=off",
+        "--events=200",
+        "--time=0",
+        "run",
+    ],
+    &[
+        "--file-test-mode=rndrw",
+        "--file-io-mode=mmap",
+        "--events=300",
+        "--time=0",
+        "run",
+    ],
+    &[
+        "--file-test-mode=seqrd",
+        "--file-io-mode=mmap",
+        "--events=300",
+        "--time=0",
+        "run",
+    ],
+    &[
+        "--file-test-mode=rndrw",
+        "--file-io-mode=async",
+        "--file-async-backlog=8",
+        "--threads=2",
+        "--events=400",
+        "--time=0",
+        "run",
+    ],
+];
+
 #[test]
 fn issue_42_as_sysbench_fileio_prepares_runs_and_cleans_up_as_sysbench() {
     if !have_sysbench() {
@@ -332,83 +412,7 @@ fn issue_42_as_sysbench_fileio_prepares_runs_and_cleans_up_as_sysbench() {
         assert_eq!(len, 2 << 20, "test_file.{i}");
     }
     as_sysbench(&dir, &link, &with(&["prepare"]));
-    for more in [
-        &[
-            "--file-test-mode=rndrw",
-            "--time=2",
-            "--report-interval=1",
-            "run",
-        ][..],
-        &[
-            "--file-test-mode=seqrewr",
-            "--file-fsync-freq=10",
-            "--events=200",
-            "--time=0",
-            "run",
-        ][..],
-        &[
-            "--file-test-mode=seqrd",
-            "--file-merged-requests=4",
-            "--threads=2",
-            "--events=500",
-            "--time=0",
-            "run",
-        ][..],
-        &[
-            "--file-test-mode=rndrd",
-            "--file-block-size=4096",
-            "--events=500",
-            "--time=0",
-            "run",
-        ][..],
-        &[
-            "--file-test-mode=rndwr",
-            "--file-fsync-all=on",
-            "--file-fsync-mode=fdatasync",
-            "--events=100",
-            "--time=0",
-            "run",
-        ][..],
-        &[
-            "--file-test-mode=rndrw",
-            "--file-extra-flags=direct",
-            "--file-rw-ratio=2",
-            "--events=200",
-            "--time=0",
-            "run",
-        ][..],
-        &[
-            "--file-test-mode=rndrw",
-            "--file-fsync-freq=0",
-            "--file-fsync-end=off",
-            "--events=200",
-            "--time=0",
-            "run",
-        ][..],
-        &[
-            "--file-test-mode=rndrw",
-            "--file-io-mode=mmap",
-            "--events=300",
-            "--time=0",
-            "run",
-        ][..],
-        &[
-            "--file-test-mode=seqrd",
-            "--file-io-mode=mmap",
-            "--events=300",
-            "--time=0",
-            "run",
-        ][..],
-        &[
-            "--file-test-mode=rndrw",
-            "--file-io-mode=async",
-            "--file-async-backlog=8",
-            "--threads=2",
-            "--events=400",
-            "--time=0",
-            "run",
-        ][..],
-    ] {
+    for more in FILEIO_RUNS {
         as_sysbench(&dir, &link, &with(more));
     }
     // A sequential write is sysbench's creation test: it empties the files first, so 300

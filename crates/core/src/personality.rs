@@ -90,6 +90,16 @@ pub fn words(sysbench: impl FnOnce() -> String, dbpress: impl FnOnce() -> String
     }
 }
 
+/// A value an option cannot take: under sysbench's personality the `FATAL:` line sysbench
+/// prints for it (`sysbench`), else dbpress's usage error with the fix.
+pub fn refused(sysbench: String, dbpress: impl FnOnce() -> String) -> crate::error::Error {
+    if is_sysbench() {
+        crate::error::failed(sysbench)
+    } else {
+        crate::error::usage(dbpress())
+    }
+}
+
 /// sysbench's errors about the command line, which it prints on stderr without `FATAL:`.
 pub fn said_without_fatal(message: &str) -> bool {
     [

@@ -4,10 +4,10 @@
 //! `--memory-total-size` bytes (or `--time`). Its report is the operations and MiB per second.
 
 use crate::events::{EventGen, Exec};
-use dbpress_core::error::{environment, failed, usage, Error, Result};
+use dbpress_core::error::{environment, Error, Result};
 use dbpress_core::options::TextOpt;
 use dbpress_core::options::{size_bytes, OptionValues};
-use dbpress_core::personality::is_sysbench;
+use dbpress_core::personality::{is_sysbench, refused};
 use dbpress_core::rand::Rng;
 use dbpress_driver::DbResult;
 use dbpress_result::machine::MachineTest;
@@ -151,15 +151,6 @@ fn size_of(opts: &OptionValues, name: &str) -> Result<u64> {
         // sysbench reads what is not a size as 0 (for the total: no limit but --time).
         None if is_sysbench() => Ok(0),
         None => Err(not_a_size(name, text)),
-    }
-}
-
-/// A usage error, or under sysbench's personality the `FATAL:` line it prints for it.
-fn refused(sysbench: String, dbpress: impl FnOnce() -> String) -> Error {
-    if is_sysbench() {
-        failed(sysbench)
-    } else {
-        usage(dbpress())
     }
 }
 

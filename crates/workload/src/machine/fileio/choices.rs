@@ -4,18 +4,9 @@
 use super::files::Flags;
 use super::requests::Mode;
 use crate::machine::keys::*;
-use dbpress_core::error::{failed, usage, Error, Result};
+use dbpress_core::error::{usage, Result};
 use dbpress_core::options::{size_bytes, OptionValues};
-use dbpress_core::personality::is_sysbench;
-
-/// A usage error, or under sysbench's personality the `FATAL:` line it prints for it.
-pub fn refused(sysbench: String, dbpress: impl FnOnce() -> String) -> Error {
-    if is_sysbench() {
-        failed(sysbench)
-    } else {
-        usage(dbpress())
-    }
-}
+use dbpress_core::personality::{is_sysbench, refused};
 
 /// `--file-total-size` in bytes (sysbench reads what is not a size as 0).
 pub fn total_size(opts: &OptionValues) -> Result<u64> {

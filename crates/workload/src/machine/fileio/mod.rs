@@ -12,10 +12,10 @@ mod files;
 pub mod requests;
 
 use crate::events::{EventGen, Exec};
-use choices::refused;
+
 use dbpress_core::error::{environment, Result};
 use dbpress_core::options::OptionValues;
-use dbpress_core::personality::is_sysbench;
+use dbpress_core::personality::{is_sysbench, refused};
 use dbpress_core::rand::Rng;
 use dbpress_driver::{DbError, DbErrorKind, DbResult};
 use dbpress_result::machine::MachineTest;
