@@ -7,6 +7,7 @@ use crate::cli;
 use dbpress_config::Command as RunCommand;
 use dbpress_core::error::{usage, Result};
 use dbpress_core::options::OptionValues;
+use dbpress_workload::script::client::QueryMode;
 
 /// What `dbpress script` was asked to do.
 #[derive(Debug)]
@@ -17,6 +18,8 @@ pub struct Args {
     pub defines: Vec<(String, String)>,
     pub scale: Option<u64>,
     pub per_client: Option<u64>,
+    /// `-M`: values pasted into the text (simple) or bound (prepared, the default here).
+    pub mode: QueryMode,
     /// The target came from pgbench's `-h -p -U DBNAME`.
     pub pgbench_connection: bool,
     pub opts: OptionValues,
@@ -180,6 +183,7 @@ pub fn parse_args(raw: &[String]) -> Result<Args> {
         defines: Vec::new(),
         scale: None,
         per_client: None,
+        mode: QueryMode::Prepared,
         pgbench_connection: false,
         opts: OptionValues::default(),
     };
@@ -273,7 +277,7 @@ impl Scan {
             }
             "-T" => self.pass.push(format!("--time={v}")),
             "-t" | "--transactions" => a.per_client = Some(num(&v, "-t")?),
-            "-M" | "--protocol" => protocol(&v)?,
+            "-M" | "--protocol" => a.mode = protocol(&v)?,
             "--random-seed" => self.pass.push(format!(
                 "--rand-seed={}",
                 pgbench_flags::random_seed(&v).map_err(usage)?
@@ -322,13 +326,14 @@ impl Scan {
     }
 }
 
-/// `-M`: dbpress always binds, as pgbench's prepared and extended protocols do.
-fn protocol(v: &str) -> Result<()> {
+/// `-M`: simple pastes values into the SQL text as pgbench does; extended and prepared bind
+/// them to statements prepared once per session.
+fn protocol(v: &str) -> Result<QueryMode> {
     match v {
-        "prepared" | "extended" => Ok(()),
-        "simple" => Err(usage(
-            "-M simple pastes values into the SQL text; dbpress scripts always bind :variables as parameters (use -M prepared)",
-        )),
-        other => Err(usage(format!("unknown -M '{other}': use prepared"))),
+        "prepared" | "extended" => Ok(QueryMode::Prepared),
+        "simple" => Ok(QueryMode::Simple),
+        other => Err(usage(format!(
+            "unknown -M '{other}': use simple, extended or prepared"
+        ))),
     }
 }

@@ -25,7 +25,7 @@ use dbpress_workload::script::workload::Tables;
 use dbpress_workload::script::{builtin, expr, parse, workload};
 use dbpress_workload::Context;
 use dbpress_workload::Workload;
-use expr::Num;
+use expr::Value;
 use parse::Script;
 use std::collections::HashMap;
 use std::io::Write;
@@ -51,7 +51,7 @@ fn load_scripts(a: &Args) -> Result<Vec<Script>> {
     for (path, w) in &a.files {
         let text = std::fs::read_to_string(path)
             .map_err(|e| usage(format!("cannot read script {path}: {e}")))?;
-        out.push(parse::parse(path, &text, *w).map_err(usage)?);
+        out.push(parse::parse(path, &text, *w).map_err(|e| usage(parse::one_line(&e)))?);
     }
     for (name, w) in &a.builtins {
         let text = builtin::script(name).ok_or_else(|| {
@@ -60,7 +60,7 @@ fn load_scripts(a: &Args) -> Result<Vec<Script>> {
                 builtin_names()
             ))
         })?;
-        out.push(parse::parse(name, text, *w).map_err(usage)?);
+        out.push(parse::parse(name, text, *w).map_err(|e| usage(parse::one_line(&e)))?);
     }
     if out.is_empty() && a.command == RunCommand::Run {
         out.push(
@@ -86,14 +86,6 @@ fn lifecycle(w: &workload::ScriptWorkload, command: RunCommand, ctx: &Context<'_
         _ => w.cleanup(ctx)?,
     }
     Ok(0)
-}
-
-/// -D values: integers and floats as numbers, anything else as text.
-fn define_value(v: &str) -> Num {
-    v.parse::<i64>()
-        .map(Num::Int)
-        .or_else(|_| v.parse::<f64>().map(Num::Float))
-        .unwrap_or_else(|_| Num::Str(v.to_string()))
 }
 
 /// Help, or pgbench's --show-script, which it takes without anything else (so does dbpress,
@@ -128,22 +120,26 @@ fn help_or_show_script(raw: &[String]) -> Result<Option<u8>> {
     Ok(Some(0))
 }
 
-/// The variables every client starts with: -D values, random_seed and default_seed.
-fn globals(a: &Args, seed: u64) -> HashMap<String, Num> {
-    let mut globals: HashMap<String, Num> = a
+/// The variables every client starts with: -D values (text, read when used, as pgbench
+/// keeps them), random_seed, and default_seed drawn as pgbench draws it for `clients`.
+fn globals(a: &Args, seed: u64, clients: u32) -> HashMap<String, Value> {
+    let mut globals: HashMap<String, Value> = a
         .defines
         .iter()
-        .map(|(k, v)| (k.clone(), define_value(v)))
+        .map(|(k, v)| (k.clone(), Value::Text(v.clone())))
         .collect();
-    globals.insert("random_seed".into(), Num::Int(seed as i64));
+    let seeds = expr::prng::RunSeeds::new(seed, clients as usize);
+    globals
+        .entry("random_seed".into())
+        .or_insert(Value::Int(seed as i64));
     globals
         .entry("default_seed".into())
-        .or_insert(Num::Int((seed.rotate_left(17) >> 1) as i64));
+        .or_insert(Value::Int(seeds.default_seed() as i64));
     globals
 }
 
 /// Unknown variables are found before connecting, with the script and line that use them.
-fn check_variables(scripts: &[Script], globals: &HashMap<String, Num>) -> Result<()> {
+fn check_variables(scripts: &[Script], globals: &HashMap<String, Value>) -> Result<()> {
     let known = |n: &str| globals.contains_key(n) || n == "scale" || n == "client_id";
     for s in scripts {
         if let Some((name, line)) = parse::free_variables(s)
@@ -176,7 +172,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
     if a.pgbench_connection {
         cfg.connection.flags = ConnectionFlags::Pgbench;
     }
-    let mut globals = globals(&a, cfg.keys.seed);
+    let mut globals = globals(&a, cfg.keys.seed, cfg.shape.threads);
     check_variables(&scripts, &globals)?;
     let driver = make_driver(&cfg)?;
     let ctx = Context {
@@ -206,8 +202,9 @@ pub fn main(raw: &[String]) -> Result<u8> {
                 None if a.uses_builtin_tables() => pgbench_tables::scale(&ctx)?,
                 None => 1,
             };
-            globals.insert("scale".into(), Num::Int(scale as i64));
-            let w = workload::ScriptWorkload::new(scripts, globals);
+            globals.insert("scale".into(), Value::Int(scale as i64));
+            let w =
+                workload::ScriptWorkload::new(scripts, globals).in_mode(a.mode, cfg.shape.threads);
             run_scripts(&a, &cfg, levels.as_deref(), w, raw)
         }
     }
@@ -246,10 +243,10 @@ fn run_scripts(
     };
     // `-c 1,2,4`: one step per client count, each with its own connections.
     let build = |_: &RunConfig| -> Result<Box<dyn Workload>> {
-        Ok(Box::new(workload::ScriptWorkload::new(
-            w.scripts.clone(),
-            w.globals.clone(),
-        )))
+        Ok(Box::new(
+            workload::ScriptWorkload::new(w.scripts.clone(), w.globals.clone())
+                .in_mode(w.mode, w.clients),
+        ))
     };
     crate::sweep::run("script", &a.opts, levels, &args, &build, &|cfg| {
         per_client(a, cfg)
@@ -287,7 +284,7 @@ fn run_single(
     if cfg.reporting.format == OutputFormat::Text {
         let names: Vec<String> = w.scripts.iter().map(|s| s.name.clone()).collect();
         let scale = match w.globals.get("scale") {
-            Some(Num::Int(n)) => *n,
+            Some(Value::Int(n)) => *n,
             _ => 1,
         };
         dbpress_core::out!(

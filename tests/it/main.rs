@@ -15,6 +15,8 @@ mod compare;
 mod compression;
 /// The same driver tests against every engine.
 mod conformance;
+/// Issue 42: pgbench's script language against PostgreSQL's own pgbench.
+mod dropin_pgbench;
 /// Issue 42: dbpress as sysbench (a link, or --compat), its text against the real one's.
 mod dropin_sysbench;
 /// The dry-run driver: dbpress's own machinery without a server.

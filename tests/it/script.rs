@@ -30,7 +30,10 @@ fn script_errors_name_file_and_line_before_connecting() {
     for (file, want) in [
         (
             &bad,
-            format!("{}:2: random takes 2 argument(s), got 1", bad.display()),
+            format!(
+                "{}:2: unexpected number of arguments (random) in command \"set\", at column 16",
+                bad.display()
+            ),
         ),
         (
             &unset,
@@ -53,10 +56,10 @@ fn script_errors_name_file_and_line_before_connecting() {
         "{}",
         stderr(&o)
     );
-    let o = dbpress(&["script", "run", "-M", "simple", nowhere[0], nowhere[1]]);
+    let o = dbpress(&["script", "run", "-M", "simpel", nowhere[0], nowhere[1]]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("always bind :variables as parameters"),
+        stderr(&o).contains("unknown -M 'simpel': use simple, extended or prepared"),
         "{}",
         stderr(&o)
     );

@@ -150,6 +150,8 @@ struct Prepared {
     name: Option<String>,
     param_types: Vec<u32>,
     returns_rows: bool,
+    /// Its result's column names (from the Describe when it was parsed).
+    columns: Vec<String>,
 }
 
 pub struct PgWire {
@@ -188,6 +190,7 @@ impl Connection for PgWire {
             name: None,
             param_types: Vec::new(),
             returns_rows: false,
+            columns: Vec::new(),
         });
         let i = self.stmts.len() - 1;
         if !self.text_mode {
@@ -205,6 +208,7 @@ impl Connection for PgWire {
             name: None,
             param_types: Vec::new(),
             returns_rows: false,
+            columns: Vec::new(),
         });
         Ok(StmtHandle(self.stmts.len() as u32 - 1))
     }
@@ -229,6 +233,9 @@ impl Connection for PgWire {
         let p = &self.stmts[stmt.0 as usize];
         if p.name.is_none() {
             return self.simple_template(stmt, params, Sink::Typed(rows));
+        }
+        if rows.wants_names() {
+            rows.name_columns(p.columns.iter().map(String::as_bytes));
         }
         let returns_rows = p.returns_rows;
         self.send_execute(stmt, params, true)?;

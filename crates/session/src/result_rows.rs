@@ -13,6 +13,9 @@ enum Cell {
     Bytes(u32, u32),
 }
 
+/// A row as (column name, text; None for NULL), for scripts that keep rows by name.
+pub type NamedRow = Vec<(String, Option<String>)>;
+
 /// The rows of one result, row after row.
 #[derive(Debug, Default)]
 pub struct ResultRows {
@@ -21,6 +24,10 @@ pub struct ResultRows {
     text: Vec<u8>,
     /// A dry run's answer: one row whose every cell reads as 1 (see `dry_run`).
     wildcard: bool,
+    /// Column names, kept only when asked for (`names.rs`).
+    names: Option<Vec<String>>,
+    /// Each earlier result set's last row, as (column, text), when asked for.
+    earlier: Option<Vec<NamedRow>>,
 }
 
 impl ResultRows {
@@ -30,6 +37,7 @@ impl ResultRows {
 
     /// Empty it for a result of `columns` columns.
     pub fn start(&mut self, columns: usize) {
+        self.keep_last_row();
         self.columns = columns;
         self.cells.clear();
         self.text.clear();
@@ -175,6 +183,8 @@ fn parse_scaled(s: &[u8], scale: u32) -> Option<i64> {
     }
     Some(if neg { -v } else { v })
 }
+
+mod names;
 
 #[cfg(test)]
 mod tests {

@@ -35,6 +35,7 @@ impl PgWire {
         io.flush().map_err(lost)?;
         let mut types = Vec::new();
         let mut rows = false;
+        let mut columns = Vec::new();
         let mut err = None;
         loop {
             let (tag, body) = next_or(&mut self.io, &mut err)?;
@@ -47,7 +48,13 @@ impl PgWire {
                         .map(|c| u32::from_be_bytes([c[0], c[1], c[2], c[3]]))
                         .collect()
                 }
-                b'T' => rows = true,
+                b'T' => {
+                    rows = true;
+                    columns = column_names(body)
+                        .into_iter()
+                        .map(|n| String::from_utf8_lossy(n).into_owned())
+                        .collect();
+                }
                 b'E' if err.is_none() => err = Some(error_response(body)),
                 b'Z' => break,
                 _ => {}
@@ -60,6 +67,7 @@ impl PgWire {
         p.name = Some(name);
         p.param_types = types;
         p.returns_rows = rows;
+        p.columns = columns;
         Ok(())
     }
 
@@ -79,6 +87,9 @@ impl PgWire {
                     // Typed rows keep the last result set, as the extended protocol's do.
                     if let Sink::Typed(rows) = &mut sink {
                         rows.start(0);
+                        if rows.wants_names() {
+                            rows.name_columns(column_names(body));
+                        }
                     }
                 }
                 b'D' => match &mut sink {
@@ -118,6 +129,23 @@ impl PgWire {
         self.text_buf = buf;
         r
     }
+}
+
+/// The column names a RowDescription gives (each a name, then 18 bytes of type facts).
+pub(super) fn column_names(body: &[u8]) -> Vec<&[u8]> {
+    let n = body
+        .get(..2)
+        .map_or(0, |b| u16::from_be_bytes([b[0], b[1]]) as usize);
+    let mut names = Vec::with_capacity(n);
+    let mut at = 2;
+    for _ in 0..n {
+        let Some(len) = body.get(at..).and_then(|b| b.iter().position(|&c| c == 0)) else {
+            break;
+        };
+        names.push(&body[at..at + len]);
+        at += len + 1 + 18;
+    }
+    names
 }
 
 /// A DataRow's text-format values into `rows`; None if the message is malformed.

@@ -1,22 +1,31 @@
-//! Scripts as a workload: each event picks a script by weight and runs its commands; `\set`
-//! updates the client's variables, SQL runs as a server-side prepared statement with `:names`
-//! bound as parameters, `\sleep` sleeps inside the event.
+//! Scripts as a workload: each event picks a script by weight (with pgbench's draw) and runs
+//! it on the session's [`Client`]: SQL pasted as text (simple mode) or as prepared statements
+//! with `:names` bound, branches taken, `\gset` kept.
 
-use super::expr::{self, Env, Num};
-use super::parse::{Command, Script, Sleep};
+use super::client::{Client, QueryMode, Ready, Slot, SqlTarget};
+use super::expr::prng::{PgPrng, RunSeeds};
+use super::expr::Value;
+use super::parse::{Command, Script};
 use super::pgbench_tables::{self, PgbenchTables};
 use super::run_once::run_once;
+use super::sql::Sql;
 use crate::events::{EventGen, Exec};
 use crate::workload::{Context, Workload};
 use dbpress_core::error::Result;
 use dbpress_core::rand::{Distribution, Rng};
-use dbpress_driver::{Connection, DbError, DbErrorKind, DbResult, Dialect, StmtHandle, Value};
+use dbpress_driver::{
+    Connection, DbResult, Dialect, ResultRows, SqlFamily, StmtHandle, Value as Param,
+};
 use std::collections::HashMap;
 
 pub struct ScriptWorkload {
     pub scripts: Vec<Script>,
     /// Variables every client starts with: -D values, scale, random_seed, default_seed.
-    pub globals: HashMap<String, Num>,
+    pub globals: HashMap<String, Value>,
+    /// How SQL is sent (pgbench's -M); prepared unless set.
+    pub mode: QueryMode,
+    /// How many clients the run has (pgbench seeds each client's sequence in turn).
+    pub clients: u32,
     kinds: &'static [&'static str],
     transactional: bool,
     /// What prepare and cleanup do (nothing for a run's workload).
@@ -33,10 +42,13 @@ pub enum Tables {
     Scripted { seed: u64 },
 }
 
-/// SQL sent as written, except pgbench's `END` (COMMIT's PostgreSQL alias, which MySQL lacks)
-/// and, in scripts that write, `BEGIN` as the dialect begins a write transaction (SQLite's
-/// BEGIN IMMEDIATE).
+/// SQL sent as written, except on other engines than PostgreSQL pgbench's `END` (COMMIT's
+/// PostgreSQL alias, which MySQL lacks) and, in scripts that write, `BEGIN` as the dialect
+/// begins a write transaction (SQLite's BEGIN IMMEDIATE).
 fn adapt(sql: &str, writes: bool, dialect: &Dialect) -> String {
+    if dialect.family == SqlFamily::Postgres {
+        return sql.to_string();
+    }
     let word = sql.trim().to_ascii_lowercase();
     match word.as_str() {
         "end" | "end transaction" => "COMMIT".into(),
@@ -48,23 +60,21 @@ fn adapt(sql: &str, writes: bool, dialect: &Dialect) -> String {
 }
 
 fn writes(s: &Script) -> bool {
-    s.commands.iter().any(|c| match c {
-        Command::Sql { text, .. } => {
-            let w = text.trim_start().to_ascii_lowercase();
-            ["insert", "update", "delete", "replace", "merge"]
-                .iter()
-                .any(|k| w.starts_with(k))
-        }
-        _ => false,
+    s.sql().any(|sql| {
+        let w = sql.text.trim_start().to_ascii_lowercase();
+        ["insert", "update", "delete", "replace", "merge"]
+            .iter()
+            .any(|k| w.starts_with(k))
     })
 }
 
 impl ScriptWorkload {
-    pub fn new(scripts: Vec<Script>, globals: HashMap<String, Num>) -> ScriptWorkload {
+    pub fn new(scripts: Vec<Script>, globals: HashMap<String, Value>) -> ScriptWorkload {
         let mut kinds = Vec::new();
         for s in &scripts {
-            for c in &s.commands {
-                if let Command::Sql { text, line, .. } = c {
+            for sql in s.sql() {
+                let (text, line) = (&sql.text, sql.line);
+                {
                     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
                     let short: String = one_line.chars().take(30).collect();
                     let more = if short.chars().count() < one_line.chars().count() {
@@ -79,15 +89,16 @@ impl ScriptWorkload {
             }
         }
         let transactional = scripts.iter().any(|s| {
-            s.commands.iter().any(|c| {
-                matches!(c, Command::Sql { text, .. }
-                    if text.trim().to_ascii_lowercase().starts_with("begin")
-                        || text.trim().to_ascii_lowercase().starts_with("start transaction"))
+            s.sql().any(|sql| {
+                let t = sql.text.trim().to_ascii_lowercase();
+                t.starts_with("begin") || t.starts_with("start transaction")
             })
         });
         ScriptWorkload {
             scripts,
             globals,
+            mode: QueryMode::Prepared,
+            clients: 1,
             kinds: Box::leak(kinds.into_boxed_slice()),
             transactional,
             tables: None,
@@ -97,6 +108,13 @@ impl ScriptWorkload {
     /// What prepare and cleanup make and drop.
     pub fn on_tables(mut self, tables: Tables) -> ScriptWorkload {
         self.tables = Some(tables);
+        self
+    }
+
+    /// Send SQL as pgbench's `-M` says.
+    pub fn in_mode(mut self, mode: QueryMode, clients: u32) -> ScriptWorkload {
+        self.mode = mode;
+        self.clients = clients.max(1);
         self
     }
 
@@ -169,135 +187,124 @@ impl Workload for ScriptWorkload {
         conn: &mut dyn Connection,
         dialect: &'static Dialect,
         thread: u32,
-        rng: Rng,
+        _rng: Rng,
         _dist: Distribution,
     ) -> DbResult<Box<dyn EventGen>> {
-        let mut plans = Vec::new();
+        let mut ready = Vec::new();
         let mut kind = 0u8;
         for s in &self.scripts {
-            let w = writes(s);
-            let mut steps = Vec::new();
-            for c in &s.commands {
-                steps.push(match c {
-                    Command::Set(name, e) => PreparedCommand::Set(name.clone(), e.clone()),
-                    Command::Sleep(sl) => PreparedCommand::Sleep(sl.clone()),
-                    Command::Sql { text, params, line } => {
-                        // The server's complaint names the statement by where it is written.
-                        let stmt = conn
-                            .prepare(&adapt(text, w, dialect))
-                            .map_err(|e| e.at(format!("{}:{line}", s.name)))?;
-                        let k = kind;
-                        kind += 1;
-                        PreparedCommand::Sql(k, stmt, params.clone())
-                    }
-                });
-            }
-            plans.push((s.weight, steps));
+            let (r, next) = prepare_script(s, conn, dialect, self.mode, kind)?;
+            kind = next;
+            ready.push(r);
         }
         let mut vars = self.globals.clone();
-        vars.insert("client_id".into(), Num::Int(i64::from(thread)));
-        let default_seed = match vars.get("default_seed") {
-            Some(Num::Int(s)) => *s as u64,
+        vars.insert("client_id".into(), Value::Int(i64::from(thread)));
+        let seed = match vars.get("random_seed") {
+            Some(Value::Int(s)) => *s as u64,
             _ => 0,
         };
+        let seeds = RunSeeds::new(seed, self.clients as usize);
         Ok(Box::new(ScriptEvents {
-            total_weight: plans.iter().map(|(w, _)| *w).sum(),
-            plans,
-            vars,
-            rng,
-            default_seed,
-            text: Vec::new(),
+            total_weight: self.scripts.iter().map(|s| i64::from(s.weight)).sum(),
+            ready,
+            choose: PgPrng::new(seeds.choose(thread as usize)),
+            client: Client::new(vars, PgPrng::new(seeds.client(thread as usize))),
         }))
     }
 }
 
-/// A script command made ready to run: its statement prepared on the session, its
-/// expression parsed once.
-enum PreparedCommand {
-    Set(String, expr::Expr),
-    Sleep(Sleep),
-    Sql(u8, StmtHandle, Vec<String>),
+/// A script made ready on a session: its SQL adapted to the engine and, in prepared mode,
+/// prepared; statement kinds numbered from `kind`. Gives the next free kind.
+fn prepare_script(
+    s: &Script,
+    conn: &mut dyn Connection,
+    dialect: &'static Dialect,
+    mode: QueryMode,
+    mut kind: u8,
+) -> DbResult<(Ready, u8)> {
+    let w = writes(s);
+    let mut script = s.clone();
+    let mut sql = Vec::with_capacity(script.commands.len());
+    for c in &mut script.commands {
+        let Command::Sql(q) = c else {
+            sql.push(None);
+            continue;
+        };
+        let adapted = adapt(&q.text, w, dialect);
+        if adapted != q.text {
+            let store = q.store.take();
+            *q = Sql::new(&adapted, q.line);
+            q.store = store;
+        }
+        let slot = match mode {
+            QueryMode::Simple => Slot::Text,
+            // Prepared before the run, so a bad statement stops it at once; the server's
+            // complaint names the statement by where it is written.
+            QueryMode::Prepared => Slot::Prepared(
+                conn.prepare(&q.bound().0)
+                    .map_err(|e| e.at(format!("{}:{}", s.name, q.line)))?,
+            ),
+        };
+        sql.push(Some((kind, slot)));
+        kind += 1;
+    }
+    Ok((Ready { script, sql }, kind))
 }
 
 struct ScriptEvents {
-    plans: Vec<(u32, Vec<PreparedCommand>)>,
-    total_weight: u32,
-    vars: HashMap<String, Num>,
-    rng: Rng,
-    default_seed: u64,
-    /// Text of float and string parameters, rebuilt per statement.
-    text: Vec<String>,
+    ready: Vec<Ready>,
+    total_weight: i64,
+    /// Which script each event runs (pgbench's per-thread choice sequence).
+    choose: PgPrng,
+    client: Client,
 }
 
-fn script_error(msg: String) -> DbError {
-    DbError::new(DbErrorKind::Input, "script", msg)
+impl SqlTarget for Exec<'_> {
+    fn prepare(&mut self, sql: &str) -> DbResult<StmtHandle> {
+        self.conn.prepare(sql)
+    }
+
+    fn text(&mut self, kind: u8, sql: &str, rows: Option<&mut ResultRows>) -> DbResult<()> {
+        match rows {
+            Some(r) => self.run_query_rows(kind, sql, r).map(|_| ()),
+            None => self.run_query(kind, sql),
+        }
+    }
+
+    fn bound(
+        &mut self,
+        kind: u8,
+        stmt: StmtHandle,
+        params: &[Param<'_>],
+        rows: Option<&mut ResultRows>,
+    ) -> DbResult<()> {
+        match rows {
+            Some(r) => self.run_rows(kind, stmt, params, r).map(|_| ()),
+            None => self.run(kind, stmt, params),
+        }
+    }
+}
+
+/// pgbench's pick: a uniform draw over the total weight, scripts taken in order.
+fn choose(rng: &mut PgPrng, ready: &[Ready], total: i64) -> usize {
+    if ready.len() < 2 {
+        return 0;
+    }
+    let mut w = rng.uniform(0, total - 1);
+    for (i, r) in ready.iter().enumerate() {
+        w -= i64::from(r.script.weight);
+        if w < 0 {
+            return i;
+        }
+    }
+    ready.len() - 1
 }
 
 impl EventGen for ScriptEvents {
     fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
-        let mut pick = self.rng.uniform(1, self.total_weight.max(1));
-        let mut chosen = 0;
-        for (i, (w, _)) in self.plans.iter().enumerate() {
-            if pick <= *w {
-                chosen = i;
-                break;
-            }
-            pick -= w;
-        }
-        let steps = &self.plans[chosen].1;
-        for step in steps {
-            match step {
-                PreparedCommand::Set(name, e) => {
-                    let vars = &self.vars;
-                    let lookup = |n: &str| vars.get(n).cloned();
-                    let mut env = Env {
-                        vars: &lookup,
-                        rng: &mut self.rng,
-                        default_seed: self.default_seed,
-                    };
-                    let v = expr::eval(e, &mut env)
-                        .map_err(|m| script_error(format!("\\set {name}: {m}")))?;
-                    // Set in place: a variable set on every event allocates its name once.
-                    match self.vars.get_mut(name) {
-                        Some(slot) => *slot = v,
-                        None => {
-                            self.vars.insert(name.clone(), v);
-                        }
-                    }
-                }
-                PreparedCommand::Sleep(s) => {
-                    let micros = match s {
-                        Sleep::Micros(m) => *m,
-                        Sleep::Var(n, unit) => match self.vars.get(n) {
-                            Some(Num::Int(v)) => (*v).max(0) as u64 * unit,
-                            Some(Num::Float(f)) => (f.max(0.0) * *unit as f64) as u64,
-                            _ => return Err(script_error(format!("\\sleep :{n}: not a number"))),
-                        },
-                    };
-                    std::thread::sleep(std::time::Duration::from_micros(micros));
-                }
-                PreparedCommand::Sql(kind, stmt, names) => {
-                    self.text.clear();
-                    for n in names {
-                        match self.vars.get(n) {
-                            Some(Num::Float(f)) => self.text.push(f.to_string()),
-                            Some(Num::Str(s)) => self.text.push(s.clone()),
-                            Some(Num::Int(_)) => {}
-                            None => return Err(script_error(format!("variable :{n} is not set"))),
-                        }
-                    }
-                    let mut texts = self.text.iter();
-                    let params: Vec<Value<'_>> = names
-                        .iter()
-                        .map(|n| match self.vars.get(n) {
-                            Some(Num::Int(i)) => Value::Int(*i),
-                            _ => Value::Str(texts.next().map_or(&[][..], |s| s.as_bytes())),
-                        })
-                        .collect();
-                    exec.run(*kind, *stmt, &params)?;
-                }
-            }
-        }
-        Ok(())
+        let no = choose(&mut self.choose, &self.ready, self.total_weight);
+        self.client
+            .run(no, &mut self.ready[no], exec)
+            .map_err(|a| a.into_db_error())
     }
 }

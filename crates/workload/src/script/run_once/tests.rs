@@ -6,7 +6,7 @@ use crate::workload::Workload;
 
 fn workload(name: &str, text: &str) -> ScriptWorkload {
     let script = parse::parse(name, text, 1).unwrap();
-    let globals = HashMap::from([("rows".to_string(), Num::Int(3))]);
+    let globals = HashMap::from([("rows".to_string(), Value::Int(3))]);
     ScriptWorkload::new(vec![script], globals).on_tables(Tables::Scripted { seed: 7 })
 }
 

@@ -1,0 +1,371 @@
+//! One client running pgbench scripts: its variables, its random sequence, and a script's
+//! commands run in order with `\if` branches taken, `\gset`/`\aset` storing what queries
+//! returned, `\shell`/`\setshell` run through `sh -c`, and `\sleep`. SQL goes wherever a
+//! [`SqlTarget`] sends it: the measured executor in a run, a bare session for prepare.
+
+mod shell;
+
+use super::expr::{self, eval::truth, prng::PgPrng, Value};
+use super::parse::{Command, Script, Sleep};
+use super::sql::{Sql, Store};
+use dbpress_driver::{DbError, DbErrorKind, DbResult, ResultRows, StmtHandle, Value as Param};
+use std::collections::HashMap;
+
+/// How SQL reaches the server (pgbench's `-M`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueryMode {
+    /// The text with values pasted in, by the simple protocol.
+    Simple,
+    /// `:name`s bound as parameters of a statement prepared once per session.
+    Prepared,
+}
+
+/// Where a client's SQL goes.
+pub trait SqlTarget {
+    /// Prepare a statement (`?` for each parameter) on the session.
+    fn prepare(&mut self, sql: &str) -> DbResult<StmtHandle>;
+    /// Text SQL (simple mode): statement kind `kind`, rows kept when `rows` is given.
+    fn text(&mut self, kind: u8, sql: &str, rows: Option<&mut ResultRows>) -> DbResult<()>;
+    /// A prepared statement with its parameters.
+    fn bound(
+        &mut self,
+        kind: u8,
+        stmt: StmtHandle,
+        params: &[Param<'_>],
+        rows: Option<&mut ResultRows>,
+    ) -> DbResult<()>;
+}
+
+/// How one SQL command is sent on a session.
+#[derive(Clone, Copy, Debug)]
+pub enum Slot {
+    /// As text, values pasted (simple mode).
+    Text,
+    /// Prepared on first use (pgbench's prepared mode prepares lazily).
+    Unprepared,
+    Prepared(StmtHandle),
+}
+
+/// A script's SQL made ready for one session: a statement kind for each SQL command, and how
+/// it is sent.
+pub struct Ready {
+    pub script: Script,
+    /// Per command: (statement kind, slot) for SQL commands.
+    pub sql: Vec<Option<(u8, Slot)>>,
+}
+
+pub struct Client {
+    pub vars: HashMap<String, Value>,
+    pub rng: PgPrng,
+    rows: ResultRows,
+    text: String,
+    param_text: Vec<String>,
+}
+
+/// Why a client stopped: the command (1-based) and its kind, and the message.
+#[derive(Debug)]
+pub struct Abort {
+    pub command: usize,
+    pub what: &'static str,
+    pub message: String,
+    /// What the command is, for a one-line message (`\\set z`, `\\sleep`).
+    pub subject: String,
+    /// The server's error, when SQL failed.
+    pub db: Option<DbError>,
+}
+
+impl Abort {
+    fn meta(command: usize, what: &'static str, message: String) -> Abort {
+        Abort {
+            command,
+            what,
+            message,
+            subject: format!("\\{what}"),
+            db: None,
+        }
+    }
+
+    fn about(mut self, subject: String) -> Abort {
+        self.subject = subject;
+        self
+    }
+
+    /// As a session error, in one line (the run counts and reports it); SQL errors stay the
+    /// server's.
+    pub fn into_db_error(self) -> DbError {
+        match self.db {
+            Some(e) => e,
+            None => DbError::new(
+                DbErrorKind::Input,
+                "script",
+                format!("{}: {}", self.subject, self.message),
+            ),
+        }
+    }
+
+    /// pgbench's second line about it: `… ; evaluation of meta-command failed`.
+    pub fn pgbench_line(&self, client: u32, script: usize) -> String {
+        let why = match self.what {
+            "set" | "if" | "elif" => "evaluation of meta-command failed",
+            _ => "execution of meta-command failed",
+        };
+        format!(
+            "client {client} aborted in command {} ({}) of script {script}; {why}",
+            self.command - 1,
+            self.what
+        )
+    }
+}
+
+impl Client {
+    pub fn new(vars: HashMap<String, Value>, rng: PgPrng) -> Client {
+        Client {
+            vars,
+            rng,
+            rows: ResultRows::new(),
+            text: String::new(),
+            param_text: Vec::new(),
+        }
+    }
+
+    fn eval(&mut self, e: &expr::Expr, at: (usize, usize)) -> Result<Value, String> {
+        let mut env = expr::Env {
+            vars: &self.vars,
+            rng: &mut self.rng,
+            at,
+        };
+        expr::eval(e, &mut env)
+    }
+
+    fn set(&mut self, name: &str, v: Value) {
+        match self.vars.get_mut(name) {
+            Some(slot) => *slot = v,
+            None => {
+                self.vars.insert(name.to_string(), v);
+            }
+        }
+    }
+
+    /// Run script number `no` once: its commands in order, branches taken.
+    pub fn run(
+        &mut self,
+        no: usize,
+        ready: &mut Ready,
+        target: &mut dyn SqlTarget,
+    ) -> Result<(), Abort> {
+        let cmds = &ready.script.commands;
+        let mut pc = 0;
+        while pc < cmds.len() {
+            let at = (no, pc + 1);
+            pc = match &cmds[pc] {
+                Command::Set(name, e) => {
+                    let v = self.eval(e, at).map_err(|m| {
+                        Abort::meta(pc + 1, "set", m).about(format!("\\set {name}"))
+                    })?;
+                    self.set(name, v);
+                    pc + 1
+                }
+                Command::If { cond, next } => self.branch(cond, pc, *next, at, "if")?,
+                Command::Elif { end, .. } | Command::Else { end } => *end,
+                Command::EndIf => pc + 1,
+                Command::Sleep(s) => {
+                    let micros = self.sleep_micros(s).map_err(|m| Abort::meta(pc + 1, "sleep", m))?;
+                    std::thread::sleep(std::time::Duration::from_micros(micros));
+                    pc + 1
+                }
+                Command::Shell(words) => {
+                    shell::run(&words_text(words, &self.vars).map_err(|m| Abort::meta(pc + 1, "shell", m))?)
+                        .map_err(|m| Abort::meta(pc + 1, "shell", m))?;
+                    pc + 1
+                }
+                Command::SetShell(name, words) => {
+                    let line = words_text(words, &self.vars).map_err(|m| Abort::meta(pc + 1, "setshell", m))?;
+                    let v = shell::output_int(&line).map_err(|m| Abort::meta(pc + 1, "setshell", m))?;
+                    self.set(name, Value::Int(v));
+                    pc + 1
+                }
+                Command::Sql(sql) => {
+                    let slot = ready.sql[pc].as_mut();
+                    self.sql(sql, slot, target).map_err(|e| Abort {
+                        command: pc + 1,
+                        what: "SQL",
+                        message: e.message.clone(),
+                        subject: format!("line {}", sql.line),
+                        db: Some(e),
+                    })?;
+                    pc + 1
+                }
+                Command::StartPipeline | Command::SyncPipeline | Command::EndPipeline => {
+                    return Err(Abort::meta(
+                        pc + 1,
+                        "pipeline",
+                        "pipelines are not run yet: dbpress sends each statement and waits for it (#42)".into(),
+                    ))
+                }
+            };
+        }
+        Ok(())
+    }
+
+    /// After a false `\if` or `\elif` test at `pc`: the next branch whose test holds, an
+    /// `\else`, or the `\endif`; where to go on.
+    fn branch(
+        &mut self,
+        cond: &expr::Expr,
+        pc: usize,
+        next: usize,
+        at: (usize, usize),
+        what: &'static str,
+    ) -> Result<usize, Abort> {
+        let v = self
+            .eval(cond, at)
+            .map_err(|m| Abort::meta(pc + 1, what, m))?;
+        if truth(&v) {
+            return Ok(pc + 1);
+        }
+        Ok(next)
+    }
+
+    fn sleep_micros(&self, s: &Sleep) -> Result<u64, String> {
+        match s {
+            Sleep::Micros(m) => Ok(*m),
+            Sleep::Var(name, unit) => {
+                let v = self
+                    .vars
+                    .get(name)
+                    .ok_or_else(|| format!("sleep: undefined variable \"{name}\""))?;
+                // pgbench reads the value's leading integer, as atoi does.
+                let text = v.to_sql_text();
+                let t = text.trim_start();
+                let end = t
+                    .char_indices()
+                    .find(|(i, c)| !(c.is_ascii_digit() || (*i == 0 && (*c == '-' || *c == '+'))))
+                    .map_or(t.len(), |(i, _)| i);
+                let n: i64 = t[..end].parse().unwrap_or(0);
+                Ok(n.max(0) as u64 * unit)
+            }
+        }
+    }
+
+    fn sql(
+        &mut self,
+        sql: &Sql,
+        slot: Option<&mut (u8, Slot)>,
+        target: &mut dyn SqlTarget,
+    ) -> DbResult<()> {
+        let (kind, stmt) = match slot {
+            None => (0, None),
+            Some((kind, Slot::Text)) => (*kind, None),
+            Some((kind, Slot::Prepared(h))) => (*kind, Some(*h)),
+            Some((kind, slot @ Slot::Unprepared)) => {
+                let h = target.prepare(&sql.bound().0)?;
+                *slot = Slot::Prepared(h);
+                (*kind, Some(h))
+            }
+        };
+        let rows = match &sql.store {
+            Some(store) => {
+                self.rows.want_names(matches!(store, Store::Every(_)));
+                Some(&mut self.rows)
+            }
+            None => None,
+        };
+        match stmt {
+            None => {
+                let vars = &self.vars;
+                sql.substituted(&mut self.text, |name, out| match vars.get(name) {
+                    Some(v) => {
+                        out.push_str(&v.to_sql_text());
+                        true
+                    }
+                    None => false,
+                });
+                target.text(kind, &self.text, rows)?;
+            }
+            Some(stmt) => {
+                let (_, names) = sql.bound();
+                self.param_text.clear();
+                for n in &names {
+                    let text = self.vars.get(n).map(Value::to_sql_text);
+                    self.param_text.push(text.unwrap_or_default());
+                }
+                // An undefined variable is sent as NULL, as pgbench sends it.
+                let params: Vec<Param<'_>> = names
+                    .iter()
+                    .zip(&self.param_text)
+                    .map(|(n, t)| match self.vars.get(n) {
+                        Some(Value::Int(i)) => Param::Int(*i),
+                        None => Param::Null,
+                        _ => Param::Str(t.as_bytes()),
+                    })
+                    .collect();
+                target.bound(kind, stmt, &params, rows)?;
+            }
+        }
+        match &sql.store {
+            Some(Store::Last(prefix)) => self.store_last(prefix),
+            Some(Store::Every(prefix)) => {
+                self.store_every(prefix);
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// `\gset`: the last result must be exactly one row; each column becomes a variable.
+    fn store_last(&mut self, prefix: &str) -> DbResult<()> {
+        let n = self.rows.len();
+        if n != 1 {
+            return Err(DbError::new(
+                DbErrorKind::Input,
+                "script",
+                format!("expected one row, got {n}"),
+            ));
+        }
+        for c in 0..self.rows.names().len() {
+            let name = format!("{prefix}{}", self.rows.names()[c]);
+            let v = self.rows.text(0, c).map_or(Value::Null, Value::Text);
+            self.set(&name, v);
+        }
+        Ok(())
+    }
+
+    /// `\aset`: every result's last row (none: nothing set).
+    fn store_every(&mut self, prefix: &str) {
+        let mut found: Vec<(String, Value)> = Vec::new();
+        for set in self.rows.earlier_sets() {
+            for (col, text) in set {
+                let v = text.clone().map_or(Value::Null, Value::Text);
+                found.push((format!("{prefix}{col}"), v));
+            }
+        }
+        let last = self.rows.len();
+        if last > 0 {
+            for c in 0..self.rows.names().len() {
+                let v = self.rows.text(last - 1, c).map_or(Value::Null, Value::Text);
+                found.push((format!("{prefix}{}", self.rows.names()[c]), v));
+            }
+        }
+        for (name, v) in found {
+            self.set(&name, v);
+        }
+    }
+}
+
+/// `\shell` words with their variables' values, joined by blanks.
+fn words_text(
+    words: &[super::parse::Word],
+    vars: &HashMap<String, Value>,
+) -> Result<String, String> {
+    let mut out = Vec::with_capacity(words.len());
+    for w in words {
+        out.push(match w {
+            super::parse::Word::Text(t) => t.clone(),
+            super::parse::Word::Var(n) => vars
+                .get(n)
+                .ok_or_else(|| format!("undefined variable \"{n}\""))?
+                .to_sql_text(),
+        });
+    }
+    Ok(out.join(" "))
+}
