@@ -277,3 +277,76 @@ fn every_script_error_is_pgbenchs_text() {
         );
     }
 }
+
+/// Meta-commands in every query mode: branches, rows kept by `\gset`, a shell's answer, a
+/// sleep of a variable's length, SQL with values pasted or bound.
+const META_SCRIPT: &str = "\\set n random(1, 10)
+\\if :n > 5
+\\set branch debug(1)
+\\elif :n > 2
+\\set branch debug(2)
+\\else
+\\set branch debug(3)
+\\endif
+SELECT :n * 2 AS twice, 'x' AS word, :n > 4 AS big \\gset g_
+\\set a debug(:g_twice + 1)
+\\set b debug(:g_big)
+\\setshell sh echo 42
+\\set d debug(:sh + :n)
+\\shell true
+\\sleep :n us
+\\if :g_twice > 10 AND :n < 8
+\\set e debug(true)
+\\endif
+SELECT :n AS last
+\\gset
+\\set f debug(:last * 10)
+";
+
+/// Compounds go by the simple protocol only (the server refuses them prepared).
+const COMPOUND_SCRIPT: &str = "\\set n random(1, 100)
+SELECT 1 AS one \\; SELECT 2 AS two, :n AS three \\aset
+\\set b debug(:one + :two + :three)
+SELECT 7 AS last \\; SELECT 8 AS last \\gset
+\\set c debug(:last)
+SELECT 1 AS none WHERE false \\; SELECT 5 AS some \\aset p_
+\\set d debug(:p_some)
+";
+
+#[test]
+fn meta_commands_run_as_pgbench_runs_them_in_every_mode() {
+    let Some(_pg) = pg_server("pgbench-meta") else {
+        return;
+    };
+    let dir = scratch("pgbench-meta");
+    let meta = dir.join("meta.sql");
+    std::fs::write(&meta, META_SCRIPT).unwrap();
+    let compound = dir.join("compound.sql");
+    std::fs::write(&compound, COMPOUND_SCRIPT).unwrap();
+    for (file, mode) in [
+        (&meta, "simple"),
+        (&meta, "prepared"),
+        (&meta, "extended"),
+        (&compound, "simple"),
+    ] {
+        let f = file.to_str().unwrap();
+        let args = [
+            "-t",
+            "6",
+            "-c",
+            "1",
+            "--random-seed=77",
+            "-M",
+            mode,
+            "-f",
+            f,
+        ];
+        let peer = pgbench(&[&["-n"], &args[..]].concat());
+        assert_eq!(peer.status.code(), Some(0), "{mode}: {}", stderr(&peer));
+        let ours = dbpress_script(&args);
+        assert_eq!(ours.status.code(), Some(0), "{mode}: {}", stderr(&ours));
+        let (want, got) = (debug_lines(&peer), debug_lines(&ours));
+        assert!(want.len() >= 6 * 3, "{}", stderr(&peer));
+        assert_eq!(got, want, "{} in -M {mode}", file.display());
+    }
+}

@@ -165,7 +165,7 @@ impl Client {
                     self.set(name, v);
                     pc + 1
                 }
-                Command::If { cond, next } => self.branch(cond, pc, *next, at, "if")?,
+                Command::If { .. } => self.branch(no, cmds, pc)?,
                 Command::Elif { end, .. } | Command::Else { end } => *end,
                 Command::EndIf => pc + 1,
                 Command::Sleep(s) => {
@@ -207,23 +207,23 @@ impl Client {
         Ok(())
     }
 
-    /// After a false `\if` or `\elif` test at `pc`: the next branch whose test holds, an
-    /// `\else`, or the `\endif`; where to go on.
-    fn branch(
-        &mut self,
-        cond: &expr::Expr,
-        pc: usize,
-        next: usize,
-        at: (usize, usize),
-        what: &'static str,
-    ) -> Result<usize, Abort> {
-        let v = self
-            .eval(cond, at)
-            .map_err(|m| Abort::meta(pc + 1, what, m))?;
-        if truth(&v) {
-            return Ok(pc + 1);
+    /// From the `\if` at `pc`: each test in turn until one holds (its branch runs), or an
+    /// `\else` or the `\endif`; where to go on.
+    fn branch(&mut self, no: usize, cmds: &[Command], mut pc: usize) -> Result<usize, Abort> {
+        loop {
+            let (cond, next, what) = match &cmds[pc] {
+                Command::If { cond, next } => (cond, *next, "if"),
+                Command::Elif { cond, next, .. } => (cond, *next, "elif"),
+                _ => return Ok(pc + 1),
+            };
+            let v = self
+                .eval(cond, (no, pc + 1))
+                .map_err(|m| Abort::meta(pc + 1, what, m))?;
+            if truth(&v) {
+                return Ok(pc + 1);
+            }
+            pc = next;
         }
-        Ok(next)
     }
 
     fn sleep_micros(&self, s: &Sleep) -> Result<u64, String> {
