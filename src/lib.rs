@@ -16,6 +16,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod pgbench;
 pub mod run;
 pub mod script;
 pub mod slap;
@@ -77,6 +78,9 @@ pub fn main_with_program(program: &str, args: &[String]) -> u8 {
     match commands::personality::of_invocation(program, args) {
         Ok((personality, args)) => {
             dbpress_core::personality::set(personality);
+            if personality == dbpress_core::personality::Personality::Pgbench {
+                return pgbench::main(program, &args);
+            }
             main_with_args(&args)
         }
         Err(e) => {

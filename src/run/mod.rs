@@ -33,6 +33,22 @@ pub fn measure(
     signals: &Signals,
     on_forced: &dyn Fn(Measured) -> Infallible,
 ) -> Result<Measured> {
+    measure_with(cfg, w, ctx, args, out, None, signals, on_forced)
+}
+
+/// `measure`, with the run's progress written by `progress` (a peer's progress lines) instead
+/// of sysbench's interval lines on `out`.
+#[allow(clippy::too_many_arguments)]
+pub fn measure_with(
+    cfg: &RunConfig,
+    w: &dyn Workload,
+    ctx: &Context<'_>,
+    args: &[String],
+    out: &mut dyn Write,
+    progress: Option<&mut dyn dbpress_result::progress::Progress>,
+    signals: &Signals,
+    on_forced: &dyn Fn(Measured) -> Infallible,
+) -> Result<Measured> {
     let driver = ctx.driver;
     let init = dbpress_run::init_watchdog::InitWatchdog::arm(
         cfg.shape.thread_init_timeout,
@@ -44,7 +60,7 @@ pub fn measure(
     let info = driver.server_info(probe.as_mut());
     // As sysbench, nothing is checked before the threads start: its threads find a missing
     // table when they prepare their statements, and so do dbpress's.
-    let warnings = match dbpress_core::personality::is_sysbench() {
+    let warnings = match dbpress_core::personality::is_peer() {
         true => Vec::new(),
         false => w.check_ready(probe.as_mut(), ctx)?,
     };
@@ -82,9 +98,14 @@ pub fn measure(
         on_forced: &forced,
     };
     let host = dbpress_measure::host::Sampler::new(server_process, data).with_network(network);
-    let mut progress =
-        dbpress_report::text::progress::TextProgress::new(out, cfg.reporting.percentile);
-    let output = dbpress_run::run(cfg, w, driver, &info, &controls, host, &mut progress)?;
+    let output = match progress {
+        Some(p) => dbpress_run::run(cfg, w, driver, &info, &controls, host, p)?,
+        None => {
+            let mut text =
+                dbpress_report::text::progress::TextProgress::new(out, cfg.reporting.percentile);
+            dbpress_run::run(cfg, w, driver, &info, &controls, host, &mut text)?
+        }
+    };
     Ok(assemble(output))
 }
 

@@ -5,7 +5,7 @@
 //! `-c -T -t -M -P -R -n` map onto dbpress's options, and every dbpress option passes through.
 //! Scripts are parsed, and every variable checked, before anything connects.
 
-mod args;
+pub(crate) mod args;
 mod pgbench_block;
 mod pgbench_flags;
 mod target;
@@ -122,7 +122,7 @@ fn help_or_show_script(raw: &[String]) -> Result<Option<u8>> {
 
 /// The variables every client starts with: -D values (text, read when used, as pgbench
 /// keeps them), random_seed, and default_seed drawn as pgbench draws it for `clients`.
-fn globals(a: &Args, seed: u64, clients: u32) -> HashMap<String, Value> {
+pub(crate) fn globals(a: &Args, seed: u64, clients: u32) -> HashMap<String, Value> {
     let mut globals: HashMap<String, Value> = a
         .defines
         .iter()
@@ -211,7 +211,7 @@ pub fn main(raw: &[String]) -> Result<u8> {
 }
 
 /// pgbench's -t counts per client: each runs exactly its own t, however fast the others go.
-fn per_client(a: &Args, cfg: &mut RunConfig) {
+pub(crate) fn per_client(a: &Args, cfg: &mut RunConfig) {
     if a.pgbench_connection {
         cfg.connection.flags = ConnectionFlags::Pgbench;
     }

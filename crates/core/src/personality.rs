@@ -14,15 +14,23 @@ pub enum Personality {
     Dbpress = 0,
     /// sysbench 1.0.20, as Debian 12 packages it.
     Sysbench = 1,
+    /// pgbench of PostgreSQL 15 (`PGBENCH_VERSION`).
+    Pgbench = 2,
 }
 
 /// What sysbench 1.0.20 (Debian's package, the peer the tests compare with) prints first.
 pub const SYSBENCH_FIRST_LINE: &str = "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)";
 /// What `sysbench --version` prints.
 pub const SYSBENCH_VERSION: &str = "sysbench 1.0.20";
+/// The PostgreSQL version pgbench's banner and `--version` name: Debian 12's pgbench, the peer
+/// the tests compare with.
+pub const PGBENCH_VERSION: &str = "15.18 (Debian 15.18-0+deb12u1)";
 
 /// The names `--compat=` takes, and the links `install-links` makes for each.
-pub const PEERS: [(&str, Personality); 1] = [("sysbench", Personality::Sysbench)];
+pub const PEERS: [(&str, Personality); 2] = [
+    ("sysbench", Personality::Sysbench),
+    ("pgbench", Personality::Pgbench),
+];
 
 static CURRENT: AtomicU8 = AtomicU8::new(Personality::Dbpress as u8);
 
@@ -33,6 +41,7 @@ pub fn set(p: Personality) {
 pub fn current() -> Personality {
     match CURRENT.load(Ordering::Relaxed) {
         1 => Personality::Sysbench,
+        2 => Personality::Pgbench,
         _ => Personality::Dbpress,
     }
 }
@@ -40,6 +49,16 @@ pub fn current() -> Personality {
 /// Whether dbpress speaks as sysbench in this process.
 pub fn is_sysbench() -> bool {
     current() == Personality::Sysbench
+}
+
+/// Whether dbpress speaks as pgbench in this process.
+pub fn is_pgbench() -> bool {
+    current() == Personality::Pgbench
+}
+
+/// Whether a peer speaks (dbpress's own notices and checks stay quiet).
+pub fn is_peer() -> bool {
+    current() != Personality::Dbpress
 }
 
 impl Personality {
@@ -63,6 +82,7 @@ impl Personality {
         match self {
             Personality::Dbpress => format!("dbpress {} (sysbench-compatible)", version()),
             Personality::Sysbench => SYSBENCH_FIRST_LINE.to_string(),
+            Personality::Pgbench => format!("pgbench ({PGBENCH_VERSION})"),
         }
     }
 }
@@ -149,6 +169,7 @@ mod tests {
         assert_eq!(Personality::of_program("/x/dbpress"), Personality::Dbpress);
         assert_eq!(Personality::of_program("sysbench2"), Personality::Dbpress);
         assert_eq!(Personality::named("sysbench"), Some(Personality::Sysbench));
-        assert_eq!(Personality::named("pgbench"), None);
+        assert_eq!(Personality::named("pgbench"), Some(Personality::Pgbench));
+        assert_eq!(Personality::named("mysqlslap"), None);
     }
 }

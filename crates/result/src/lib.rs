@@ -219,6 +219,12 @@ pub struct Interval {
     pub latency_pct_ms: f64,
     pub latency_p99_ms: f64,
     pub latency_max_ms: f64,
+    /// The mean and standard deviation of the interval's event latencies, ms (pgbench's
+    /// progress line); 0 in earlier versions' results.
+    #[serde(default)]
+    pub latency_avg_ms: f64,
+    #[serde(default)]
+    pub latency_stddev_ms: f64,
     /// Under --rate: estimated events due but not started, events in progress, schedule lag.
     pub queue_length: Option<u64>,
     pub concurrency: Option<u64>,

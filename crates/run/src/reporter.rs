@@ -347,6 +347,8 @@ pub fn interval_of(
         } else {
             0.0
         },
+        latency_avg_ms: iv.response.mean() / 1e3,
+        latency_stddev_ms: iv.response.stdev() / 1e3,
         queue_length: pacing.map(|p| p.0),
         concurrency: pacing.map(|p| p.1),
         lag_ms: pacing.map(|p| p.2 as f64 / 1e6),

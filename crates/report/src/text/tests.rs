@@ -204,6 +204,8 @@ fn interval_line_matches_sysbench() {
         latency_pct_ms: 7.98,
         latency_p99_ms: 9.0,
         latency_max_ms: 12.0,
+        latency_avg_ms: 4.0,
+        latency_stddev_ms: 1.0,
         queue_length: None,
         concurrency: None,
         lag_ms: None,

@@ -39,6 +39,20 @@ SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
     ),
 ];
 
+/// How pgbench describes each built-in script (`transaction type:`, `-b list`).
+pub const DESCRIPTIONS: &[(&str, &str)] = &[
+    ("tpcb-like", "<builtin: TPC-B (sort of)>"),
+    ("simple-update", "<builtin: simple update>"),
+    ("select-only", "<builtin: select only>"),
+];
+
+pub fn description(name: &str) -> Option<&'static str> {
+    DESCRIPTIONS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, d)| *d)
+}
+
 pub fn script(name: &str) -> Option<&'static str> {
     SCRIPTS.iter().find(|(n, _)| *n == name).map(|(_, s)| *s)
 }

@@ -54,6 +54,8 @@ pub struct Script {
     pub name: String,
     pub weight: u32,
     pub commands: Vec<Command>,
+    /// Each command's first line as pgbench's per-command report shows it.
+    pub shown: Vec<String>,
 }
 
 impl Script {
@@ -138,11 +140,17 @@ pub fn parse(file: &str, text: &str, weight: u32) -> Result<Script, String> {
     let mut commands: Vec<Command> = Vec::new();
     let mut ifs = Conditionals::default();
     let mut last_meta_source = None;
+    let mut shown = Vec::new();
     for piece in pieces {
         match piece {
-            Piece::Sql { text, line } => {
+            Piece::Sql {
+                text,
+                line,
+                shown: first,
+            } => {
                 refuse_copy_stdio(&text).map_err(|m| format!("{file}:{line}: {m}"))?;
                 commands.push(Command::Sql(Sql::new(&text, line)));
+                shown.push(first);
                 last_meta_source = None;
             }
             Piece::Meta {
@@ -160,6 +168,9 @@ pub fn parse(file: &str, text: &str, weight: u32) -> Result<Script, String> {
                 };
                 m.read(&mut commands, &mut ifs)
                     .map_err(|e| e.render(file, line, &name, &source))?;
+                if shown.len() < commands.len() {
+                    shown.push(source.lines().next().unwrap_or_default().to_string());
+                }
                 // \gset and \aset belong to the SQL before them: not commands of their own.
                 if !["gset", "aset"].contains(&name.to_ascii_lowercase().as_str()) {
                     last_meta_source = Some(source.lines().next().unwrap_or("").to_string());
@@ -182,6 +193,7 @@ pub fn parse(file: &str, text: &str, weight: u32) -> Result<Script, String> {
         name: file.to_string(),
         weight,
         commands,
+        shown,
     })
 }
 

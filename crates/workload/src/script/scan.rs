@@ -7,8 +7,13 @@
 /// One piece of a script, with the line it starts on (1-based).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Piece {
-    /// SQL as the server gets it (without the `;` that ended it).
-    Sql { text: String, line: usize },
+    /// SQL as the server gets it (without the `;` that ended it), and its first line as
+    /// pgbench shows it in reports (with the `;` when it ends there).
+    Sql {
+        text: String,
+        line: usize,
+        shown: String,
+    },
     /// A meta-command: its name (without the backslash) and the rest of its line(s).
     Meta {
         name: String,
@@ -58,13 +63,13 @@ pub fn pieces(text: &str) -> Result<Vec<Piece>, (usize, String)> {
                 sc.at += 2;
             }
             b'\\' => {
-                flush(&mut out, &mut sql, sql_line);
+                flush(&mut out, &mut sql, sql_line, false);
                 depth = 0;
                 out.push(sc.meta());
             }
             b';' if depth == 0 => {
                 sc.at += 1;
-                flush(&mut out, &mut sql, sql_line);
+                flush(&mut out, &mut sql, sql_line, true);
             }
             b'(' | b')' => {
                 depth = if c == b'(' {
@@ -95,17 +100,22 @@ pub fn pieces(text: &str) -> Result<Vec<Piece>, (usize, String)> {
             }
         }
     }
-    flush(&mut out, &mut sql, sql_line);
+    flush(&mut out, &mut sql, sql_line, false);
     Ok(out)
 }
 
-/// The SQL gathered so far as a piece, unless it is only blanks.
-fn flush(out: &mut Vec<Piece>, sql: &mut String, line: usize) {
+/// The SQL gathered so far as a piece (`ended`: by a `;`), unless it is only blanks.
+fn flush(out: &mut Vec<Piece>, sql: &mut String, line: usize, ended: bool) {
     let text = sql.trim();
     if !text.is_empty() {
+        let mut shown = text.lines().next().unwrap_or_default().to_string();
+        if ended && !text.contains('\n') {
+            shown.push(';');
+        }
         out.push(Piece::Sql {
             text: text.to_string(),
             line,
+            shown,
         });
     }
     sql.clear();

@@ -26,6 +26,8 @@ pub struct ScriptWorkload {
     pub mode: QueryMode,
     /// How many clients the run has (pgbench seeds each client's sequence in turn).
     pub clients: u32,
+    /// Label each event with its script's number (pgbench's per-script counts).
+    labelled: bool,
     kinds: &'static [&'static str],
     transactional: bool,
     /// What prepare and cleanup do (nothing for a run's workload).
@@ -99,6 +101,7 @@ impl ScriptWorkload {
             globals,
             mode: QueryMode::Prepared,
             clients: 1,
+            labelled: false,
             kinds: Box::leak(kinds.into_boxed_slice()),
             transactional,
             tables: None,
@@ -115,6 +118,12 @@ impl ScriptWorkload {
     pub fn in_mode(mut self, mode: QueryMode, clients: u32) -> ScriptWorkload {
         self.mode = mode;
         self.clients = clients.max(1);
+        self
+    }
+
+    /// Label each event with the number of the script it ran (up to the runner's labels).
+    pub fn labelled(mut self) -> ScriptWorkload {
+        self.labelled = true;
         self
     }
 
@@ -208,6 +217,7 @@ impl Workload for ScriptWorkload {
             total_weight: self.scripts.iter().map(|s| i64::from(s.weight)).sum(),
             ready,
             choose: PgPrng::new(seeds.choose(thread as usize)),
+            labelled: self.labelled,
             client: Client::new(vars, PgPrng::new(seeds.client(thread as usize))),
         }))
     }
@@ -256,6 +266,7 @@ struct ScriptEvents {
     total_weight: i64,
     /// Which script each event runs (pgbench's per-thread choice sequence).
     choose: PgPrng,
+    labelled: bool,
     client: Client,
 }
 
@@ -303,6 +314,9 @@ fn choose(rng: &mut PgPrng, ready: &[Ready], total: i64) -> usize {
 impl EventGen for ScriptEvents {
     fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
         let no = choose(&mut self.choose, &self.ready, self.total_weight);
+        if self.labelled {
+            exec.label = u8::try_from(no).ok();
+        }
         self.client
             .run(no, &mut self.ready[no], exec)
             .map_err(|a| a.into_db_error())

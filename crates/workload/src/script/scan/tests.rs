@@ -1,9 +1,14 @@
 use super::*;
 
 fn sql(text: &str, line: usize) -> Piece {
+    let mut shown = text.lines().next().unwrap().to_string();
+    if !text.contains('\n') {
+        shown.push(';');
+    }
     Piece::Sql {
         text: text.into(),
         line,
+        shown,
     }
 }
 
@@ -18,7 +23,11 @@ fn statements_end_at_semicolons_outside_quotes_comments_and_parentheses() {
         vec![
             sql("SELECT ';', \"a;b\" FROM t", 2),
             sql("SELECT $$x;y$$ /* c; */, (SELECT 1; )", 4),
-            sql("UPDATE t\n  SET a = 1", 4),
+            Piece::Sql {
+                text: "UPDATE t\n  SET a = 1".into(),
+                line: 4,
+                shown: "UPDATE t".into()
+            },
         ]
     );
 }
@@ -37,7 +46,9 @@ fn backslashes_start_meta_commands_and_join_compounds() {
             ends_file: false,
         }
     );
-    assert_eq!(p[1], sql("SELECT 1 ; SELECT :a", 3));
+    assert!(
+        matches!(&p[1], Piece::Sql { text, line: 3, shown } if text == "SELECT 1 ; SELECT :a" && shown == text)
+    );
     assert!(
         matches!(&p[2], Piece::Meta { name, args, line: 3, .. } if name == "gset" && args == " p_")
     );

@@ -1,0 +1,237 @@
+//! pgbench's report after a run, line for line as pgbench 15 prints it, from the run's
+//! result: what ran and how, the transactions, latency, tps, the per-script blocks when there
+//! are several scripts, and with `-r` each command's latency.
+
+use super::options::Line;
+use dbpress_result::RunResult;
+use dbpress_workload::script::parse::{Command, Script};
+use std::fmt::Write;
+
+/// What the report needs besides the result.
+pub struct Facts<'a> {
+    pub line: &'a Line,
+    pub scripts: &'a [Script],
+    /// Each script's statement kinds, in the result's names, per SQL command in order.
+    pub kinds: &'a [&'a str],
+    pub scale: i64,
+    pub protocol: &'a str,
+    pub connect_ms: f64,
+}
+
+fn pct(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        f64::NAN
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+/// pgbench's `%.3f` of a percentage (C prints NaN as `-nan` or `nan`; pgbench 15 shows `NaN`).
+fn pct3(v: f64) -> String {
+    if v.is_nan() {
+        "NaN".into()
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+pub fn report(r: &RunResult, f: &Facts<'_>) -> String {
+    let mut o = String::new();
+    let line = f.line;
+    let s = &r.summary;
+    let clients = line.clients.unwrap_or(1);
+    let ok = s.events;
+    let failed = s.errors;
+    let skipped = s.latency_limit.as_ref().map_or(0, |l| l.skipped);
+    let all = ok + failed + skipped;
+    let transaction_type = match f.scripts {
+        [one] => one.name.clone(),
+        _ => "multiple scripts".into(),
+    };
+    let _ = writeln!(o, "transaction type: {transaction_type}");
+    let _ = writeln!(o, "scaling factor: {}", f.scale);
+    let _ = writeln!(o, "query mode: {}", f.protocol);
+    let _ = writeln!(o, "number of clients: {clients}");
+    let _ = writeln!(
+        o,
+        "number of threads: {}",
+        line.jobs.unwrap_or(1).min(clients)
+    );
+    let max_tries = line.max_tries.unwrap_or(1);
+    if max_tries != 0 {
+        let _ = writeln!(o, "maximum number of tries: {max_tries}");
+    }
+    match line.time_s {
+        Some(t) => {
+            let _ = writeln!(o, "duration: {t} s");
+            let _ = writeln!(o, "number of transactions actually processed: {ok}");
+        }
+        None => {
+            let t = line.transactions.unwrap_or(10);
+            let _ = writeln!(o, "number of transactions per client: {t}");
+            let _ = writeln!(
+                o,
+                "number of transactions actually processed: {ok}/{}",
+                t * clients
+            );
+        }
+    }
+    let _ = writeln!(
+        o,
+        "number of failed transactions: {failed} ({}%)",
+        pct3(pct(failed, all))
+    );
+    if all == 0 {
+        return o;
+    }
+    counts(&mut o, r, line, ok, all);
+    latency(&mut o, r, line, clients);
+    let _ = writeln!(o, "initial connection time = {:.3} ms", f.connect_ms);
+    let _ = writeln!(o, "tps = {:.6} (without initial connection time)", s.tps);
+    if f.scripts.len() > 1 {
+        scripts(&mut o, r, f, ok);
+    }
+    if line.per_command && f.scripts.len() == 1 {
+        commands(&mut o, r, f, 0, "");
+    }
+    o
+}
+
+/// Failures in detail, retries, skipped and late transactions, as the options ask.
+fn counts(o: &mut String, r: &RunResult, line: &Line, ok: u64, all: u64) {
+    if line.failures_detailed {
+        let _ = writeln!(
+            o,
+            "number of serialization failures: 0 ({}%)",
+            pct3(pct(0, all))
+        );
+        let _ = writeln!(o, "number of deadlock failures: 0 ({}%)", pct3(pct(0, all)));
+    }
+    if line.max_tries.unwrap_or(1) != 1 {
+        let _ = writeln!(
+            o,
+            "number of transactions retried: 0 ({}%)",
+            pct3(pct(0, all))
+        );
+        let _ = writeln!(o, "total number of retries: 0");
+    }
+    if let Some(l) = &r.summary.latency_limit {
+        if line.rate.is_some() {
+            let _ = writeln!(
+                o,
+                "number of transactions skipped: {} ({}%)",
+                l.skipped,
+                pct3(pct(l.skipped, all))
+            );
+        }
+        let _ = writeln!(
+            o,
+            "number of transactions above the {:.1} ms latency limit: {}/{ok} ({}%)",
+            l.limit_ms,
+            l.above,
+            pct3(pct(l.above, ok))
+        );
+    }
+}
+
+/// Measured per transaction under -R, -P or -L; otherwise the run's time over its count.
+fn latency(o: &mut String, r: &RunResult, line: &Line, clients: i64) {
+    let s = &r.summary;
+    if line.rate.is_some() || line.progress_s.is_some() || line.latency_limit_ms.is_some() {
+        let _ = writeln!(o, "latency average = {:.3} ms", s.latency.avg_ms);
+        let _ = writeln!(o, "latency stddev = {:.3} ms", stddev_ms(r));
+    } else {
+        let avg = 1000.0 * s.total_time_s * clients as f64 / (s.events + s.errors).max(1) as f64;
+        let failures = if s.errors > 0 {
+            " (including failures)"
+        } else {
+            ""
+        };
+        let _ = writeln!(o, "latency average = {avg:.3} ms{failures}");
+    }
+    if let Some(service) = &s.service_time {
+        // Response time counts from the scheduled start, service time from the actual one:
+        // their difference is the schedule lag pgbench reports.
+        let _ = writeln!(
+            o,
+            "rate limit schedule lag: avg {:.3} (max {:.3}) ms",
+            (s.latency.avg_ms - service.avg_ms).max(0.0),
+            s.max_lag_ms
+        );
+    }
+}
+
+/// The standard deviation of the transactions' latencies, from the run's histogram.
+fn stddev_ms(r: &RunResult) -> f64 {
+    dbpress_report::histogram::decode(&r.histograms.response).map_or(0.0, |h| h.stdev() / 1e3)
+}
+
+/// `SQL script N:` blocks, one per script.
+fn scripts(o: &mut String, r: &RunResult, f: &Facts<'_>, ok: u64) {
+    let total_weight: u64 = f.scripts.iter().map(|s| u64::from(s.weight)).sum();
+    let by_script = events_by_script(r, f.scripts.len());
+    for (i, s) in f.scripts.iter().enumerate() {
+        let n = by_script[i];
+        let _ = writeln!(o, "SQL script {}: {}", i + 1, s.name);
+        let _ = writeln!(
+            o,
+            " - weight: {} (targets {:.1}% of total)",
+            s.weight,
+            100.0 * f64::from(s.weight) / total_weight.max(1) as f64
+        );
+        let _ = writeln!(
+            o,
+            " - {n} transactions ({:.1}% of total, tps = {:.6})",
+            pct(n, ok),
+            n as f64 / r.summary.total_time_s.max(1e-9)
+        );
+        let _ = writeln!(o, " - number of failed transactions: 0 (0.000%)");
+        if f.line.per_command {
+            commands(o, r, f, i, " - ");
+        }
+    }
+}
+
+/// Each script's transaction count: the run's events by label, the label being the script.
+fn events_by_script(r: &RunResult, scripts: usize) -> Vec<u64> {
+    let mut n = vec![0u64; scripts];
+    for i in &r.intervals {
+        for (k, e) in i.events_by_kind.iter().enumerate() {
+            if k < scripts {
+                n[k] += e;
+            }
+        }
+    }
+    n
+}
+
+/// `-r`: each command's average latency and failures, with its first line.
+fn commands(o: &mut String, r: &RunResult, f: &Facts<'_>, script: usize, lead: &str) {
+    let header = if f.line.max_tries.unwrap_or(1) == 1 {
+        "statement latencies in milliseconds and failures:"
+    } else {
+        "statement latencies in milliseconds, failures and retries:"
+    };
+    let _ = writeln!(o, "{lead}{header}");
+    let before: usize = f.scripts[..script].iter().map(|s| s.sql().count()).sum();
+    let mut k = before;
+    let s = &f.scripts[script];
+    for (c, shown) in s.commands.iter().zip(&s.shown) {
+        let (avg, failures) = match c {
+            Command::Sql(_) => {
+                let name = f.kinds.get(k).copied().unwrap_or_default();
+                k += 1;
+                r.statements
+                    .iter()
+                    .find(|st| st.name == name)
+                    .map_or((0.0, 0), |st| (st.latency.avg_ms, st.errors))
+            }
+            _ => (0.0, 0),
+        };
+        let _ = write!(o, "   {avg:>11.3}  {failures:>10}");
+        if f.line.max_tries.unwrap_or(1) != 1 {
+            let _ = write!(o, "  {:>10}", 0);
+        }
+        let _ = writeln!(o, "  {shown}");
+    }
+}

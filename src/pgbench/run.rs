@@ -1,0 +1,246 @@
+//! A pgbench run: its setup connection and banner, the scale read from pgbench_branches when a
+//! built-in script runs, the vacuum before the run, the clients on dbpress's runner sending
+//! what pgbench sends, then pgbench's report and exit code.
+
+use super::options::{Line, Protocol};
+use super::progress::PgbenchProgress;
+use super::report::{report, Facts};
+use crate::script::args::{parse_args, Args};
+use dbpress_config::{Command as RunCommand, ConnectionFlags, RunConfig};
+use dbpress_core::error::{failed, Error, Result};
+use dbpress_core::personality::PGBENCH_VERSION;
+use dbpress_driver::Connection;
+use dbpress_workload::script::client::QueryMode;
+use dbpress_workload::script::expr::Value;
+use dbpress_workload::script::workload::ScriptWorkload;
+use dbpress_workload::{Context, Workload};
+
+/// An error pgbench reports and then ends with `code`: its lines are already printed.
+fn ended(code: u8) -> Error {
+    Error::Interrupted(String::new(), code)
+}
+
+/// The seed pgbench runs with: given (`time`, `rand` or a number, negative ones wrapping),
+/// or the time.
+fn seed(line: &Line) -> u64 {
+    let now = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_micros() as u64)
+    };
+    match line.random_seed.as_deref() {
+        None | Some("time") => now(),
+        Some("rand") => dbpress_core::rand::Rng::new(now(), 7).next_u64(),
+        Some(n) => n
+            .trim()
+            .parse::<u64>()
+            .or_else(|_| n.trim().parse::<i64>().map(|v| v as u64))
+            .unwrap_or(0),
+    }
+}
+
+/// The line in `dbpress script`'s words, which already reads pgbench's target and run flags.
+fn as_script_args(line: &Line, seed: u64) -> Vec<String> {
+    let mut a: Vec<String> = vec!["run".into()];
+    let mut pair = |k: &str, v: String| {
+        a.push(k.into());
+        a.push(v);
+    };
+    pair("-c", line.clients.unwrap_or(1).to_string());
+    match line.time_s {
+        Some(t) => pair("-T", t.to_string()),
+        None => pair("-t", line.transactions.unwrap_or(10).to_string()),
+    }
+    if let Some(p) = line.progress_s {
+        pair("-P", p.to_string());
+    }
+    if let Some(r) = line.rate {
+        pair("-R", r.to_string());
+    }
+    if let Some(l) = line.latency_limit_ms {
+        pair("-L", l.to_string());
+    }
+    for (k, v) in &line.defines {
+        pair("-D", format!("{k}={v}"));
+    }
+    for (flag, v) in [("-h", &line.host), ("-p", &line.port), ("-U", &line.user)] {
+        if let Some(v) = v {
+            pair(flag, v.clone());
+        }
+    }
+    a.push(format!("--rand-seed={seed}"));
+    if let Some(db) = &line.dbname {
+        a.push(db.clone());
+    }
+    a
+}
+
+/// `pgbench -i`: not built yet in pgbench's words.
+pub fn initialize(_line: &Line) -> Result<u8> {
+    Err(failed(
+        "initialization (-i) is not available as pgbench yet: run `dbpress script prepare -s SCALE` with the same connection options",
+    ))
+}
+
+pub fn benchmark(line: &Line) -> Result<u8> {
+    if line.log || line.connect {
+        return Err(failed(
+            "-l and -C are not available as pgbench yet: run without them (dbpress keeps one session per client; --output=FILE keeps every interval)",
+        ));
+    }
+    let seed = seed(line);
+    if line.random_seed.is_some() {
+        eprintln!("pgbench: setting random seed to {seed}");
+    }
+    let a = parse_args(&as_script_args(line, seed))?;
+    let mut cfg = RunConfig::from_options("script", RunCommand::Run, &a.opts)?;
+    crate::script::per_client(&a, &mut cfg);
+    if a.pgbench_connection {
+        cfg.connection.flags = ConnectionFlags::Pgbench;
+    }
+    let driver = dbpress_config::to_driver::make_driver(&cfg)?;
+    let ctx = Context {
+        driver: driver.as_ref(),
+        threads: cfg.shape.threads,
+        dist: &cfg.keys.dist,
+        invocation: cfg.invocation("script"),
+    };
+    let started = std::time::Instant::now();
+    let mut setup = match ctx.driver.connect(0) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("pgbench: error: {}", e.message);
+            eprintln!("pgbench: error: could not create connection for setup");
+            return Ok(1);
+        }
+    };
+    let connect_ms = started.elapsed().as_secs_f64() * 1e3;
+    dbpress_core::outln!("{}", banner(setup.as_mut()));
+    let scale = scale(line, &a, setup.as_mut())?;
+    if !line.no_vacuum {
+        vacuum(setup.as_mut(), line.vacuum_all);
+    }
+    drop(setup);
+    let mut globals = crate::script::globals(&a, seed, cfg.shape.threads);
+    globals.insert("scale".into(), Value::Int(scale));
+    let protocol = line.protocol.unwrap_or(Protocol::Simple);
+    let mode = match protocol {
+        Protocol::Simple => QueryMode::Simple,
+        _ => QueryMode::Prepared,
+    };
+    let w = ScriptWorkload::new(line.scripts.clone(), globals)
+        .in_mode(mode, cfg.shape.threads)
+        .labelled();
+    let mut progress = PgbenchProgress {
+        timestamp: line.progress_timestamp,
+        rate: line.rate.is_some(),
+        latency_limit: line.latency_limit_ms.is_some(),
+        retries: line.max_tries.unwrap_or(1) != 1,
+        started_unix_s: unix_now(),
+    };
+    let signals = dbpress_core::signals::Signals::install();
+    let mut sink = std::io::sink();
+    let argv: Vec<String> = std::iter::once("pgbench".to_string()).collect();
+    let m = crate::run::measure_with(
+        &cfg,
+        &w,
+        &ctx,
+        &argv,
+        &mut sink,
+        Some(&mut progress),
+        &signals,
+        &|m| crate::run::exit_forced(&cfg, &m, driver.hints(), &w),
+    )?;
+    let kinds = w.statement_kinds();
+    let facts = Facts {
+        line,
+        scripts: &line.scripts,
+        kinds,
+        scale,
+        protocol: protocol.name(),
+        connect_ms,
+    };
+    dbpress_core::out!("{}", report(&m.result, &facts));
+    Ok(0)
+}
+
+fn unix_now() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// `pgbench (VERSION)`, and the server's version when it is another one.
+fn banner(conn: &mut dyn Connection) -> String {
+    let server = conn
+        .query_rows("SHOW server_version")
+        .ok()
+        .and_then(|r| r.first().and_then(|row| row.first().cloned().flatten()))
+        .unwrap_or_default();
+    let number = |v: &str| v.split_whitespace().next().unwrap_or("").to_string();
+    if server.is_empty() || number(&server) == number(PGBENCH_VERSION) {
+        format!("pgbench ({PGBENCH_VERSION})")
+    } else {
+        format!("pgbench ({PGBENCH_VERSION}, server {server})")
+    }
+}
+
+/// pgbench's scale: with a built-in script the number of branches (a given -s is ignored, with
+/// a warning), else -s or 1.
+fn scale(line: &Line, a: &Args, conn: &mut dyn Connection) -> Result<i64> {
+    let builtin = line
+        .scripts
+        .iter()
+        .any(|s| s.name.starts_with("<builtin: "));
+    if !builtin {
+        return Ok(line.scale.unwrap_or(1));
+    }
+    let count = conn
+        .query_rows("select count(*) from pgbench_branches")
+        .map_err(|e| {
+            let db = a.opts.get("pgsql-db").to_string();
+            eprintln!(
+                "pgbench: error: could not count number of branches: ERROR:  {}\npgbench: hint: Perhaps you need to do initialization (\"pgbench -i\") in database \"{db}\".",
+                e.message
+            );
+            ended(1)
+        })?;
+    let n = count
+        .first()
+        .and_then(|r| r.first().cloned().flatten())
+        .and_then(|v| v.parse::<i64>().ok())
+        .unwrap_or(0);
+    if line.scale.is_some() {
+        eprintln!(
+            "pgbench: warning: scale option ignored, using count from pgbench_branches table ({n})"
+        );
+    }
+    Ok(n)
+}
+
+/// Before the run, as pgbench: its tables vacuumed and the history emptied; a failure is
+/// reported and the run goes on.
+fn vacuum(conn: &mut dyn Connection, accounts: bool) {
+    let run = |conn: &mut dyn Connection, sql: &str| {
+        if let Err(e) = conn.query(sql) {
+            eprintln!(
+                "pgbench: error: ERROR:  {}\npgbench: detail: (ignoring this error and continuing anyway)",
+                e.message
+            );
+        }
+    };
+    eprint!("starting vacuum...");
+    for sql in [
+        "vacuum pgbench_branches",
+        "vacuum pgbench_tellers",
+        "truncate pgbench_history",
+    ] {
+        run(conn, sql);
+    }
+    eprintln!("end.");
+    if accounts {
+        eprint!("starting vacuum pgbench_accounts...");
+        run(conn, "vacuum analyze pgbench_accounts");
+        eprintln!("end.");
+    }
+}
