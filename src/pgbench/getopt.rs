@@ -20,15 +20,24 @@ pub struct Seen {
     pub value: Option<String>,
 }
 
-/// What the line holds, in order; or glibc's message for the first thing wrong with it.
-pub struct Parsed {
-    pub options: Vec<Seen>,
-    pub operands: Vec<String>,
+/// Why reading stopped: getopt's message (glibc's words after `program: `), or the caller's
+/// refusal of an option it was given.
+#[derive(Debug, PartialEq)]
+pub enum Stopped<E> {
+    Getopt(String),
+    Caller(E),
 }
 
-/// Read `args` (without argv[0]) against `specs`; errors are glibc's words after `program: `.
-pub fn parse(program: &str, args: &[String], specs: &[Spec]) -> Result<Parsed, String> {
-    let mut options = Vec::new();
+/// Read `args` (without argv[0]) against `specs`, handing each option to `each` as getopt
+/// returns it (so the first thing wrong, getopt's or the caller's, ends the reading); gives
+/// the operands.
+pub fn parse<E>(
+    program: &str,
+    args: &[String],
+    specs: &[Spec],
+    mut each: impl FnMut(Seen) -> Result<(), E>,
+) -> Result<Vec<String>, Stopped<E>> {
+    let mut give = |key, value| each(Seen { key, value }).map_err(Stopped::Caller);
     let mut operands = Vec::new();
     let mut i = 0;
     while i < args.len() {
@@ -43,33 +52,27 @@ pub fn parse(program: &str, args: &[String], specs: &[Spec]) -> Result<Parsed, S
                 Some((n, v)) => (n, Some(v.to_string())),
                 None => (body, None),
             };
-            let spec = long(program, a, name, specs)?;
+            let spec = long(program, a, name, specs).map_err(Stopped::Getopt)?;
+            let shown = spec.long.unwrap_or(name);
             let value = match (spec.takes_value, attached) {
                 (true, Some(v)) => Some(v),
-                (true, None) => match args.get(i) {
-                    Some(next) => {
-                        i += 1;
-                        Some(next.clone())
-                    }
-                    None => {
-                        return Err(format!(
-                            "{program}: option '--{}' requires an argument",
-                            spec.long.unwrap_or(name)
+                (true, None) => {
+                    let next = args.get(i).cloned().ok_or_else(|| {
+                        Stopped::Getopt(format!(
+                            "{program}: option '--{shown}' requires an argument"
                         ))
-                    }
-                },
+                    })?;
+                    i += 1;
+                    Some(next)
+                }
                 (false, Some(_)) => {
-                    return Err(format!(
-                        "{program}: option '--{}' doesn't allow an argument",
-                        spec.long.unwrap_or(name)
-                    ))
+                    return Err(Stopped::Getopt(format!(
+                        "{program}: option '--{shown}' doesn't allow an argument"
+                    )))
                 }
                 (false, None) => None,
             };
-            options.push(Seen {
-                key: spec.key,
-                value,
-            });
+            give(spec.key, value)?;
             continue;
         }
         if a.len() < 2 || !a.starts_with('-') {
@@ -83,7 +86,9 @@ pub fn parse(program: &str, args: &[String], specs: &[Spec]) -> Result<Parsed, S
             let c = chars[k];
             k += 1;
             let Some(spec) = specs.iter().find(|s| s.short == Some(c)) else {
-                return Err(format!("{program}: invalid option -- '{c}'"));
+                return Err(Stopped::Getopt(format!(
+                    "{program}: invalid option -- '{c}'"
+                )));
             };
             let value = if !spec.takes_value {
                 None
@@ -95,15 +100,14 @@ pub fn parse(program: &str, args: &[String], specs: &[Spec]) -> Result<Parsed, S
                 i += 1;
                 Some(next.clone())
             } else {
-                return Err(format!("{program}: option requires an argument -- '{c}'"));
+                return Err(Stopped::Getopt(format!(
+                    "{program}: option requires an argument -- '{c}'"
+                )));
             };
-            options.push(Seen {
-                key: spec.key,
-                value,
-            });
+            give(spec.key, value)?;
         }
     }
-    Ok(Parsed { options, operands })
+    Ok(operands)
 }
 
 /// The long option `name` names: exactly, or as the only one it is a prefix of.
@@ -176,32 +180,43 @@ mod tests {
 
     #[test]
     fn clusters_prefixes_and_operands_anywhere() {
-        let p = parse(
+        let mut seen = Vec::new();
+        let operands = parse(
             "pgbench",
             &args("db -nt5 --ti=3 --transactions 7 -- -x"),
             SPECS,
+            |s| {
+                seen.push((s.key, s.value));
+                Ok::<(), ()>(())
+            },
         )
         .unwrap();
-        let keys: Vec<(&str, Option<&str>)> = p
-            .options
-            .iter()
-            .map(|s| (s.key, s.value.as_deref()))
-            .collect();
         assert_eq!(
-            keys,
+            seen,
             [
                 ("n", None),
-                ("t", Some("5")),
-                ("T", Some("3")),
-                ("t", Some("7"))
+                ("t", Some("5".to_string())),
+                ("T", Some("3".to_string())),
+                ("t", Some("7".to_string()))
             ]
         );
-        assert_eq!(p.operands, ["db", "-x"]);
+        assert_eq!(operands, ["db", "-x"]);
+    }
+
+    #[test]
+    fn the_first_refusal_ends_the_reading() {
+        let r = parse("pgbench", &args("-t 0 --nosuch"), SPECS, |s| {
+            Err::<(), _>(s.key)
+        });
+        assert_eq!(r, Err(Stopped::Caller("t")));
     }
 
     #[test]
     fn errors_are_glibcs() {
-        let e = |s: &str| parse("./pgbench", &args(s), SPECS).err().unwrap();
+        let e = |s: &str| match parse("./pgbench", &args(s), SPECS, |_| Ok::<(), ()>(())) {
+            Err(Stopped::Getopt(m)) => m,
+            other => panic!("{other:?}"),
+        };
         assert_eq!(e("-X"), "./pgbench: invalid option -- 'X'");
         assert_eq!(e("-t"), "./pgbench: option requires an argument -- 't'");
         assert_eq!(

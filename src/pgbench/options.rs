@@ -198,20 +198,23 @@ fn script_error(text: String) -> Stop {
 
 /// Read `args` (without argv[0]); `program` is argv[0] as typed, for getopt's messages.
 pub fn read(program: &str, args: &[String]) -> Result<Line, Stop> {
-    let parsed = getopt::parse(program, args, SPECS).map_err(|m| Stop {
-        stderr: format!("{m}\npgbench: hint: Try \"pgbench --help\" for more information.\n"),
-        code: 1,
-    })?;
     let mut line = Line::default();
-    for seen in parsed.options {
+    let operands = getopt::parse(program, args, SPECS, |seen| {
         match mode_of(seen.key) {
             Mode::Init => line.init_option = true,
             Mode::Bench => line.bench_option = true,
             Mode::Common => {}
         }
-        line.take(seen.key, seen.value.unwrap_or_default())?;
-    }
-    let mut operands = parsed.operands.into_iter();
+        line.take(seen.key, seen.value.unwrap_or_default())
+    })
+    .map_err(|stopped| match stopped {
+        getopt::Stopped::Getopt(m) => Stop {
+            stderr: format!("{m}\npgbench: hint: Try \"pgbench --help\" for more information.\n"),
+            code: 1,
+        },
+        getopt::Stopped::Caller(stop) => stop,
+    })?;
+    let mut operands = operands.into_iter();
     line.dbname = operands.next();
     if let Some(extra) = operands.last() {
         return Err(Stop {

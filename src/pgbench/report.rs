@@ -13,6 +13,8 @@ pub struct Facts<'a> {
     pub scripts: &'a [Script],
     /// Each script's statement kinds, in the result's names, per SQL command in order.
     pub kinds: &'a [&'a str],
+    /// The kind each script's whole transactions are timed as.
+    pub script_kinds: Vec<&'a str>,
     pub scale: i64,
     pub protocol: &'a str,
     pub connect_ms: f64,
@@ -186,10 +188,33 @@ fn scripts(o: &mut String, r: &RunResult, f: &Facts<'_>, ok: u64) {
             n as f64 / r.summary.total_time_s.max(1e-9)
         );
         let _ = writeln!(o, " - number of failed transactions: 0 (0.000%)");
+        if let Some(st) = f.script_kinds.get(i).and_then(|k| statement(r, k)) {
+            let _ = writeln!(o, " - latency average = {:.3} ms", st.latency.avg_ms);
+            let _ = writeln!(
+                o,
+                " - latency stddev = {:.3} ms",
+                kind_stddev_ms(r, &st.name)
+            );
+        }
         if f.line.per_command {
             commands(o, r, f, i, " - ");
         }
     }
+}
+
+fn statement<'r>(r: &'r RunResult, name: &str) -> Option<&'r dbpress_result::StatementSummary> {
+    r.statements
+        .iter()
+        .find(|st| st.name == name && st.count > 0)
+}
+
+/// The standard deviation of one kind's latencies, from its histogram.
+fn kind_stddev_ms(r: &RunResult, name: &str) -> f64 {
+    r.histograms
+        .statements
+        .get(name)
+        .and_then(|h| dbpress_report::histogram::decode(h))
+        .map_or(0.0, |h| h.stdev() / 1e3)
 }
 
 /// Each script's transaction count: the run's events by label, the label being the script.

@@ -156,6 +156,9 @@ pub fn benchmark(line: &Line) -> Result<u8> {
         line,
         scripts: &line.scripts,
         kinds,
+        script_kinds: (0..line.scripts.len())
+            .filter_map(|i| w.script_kind(i))
+            .collect(),
         scale,
         protocol: protocol.name(),
         connect_ms,

@@ -5,6 +5,8 @@
 
 mod common;
 
+/// Issue 42: dbpress as pgbench (a link), against PostgreSQL's pgbench on the same lines.
+mod as_pgbench;
 /// Command-line behaviour that needs no server.
 mod cli;
 /// Client certificates: X509 accounts on MariaDB, `cert` logins on PostgreSQL.

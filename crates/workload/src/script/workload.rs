@@ -121,10 +121,25 @@ impl ScriptWorkload {
         self
     }
 
-    /// Label each event with the number of the script it ran (up to the runner's labels).
+    /// Label each event with the number of the script it ran (up to the runner's labels),
+    /// and time each script's transactions as a kind of their own, `script N` (pgbench's
+    /// per-script blocks).
     pub fn labelled(mut self) -> ScriptWorkload {
         self.labelled = true;
+        let mut kinds = self.kinds.to_vec();
+        for i in 0..self.scripts.len() {
+            kinds.push(Box::leak(format!("script {}", i + 1).into_boxed_str()));
+        }
+        self.kinds = Box::leak(kinds.into_boxed_slice());
         self
+    }
+
+    /// The statement kind `script N`'s transactions are timed as, when labelled.
+    pub fn script_kind(&self, script: usize) -> Option<&'static str> {
+        let sql: usize = self.scripts.iter().map(|s| s.sql().count()).sum();
+        self.labelled
+            .then(|| self.kinds.get(sql + script).copied())
+            .flatten()
     }
 
     /// Each script once, in order, on one session.
@@ -217,7 +232,7 @@ impl Workload for ScriptWorkload {
             total_weight: self.scripts.iter().map(|s| i64::from(s.weight)).sum(),
             ready,
             choose: PgPrng::new(seeds.choose(thread as usize)),
-            labelled: self.labelled,
+            script_kinds: self.labelled.then_some(kind),
             client: Client::new(vars, PgPrng::new(seeds.client(thread as usize))),
         }))
     }
@@ -266,7 +281,8 @@ struct ScriptEvents {
     total_weight: i64,
     /// Which script each event runs (pgbench's per-thread choice sequence).
     choose: PgPrng,
-    labelled: bool,
+    /// When labelled: the first of the kinds each script's transactions are timed as.
+    script_kinds: Option<u8>,
     client: Client,
 }
 
@@ -314,11 +330,17 @@ fn choose(rng: &mut PgPrng, ready: &[Ready], total: i64) -> usize {
 impl EventGen for ScriptEvents {
     fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
         let no = choose(&mut self.choose, &self.ready, self.total_weight);
-        if self.labelled {
-            exec.label = u8::try_from(no).ok();
-        }
-        self.client
-            .run(no, &mut self.ready[no], exec)
-            .map_err(|a| a.into_db_error())
+        let Some(first) = self.script_kinds else {
+            return self
+                .client
+                .run(no, &mut self.ready[no], exec)
+                .map_err(|a| a.into_db_error());
+        };
+        exec.label = u8::try_from(no).ok();
+        let t0 = dbpress_measure::stats::now_ns();
+        let r = self.client.run(no, &mut self.ready[no], exec);
+        let ns = dbpress_measure::stats::now_ns().saturating_sub(t0);
+        exec.record_kind(first + no as u8, ns, r.is_err());
+        r.map_err(|a| a.into_db_error())
     }
 }

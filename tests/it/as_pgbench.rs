@@ -1,0 +1,320 @@
+//! Issue 42: dbpress invoked as pgbench (a link named `pgbench`) against PostgreSQL's own
+//! pgbench 15 on the same command lines: every bad line's words and exit code, and each run's
+//! report and progress lines with the numbers masked, and the same rows changed per
+//! transaction on the server.
+
+use crate::common::{bin, scratch, stderr, stdout};
+use crate::engines::pg_server;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const TARGET: &[&str] = &["-h", "/var/run/postgresql", "-U", "sbtest", "sbtest"];
+
+fn pgbench_link(dir: &Path) -> PathBuf {
+    let link = dir.join("pgbench");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(bin(), &link).unwrap();
+    link
+}
+
+fn run(program: &Path, dir: &Path, args: &[&str]) -> Output {
+    Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .env("PGPASSWORD", "sbtest")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("runs")
+}
+
+/// The real pgbench, as Debian installs it (its getopt names the binary behind the wrapper).
+fn peer() -> PathBuf {
+    PathBuf::from("/usr/lib/postgresql/15/bin/pgbench")
+}
+
+/// A stream with the program's own path as `PROGRAM` (getopt names argv[0] as typed).
+fn named(text: &str, program: &Path) -> String {
+    text.replace(&program.display().to_string(), "PROGRAM")
+}
+
+/// Command lines pgbench refuses before connecting, or answers without a server.
+const LINES: &[&[&str]] = &[
+    &["--help"],
+    &["-V"],
+    &["--version"],
+    &["--help", "-c", "0"],
+    &["-c", "0", "--help"],
+    &["-c", "0"],
+    &["-c", "x"],
+    &["-c", "1x"],
+    &["-c", "99999999999"],
+    &["-j", "0"],
+    &["-T", "-1"],
+    &["-T", "x"],
+    &["-t", "0"],
+    &["-M", "bad"],
+    &["-b", "nosuch"],
+    &["-b", "list"],
+    &["-b", "s"],
+    &["-b", "tpcb-like@x"],
+    &["-b", "tpcb-like@-1"],
+    &["-b", "tpcb-like@0"],
+    &["-f", "missing.sql"],
+    &["--nosuchoption"],
+    &["-X"],
+    &["-c"],
+    &["--time"],
+    &["--no-vacuum=1"],
+    &["-T", "1", "-t", "1"],
+    &["-t", "1", "--sampling-rate=0.5"],
+    &[
+        "-t",
+        "1",
+        "-l",
+        "--sampling-rate=0.5",
+        "--aggregate-interval=1",
+    ],
+    &["-t", "1", "-l", "--sampling-rate=2"],
+    &["-t", "1", "--aggregate-interval=1"],
+    &["-t", "1", "-l", "--aggregate-interval=0"],
+    &["-T", "2", "-l", "--aggregate-interval=3"],
+    &["-T", "3", "-l", "--aggregate-interval=2"],
+    &["-t", "1", "--log-prefix=foo"],
+    &["-R", "0"],
+    &["-R", "x"],
+    &["-L", "-3"],
+    &["-P", "0"],
+    &["-t", "1", "--progress-timestamp"],
+    &["--partitions=3"],
+    &["--partitions=-1"],
+    &["-i", "--partition-method=list"],
+    &["-i", "--partition-method=hash"],
+    &["-i", "-I", "dtxv"],
+    &["-i", "-I", ""],
+    &["-I", "dt"],
+    &["-s", "0"],
+    &["-F", "5"],
+    &["-D", "x"],
+    &["-D", "=1"],
+    &["-D", "x="],
+    &["-D", "1x=2"],
+    &["--random-seed=bad"],
+    &["--max-tries=-1"],
+    &["--max-tries=0"],
+    &["-i", "-t", "5"],
+    &["-C", "-q"],
+    &["--unlogged-tables"],
+    &["--show-script=select-only"],
+    &["--show-script=tpcb"],
+    &["--show-script=nosuch"],
+    &["-t", "1", "-f", "one.sql", "db1", "db2"],
+    &["-d", "--version"],
+    &["-f", "bad.sql"],
+];
+
+#[test]
+fn issue_42_as_pgbench_every_refused_line_is_pgbenchs_words_and_code() {
+    let dir = scratch("as-pgbench-lines");
+    std::fs::write(dir.join("one.sql"), "SELECT 1;\n").unwrap();
+    std::fs::write(dir.join("bad.sql"), "\\set x random(1)\nSELECT 1;\n").unwrap();
+    let link = pgbench_link(&dir);
+    for args in LINES {
+        let theirs = run(&peer(), &dir, args);
+        let ours = run(&link, &dir, args);
+        assert_eq!(
+            ours.status.code(),
+            theirs.status.code(),
+            "{args:?}: exit codes; ours said {}",
+            stderr(&ours)
+        );
+        assert_eq!(stdout(&ours), stdout(&theirs), "{args:?}: stdout");
+        assert_eq!(
+            named(&stderr(&ours), &link),
+            named(&stderr(&theirs), &peer()),
+            "{args:?}: stderr"
+        );
+    }
+}
+
+/// A report's lines with every number as `#`.
+fn masked(text: &str) -> Vec<String> {
+    text.lines()
+        .map(|l| {
+            let mut out = String::new();
+            let mut in_number = false;
+            for c in l.chars() {
+                if c.is_ascii_digit() || (in_number && c == '.') {
+                    if !in_number {
+                        out.push('#');
+                    }
+                    in_number = true;
+                } else {
+                    in_number = false;
+                    out.push(c);
+                }
+            }
+            out.split(' ')
+                .filter(|w| !w.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+/// Runs with pgbench's tables, each line under both tools: the report the same but for
+/// numbers, and the same stderr but for the progress lines' count (one falls on the end or not).
+const RUNS: &[&[&str]] = &[
+    &["-t", "20"],
+    &["-t", "20", "-c", "2", "-j", "2"],
+    &["-T", "2", "-c", "2", "-j", "2", "-P", "1"],
+    &["-t", "30", "-r"],
+    &["-t", "30", "-S", "-M", "prepared"],
+    &["-t", "30", "-N", "-M", "extended"],
+    &["-t", "20", "-R", "200", "-L", "50"],
+    &[
+        "-n",
+        "-t",
+        "40",
+        "-b",
+        "select-only@3",
+        "-b",
+        "simple-update@1",
+    ],
+    &["-n", "-t", "10", "-f", "custom.sql", "-D", "k=5"],
+    &["-n", "-t", "10", "-f", "custom.sql", "-D", "k=5", "-s", "7"],
+    &["-t", "10", "-s", "3"],
+    &["-n", "-t", "5", "--random-seed=42"],
+];
+
+#[test]
+fn issue_42_as_pgbench_runs_print_pgbenchs_report() {
+    let Some(_pg) = pg_server("as-pgbench-runs") else {
+        return;
+    };
+    let dir = scratch("as-pgbench-runs");
+    std::fs::write(
+        dir.join("custom.sql"),
+        "\\set a random(1, 100000 * :scale)\nSELECT abalance + :k FROM pgbench_accounts WHERE aid = :a;\n",
+    )
+    .unwrap();
+    let init = run(&peer(), &dir, &[&["-i", "-s", "2", "-q"], TARGET].concat());
+    assert!(init.status.success(), "{}", stderr(&init));
+    let link = pgbench_link(&dir);
+    for args in RUNS {
+        let line = [args, TARGET].concat();
+        let theirs = run(&peer(), &dir, &line);
+        let ours = run(&link, &dir, &line);
+        assert_eq!(
+            ours.status.code(),
+            theirs.status.code(),
+            "{args:?}: {}",
+            stderr(&ours)
+        );
+        assert_eq!(
+            masked(&stdout(&ours)),
+            masked(&stdout(&theirs)),
+            "{args:?}\n--- pgbench:\n{}--- dbpress:\n{}",
+            stdout(&theirs),
+            stdout(&ours)
+        );
+        let rest = |o: &Output| -> Vec<String> {
+            masked(&stderr(o))
+                .into_iter()
+                .filter(|l| !l.starts_with("progress:"))
+                .collect()
+        };
+        assert_eq!(rest(&ours), rest(&theirs), "{args:?}: stderr");
+        let progress = |o: &Output| {
+            stderr(o)
+                .lines()
+                .filter(|l| l.starts_with("progress:"))
+                .count()
+        };
+        assert!(
+            progress(&ours).abs_diff(progress(&theirs)) <= 1,
+            "{args:?}: progress lines\n--- pgbench:\n{}--- dbpress:\n{}",
+            stderr(&theirs),
+            stderr(&ours)
+        );
+    }
+}
+
+/// The rows pgbench's tables took, as the server counts them, the write transactions, and the
+/// accounts' index lookups.
+fn server_counts(c: &mut postgres::Client) -> Vec<i64> {
+    for _ in 0..100 {
+        let left: i64 = c
+            .query_one(
+                "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name IN ('dbpress', 'pgbench')",
+                &[],
+            )
+            .unwrap()
+            .get(0);
+        if left == 0 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    c.batch_execute("SELECT pg_stat_clear_snapshot()").unwrap();
+    let row = c
+        .query_one(
+            "SELECT txid_current()::bigint, \
+             COALESCE(SUM(n_tup_ins), 0)::bigint, COALESCE(SUM(n_tup_upd), 0)::bigint, \
+             COALESCE(SUM(n_tup_del), 0)::bigint, \
+             COALESCE(SUM(idx_scan) FILTER (WHERE relname = 'pgbench_accounts'), 0)::bigint \
+             FROM pg_stat_user_tables WHERE relname LIKE 'pgbench%'",
+            &[],
+        )
+        .unwrap();
+    (0..5).map(|i| row.get::<_, i64>(i)).collect()
+}
+
+#[test]
+fn issue_42_as_pgbench_the_server_does_pgbenchs_work_per_transaction() {
+    let Some((_guard, mut c)) = pg_server("as-pgbench-counts") else {
+        return;
+    };
+    let dir = scratch("as-pgbench-counts");
+    let init = run(&peer(), &dir, &[&["-i", "-s", "1", "-q"], TARGET].concat());
+    assert!(init.status.success(), "{}", stderr(&init));
+    let link = pgbench_link(&dir);
+    for args in [
+        &["-n", "-t", "50", "-c", "2", "-j", "2"][..],
+        &["-n", "-t", "40", "-S", "-M", "prepared"],
+        &["-n", "-t", "40", "-N", "-M", "extended"],
+        &[
+            "-n",
+            "-t",
+            "30",
+            "-b",
+            "tpcb-like@2",
+            "-b",
+            "select-only@1",
+            "--random-seed=9",
+        ],
+    ] {
+        let line = [args, TARGET].concat();
+        let mut deltas = Vec::new();
+        for program in [peer(), link.clone()] {
+            let before = server_counts(&mut c);
+            let o = run(&program, &dir, &line);
+            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+            let after = server_counts(&mut c);
+            deltas.push(
+                after
+                    .iter()
+                    .zip(&before)
+                    .map(|(a, b)| a - b)
+                    .collect::<Vec<_>>(),
+            );
+        }
+        assert!(
+            deltas[0][4] >= 30,
+            "{args:?}: the counters moved: {deltas:?}"
+        );
+        assert_eq!(
+            deltas[1], deltas[0],
+            "{args:?}: [write transactions, rows inserted, updated, deleted, account lookups] dbpress vs pgbench"
+        );
+    }
+}
