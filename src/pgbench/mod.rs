@@ -4,15 +4,21 @@
 //! lines and errors — with pgbench's exit codes.
 //!
 //! - `getopt`: GNU getopt_long as pgbench meets it, glibc's messages
+//! - `aborts`: a client's abort in pgbench's lines
+//! - `libpq_error`: a server's error as libpq words it (`LINE 1:` and its caret)
 //! - `values`: option values read as pgbench reads them
 //! - `options`: pgbench's options read left to right into a `Line`
 //! - `checks`: what pgbench checks once the whole line is read, in its order
+//! - `init`: `-i`, pgbench's initialization steps
 //! - `run`: a benchmark run (setup, vacuum, the runner, exit code)
 //! - `progress`: `-P`'s lines
 //! - `report`: the report after the run
 
+mod aborts;
 mod checks;
 mod getopt;
+mod init;
+mod libpq_error;
 mod options;
 mod progress;
 mod report;
@@ -30,7 +36,10 @@ pub fn main(program: &str, args: &[String]) -> u8 {
         Ok(code) => code,
         Err(e) => {
             let _ = dbpress_core::out::Stdout.flush();
-            eprintln!("pgbench: error: {}", e.message());
+            // An empty message: pgbench's own lines were printed where it failed.
+            if !e.message().is_empty() {
+                eprintln!("pgbench: error: {}", e.message());
+            }
             // pgbench ends 1 for anything before its clients start, 2 when one aborted.
             match e {
                 dbpress_core::error::Error::Interrupted(_, code) => code,

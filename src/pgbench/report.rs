@@ -5,7 +5,9 @@
 use super::options::Line;
 use dbpress_result::RunResult;
 use dbpress_workload::script::parse::{Command, Script};
+use dbpress_workload::script::pgbench_rules::Tally;
 use std::fmt::Write;
+use std::sync::atomic::Ordering;
 
 /// What the report needs besides the result.
 pub struct Facts<'a> {
@@ -16,8 +18,12 @@ pub struct Facts<'a> {
     /// The kind each script's whole transactions are timed as.
     pub script_kinds: Vec<&'a str>,
     pub scale: i64,
+    /// pgbench_accounts' partitioning: method and count.
+    pub partitions: Option<(&'static str, i64)>,
     pub protocol: &'a str,
     pub connect_ms: f64,
+    /// Retries, failures and aborts under pgbench's rules.
+    pub tally: &'a Tally,
 }
 
 fn pct(part: u64, whole: u64) -> f64 {
@@ -42,8 +48,9 @@ pub fn report(r: &RunResult, f: &Facts<'_>) -> String {
     let line = f.line;
     let s = &r.summary;
     let clients = line.clients.unwrap_or(1);
-    let ok = s.events;
-    let failed = s.errors;
+    // A failed transaction is an event the runner counted with its error.
+    let failed = f.tally.failed();
+    let ok = s.events.saturating_sub(failed);
     let skipped = s.latency_limit.as_ref().map_or(0, |l| l.skipped);
     let all = ok + failed + skipped;
     let transaction_type = match f.scripts {
@@ -52,6 +59,10 @@ pub fn report(r: &RunResult, f: &Facts<'_>) -> String {
     };
     let _ = writeln!(o, "transaction type: {transaction_type}");
     let _ = writeln!(o, "scaling factor: {}", f.scale);
+    if let Some((method, n)) = f.partitions {
+        let _ = writeln!(o, "partition method: {method}");
+        let _ = writeln!(o, "partitions: {n}");
+    }
     let _ = writeln!(o, "query mode: {}", f.protocol);
     let _ = writeln!(o, "number of clients: {clients}");
     let _ = writeln!(
@@ -86,10 +97,11 @@ pub fn report(r: &RunResult, f: &Facts<'_>) -> String {
     if all == 0 {
         return o;
     }
-    counts(&mut o, r, line, ok, all);
-    latency(&mut o, r, line, clients);
+    counts(&mut o, r, f, ok, all);
+    latency(&mut o, r, line, clients, failed);
     let _ = writeln!(o, "initial connection time = {:.3} ms", f.connect_ms);
-    let _ = writeln!(o, "tps = {:.6} (without initial connection time)", s.tps);
+    let tps = ok as f64 / s.total_time_s.max(1e-9);
+    let _ = writeln!(o, "tps = {tps:.6} (without initial connection time)");
     if f.scripts.len() > 1 {
         scripts(&mut o, r, f, ok);
     }
@@ -100,22 +112,31 @@ pub fn report(r: &RunResult, f: &Facts<'_>) -> String {
 }
 
 /// Failures in detail, retries, skipped and late transactions, as the options ask.
-fn counts(o: &mut String, r: &RunResult, line: &Line, ok: u64, all: u64) {
+fn counts(o: &mut String, r: &RunResult, f: &Facts<'_>, ok: u64, all: u64) {
+    let line = f.line;
+    let t = f.tally;
+    let n = |c: &std::sync::atomic::AtomicU64| c.load(Ordering::Relaxed);
     if line.failures_detailed {
+        let (ser, dead) = (n(&t.serialization_failures), n(&t.deadlock_failures));
         let _ = writeln!(
             o,
-            "number of serialization failures: 0 ({}%)",
-            pct3(pct(0, all))
+            "number of serialization failures: {ser} ({}%)",
+            pct3(pct(ser, all))
         );
-        let _ = writeln!(o, "number of deadlock failures: 0 ({}%)", pct3(pct(0, all)));
+        let _ = writeln!(
+            o,
+            "number of deadlock failures: {dead} ({}%)",
+            pct3(pct(dead, all))
+        );
     }
     if line.max_tries.unwrap_or(1) != 1 {
+        let retried = n(&t.retried);
         let _ = writeln!(
             o,
-            "number of transactions retried: 0 ({}%)",
-            pct3(pct(0, all))
+            "number of transactions retried: {retried} ({}%)",
+            pct3(pct(retried, all))
         );
-        let _ = writeln!(o, "total number of retries: 0");
+        let _ = writeln!(o, "total number of retries: {}", n(&t.retries));
     }
     if let Some(l) = &r.summary.latency_limit {
         if line.rate.is_some() {
@@ -137,14 +158,14 @@ fn counts(o: &mut String, r: &RunResult, line: &Line, ok: u64, all: u64) {
 }
 
 /// Measured per transaction under -R, -P or -L; otherwise the run's time over its count.
-fn latency(o: &mut String, r: &RunResult, line: &Line, clients: i64) {
+fn latency(o: &mut String, r: &RunResult, line: &Line, clients: i64, failed: u64) {
     let s = &r.summary;
     if line.rate.is_some() || line.progress_s.is_some() || line.latency_limit_ms.is_some() {
         let _ = writeln!(o, "latency average = {:.3} ms", s.latency.avg_ms);
         let _ = writeln!(o, "latency stddev = {:.3} ms", stddev_ms(r));
     } else {
-        let avg = 1000.0 * s.total_time_s * clients as f64 / (s.events + s.errors).max(1) as f64;
-        let failures = if s.errors > 0 {
+        let avg = 1000.0 * s.total_time_s * clients as f64 / s.events.max(1) as f64;
+        let failures = if failed > 0 {
             " (including failures)"
         } else {
             ""
@@ -181,13 +202,21 @@ fn scripts(o: &mut String, r: &RunResult, f: &Facts<'_>, ok: u64) {
             s.weight,
             100.0 * f64::from(s.weight) / total_weight.max(1) as f64
         );
+        let failed: u64 = (0..s.commands.len())
+            .map(|c| f.tally.of_command(i, c).0)
+            .sum();
+        let done = n.saturating_sub(failed);
         let _ = writeln!(
             o,
-            " - {n} transactions ({:.1}% of total, tps = {:.6})",
-            pct(n, ok),
-            n as f64 / r.summary.total_time_s.max(1e-9)
+            " - {done} transactions ({:.1}% of total, tps = {:.6})",
+            pct(done, ok),
+            done as f64 / r.summary.total_time_s.max(1e-9)
         );
-        let _ = writeln!(o, " - number of failed transactions: 0 (0.000%)");
+        let _ = writeln!(
+            o,
+            " - number of failed transactions: {failed} ({}%)",
+            pct3(pct(failed, n))
+        );
         if let Some(st) = f.script_kinds.get(i).and_then(|k| statement(r, k)) {
             let _ = writeln!(o, " - latency average = {:.3} ms", st.latency.avg_ms);
             let _ = writeln!(
@@ -241,21 +270,23 @@ fn commands(o: &mut String, r: &RunResult, f: &Facts<'_>, script: usize, lead: &
     let before: usize = f.scripts[..script].iter().map(|s| s.sql().count()).sum();
     let mut k = before;
     let s = &f.scripts[script];
-    for (c, shown) in s.commands.iter().zip(&s.shown) {
-        let (avg, failures) = match c {
+    let retries = f.line.max_tries.unwrap_or(1) != 1;
+    for (i, (c, shown)) in s.commands.iter().zip(&s.shown).enumerate() {
+        let avg = match c {
             Command::Sql(_) => {
                 let name = f.kinds.get(k).copied().unwrap_or_default();
                 k += 1;
                 r.statements
                     .iter()
                     .find(|st| st.name == name)
-                    .map_or((0.0, 0), |st| (st.latency.avg_ms, st.errors))
+                    .map_or(0.0, |st| st.latency.avg_ms)
             }
-            _ => (0.0, 0),
+            _ => 0.0,
         };
+        let (failures, retried) = f.tally.of_command(script, i);
         let _ = write!(o, "   {avg:>11.3}  {failures:>10}");
-        if f.line.max_tries.unwrap_or(1) != 1 {
-            let _ = write!(o, "  {:>10}", 0);
+        if retries {
+            let _ = write!(o, "  {retried:>10}");
         }
         let _ = writeln!(o, "  {shown}");
     }

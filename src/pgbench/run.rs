@@ -12,6 +12,7 @@ use dbpress_core::personality::PGBENCH_VERSION;
 use dbpress_driver::Connection;
 use dbpress_workload::script::client::QueryMode;
 use dbpress_workload::script::expr::Value;
+use dbpress_workload::script::pgbench_rules::{PgbenchRules, Tally};
 use dbpress_workload::script::workload::ScriptWorkload;
 use dbpress_workload::{Context, Workload};
 
@@ -75,11 +76,23 @@ fn as_script_args(line: &Line, seed: u64) -> Vec<String> {
     a
 }
 
-/// `pgbench -i`: not built yet in pgbench's words.
-pub fn initialize(_line: &Line) -> Result<u8> {
-    Err(failed(
-        "initialization (-i) is not available as pgbench yet: run `dbpress script prepare -s SCALE` with the same connection options",
-    ))
+/// `pgbench -i`: the steps on one session to the target the line names.
+pub fn initialize(line: &Line) -> Result<u8> {
+    let a = parse_args(&as_script_args(line, 0))?;
+    let mut cfg = RunConfig::from_options("script", RunCommand::Run, &a.opts)?;
+    if a.pgbench_connection {
+        cfg.connection.flags = ConnectionFlags::Pgbench;
+    }
+    let driver = dbpress_config::to_driver::make_driver(&cfg)?;
+    let mut conn = match driver.connect(0) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("pgbench: error: {}", e.message);
+            eprintln!("pgbench: error: could not create connection for initialization");
+            return Ok(1);
+        }
+    };
+    super::init::run(line, conn.as_mut())
 }
 
 pub fn benchmark(line: &Line) -> Result<u8> {
@@ -117,6 +130,7 @@ pub fn benchmark(line: &Line) -> Result<u8> {
     let connect_ms = started.elapsed().as_secs_f64() * 1e3;
     dbpress_core::outln!("{}", banner(setup.as_mut()));
     let scale = scale(line, &a, setup.as_mut())?;
+    let partitions = partitioning(line, setup.as_mut());
     if !line.no_vacuum {
         vacuum(setup.as_mut(), line.vacuum_all);
     }
@@ -128,9 +142,19 @@ pub fn benchmark(line: &Line) -> Result<u8> {
         Protocol::Simple => QueryMode::Simple,
         _ => QueryMode::Prepared,
     };
+    let tally = std::sync::Arc::new(Tally::default());
+    let rules = PgbenchRules {
+        max_tries: line.max_tries.unwrap_or(1) as u32,
+        tally: tally.clone(),
+        on_abort: std::sync::Arc::new(super::aborts::sayer(
+            line.protocol.unwrap_or(Protocol::Simple),
+            &line.scripts,
+        )),
+    };
     let w = ScriptWorkload::new(line.scripts.clone(), globals)
         .in_mode(mode, cfg.shape.threads)
-        .labelled();
+        .labelled()
+        .with_rules(rules);
     let mut progress = PgbenchProgress {
         timestamp: line.progress_timestamp,
         rate: line.rate.is_some(),
@@ -160,10 +184,17 @@ pub fn benchmark(line: &Line) -> Result<u8> {
             .filter_map(|i| w.script_kind(i))
             .collect(),
         scale,
+        partitions,
         protocol: protocol.name(),
         connect_ms,
+        tally: &tally,
     };
     dbpress_core::out!("{}", report(&m.result, &facts));
+    if tally.aborted.load(std::sync::atomic::Ordering::Relaxed) {
+        let _ = std::io::Write::flush(&mut dbpress_core::out::Stdout);
+        eprintln!("pgbench: error: Run was aborted; the above results are incomplete.");
+        return Ok(2);
+    }
     Ok(0)
 }
 
@@ -219,6 +250,35 @@ fn scale(line: &Line, a: &Args, conn: &mut dyn Connection) -> Result<i64> {
         );
     }
     Ok(n)
+}
+
+/// How pgbench_accounts is partitioned (its report says so for a built-in script): the
+/// method and the number of partitions.
+fn partitioning(line: &Line, conn: &mut dyn Connection) -> Option<(&'static str, i64)> {
+    if !line
+        .scripts
+        .iter()
+        .any(|s| s.name.starts_with("<builtin: "))
+    {
+        return None;
+    }
+    let rows = conn
+        .query_rows(
+            "select p.partstrat, count(i.inhrelid) from pg_catalog.pg_class c \
+             left join pg_catalog.pg_partitioned_table p on p.partrelid = c.oid \
+             left join pg_catalog.pg_inherits i on i.inhparent = c.oid \
+             where c.relname = 'pgbench_accounts' and pg_catalog.pg_table_is_visible(c.oid) \
+             group by 1",
+        )
+        .ok()?;
+    let row = rows.first()?;
+    let method = match row.first().cloned().flatten()?.as_str() {
+        "r" => "range",
+        "h" => "hash",
+        _ => return None,
+    };
+    let n = row.get(1).cloned().flatten()?.parse().ok()?;
+    Some((method, n))
 }
 
 /// Before the run, as pgbench: its tables vacuumed and the history emptied; a failure is

@@ -318,3 +318,153 @@ fn issue_42_as_pgbench_the_server_does_pgbenchs_work_per_transaction() {
         );
     }
 }
+
+/// What `-i` left, as the catalog says: each pgbench table's row count, persistence, options
+/// and partition bounds, and the constraints.
+fn made(c: &mut postgres::Client) -> Vec<String> {
+    let q = "SELECT c.relname || ' ' || c.relpersistence || ' ' || COALESCE(c.reloptions::text, '-') \
+             || ' ' || COALESCE(pg_get_expr(c.relpartbound, c.oid), '-') \
+             FROM pg_class c WHERE c.relname LIKE 'pgbench%' AND c.relkind IN ('r', 'p') \
+             UNION ALL SELECT conname || ' ' || contype FROM pg_constraint WHERE conname LIKE 'pgbench%' \
+             UNION ALL SELECT 'accounts ' || COUNT(*) || ' ' || SUM(bid) FROM pgbench_accounts \
+             UNION ALL SELECT 'tellers ' || COUNT(*) || ' ' || SUM(bid) FROM pgbench_tellers \
+             ORDER BY 1";
+    c.query(q, &[]).unwrap().iter().map(|r| r.get(0)).collect()
+}
+
+#[test]
+fn issue_42_as_pgbench_initialize_makes_pgbenchs_tables_with_its_lines() {
+    let Some((_guard, mut c)) = pg_server("as-pgbench-init") else {
+        return;
+    };
+    let dir = scratch("as-pgbench-init");
+    let link = pgbench_link(&dir);
+    for args in [
+        &["-i", "-s", "2"][..],
+        &["-i", "-q", "-n", "--foreign-keys"],
+        &["-i", "-I", "dtGvpf", "--partitions=3", "-F", "90"],
+        &[
+            "-i",
+            "--partitions=2",
+            "--partition-method=hash",
+            "--unlogged-tables",
+        ],
+        &["-i", "-I", "dt g"],
+        &["-i", "--tablespace=nosuch"],
+    ] {
+        let line = [args, TARGET].concat();
+        let mut seen = Vec::new();
+        for program in [peer(), link.clone()] {
+            c.batch_execute("DROP TABLE IF EXISTS pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers CASCADE")
+                .unwrap();
+            let o = run(&program, &dir, &line);
+            seen.push((
+                o.status.code(),
+                stdout(&o),
+                masked(&stderr(&o)),
+                made(&mut c),
+            ));
+        }
+        assert_eq!(seen[1], seen[0], "{args:?}: dbpress, then pgbench");
+    }
+}
+
+/// Scripts whose client aborts (a statement the server refuses, a meta-command that fails, a
+/// `\gset` without its row), in every query mode, and a serialization failure's tries: the
+/// same stdout (numbers masked), the same stderr, the same exit code (2 for an abort).
+const TROUBLE: &[(&str, &str)] = &[
+    ("err.sql", "SELECT 1;\nSELECT * FROM nosuch;\n"),
+    (
+        "err2.sql",
+        "SELECT 1;\nSELECT * FROM nosuch\n  WHERE x = 1;\n",
+    ),
+    ("div.sql", "\\set x 1/0\nSELECT 1;\n"),
+    ("gset.sql", "SELECT 1 AS a WHERE false \\gset\n"),
+    ("shell.sql", "\\shell false\nSELECT 1;\n"),
+    ("sleep.sql", "\\sleep :nosuch\nSELECT 1;\n"),
+    (
+        "open.sql",
+        "\\set a 1\nSELECT :a::int AS b\n\\gset\n\\set c debug(:b + 1)\n",
+    ),
+];
+
+#[test]
+fn issue_42_as_pgbench_an_aborted_client_ends_the_run_as_pgbenchs_does() {
+    let Some(_pg) = pg_server("as-pgbench-aborts") else {
+        return;
+    };
+    let dir = scratch("as-pgbench-aborts");
+    let link = pgbench_link(&dir);
+    for (name, text) in TROUBLE {
+        std::fs::write(dir.join(name), text).unwrap();
+        for mode in ["simple", "extended", "prepared"] {
+            let line = [&["-n", "-t", "2", "-M", mode, "-f", name][..], TARGET].concat();
+            let theirs = run(&peer(), &dir, &line);
+            let ours = run(&link, &dir, &line);
+            let what = format!("{name} -M {mode}");
+            assert_eq!(
+                ours.status.code(),
+                theirs.status.code(),
+                "{what}: {}",
+                stderr(&ours)
+            );
+            assert_eq!(masked(&stdout(&ours)), masked(&stdout(&theirs)), "{what}");
+            assert_eq!(stderr(&ours), stderr(&theirs), "{what}");
+        }
+    }
+}
+
+#[test]
+fn issue_42_as_pgbench_serialization_failures_are_retried_then_counted() {
+    let Some(_pg) = pg_server("as-pgbench-failures") else {
+        return;
+    };
+    let dir = scratch("as-pgbench-failures");
+    let init = run(&peer(), &dir, &[&["-i", "-q"], TARGET].concat());
+    assert!(init.status.success(), "{}", stderr(&init));
+    std::fs::write(
+        dir.join("serial.sql"),
+        "BEGIN ISOLATION LEVEL REPEATABLE READ;\nUPDATE pgbench_branches SET bbalance = bbalance + 1 WHERE bid = 1;\nSELECT pg_sleep(0.002);\nEND;\n",
+    )
+    .unwrap();
+    let link = pgbench_link(&dir);
+    for tries in ["--max-tries=1", "--max-tries=3"] {
+        let line = [
+            &[
+                "-n",
+                "-c",
+                "4",
+                "-j",
+                "4",
+                "-t",
+                "20",
+                tries,
+                "--failures-detailed",
+                "-r",
+                "-f",
+                "serial.sql",
+            ][..],
+            TARGET,
+        ]
+        .concat();
+        let theirs = run(&peer(), &dir, &line);
+        let ours = run(&link, &dir, &line);
+        assert_eq!(ours.status.code(), Some(0), "{}", stderr(&ours));
+        assert_eq!(masked(&stdout(&ours)), masked(&stdout(&theirs)), "{tries}");
+        assert_eq!(stderr(&ours), stderr(&theirs), "{tries}");
+        // Four clients on one row: some tries failed, and each failure is a transaction
+        // counted as failed, not processed.
+        let failed = stdout(&ours)
+            .lines()
+            .find_map(|l| l.strip_prefix("number of serialization failures: "))
+            .and_then(|v| v.split(' ').next()?.parse::<u64>().ok())
+            .unwrap();
+        let processed = stdout(&ours)
+            .lines()
+            .find_map(|l| l.strip_prefix("number of transactions actually processed: "))
+            .and_then(|v| v.split('/').next()?.parse::<u64>().ok())
+            .unwrap();
+        assert!(failed > 0, "{}", stdout(&ours));
+        assert_eq!(processed + failed, 80, "{}", stdout(&ours));
+    }
+}

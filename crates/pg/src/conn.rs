@@ -114,12 +114,15 @@ fn error_response(body: &[u8]) -> DbError {
     let mut code = String::new();
     let mut message = String::new();
     let mut detail = String::new();
+    let (mut position, mut hint) = (None, None);
     for field in body.split(|&b| b == 0).filter(|f| !f.is_empty()) {
         let text = String::from_utf8_lossy(&field[1..]).into_owned();
         match field[0] {
             b'C' => code = text,
             b'M' => message = text,
             b'D' => detail = text,
+            b'P' => position = text.parse().ok(),
+            b'H' => hint = Some(text),
             _ => {}
         }
     }
@@ -131,6 +134,8 @@ fn error_response(body: &[u8]) -> DbError {
     if !detail.is_empty() {
         e.primary_len = Some(primary_len);
     }
+    e.position = position;
+    e.hint = hint;
     e
 }
 

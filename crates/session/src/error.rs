@@ -72,6 +72,10 @@ pub struct DbErrorFields {
     /// the server's words follow it (PostgreSQL's DETAIL): what a sysbench script's
     /// `sql_errmsg` holds.
     pub primary_len: Option<usize>,
+    /// PostgreSQL's cursor position in the statement (1-based, in characters) and its HINT,
+    /// for a peer's text that shows them as libpq does (dbpress as pgbench).
+    pub position: Option<u32>,
+    pub hint: Option<String>,
 }
 
 impl DbError {
@@ -83,6 +87,8 @@ impl DbError {
             origin: None,
             sqlstate: None,
             primary_len: None,
+            position: None,
+            hint: None,
         }))
     }
 

@@ -72,6 +72,11 @@ pub struct Abort {
     pub subject: String,
     /// The server's error, when SQL failed.
     pub db: Option<DbError>,
+    /// The statement as the server got it (what its error's position counts in), and
+    /// whether a `;` ended it in the script.
+    pub sent: Option<(String, bool)>,
+    /// The server refused to prepare the statement (a prepared one, on its first use).
+    pub unprepared: bool,
 }
 
 impl Abort {
@@ -82,6 +87,8 @@ impl Abort {
             message,
             subject: format!("\\{what}"),
             db: None,
+            sent: None,
+            unprepared: false,
         }
     }
 
@@ -101,19 +108,6 @@ impl Abort {
                 format!("{}: {}", self.subject, self.message),
             ),
         }
-    }
-
-    /// pgbench's second line about it: `… ; evaluation of meta-command failed`.
-    pub fn pgbench_line(&self, client: u32, script: usize) -> String {
-        let why = match self.what {
-            "set" | "if" | "elif" => "evaluation of meta-command failed",
-            _ => "execution of meta-command failed",
-        };
-        format!(
-            "client {client} aborted in command {} ({}) of script {script}; {why}",
-            self.command - 1,
-            self.what
-        )
     }
 }
 
@@ -186,13 +180,19 @@ impl Client {
                 }
                 Command::Sql(sql) => {
                     let slot = ready.sql[pc].as_mut();
-                    self.sql(sql, slot, target).map_err(|e| Abort {
-                        command: pc + 1,
-                        what: "SQL",
-                        message: e.message.clone(),
-                        subject: format!("line {}", sql.line),
-                        db: Some(e),
-                    })?;
+                    let simple = matches!(slot, Some((_, Slot::Text)));
+                    if let Err((e, unprepared)) = self.sql(sql, slot, target) {
+                        let sent = if simple { self.text.clone() } else { sql.numbered() };
+                        return Err(Abort {
+                            command: pc + 1,
+                            what: "SQL",
+                            message: e.message.clone(),
+                            subject: format!("line {}", sql.line),
+                            db: Some(e),
+                            sent: Some((sent, sql.ended)),
+                            unprepared,
+                        });
+                    }
                     pc + 1
                 }
                 Command::StartPipeline | Command::SyncPipeline | Command::EndPipeline => {
@@ -247,22 +247,33 @@ impl Client {
         }
     }
 
+    /// Send one SQL command; an error says whether it came from preparing the statement.
     fn sql(
         &mut self,
         sql: &Sql,
         slot: Option<&mut (u8, Slot)>,
         target: &mut dyn SqlTarget,
-    ) -> DbResult<()> {
+    ) -> Result<(), (DbError, bool)> {
         let (kind, stmt) = match slot {
             None => (0, None),
             Some((kind, Slot::Text)) => (*kind, None),
             Some((kind, Slot::Prepared(h))) => (*kind, Some(*h)),
             Some((kind, slot @ Slot::Unprepared)) => {
-                let h = target.prepare(&sql.bound().0)?;
+                let h = target.prepare(&sql.bound().0).map_err(|e| (e, true))?;
                 *slot = Slot::Prepared(h);
                 (*kind, Some(h))
             }
         };
+        self.send(sql, kind, stmt, target).map_err(|e| (e, false))
+    }
+
+    fn send(
+        &mut self,
+        sql: &Sql,
+        kind: u8,
+        stmt: Option<StmtHandle>,
+        target: &mut dyn SqlTarget,
+    ) -> DbResult<()> {
         let rows = match &sql.store {
             Some(store) => {
                 self.rows.want_names(matches!(store, Store::Every(_)));

@@ -7,6 +7,7 @@
 //! - `parse`: the commands of a script, `\if` blocks linked, errors as pgbench prints them
 //! - `client`: one client running scripts: variables, branches, `\gset`, `\shell`, `\sleep`
 //! - `builtin`: pgbench's built-in scripts and tables
+//! - `pgbench_rules`: pgbench's retries, failures and client aborts (dbpress as pgbench)
 //! - `pgbench_tables`: those tables made (pgbench -i) and dropped
 //! - `run_once`: a user's prepare or cleanup script, run once
 //! - `workload`: scripts as a workload (weights, END/BEGIN adapted by dialect)
@@ -15,6 +16,7 @@ pub mod builtin;
 pub mod client;
 pub mod expr;
 pub mod parse;
+pub mod pgbench_rules;
 pub mod pgbench_tables;
 pub mod run_once;
 mod scan;

@@ -147,9 +147,12 @@ pub fn parse(file: &str, text: &str, weight: u32) -> Result<Script, String> {
                 text,
                 line,
                 shown: first,
+                ended,
             } => {
                 refuse_copy_stdio(&text).map_err(|m| format!("{file}:{line}: {m}"))?;
-                commands.push(Command::Sql(Sql::new(&text, line)));
+                let mut sql = Sql::new(&text, line);
+                sql.ended = ended;
+                commands.push(Command::Sql(sql));
                 shown.push(first);
                 last_meta_source = None;
             }

@@ -13,6 +13,8 @@ pub enum Piece {
         text: String,
         line: usize,
         shown: String,
+        /// Whether a `;` ended it (pgbench keeps it in the text it shows).
+        ended: bool,
     },
     /// A meta-command: its name (without the backslash) and the rest of its line(s).
     Meta {
@@ -116,6 +118,7 @@ fn flush(out: &mut Vec<Piece>, sql: &mut String, line: usize, ended: bool) {
             text: text.to_string(),
             line,
             shown,
+            ended,
         });
     }
     sql.clear();

@@ -25,6 +25,8 @@ pub struct Sql {
     pub line: usize,
     pub parts: Vec<Part>,
     pub store: Option<Store>,
+    /// Whether a `;` ended it in the script (pgbench's texts show it).
+    pub ended: bool,
 }
 
 fn name_byte(b: u8) -> bool {
@@ -38,6 +40,7 @@ impl Sql {
             line,
             parts: parts(text),
             store: None,
+            ended: false,
         }
     }
 
@@ -88,9 +91,26 @@ impl Sql {
         }
     }
 
-    /// The first line, as pgbench's per-statement report names the command.
-    pub fn first_line(&self) -> &str {
-        self.text.lines().next().unwrap_or("")
+    /// The text with `$1`, `$2`… for the parameters, as the server gets a bound statement.
+    pub fn numbered(&self) -> String {
+        let (text, _) = self.bound();
+        let mut out = String::with_capacity(text.len() + 8);
+        let mut n = 0;
+        let mut quote = None;
+        for c in text.chars() {
+            match (quote, c) {
+                (None, '?') => {
+                    n += 1;
+                    out.push_str(&format!("${n}"));
+                    continue;
+                }
+                (None, '\'' | '"') => quote = Some(c),
+                (Some(q), c) if c == q => quote = None,
+                _ => {}
+            }
+            out.push(c);
+        }
+        out
     }
 }
 

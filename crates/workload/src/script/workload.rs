@@ -2,14 +2,15 @@
 //! it on the session's [`Client`]: SQL pasted as text (simple mode) or as prepared statements
 //! with `:names` bound, branches taken, `\gset` kept.
 
-use super::client::{Client, QueryMode, Ready, Slot, SqlTarget};
+use super::client::{Abort, Client, QueryMode, Ready, Slot, SqlTarget};
 use super::expr::prng::{PgPrng, RunSeeds};
 use super::expr::Value;
 use super::parse::{Command, Script};
+use super::pgbench_rules::{AbortNote, PgbenchRules, Verdict};
 use super::pgbench_tables::{self, PgbenchTables};
 use super::run_once::run_once;
 use super::sql::Sql;
-use crate::events::{EventGen, Exec};
+use crate::events::{EventGen, EventSteps, Exec};
 use crate::workload::{Context, Workload};
 use dbpress_core::error::Result;
 use dbpress_core::rand::{Distribution, Rng};
@@ -28,6 +29,8 @@ pub struct ScriptWorkload {
     pub clients: u32,
     /// Label each event with its script's number (pgbench's per-script counts).
     labelled: bool,
+    /// pgbench's rules for failures and aborts (dbpress as pgbench).
+    rules: Option<PgbenchRules>,
     kinds: &'static [&'static str],
     transactional: bool,
     /// What prepare and cleanup do (nothing for a run's workload).
@@ -102,6 +105,7 @@ impl ScriptWorkload {
             mode: QueryMode::Prepared,
             clients: 1,
             labelled: false,
+            rules: None,
             kinds: Box::leak(kinds.into_boxed_slice()),
             transactional,
             tables: None,
@@ -131,6 +135,13 @@ impl ScriptWorkload {
             kinds.push(Box::leak(format!("script {}", i + 1).into_boxed_str()));
         }
         self.kinds = Box::leak(kinds.into_boxed_slice());
+        self
+    }
+
+    /// Run each client by pgbench's rules: failures retried or counted, errors abort one
+    /// client, not the run.
+    pub fn with_rules(mut self, rules: PgbenchRules) -> ScriptWorkload {
+        self.rules = Some(rules);
         self
     }
 
@@ -217,7 +228,8 @@ impl Workload for ScriptWorkload {
         let mut ready = Vec::new();
         let mut kind = 0u8;
         for s in &self.scripts {
-            let (r, next) = prepare_script(s, conn, dialect, self.mode, kind)?;
+            let (r, next) =
+                prepare_script(s, conn, dialect, self.mode, kind, self.rules.is_some())?;
             kind = next;
             ready.push(r);
         }
@@ -232,6 +244,8 @@ impl Workload for ScriptWorkload {
             total_weight: self.scripts.iter().map(|s| i64::from(s.weight)).sum(),
             ready,
             choose: PgPrng::new(seeds.choose(thread as usize)),
+            rules: self.rules.clone(),
+            client_id: thread,
             script_kinds: self.labelled.then_some(kind),
             client: Client::new(vars, PgPrng::new(seeds.client(thread as usize))),
         }))
@@ -246,6 +260,7 @@ fn prepare_script(
     dialect: &'static Dialect,
     mode: QueryMode,
     mut kind: u8,
+    lazily: bool,
 ) -> DbResult<(Ready, u8)> {
     let w = writes(s);
     let mut script = s.clone();
@@ -263,6 +278,8 @@ fn prepare_script(
         }
         let slot = match mode {
             QueryMode::Simple => Slot::Text,
+            // As pgbench prepares: on a statement's first use.
+            QueryMode::Prepared if lazily => Slot::Unprepared,
             // Prepared before the run, so a bad statement stops it at once; the server's
             // complaint names the statement by where it is written.
             QueryMode::Prepared => Slot::Prepared(
@@ -279,6 +296,9 @@ fn prepare_script(
 struct ScriptEvents {
     ready: Vec<Ready>,
     total_weight: i64,
+    /// pgbench's rules for failures and aborts, when dbpress runs as pgbench.
+    rules: Option<PgbenchRules>,
+    client_id: u32,
     /// Which script each event runs (pgbench's per-thread choice sequence).
     choose: PgPrng,
     /// When labelled: the first of the kinds each script's transactions are timed as.
@@ -327,20 +347,84 @@ fn choose(rng: &mut PgPrng, ready: &[Ready], total: i64) -> usize {
     ready.len() - 1
 }
 
-impl EventGen for ScriptEvents {
-    fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
-        let no = choose(&mut self.choose, &self.ready, self.total_weight);
+impl ScriptEvents {
+    /// Script `no` once, timed as its script's kind when labelled.
+    fn run_script(&mut self, no: usize, exec: &mut Exec<'_>) -> std::result::Result<(), Abort> {
         let Some(first) = self.script_kinds else {
-            return self
-                .client
-                .run(no, &mut self.ready[no], exec)
-                .map_err(|a| a.into_db_error());
+            return self.client.run(no, &mut self.ready[no], exec);
         };
         exec.label = u8::try_from(no).ok();
         let t0 = dbpress_measure::stats::now_ns();
         let r = self.client.run(no, &mut self.ready[no], exec);
         let ns = dbpress_measure::stats::now_ns().saturating_sub(t0);
         exec.record_kind(first + no as u8, ns, r.is_err());
-        r.map_err(|a| a.into_db_error())
+        r
+    }
+
+    /// One transaction under pgbench's rules: retried with its draws replayed, or failed and
+    /// counted; false when the client aborted.
+    fn pgbench_transaction(
+        &mut self,
+        rules: &PgbenchRules,
+        exec: &mut Exec<'_>,
+        steps: &mut dyn EventSteps,
+    ) -> bool {
+        let no = choose(&mut self.choose, &self.ready, self.total_weight);
+        let draws = self.client.rng.clone();
+        let mut tries = 1;
+        loop {
+            let Err(abort) = self.run_script(no, exec) else {
+                rules.tried(tries);
+                steps.done(exec);
+                return true;
+            };
+            match rules.judge(&abort, no, tries) {
+                Verdict::Abort => {
+                    rules.abort(&AbortNote {
+                        client: self.client_id,
+                        script: no,
+                        abort: &abort,
+                    });
+                    return false;
+                }
+                verdict => {
+                    // As pgbench: the transaction block is rolled back before anything else.
+                    let _ = exec.conn.query("ROLLBACK");
+                    if let Verdict::Failed(code) = verdict {
+                        rules.tried(tries);
+                        steps.error(code);
+                        steps.done(exec);
+                        return true;
+                    }
+                    self.client.rng = draws.clone();
+                    tries += 1;
+                }
+            }
+        }
+    }
+}
+
+impl EventGen for ScriptEvents {
+    fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
+        let no = choose(&mut self.choose, &self.ready, self.total_weight);
+        self.run_script(no, exec).map_err(|a| a.into_db_error())
+    }
+
+    fn drives_loop(&self) -> bool {
+        self.rules.is_some()
+    }
+
+    /// pgbench's client: transactions until the run ends or this client aborts.
+    fn run_loop(&mut self, exec: &mut Exec<'_>, steps: &mut dyn EventSteps) -> DbResult<()> {
+        let Some(rules) = self.rules.clone() else {
+            return Ok(());
+        };
+        while steps.next(exec) {
+            steps.start();
+            if !self.pgbench_transaction(&rules, exec, steps) {
+                break;
+            }
+        }
+        Ok(())
     }
 }

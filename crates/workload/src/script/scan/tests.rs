@@ -9,6 +9,7 @@ fn sql(text: &str, line: usize) -> Piece {
         text: text.into(),
         line,
         shown,
+        ended: true,
     }
 }
 
@@ -26,7 +27,8 @@ fn statements_end_at_semicolons_outside_quotes_comments_and_parentheses() {
             Piece::Sql {
                 text: "UPDATE t\n  SET a = 1".into(),
                 line: 4,
-                shown: "UPDATE t".into()
+                shown: "UPDATE t".into(),
+                ended: false,
             },
         ]
     );
@@ -47,7 +49,7 @@ fn backslashes_start_meta_commands_and_join_compounds() {
         }
     );
     assert!(
-        matches!(&p[1], Piece::Sql { text, line: 3, shown } if text == "SELECT 1 ; SELECT :a" && shown == text)
+        matches!(&p[1], Piece::Sql { text, line: 3, shown, ended: false } if text == "SELECT 1 ; SELECT :a" && shown == text)
     );
     assert!(
         matches!(&p[2], Piece::Meta { name, args, line: 3, .. } if name == "gset" && args == " p_")

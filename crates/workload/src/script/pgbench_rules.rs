@@ -1,0 +1,114 @@
+//! pgbench's rules for a client's transactions, when dbpress runs as pgbench: a serialization
+//! failure or deadlock rolls back and retries the transaction (its random draws replayed) up to
+//! `--max-tries`, then counts it as failed and goes on; any other error aborts that client
+//! only — the others run on — and the run ends as "aborted". The generator drives its own loop
+//! (`EventGen::run_loop`) so a client can stop on its own.
+
+use super::client::Abort;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// What the clients' transactions came to, beyond the runner's counts.
+#[derive(Default, Debug)]
+pub struct Tally {
+    pub aborted: AtomicBool,
+    /// Transactions that needed more than one try, and the tries past the first.
+    pub retried: AtomicU64,
+    pub retries: AtomicU64,
+    /// Failed transactions (tries used up), by cause.
+    pub serialization_failures: AtomicU64,
+    pub deadlock_failures: AtomicU64,
+    /// Per (script, command 0-based): the failures it ended transactions with, and the
+    /// retries it caused (pgbench's `-r` columns).
+    pub by_command: Mutex<HashMap<(usize, usize), (u64, u64)>>,
+}
+
+impl Tally {
+    /// (failures, retries) of one command.
+    pub fn of_command(&self, script: usize, command: usize) -> (u64, u64) {
+        let map = self.by_command.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(&(script, command)).copied().unwrap_or((0, 0))
+    }
+
+    fn note(&self, script: usize, command: usize, failure: bool) {
+        let mut map = self.by_command.lock().unwrap_or_else(|p| p.into_inner());
+        let e = map.entry((script, command)).or_insert((0, 0));
+        if failure {
+            e.0 += 1;
+        } else {
+            e.1 += 1;
+        }
+    }
+
+    pub fn failed(&self) -> u64 {
+        self.serialization_failures.load(Ordering::Relaxed)
+            + self.deadlock_failures.load(Ordering::Relaxed)
+    }
+}
+
+/// A client stopped by an error: who, in which script, and why.
+pub struct AbortNote<'a> {
+    pub client: u32,
+    pub script: usize,
+    pub abort: &'a Abort,
+}
+
+/// The rules, shared by every client of a run.
+#[derive(Clone)]
+pub struct PgbenchRules {
+    /// `--max-tries` (0: no limit but the run's end).
+    pub max_tries: u32,
+    pub tally: Arc<Tally>,
+    /// Says an abort as the peer says it (its lines are the front end's).
+    pub on_abort: Arc<dyn Fn(&AbortNote<'_>) + Send + Sync>,
+}
+
+/// How an error ends a try: retried or failed by these rules, or the client aborted.
+pub enum Verdict {
+    Retry,
+    Failed(&'static str),
+    Abort,
+}
+
+impl PgbenchRules {
+    /// The verdict on `abort` in script `script` after `tries` tries.
+    pub fn judge(&self, abort: &Abort, script: usize, tries: u32) -> Verdict {
+        let Some(code) = abort.db.as_ref().map(|e| e.code.as_str()) else {
+            return Verdict::Abort;
+        };
+        let cause = match code {
+            "40001" => "40001",
+            "40P01" => "40P01",
+            _ => return Verdict::Abort,
+        };
+        let command = abort.command.saturating_sub(1);
+        if self.max_tries == 0 || tries < self.max_tries {
+            self.tally.note(script, command, false);
+            return Verdict::Retry;
+        }
+        self.tally.note(script, command, true);
+        let counter = if cause == "40001" {
+            &self.tally.serialization_failures
+        } else {
+            &self.tally.deadlock_failures
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        Verdict::Failed(cause)
+    }
+
+    /// A transaction that took `tries` tries to finish (or fail).
+    pub fn tried(&self, tries: u32) {
+        if tries > 1 {
+            self.tally.retried.fetch_add(1, Ordering::Relaxed);
+            self.tally
+                .retries
+                .fetch_add(u64::from(tries - 1), Ordering::Relaxed);
+        }
+    }
+
+    pub fn abort(&self, note: &AbortNote<'_>) {
+        self.tally.aborted.store(true, Ordering::Relaxed);
+        (self.on_abort)(note);
+    }
+}

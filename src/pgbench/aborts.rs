@@ -1,0 +1,62 @@
+//! A client's abort in pgbench's lines on stderr: a meta-command's error and the `client N
+//! aborted in command K (set) of script S; …` line, or a statement's error as libpq words it.
+
+use super::libpq_error;
+use super::options::Protocol;
+use dbpress_driver::DbErrorKind;
+use dbpress_workload::script::parse::{Command, Script};
+use dbpress_workload::script::pgbench_rules::AbortNote;
+
+/// What says a run's aborts: pgbench names a prepared statement `P_N`, N counting the SQL
+/// commands of all scripts in order.
+pub fn sayer(protocol: Protocol, scripts: &[Script]) -> impl Fn(&AbortNote<'_>) + Send + Sync {
+    let mut names = Vec::new();
+    let mut n = 0;
+    for s in scripts {
+        let mut of_script = Vec::new();
+        for c in &s.commands {
+            of_script.push(n);
+            if matches!(c, Command::Sql(_)) {
+                n += 1;
+            }
+        }
+        names.push(of_script);
+    }
+    move |note| say(note, protocol, &names)
+}
+
+fn say(note: &AbortNote<'_>, protocol: Protocol, names: &[Vec<usize>]) {
+    let a = note.abort;
+    let (client, script, command) = (note.client, note.script, a.command - 1);
+    let sent = a.sent.as_ref().map(|(t, ended)| (t.as_str(), *ended));
+    let aborted = format!(
+        "pgbench: error: client {client} script {script} aborted in command {command} query 0:"
+    );
+    match &a.db {
+        // `\gset`/`\aset` found the wrong number of rows.
+        Some(e) if e.kind == DbErrorKind::Input => eprintln!(
+            "pgbench: error: client {client} script {script} command {command} query 0: {}",
+            e.message
+        ),
+        // pgbench logs a failed prepare and then runs the statement it could not prepare.
+        Some(e) if a.unprepared && protocol == Protocol::Prepared => {
+            let n = names[script].get(command).copied().unwrap_or(0);
+            eprintln!("pgbench: error: {}", libpq_error::message(e, sent));
+            eprintln!("{aborted} ERROR:  prepared statement \"P_{n}\" does not exist");
+        }
+        Some(e) => eprintln!("{aborted} {}", libpq_error::message(e, sent)),
+        None => {
+            if !a.message.is_empty() {
+                eprintln!("pgbench: error: {}", a.message);
+            }
+            let why = match a.what {
+                "set" | "if" | "elif" => "evaluation of meta-command failed",
+                _ => "execution of meta-command failed",
+            };
+            eprintln!(
+                "pgbench: error: client {client} aborted in command {command} ({}) of script {script}; {why}",
+                a.what
+            );
+        }
+    }
+}
