@@ -4,7 +4,7 @@
 
 use super::options::Line;
 use dbpress_result::RunResult;
-use dbpress_workload::script::parse::{Command, Script};
+use dbpress_workload::script::parse::Script;
 use dbpress_workload::script::pgbench_rules::Tally;
 use std::fmt::Write;
 use std::sync::atomic::Ordering;
@@ -13,8 +13,6 @@ use std::sync::atomic::Ordering;
 pub struct Facts<'a> {
     pub line: &'a Line,
     pub scripts: &'a [Script],
-    /// Each script's statement kinds, in the result's names, per SQL command in order.
-    pub kinds: &'a [&'a str],
     /// The kind each script's whole transactions are timed as.
     pub script_kinds: Vec<&'a str>,
     pub scale: i64,
@@ -106,7 +104,7 @@ pub fn report(r: &RunResult, f: &Facts<'_>) -> String {
         scripts(&mut o, r, f, ok);
     }
     if line.per_command && f.scripts.len() == 1 {
-        commands(&mut o, r, f, 0, "");
+        commands(&mut o, f, 0, "");
     }
     o
 }
@@ -226,7 +224,7 @@ fn scripts(o: &mut String, r: &RunResult, f: &Facts<'_>, ok: u64) {
             );
         }
         if f.line.per_command {
-            commands(o, r, f, i, " - ");
+            commands(o, f, i, " - ");
         }
     }
 }
@@ -260,29 +258,17 @@ fn events_by_script(r: &RunResult, scripts: usize) -> Vec<u64> {
 }
 
 /// `-r`: each command's average latency and failures, with its first line.
-fn commands(o: &mut String, r: &RunResult, f: &Facts<'_>, script: usize, lead: &str) {
+fn commands(o: &mut String, f: &Facts<'_>, script: usize, lead: &str) {
     let header = if f.line.max_tries.unwrap_or(1) == 1 {
         "statement latencies in milliseconds and failures:"
     } else {
         "statement latencies in milliseconds, failures and retries:"
     };
     let _ = writeln!(o, "{lead}{header}");
-    let before: usize = f.scripts[..script].iter().map(|s| s.sql().count()).sum();
-    let mut k = before;
     let s = &f.scripts[script];
     let retries = f.line.max_tries.unwrap_or(1) != 1;
-    for (i, (c, shown)) in s.commands.iter().zip(&s.shown).enumerate() {
-        let avg = match c {
-            Command::Sql(_) => {
-                let name = f.kinds.get(k).copied().unwrap_or_default();
-                k += 1;
-                r.statements
-                    .iter()
-                    .find(|st| st.name == name)
-                    .map_or(0.0, |st| st.latency.avg_ms)
-            }
-            _ => 0.0,
-        };
+    for (i, shown) in s.shown.iter().enumerate() {
+        let avg = f.tally.command_ms(script, i);
         let (failures, retried) = f.tally.of_command(script, i);
         let _ = write!(o, "   {avg:>11.3}  {failures:>10}");
         if retries {

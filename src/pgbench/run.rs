@@ -14,7 +14,7 @@ use dbpress_workload::script::client::QueryMode;
 use dbpress_workload::script::expr::Value;
 use dbpress_workload::script::pgbench_rules::{PgbenchRules, Tally};
 use dbpress_workload::script::workload::ScriptWorkload;
-use dbpress_workload::{Context, Workload};
+use dbpress_workload::Context;
 
 /// An error pgbench reports and then ends with `code`: its lines are already printed.
 fn ended(code: u8) -> Error {
@@ -145,6 +145,7 @@ pub fn benchmark(line: &Line) -> Result<u8> {
     let tally = std::sync::Arc::new(Tally::default());
     let rules = PgbenchRules {
         max_tries: line.max_tries.unwrap_or(1) as u32,
+        time_commands: line.per_command,
         tally: tally.clone(),
         on_abort: std::sync::Arc::new(super::aborts::sayer(
             line.protocol.unwrap_or(Protocol::Simple),
@@ -175,11 +176,9 @@ pub fn benchmark(line: &Line) -> Result<u8> {
         &signals,
         &|m| crate::run::exit_forced(&cfg, &m, driver.hints(), &w),
     )?;
-    let kinds = w.statement_kinds();
     let facts = Facts {
         line,
         scripts: &line.scripts,
-        kinds,
         script_kinds: (0..line.scripts.len())
             .filter_map(|i| w.script_kind(i))
             .collect(),

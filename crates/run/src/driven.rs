@@ -310,4 +310,8 @@ impl EventSteps for Driven<'_> {
     fn restart(&mut self) {
         self.restart = true;
     }
+
+    fn stopping(&self) -> bool {
+        self.over || self.shared.stop.load(Ordering::Relaxed)
+    }
 }

@@ -84,6 +84,11 @@ pub trait EventSteps {
     /// (a script's `sql_error_ignorable` hook accepted it); its failed statements were counted
     /// by `error` as they failed.
     fn restart(&mut self) {}
+    /// Whether the run has been told to stop (its time is up, a signal): a generator that
+    /// retries inside an event stops retrying.
+    fn stopping(&self) -> bool {
+        false
+    }
 }
 
 /// An event that is exactly one statement whose one parameter is a key drawn from the run's

@@ -57,6 +57,9 @@ pub struct Ready {
 pub struct Client {
     pub vars: HashMap<String, Value>,
     pub rng: PgPrng,
+    /// When asked (pgbench's -r): per script, per command, the time it took and how often
+    /// it ran (ns, count).
+    pub timings: Option<Vec<Vec<(u64, u64)>>>,
     rows: ResultRows,
     text: String,
     param_text: Vec<String>,
@@ -116,6 +119,7 @@ impl Client {
         Client {
             vars,
             rng,
+            timings: None,
             rows: ResultRows::new(),
             text: String::new(),
             param_text: Vec::new(),
@@ -151,6 +155,10 @@ impl Client {
         let mut pc = 0;
         while pc < cmds.len() {
             let at = (no, pc + 1);
+            let (this, t0) = (
+                pc,
+                self.timings.is_some().then(dbpress_measure::stats::now_ns),
+            );
             pc = match &cmds[pc] {
                 Command::Set(name, e) => {
                     let v = self.eval(e, at).map_err(|m| {
@@ -203,8 +211,26 @@ impl Client {
                     ))
                 }
             };
+            if let Some(t0) = t0 {
+                self.timed(no, this, cmds.len(), t0);
+            }
         }
         Ok(())
+    }
+
+    /// Command `command` of script `no` (of `len` commands) took the time since `t0`.
+    fn timed(&mut self, no: usize, command: usize, len: usize, t0: u64) {
+        let ns = dbpress_measure::stats::now_ns().saturating_sub(t0);
+        if let Some(t) = &mut self.timings {
+            if t.len() <= no {
+                t.resize(no + 1, Vec::new());
+            }
+            if t[no].len() < len {
+                t[no].resize(len, (0, 0));
+            }
+            t[no][command].0 += ns;
+            t[no][command].1 += 1;
+        }
     }
 
     /// From the `\if` at `pc`: each test in turn until one holds (its branch runs), or an

@@ -22,6 +22,9 @@ pub struct Tally {
     /// Per (script, command 0-based): the failures it ended transactions with, and the
     /// retries it caused (pgbench's `-r` columns).
     pub by_command: Mutex<HashMap<(usize, usize), (u64, u64)>>,
+    /// Per script, per command: the time it took in all and how often it ran (ns, count),
+    /// when timed (pgbench's -r).
+    pub command_times: Mutex<Vec<Vec<(u64, u64)>>>,
 }
 
 impl Tally {
@@ -38,6 +41,32 @@ impl Tally {
             e.0 += 1;
         } else {
             e.1 += 1;
+        }
+    }
+
+    /// A client's command times, added to the run's.
+    pub fn add_times(&self, times: &[Vec<(u64, u64)>]) {
+        let mut all = self.command_times.lock().unwrap_or_else(|p| p.into_inner());
+        if all.len() < times.len() {
+            all.resize(times.len(), Vec::new());
+        }
+        for (mine, theirs) in all.iter_mut().zip(times) {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), (0, 0));
+            }
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                m.0 += t.0;
+                m.1 += t.1;
+            }
+        }
+    }
+
+    /// The average time of one command, ms (0 when it never ran).
+    pub fn command_ms(&self, script: usize, command: usize) -> f64 {
+        let all = self.command_times.lock().unwrap_or_else(|p| p.into_inner());
+        match all.get(script).and_then(|s| s.get(command)) {
+            Some(&(ns, n)) if n > 0 => ns as f64 / n as f64 / 1e6,
+            _ => 0.0,
         }
     }
 
@@ -59,6 +88,8 @@ pub struct AbortNote<'a> {
 pub struct PgbenchRules {
     /// `--max-tries` (0: no limit but the run's end).
     pub max_tries: u32,
+    /// Time every command (pgbench's -r).
+    pub time_commands: bool,
     pub tally: Arc<Tally>,
     /// Says an abort as the peer says it (its lines are the front end's).
     pub on_abort: Arc<dyn Fn(&AbortNote<'_>) + Send + Sync>,
@@ -72,8 +103,10 @@ pub enum Verdict {
 }
 
 impl PgbenchRules {
-    /// The verdict on `abort` in script `script` after `tries` tries.
-    pub fn judge(&self, abort: &Abort, script: usize, tries: u32) -> Verdict {
+    /// The verdict on `abort` in script `script` after `tries` tries; a run that is
+    /// `stopping` allows no more (with no limit on tries, its end is the limit, as pgbench's
+    /// -T is).
+    pub fn judge(&self, abort: &Abort, script: usize, tries: u32, stopping: bool) -> Verdict {
         let Some(code) = abort.db.as_ref().map(|e| e.code.as_str()) else {
             return Verdict::Abort;
         };
@@ -83,7 +116,7 @@ impl PgbenchRules {
             _ => return Verdict::Abort,
         };
         let command = abort.command.saturating_sub(1);
-        if self.max_tries == 0 || tries < self.max_tries {
+        if !stopping && (self.max_tries == 0 || tries < self.max_tries) {
             self.tally.note(script, command, false);
             return Verdict::Retry;
         }

@@ -240,6 +240,10 @@ impl Workload for ScriptWorkload {
             _ => 0,
         };
         let seeds = RunSeeds::new(seed, self.clients as usize);
+        let mut client = Client::new(vars, PgPrng::new(seeds.client(thread as usize)));
+        if self.rules.as_ref().is_some_and(|r| r.time_commands) {
+            client.timings = Some(Vec::new());
+        }
         Ok(Box::new(ScriptEvents {
             total_weight: self.scripts.iter().map(|s| i64::from(s.weight)).sum(),
             ready,
@@ -247,7 +251,7 @@ impl Workload for ScriptWorkload {
             rules: self.rules.clone(),
             client_id: thread,
             script_kinds: self.labelled.then_some(kind),
-            client: Client::new(vars, PgPrng::new(seeds.client(thread as usize))),
+            client,
         }))
     }
 }
@@ -378,7 +382,7 @@ impl ScriptEvents {
                 steps.done(exec);
                 return true;
             };
-            match rules.judge(&abort, no, tries) {
+            match rules.judge(&abort, no, tries, steps.stopping()) {
                 Verdict::Abort => {
                     rules.abort(&AbortNote {
                         client: self.client_id,
@@ -412,6 +416,14 @@ impl EventGen for ScriptEvents {
 
     fn drives_loop(&self) -> bool {
         self.rules.is_some()
+    }
+
+    /// The client's command times join the run's (pgbench's -r).
+    fn finish(&mut self, _exec: &mut Exec<'_>) -> DbResult<()> {
+        if let (Some(rules), Some(t)) = (&self.rules, &self.client.timings) {
+            rules.tally.add_times(t);
+        }
+        Ok(())
     }
 
     /// pgbench's client: transactions until the run ends or this client aborts.
