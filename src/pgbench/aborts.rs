@@ -5,7 +5,7 @@ use super::libpq_error;
 use super::options::Protocol;
 use dbpress_driver::DbErrorKind;
 use dbpress_workload::script::parse::{Command, Script};
-use dbpress_workload::script::pgbench_rules::AbortNote;
+use dbpress_workload::script::pgbench_rules::{AbortNote, TryNote};
 
 /// What says a run's aborts: pgbench names a prepared statement `P_N`, N counting the SQL
 /// commands of all scripts in order.
@@ -58,5 +58,36 @@ fn say(note: &AbortNote<'_>, protocol: Protocol, names: &[Vec<usize>]) {
                 a.what
             );
         }
+    }
+}
+
+/// `--verbose-errors`: each try that failed with an error pgbench retries, and what came of it.
+pub fn say_try(note: &TryNote<'_>, max_tries: u32) {
+    let a = note.abort;
+    let c = note.client;
+    if let Some(e) = &a.db {
+        let sent = a.sent.as_ref().map(|(t, ended)| (t.as_str(), *ended));
+        eprintln!(
+            "pgbench: client {c} got an error in command {} (SQL) of script {}; {}",
+            a.command - 1,
+            note.script,
+            libpq_error::message(e, sent)
+        );
+    }
+    let of = if max_tries == 0 {
+        String::new()
+    } else {
+        format!("/{max_tries}")
+    };
+    if note.failed {
+        eprintln!(
+            "pgbench: client {c} ends the failed transaction (try {}{of})",
+            note.tries
+        );
+    } else {
+        eprintln!(
+            "pgbench: client {c} repeats the transaction after the error (try {}{of})",
+            note.tries
+        );
     }
 }

@@ -12,7 +12,7 @@ use dbpress_core::personality::PGBENCH_VERSION;
 use dbpress_driver::Connection;
 use dbpress_workload::script::client::QueryMode;
 use dbpress_workload::script::expr::Value;
-use dbpress_workload::script::pgbench_rules::{PgbenchRules, Tally};
+use dbpress_workload::script::pgbench_rules::{PgbenchRules, Tally, TryNote};
 use dbpress_workload::script::workload::ScriptWorkload;
 use dbpress_workload::Context;
 
@@ -70,6 +70,10 @@ fn as_script_args(line: &Line, seed: u64) -> Vec<String> {
         }
     }
     a.push(format!("--rand-seed={seed}"));
+    // pgbench reads nothing of the server while it runs: neither does dbpress as pgbench (its
+    // samplers would add their own sessions' queries to the server's counts).
+    a.push("--server-status=off".into());
+    a.push("--server-waits=off".into());
     if let Some(db) = &line.dbname {
         a.push(db.clone());
     }
@@ -151,6 +155,11 @@ pub fn benchmark(line: &Line) -> Result<u8> {
             line.protocol.unwrap_or(Protocol::Simple),
             &line.scripts,
         )),
+        on_try: line.verbose_errors.then(|| {
+            let max_tries = line.max_tries.unwrap_or(1) as u32;
+            std::sync::Arc::new(move |note: &TryNote<'_>| super::aborts::say_try(note, max_tries))
+                as std::sync::Arc<dyn Fn(&TryNote<'_>) + Send + Sync>
+        }),
     };
     let w = ScriptWorkload::new(line.scripts.clone(), globals)
         .in_mode(mode, cfg.shape.threads)

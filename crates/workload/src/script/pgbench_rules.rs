@@ -83,6 +83,16 @@ pub struct AbortNote<'a> {
     pub abort: &'a Abort,
 }
 
+/// A try that failed with an error the rules retry or count: who, where, which try, and
+/// whether the transaction now counts as failed.
+pub struct TryNote<'a> {
+    pub client: u32,
+    pub script: usize,
+    pub abort: &'a Abort,
+    pub tries: u32,
+    pub failed: bool,
+}
+
 /// The rules, shared by every client of a run.
 #[derive(Clone)]
 pub struct PgbenchRules {
@@ -93,6 +103,8 @@ pub struct PgbenchRules {
     pub tally: Arc<Tally>,
     /// Says an abort as the peer says it (its lines are the front end's).
     pub on_abort: Arc<dyn Fn(&AbortNote<'_>) + Send + Sync>,
+    /// Says each retried or failed try (pgbench's --verbose-errors), when given.
+    pub on_try: Option<Arc<dyn Fn(&TryNote<'_>) + Send + Sync>>,
 }
 
 /// How an error ends a try: retried or failed by these rules, or the client aborted.

@@ -6,7 +6,7 @@ use super::client::{Abort, Client, QueryMode, Ready, Slot, SqlTarget};
 use super::expr::prng::{PgPrng, RunSeeds};
 use super::expr::Value;
 use super::parse::{Command, Script};
-use super::pgbench_rules::{AbortNote, PgbenchRules, Verdict};
+use super::pgbench_rules::{AbortNote, PgbenchRules, TryNote, Verdict};
 use super::pgbench_tables::{self, PgbenchTables};
 use super::run_once::run_once;
 use super::sql::Sql;
@@ -392,6 +392,15 @@ impl ScriptEvents {
                     return false;
                 }
                 verdict => {
+                    if let Some(say) = &rules.on_try {
+                        say(&TryNote {
+                            client: self.client_id,
+                            script: no,
+                            abort: &abort,
+                            tries,
+                            failed: matches!(verdict, Verdict::Failed(_)),
+                        });
+                    }
                     // As pgbench: the transaction block is rolled back before anything else.
                     let _ = exec.conn.query("ROLLBACK");
                     if let Verdict::Failed(code) = verdict {
