@@ -12,7 +12,7 @@ use dbpress_core::personality::PGBENCH_VERSION;
 use dbpress_driver::Connection;
 use dbpress_workload::script::client::QueryMode;
 use dbpress_workload::script::expr::Value;
-use dbpress_workload::script::pgbench_rules::{PgbenchRules, Tally, TryNote};
+use dbpress_workload::script::pgbench_rules::{PgbenchRules, SayTry, Tally, TryNote};
 use dbpress_workload::script::workload::ScriptWorkload;
 use dbpress_workload::Context;
 
@@ -158,7 +158,7 @@ pub fn benchmark(line: &Line) -> Result<u8> {
         on_try: line.verbose_errors.then(|| {
             let max_tries = line.max_tries.unwrap_or(1) as u32;
             std::sync::Arc::new(move |note: &TryNote<'_>| super::aborts::say_try(note, max_tries))
-                as std::sync::Arc<dyn Fn(&TryNote<'_>) + Send + Sync>
+                as SayTry
         }),
     };
     let w = ScriptWorkload::new(line.scripts.clone(), globals)

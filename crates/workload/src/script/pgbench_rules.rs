@@ -93,6 +93,9 @@ pub struct TryNote<'a> {
     pub failed: bool,
 }
 
+/// What says a try (the front end's lines).
+pub type SayTry = Arc<dyn Fn(&TryNote<'_>) + Send + Sync>;
+
 /// The rules, shared by every client of a run.
 #[derive(Clone)]
 pub struct PgbenchRules {
@@ -104,7 +107,7 @@ pub struct PgbenchRules {
     /// Says an abort as the peer says it (its lines are the front end's).
     pub on_abort: Arc<dyn Fn(&AbortNote<'_>) + Send + Sync>,
     /// Says each retried or failed try (pgbench's --verbose-errors), when given.
-    pub on_try: Option<Arc<dyn Fn(&TryNote<'_>) + Send + Sync>>,
+    pub on_try: Option<SayTry>,
 }
 
 /// How an error ends a try: retried or failed by these rules, or the client aborted.
