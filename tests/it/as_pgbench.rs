@@ -322,14 +322,26 @@ fn issue_42_as_pgbench_the_server_does_pgbenchs_work_per_transaction() {
 /// What `-i` left, as the catalog says: each pgbench table's row count, persistence, options
 /// and partition bounds, and the constraints.
 fn made(c: &mut postgres::Client) -> Vec<String> {
-    let q = "SELECT c.relname || ' ' || c.relpersistence || ' ' || COALESCE(c.reloptions::text, '-') \
+    let q = "SELECT c.relname || ' ' || c.relpersistence::text || ' ' || COALESCE(c.reloptions::text, '-') \
              || ' ' || COALESCE(pg_get_expr(c.relpartbound, c.oid), '-') \
              FROM pg_class c WHERE c.relname LIKE 'pgbench%' AND c.relkind IN ('r', 'p') \
-             UNION ALL SELECT conname || ' ' || contype FROM pg_constraint WHERE conname LIKE 'pgbench%' \
-             UNION ALL SELECT 'accounts ' || COUNT(*) || ' ' || SUM(bid) FROM pgbench_accounts \
-             UNION ALL SELECT 'tellers ' || COUNT(*) || ' ' || SUM(bid) FROM pgbench_tellers \
+             UNION ALL SELECT conname || ' ' || contype::text FROM pg_constraint WHERE conname LIKE 'pgbench%' \
              ORDER BY 1";
-    c.query(q, &[]).unwrap().iter().map(|r| r.get(0)).collect()
+    let mut rows: Vec<String> = c.query(q, &[]).unwrap().iter().map(|r| r.get(0)).collect();
+    for t in ["pgbench_accounts", "pgbench_tellers", "pgbench_branches"] {
+        let there: bool = c
+            .query_one("SELECT to_regclass($1) IS NOT NULL", &[&t])
+            .unwrap()
+            .get(0);
+        if there {
+            let q = format!("SELECT COUNT(*) || ' ' || COALESCE(SUM(bid), 0) FROM {t}");
+            rows.push(format!(
+                "{t} {}",
+                c.query_one(&q, &[]).unwrap().get::<_, String>(0)
+            ));
+        }
+    }
+    rows
 }
 
 #[test]
