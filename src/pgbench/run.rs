@@ -40,6 +40,19 @@ fn seed(line: &Line) -> u64 {
     }
 }
 
+/// The line read as `dbpress script` reads it, always for PostgreSQL: with no `-h`, `-p`,
+/// `-U`, database or libpq environment, `script` would run on embedded SQLite, but pgbench
+/// connects where libpq's defaults point.
+fn script_args(line: &Line, seed: u64) -> Result<Args> {
+    let mut a = parse_args(&as_script_args(line, seed))?;
+    if a.opts.get("db-driver") != "pgsql" {
+        a.opts.set("db-driver", "pgsql");
+        crate::script::target::fill_libpq_defaults(&mut a.opts)?;
+        a.pgbench_connection = true;
+    }
+    Ok(a)
+}
+
 /// The line in `dbpress script`'s words, which already reads pgbench's target and run flags.
 fn as_script_args(line: &Line, seed: u64) -> Vec<String> {
     let mut a: Vec<String> = vec!["run".into()];
@@ -82,7 +95,7 @@ fn as_script_args(line: &Line, seed: u64) -> Vec<String> {
 
 /// `pgbench -i`: the steps on one session to the target the line names.
 pub fn initialize(line: &Line) -> Result<u8> {
-    let a = parse_args(&as_script_args(line, 0))?;
+    let a = script_args(line, 0)?;
     let mut cfg = RunConfig::from_options("script", RunCommand::Run, &a.opts)?;
     if a.pgbench_connection {
         cfg.connection.flags = ConnectionFlags::Pgbench;
@@ -91,7 +104,7 @@ pub fn initialize(line: &Line) -> Result<u8> {
     let mut conn = match driver.connect(0) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("pgbench: error: {}", e.message);
+            eprintln!("pgbench: error: {}", connect_error(&a, &e));
             eprintln!("pgbench: error: could not create connection for initialization");
             return Ok(1);
         }
@@ -109,7 +122,7 @@ pub fn benchmark(line: &Line) -> Result<u8> {
     if line.random_seed.is_some() {
         eprintln!("pgbench: setting random seed to {seed}");
     }
-    let a = parse_args(&as_script_args(line, seed))?;
+    let a = script_args(line, seed)?;
     let mut cfg = RunConfig::from_options("script", RunCommand::Run, &a.opts)?;
     crate::script::per_client(&a, &mut cfg);
     if a.pgbench_connection {
@@ -126,7 +139,7 @@ pub fn benchmark(line: &Line) -> Result<u8> {
     let mut setup = match ctx.driver.connect(0) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("pgbench: error: {}", e.message);
+            eprintln!("pgbench: error: {}", connect_error(&a, &e));
             eprintln!("pgbench: error: could not create connection for setup");
             return Ok(1);
         }
@@ -204,6 +217,11 @@ pub fn benchmark(line: &Line) -> Result<u8> {
         return Ok(2);
     }
     Ok(0)
+}
+
+/// A connection that failed, in libpq's words for the target `a` names.
+fn connect_error(a: &Args, e: &dbpress_driver::DbError) -> String {
+    super::libpq_error::connection(a.opts.get("pgsql-host"), a.opts.get("pgsql-port"), e)
 }
 
 fn unix_now() -> f64 {

@@ -8,7 +8,7 @@
 pub(crate) mod args;
 mod pgbench_block;
 mod pgbench_flags;
-mod target;
+pub(crate) mod target;
 
 use crate::run;
 use args::Args;

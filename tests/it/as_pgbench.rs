@@ -480,3 +480,35 @@ fn issue_42_as_pgbench_serialization_failures_are_retried_then_counted() {
         assert_eq!(processed + failed, 80, "{}", stdout(&ours));
     }
 }
+
+#[test]
+fn issue_42_as_pgbench_a_failed_connection_is_in_libpqs_words() {
+    let Some(_pg) = pg_server("as-pgbench-connect") else {
+        return;
+    };
+    let dir = scratch("as-pgbench-connect");
+    std::fs::write(dir.join("one.sql"), "SELECT 1;\n").unwrap();
+    let link = pgbench_link(&dir);
+    for target in [
+        &["-h", "/tmp/dbpress-no-such-dir"][..],
+        &["-h", "127.0.0.1", "-p", "1"],
+        &["-h", "localhost", "-p", "1"],
+        &["-h", "/var/run/postgresql", "-U", "nosuch"],
+        &["-h", "/var/run/postgresql", "-U", "sbtest", "nosuchdb"],
+        &["-h", "127.0.0.1", "-U", "sbtest", "-p", "5432", "nosuchdb"],
+    ] {
+        for init in [false, true] {
+            let mut line: Vec<&str> = if init {
+                vec!["-i"]
+            } else {
+                vec!["-n", "-t", "1", "-f", "one.sql"]
+            };
+            line.extend_from_slice(target);
+            let theirs = run(&peer(), &dir, &line);
+            let ours = run(&link, &dir, &line);
+            assert_eq!(ours.status.code(), theirs.status.code(), "{line:?}");
+            assert_eq!(stdout(&ours), stdout(&theirs), "{line:?}");
+            assert_eq!(stderr(&ours), stderr(&theirs), "{line:?}");
+        }
+    }
+}
