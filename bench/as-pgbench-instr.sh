@@ -18,6 +18,8 @@ trap 'rm -rf "$work"' EXIT
 scripts/services.sh pgsql >/dev/null
 cargo build --release --locked -q
 DBP="$PWD/target/release/dbpress"
+# Debian's /usr/bin/pgbench is a wrapper that execs the binary; callgrind measures the binary.
+PEER=/usr/lib/postgresql/15/bin/pgbench
 ln -sf "$DBP" "$work/pgbench"
 export PGPASSWORD=sbtest
 TARGET=(-h /var/run/postgresql -U sbtest sbtest)
@@ -45,7 +47,7 @@ for script in select-only tpcb-like; do
   for mode in prepared simple; do
     p=() s=() a=()
     for _ in $(seq "$reps"); do
-      p+=("$(per_txn "$N" pgbench -n -b "$script" -M "$mode" -t @T@ "${TARGET[@]}")")
+      p+=("$(per_txn "$N" "$PEER" -n -b "$script" -M "$mode" -t @T@ "${TARGET[@]}")")
       s+=("$(per_txn "$N" "$DBP" script run -b "$script" -M "$mode" -c 1 -t @T@ --server-status=off "${TARGET[@]}")")
       a+=("$(per_txn "$N" "$work/pgbench" -n -b "$script" -M "$mode" -t @T@ "${TARGET[@]}")")
     done
