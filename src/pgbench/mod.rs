@@ -13,6 +13,7 @@
 //! - `run`: a benchmark run (setup, vacuum, the runner, exit code)
 //! - `progress`: `-P`'s lines
 //! - `report`: the report after the run
+//! - `txn_log`: `-l`'s per-transaction and aggregated logs
 
 mod aborts;
 mod checks;
@@ -23,6 +24,7 @@ mod options;
 mod progress;
 mod report;
 mod run;
+mod txn_log;
 mod values;
 
 use std::io::Write;

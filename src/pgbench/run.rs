@@ -5,6 +5,7 @@
 use super::options::{Line, Protocol};
 use super::progress::PgbenchProgress;
 use super::report::{report, Facts};
+use super::txn_log::TxnLog;
 use crate::script::args::{parse_args, Args};
 use dbpress_config::{Command as RunCommand, ConnectionFlags, RunConfig};
 use dbpress_core::error::{failed, Error, Result};
@@ -12,7 +13,7 @@ use dbpress_core::personality::PGBENCH_VERSION;
 use dbpress_driver::Connection;
 use dbpress_workload::script::client::QueryMode;
 use dbpress_workload::script::expr::Value;
-use dbpress_workload::script::pgbench_rules::{PgbenchRules, SayTry, Tally, TryNote};
+use dbpress_workload::script::pgbench_rules::{PgbenchRules, SayTry, Tally, TryNote, TxnNote};
 use dbpress_workload::script::workload::ScriptWorkload;
 use dbpress_workload::Context;
 
@@ -113,9 +114,14 @@ pub fn initialize(line: &Line) -> Result<u8> {
 }
 
 pub fn benchmark(line: &Line) -> Result<u8> {
-    if line.log || line.connect {
+    if line.connect {
         return Err(failed(
-            "-l and -C are not available as pgbench yet: run without them (dbpress keeps one session per client; --output=FILE keeps every interval)",
+            "-C is not available as pgbench yet: run without it (dbpress keeps one session per client)",
+        ));
+    }
+    if line.log && line.rate.is_some() {
+        return Err(failed(
+            "-l with -R is not available as pgbench yet (the log's schedule lag): run -l without -R",
         ));
     }
     let seed = seed(line);
@@ -160,7 +166,7 @@ pub fn benchmark(line: &Line) -> Result<u8> {
         _ => QueryMode::Prepared,
     };
     let tally = std::sync::Arc::new(Tally::default());
-    let rules = PgbenchRules {
+    let mut rules = PgbenchRules {
         max_tries: line.max_tries.unwrap_or(1) as u32,
         time_commands: line.per_command,
         tally: tally.clone(),
@@ -173,7 +179,19 @@ pub fn benchmark(line: &Line) -> Result<u8> {
             std::sync::Arc::new(move |note: &TryNote<'_>| super::aborts::say_try(note, max_tries))
                 as SayTry
         }),
+        on_txn: None,
     };
+    let log = match line.log {
+        false => None,
+        true => Some(std::sync::Arc::new(
+            TxnLog::create(line, seed)
+                .map_err(|e| failed(format!("could not open logfile: {e}")))?,
+        )),
+    };
+    if let Some(log) = &log {
+        let log = log.clone();
+        rules.on_txn = Some(std::sync::Arc::new(move |t: &TxnNote| log.log(t)));
+    }
     let w = ScriptWorkload::new(line.scripts.clone(), globals)
         .in_mode(mode, cfg.shape.threads)
         .with_rules(rules);
@@ -216,6 +234,9 @@ pub fn benchmark(line: &Line) -> Result<u8> {
         connect_ms,
         tally: &tally,
     };
+    if let Some(log) = &log {
+        log.finish();
+    }
     dbpress_core::out!("{}", report(&m.result, &facts));
     if tally.aborted.load(std::sync::atomic::Ordering::Relaxed) {
         let _ = std::io::Write::flush(&mut dbpress_core::out::Stdout);

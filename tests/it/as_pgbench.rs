@@ -512,3 +512,112 @@ fn issue_42_as_pgbench_a_failed_connection_is_in_libpqs_words() {
         }
     }
 }
+
+/// The log files a run left in `dir` (their names with the process id as `PID`), each as its
+/// lines.
+fn logs(dir: &Path) -> Vec<(String, Vec<String>)> {
+    let mut out: Vec<(String, Vec<String>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.ok()?.file_name().to_string_lossy().into_owned();
+            let (prefix, rest) = name.split_once('.')?;
+            let shape = match rest.split_once('.') {
+                Some((_, n)) => format!("{prefix}.PID.{n}"),
+                None => format!("{prefix}.PID"),
+            };
+            let text = std::fs::read_to_string(dir.join(&name)).ok()?;
+            std::fs::remove_file(dir.join(&name)).ok()?;
+            Some((shape, text.lines().map(str::to_string).collect()))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn issue_42_as_pgbench_logs_each_transaction_as_pgbench_does() {
+    let Some(_pg) = pg_server("as-pgbench-logs") else {
+        return;
+    };
+    let base = scratch("as-pgbench-logs");
+    let init = run(&peer(), &base, &[&["-i", "-q"], TARGET].concat());
+    assert!(init.status.success(), "{}", stderr(&init));
+    let link = pgbench_link(&base);
+    for args in [
+        &["-n", "-S", "-c", "2", "-j", "2", "-t", "40", "-l"][..],
+        &[
+            "-n",
+            "-S",
+            "-c",
+            "3",
+            "-j",
+            "2",
+            "-t",
+            "10",
+            "-l",
+            "--log-prefix=mylog",
+        ],
+        // The same seed samples the same transactions.
+        &[
+            "-n",
+            "-S",
+            "-c",
+            "2",
+            "-j",
+            "2",
+            "-t",
+            "200",
+            "-l",
+            "--sampling-rate=0.25",
+            "--random-seed=7",
+        ],
+        &[
+            "-n",
+            "-S",
+            "-c",
+            "1",
+            "-T",
+            "3",
+            "-l",
+            "--aggregate-interval=1",
+        ],
+    ] {
+        let mut seen = Vec::new();
+        for program in [peer(), link.clone()] {
+            let dir = base.join(if seen.is_empty() { "theirs" } else { "ours" });
+            std::fs::create_dir_all(&dir).unwrap();
+            let o = run(&program, &dir, &[args, TARGET].concat());
+            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+            seen.push(logs(&dir));
+        }
+        let (theirs, ours) = (&seen[0], &seen[1]);
+        let names =
+            |l: &[(String, Vec<String>)]| l.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+        assert_eq!(names(ours), names(theirs), "{args:?}: the files");
+        for ((name, t), (_, o)) in theirs.iter().zip(ours) {
+            let fields = |l: &[String]| l.iter().map(|l| l.split(' ').count()).collect::<Vec<_>>();
+            // Sorted: clients sharing a thread's file interleave by timing.
+            let keys = |l: &[String]| -> Vec<String> {
+                let mut k: Vec<String> = l
+                    .iter()
+                    .map(|l| l.split(' ').take(2).collect::<Vec<_>>().join(" "))
+                    .collect();
+                k.sort();
+                k
+            };
+            if args.contains(&"--aggregate-interval=1") {
+                // One line per whole second ended: 2 or 3 of a 3 s run, 15 fields each.
+                assert!((2..=4).contains(&o.len()), "{name}: {o:?}");
+                assert!(fields(o).iter().all(|&n| n == 15), "{name}: {o:?}");
+                assert!(fields(t).iter().all(|&n| n == 15), "{name}: {t:?}");
+            } else {
+                assert_eq!(fields(o), fields(t), "{args:?} {name}: fields per line");
+                assert_eq!(
+                    keys(o),
+                    keys(t),
+                    "{args:?} {name}: client and transaction numbers"
+                );
+            }
+        }
+    }
+}

@@ -9,6 +9,7 @@ use super::expr::{self, eval::truth, prng::PgPrng, Value};
 use super::parse::{Command, Script, Sleep};
 use super::sql::{Sql, Store};
 use dbpress_driver::{DbError, DbErrorKind, DbResult, ResultRows, StmtHandle, Value as Param};
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 
 /// How SQL reaches the server (pgbench's `-M`).
@@ -55,7 +56,7 @@ pub struct Ready {
 }
 
 pub struct Client {
-    pub vars: HashMap<String, Value>,
+    pub vars: FxHashMap<String, Value>,
     pub rng: PgPrng,
     /// When asked (pgbench's -r): per script, per command, the time it took and how often
     /// it ran (ns, count).
@@ -117,7 +118,7 @@ impl Abort {
 impl Client {
     pub fn new(vars: HashMap<String, Value>, rng: PgPrng) -> Client {
         Client {
-            vars,
+            vars: vars.into_iter().collect(),
             rng,
             timings: None,
             rows: ResultRows::new(),
@@ -312,7 +313,7 @@ impl Client {
                 let vars = &self.vars;
                 sql.substituted(&mut self.text, |name, out| match vars.get(name) {
                     Some(v) => {
-                        out.push_str(&v.to_sql_text());
+                        v.write_sql_text(out);
                         true
                     }
                     None => false,
@@ -320,14 +321,20 @@ impl Client {
                 target.text(kind, &self.text, rows)?;
             }
             Some(stmt) => {
-                let (_, names) = sql.bound();
-                self.param_text.clear();
-                for n in &names {
-                    let text = self.vars.get(n).map(Value::to_sql_text);
-                    self.param_text.push(text.unwrap_or_default());
+                let names = &sql.params;
+                // Each parameter's text, in buffers kept from one execution to the next
+                // (integers are sent as integers and need none).
+                if self.param_text.len() < names.len() {
+                    self.param_text.resize(names.len(), String::new());
+                }
+                for (n, buf) in names.iter().zip(self.param_text.iter_mut()) {
+                    buf.clear();
+                    if let Some(v) = self.vars.get(n).filter(|v| !matches!(v, Value::Int(_))) {
+                        v.write_sql_text(buf);
+                    }
                 }
                 // An undefined variable is sent as NULL, as pgbench sends it.
-                let params: Vec<Param<'_>> = names
+                let params: smallvec::SmallVec<[Param<'_>; 8]> = names
                     .iter()
                     .zip(&self.param_text)
                     .map(|(n, t)| match self.vars.get(n) {
@@ -392,7 +399,7 @@ impl Client {
 /// `\shell` words with their variables' values, joined by blanks.
 fn words_text(
     words: &[super::parse::Word],
-    vars: &HashMap<String, Value>,
+    vars: &FxHashMap<String, Value>,
 ) -> Result<String, String> {
     let mut out = Vec::with_capacity(words.len());
     for w in words {

@@ -96,6 +96,20 @@ pub struct TryNote<'a> {
 /// What says a try (the front end's lines).
 pub type SayTry = Arc<dyn Fn(&TryNote<'_>) + Send + Sync>;
 
+/// A transaction that ended (pgbench's -l): whose, its number in the client's count, its
+/// script, how long it took, its failure's SQLSTATE if it failed, and its retries.
+pub struct TxnNote {
+    pub client: u32,
+    pub transaction: u64,
+    pub script: usize,
+    pub latency_ns: u64,
+    pub failed: Option<&'static str>,
+    pub retries: u32,
+}
+
+/// What logs a transaction (the front end's files).
+pub type LogTxn = Arc<dyn Fn(&TxnNote) + Send + Sync>;
+
 /// The rules, shared by every client of a run.
 #[derive(Clone)]
 pub struct PgbenchRules {
@@ -108,6 +122,8 @@ pub struct PgbenchRules {
     pub on_abort: Arc<dyn Fn(&AbortNote<'_>) + Send + Sync>,
     /// Says each retried or failed try (pgbench's --verbose-errors), when given.
     pub on_try: Option<SayTry>,
+    /// Logs each transaction (pgbench's -l), when given.
+    pub on_txn: Option<LogTxn>,
 }
 
 /// How an error ends a try: retried or failed by these rules, or the client aborted.

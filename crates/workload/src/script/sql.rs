@@ -24,6 +24,8 @@ pub struct Sql {
     pub text: String,
     pub line: usize,
     pub parts: Vec<Part>,
+    /// The variables bound as parameters, in order (those outside quotes).
+    pub params: Vec<String>,
     pub store: Option<Store>,
     /// Whether a `;` ended it in the script (pgbench's texts show it).
     pub ended: bool,
@@ -35,10 +37,22 @@ fn name_byte(b: u8) -> bool {
 
 impl Sql {
     pub fn new(text: &str, line: usize) -> Sql {
+        let parts = parts(text);
+        let params = parts
+            .iter()
+            .filter_map(|p| match p {
+                Part::Var {
+                    name,
+                    quoted: false,
+                } => Some(name.clone()),
+                _ => None,
+            })
+            .collect();
         Sql {
             text: text.to_string(),
             line,
-            parts: parts(text),
+            params,
+            parts,
             store: None,
             ended: false,
         }

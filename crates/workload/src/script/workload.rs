@@ -6,7 +6,7 @@ use super::client::{Abort, Client, QueryMode, Ready, Slot, SqlTarget};
 use super::expr::prng::{PgPrng, RunSeeds};
 use super::expr::Value;
 use super::parse::{Command, Script};
-use super::pgbench_rules::{AbortNote, PgbenchRules, TryNote, Verdict};
+use super::pgbench_rules::{AbortNote, PgbenchRules, TryNote, TxnNote, Verdict};
 use super::pgbench_tables::{self, PgbenchTables};
 use super::run_once::run_once;
 use super::sql::Sql;
@@ -250,6 +250,7 @@ impl Workload for ScriptWorkload {
             choose: PgPrng::new(seeds.choose(thread as usize)),
             rules: self.rules.clone(),
             client_id: thread,
+            transactions: 0,
             script_kinds: self.labelled.then_some(kind),
             client,
         }))
@@ -303,6 +304,8 @@ struct ScriptEvents {
     /// pgbench's rules for failures and aborts, when dbpress runs as pgbench.
     rules: Option<PgbenchRules>,
     client_id: u32,
+    /// Transactions this client ended (pgbench's log numbers them).
+    transactions: u64,
     /// Which script each event runs (pgbench's per-thread choice sequence).
     choose: PgPrng,
     /// When labelled: the first of the kinds each script's transactions are timed as.
@@ -366,55 +369,73 @@ impl ScriptEvents {
     }
 
     /// One transaction under pgbench's rules: retried with its draws replayed, or failed and
-    /// counted; false when the client aborted.
+    /// counted, or the client aborted; said to the log when there is one.
     fn pgbench_transaction(
         &mut self,
         rules: &PgbenchRules,
         exec: &mut Exec<'_>,
-        steps: &mut dyn EventSteps,
-    ) -> bool {
+        steps: &dyn EventSteps,
+    ) -> Ended {
         let no = choose(&mut self.choose, &self.ready, self.total_weight);
+        let t0 = rules.on_txn.is_some().then(dbpress_measure::stats::now_ns);
         let draws = self.client.rng.clone();
         let mut tries = 1;
-        loop {
+        let ended = loop {
             let Err(abort) = self.run_script(no, exec) else {
                 rules.tried(tries);
-                steps.done(exec);
-                return true;
+                break Ended::Done;
             };
-            match rules.judge(&abort, no, tries, steps.stopping()) {
-                Verdict::Abort => {
-                    rules.abort(&AbortNote {
-                        client: self.client_id,
-                        script: no,
-                        abort: &abort,
-                    });
-                    return false;
-                }
-                verdict => {
-                    if let Some(say) = &rules.on_try {
-                        say(&TryNote {
-                            client: self.client_id,
-                            script: no,
-                            abort: &abort,
-                            tries,
-                            failed: matches!(verdict, Verdict::Failed(_)),
-                        });
-                    }
-                    // As pgbench: the transaction block is rolled back before anything else.
-                    let _ = exec.conn.query("ROLLBACK");
-                    if let Verdict::Failed(code) = verdict {
-                        rules.tried(tries);
-                        steps.error(code);
-                        steps.done(exec);
-                        return true;
-                    }
-                    self.client.rng = draws.clone();
-                    tries += 1;
-                }
+            let verdict = rules.judge(&abort, no, tries, steps.stopping());
+            if let Verdict::Abort = verdict {
+                rules.abort(&AbortNote {
+                    client: self.client_id,
+                    script: no,
+                    abort: &abort,
+                });
+                return Ended::Aborted;
             }
+            if let Some(say) = &rules.on_try {
+                say(&TryNote {
+                    client: self.client_id,
+                    script: no,
+                    abort: &abort,
+                    tries,
+                    failed: matches!(verdict, Verdict::Failed(_)),
+                });
+            }
+            // As pgbench: the transaction block is rolled back before anything else.
+            let _ = exec.conn.query("ROLLBACK");
+            if let Verdict::Failed(code) = verdict {
+                rules.tried(tries);
+                break Ended::Failed(code);
+            }
+            self.client.rng = draws.clone();
+            tries += 1;
+        };
+        if let (Some(log), Some(t0)) = (&rules.on_txn, t0) {
+            self.transactions += 1;
+            log(&TxnNote {
+                client: self.client_id,
+                transaction: self.transactions,
+                script: no,
+                latency_ns: dbpress_measure::stats::now_ns().saturating_sub(t0),
+                failed: match ended {
+                    Ended::Failed(code) => Some(code),
+                    _ => None,
+                },
+                retries: tries - 1,
+            });
         }
+        ended
     }
+}
+
+/// How a transaction under pgbench's rules ended.
+enum Ended {
+    Done,
+    /// Failed with this SQLSTATE, its tries used up.
+    Failed(&'static str),
+    Aborted,
 }
 
 impl EventGen for ScriptEvents {
@@ -440,11 +461,15 @@ impl EventGen for ScriptEvents {
         let Some(rules) = self.rules.clone() else {
             return Ok(());
         };
-        while steps.next(exec) {
-            steps.start();
-            if !self.pgbench_transaction(&rules, exec, steps) {
-                break;
+        let mut more = steps.next(exec);
+        while more {
+            match self.pgbench_transaction(&rules, exec, steps) {
+                Ended::Aborted => break,
+                Ended::Failed(code) => steps.error(code),
+                Ended::Done => {}
             }
+            // One clock read ends this transaction and starts the next.
+            more = steps.step(exec);
         }
         Ok(())
     }

@@ -14,7 +14,7 @@ pub trait Variables {
     fn get(&self, name: &str) -> Option<&Value>;
 }
 
-impl Variables for HashMap<String, Value> {
+impl<S: std::hash::BuildHasher> Variables for HashMap<String, Value, S> {
     fn get(&self, name: &str) -> Option<&Value> {
         HashMap::get(self, name)
     }
@@ -107,7 +107,8 @@ pub fn eval(e: &Expr, env: &mut Env<'_>) -> Res {
         Expr::Call(Func::And, a) => and(&a[0], &a[1], env),
         Expr::Call(Func::Or, a) => or(&a[0], &a[1], env),
         Expr::Call(f, args) => {
-            let mut v = Vec::with_capacity(args.len());
+            // Up to four arguments (every function but least/greatest) stay on the stack.
+            let mut v: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
             for a in args {
                 v.push(eval(a, env)?);
             }

@@ -146,6 +146,11 @@ impl RunSeeds {
     pub fn choose(&self, thread: usize) -> u64 {
         self.draws[self.clients + 1 + 3 * thread.min(self.clients.saturating_sub(1))]
     }
+
+    /// The thread's sequence for `--sampling-rate` (its third draw).
+    pub fn sample(&self, thread: usize) -> u64 {
+        self.draws[self.clients + 3 + 3 * thread.min(self.clients.saturating_sub(1))]
+    }
 }
 
 #[cfg(test)]

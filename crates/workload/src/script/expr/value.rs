@@ -25,6 +25,18 @@ impl Value {
         }
     }
 
+    /// `to_sql_text`, written onto `out` (no allocation for numbers).
+    pub fn write_sql_text(&self, out: &mut String) {
+        use std::fmt::Write;
+        match self {
+            Value::Int(i) => {
+                let _ = write!(out, "{i}");
+            }
+            Value::Text(t) => out.push_str(t),
+            other => out.push_str(&other.to_sql_text()),
+        }
+    }
+
     /// The text SQL gets where `:name` is written (simple query mode), or a parameter's text.
     pub fn to_sql_text(&self) -> String {
         match self {
