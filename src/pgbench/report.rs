@@ -97,9 +97,22 @@ pub fn report(r: &RunResult, f: &Facts<'_>) -> String {
     }
     counts(&mut o, r, f, ok, all);
     latency(&mut o, r, line, clients, failed);
-    let _ = writeln!(o, "initial connection time = {:.3} ms", f.connect_ms);
     let tps = ok as f64 / s.total_time_s.max(1e-9);
-    let _ = writeln!(o, "tps = {tps:.6} (without initial connection time)");
+    if line.connect {
+        let t = f.tally;
+        let n = t.connects.load(Ordering::Relaxed);
+        let ns = t.connect_ns.load(Ordering::Relaxed);
+        let avg = if n == 0 {
+            f.connect_ms
+        } else {
+            ns as f64 / n as f64 / 1e6
+        };
+        let _ = writeln!(o, "average connection time = {avg:.3} ms");
+        let _ = writeln!(o, "tps = {tps:.6} (including reconnection times)");
+    } else {
+        let _ = writeln!(o, "initial connection time = {:.3} ms", f.connect_ms);
+        let _ = writeln!(o, "tps = {tps:.6} (without initial connection time)");
+    }
     if f.scripts.len() > 1 {
         scripts(&mut o, r, f, ok);
     }

@@ -114,11 +114,6 @@ pub fn initialize(line: &Line) -> Result<u8> {
 }
 
 pub fn benchmark(line: &Line) -> Result<u8> {
-    if line.connect {
-        return Err(failed(
-            "-C is not available as pgbench yet: run without it (dbpress keeps one session per client)",
-        ));
-    }
     if line.log && line.rate.is_some() {
         return Err(failed(
             "-l with -R is not available as pgbench yet (the log's schedule lag): run -l without -R",
@@ -169,6 +164,7 @@ pub fn benchmark(line: &Line) -> Result<u8> {
     let mut rules = PgbenchRules {
         max_tries: line.max_tries.unwrap_or(1) as u32,
         time_commands: line.per_command,
+        connect_each: line.connect,
         tally: tally.clone(),
         on_abort: std::sync::Arc::new(super::aborts::sayer(
             line.protocol.unwrap_or(Protocol::Simple),
@@ -180,6 +176,9 @@ pub fn benchmark(line: &Line) -> Result<u8> {
                 as SayTry
         }),
         on_txn: None,
+        on_connect_abort: Some(std::sync::Arc::new(|c| {
+            eprintln!("pgbench: error: client {c} aborted while establishing connection")
+        })),
     };
     let log = match line.log {
         false => None,

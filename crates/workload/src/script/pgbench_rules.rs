@@ -25,6 +25,9 @@ pub struct Tally {
     /// Per script, per command: the time it took in all and how often it ran (ns, count),
     /// when timed (pgbench's -r).
     pub command_times: Mutex<Vec<Vec<(u64, u64)>>>,
+    /// Under -C: the connections opened for transactions, and their time in all (ns).
+    pub connects: AtomicU64,
+    pub connect_ns: AtomicU64,
 }
 
 impl Tally {
@@ -117,6 +120,8 @@ pub struct PgbenchRules {
     pub max_tries: u32,
     /// Time every command (pgbench's -r).
     pub time_commands: bool,
+    /// A new connection for each transaction (pgbench's -C).
+    pub connect_each: bool,
     pub tally: Arc<Tally>,
     /// Says an abort as the peer says it (its lines are the front end's).
     pub on_abort: Arc<dyn Fn(&AbortNote<'_>) + Send + Sync>,
@@ -124,6 +129,8 @@ pub struct PgbenchRules {
     pub on_try: Option<SayTry>,
     /// Logs each transaction (pgbench's -l), when given.
     pub on_txn: Option<LogTxn>,
+    /// Says a client that could not connect for a transaction (-C).
+    pub on_connect_abort: Option<Arc<dyn Fn(u32) + Send + Sync>>,
 }
 
 /// How an error ends a try: retried or failed by these rules, or the client aborted.
@@ -168,6 +175,14 @@ impl PgbenchRules {
             self.tally
                 .retries
                 .fetch_add(u64::from(tries - 1), Ordering::Relaxed);
+        }
+    }
+
+    /// A client that could not open its next session (-C) stops, as pgbench's does.
+    pub fn aborted_connecting(&self, client: u32) {
+        self.tally.aborted.store(true, Ordering::Relaxed);
+        if let Some(say) = &self.on_connect_abort {
+            say(client);
         }
     }
 

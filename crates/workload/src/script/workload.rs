@@ -251,6 +251,7 @@ impl Workload for ScriptWorkload {
             rules: self.rules.clone(),
             client_id: thread,
             transactions: 0,
+            sessions: 0,
             script_kinds: self.labelled.then_some(kind),
             client,
         }))
@@ -306,6 +307,8 @@ struct ScriptEvents {
     client_id: u32,
     /// Transactions this client ended (pgbench's log numbers them).
     transactions: u64,
+    /// Sessions this client used (pgbench's -C opens one per transaction).
+    sessions: u64,
     /// Which script each event runs (pgbench's per-thread choice sequence).
     choose: PgPrng,
     /// When labelled: the first of the kinds each script's transactions are timed as.
@@ -378,6 +381,9 @@ impl ScriptEvents {
     ) -> Ended {
         let no = choose(&mut self.choose, &self.ready, self.total_weight);
         let t0 = rules.on_txn.is_some().then(dbpress_measure::stats::now_ns);
+        if rules.connect_each && !self.connect(rules, exec) {
+            return Ended::Aborted;
+        }
         let draws = self.client.rng.clone();
         let mut tries = 1;
         let ended = loop {
@@ -427,6 +433,32 @@ impl ScriptEvents {
             });
         }
         ended
+    }
+}
+
+impl ScriptEvents {
+    /// pgbench's -C: a new session for this transaction (the worker's first one serves the
+    /// first), its time counted; false when it could not be had (the client aborts).
+    fn connect(&mut self, rules: &PgbenchRules, exec: &mut Exec<'_>) -> bool {
+        self.sessions += 1;
+        if self.sessions == 1 {
+            return true;
+        }
+        let t0 = dbpress_measure::stats::now_ns();
+        if exec.reconnect().is_err() {
+            rules.aborted_connecting(self.client_id);
+            return false;
+        }
+        let ns = dbpress_measure::stats::now_ns().saturating_sub(t0);
+        rules
+            .tally
+            .connects
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        rules
+            .tally
+            .connect_ns
+            .fetch_add(ns, std::sync::atomic::Ordering::Relaxed);
+        true
     }
 }
 
