@@ -41,8 +41,8 @@ per_txn() { # n command-with-T-placeholder... -> instructions per transaction
 N=2000
 echo "### As pgbench: client instructions per transaction (callgrind, N=$N vs 2N, 1 client, socket; $reps repetitions, alternating)"
 echo
-echo "| script | -M | pgbench 15 | dbpress script run | dbpress as pgbench | as pgbench / script run |"
-echo "|---|---|---:|---:|---:|---:|"
+echo "| script | -M | pgbench 15 | dbpress script run | dbpress as pgbench | as pgbench / script run | repetitions (pgbench / script run / as pgbench) |"
+echo "|---|---|---:|---:|---:|---:|---|"
 for script in select-only tpcb-like; do
   for mode in prepared simple; do
     p=() s=() a=()
@@ -55,8 +55,6 @@ for script in select-only tpcb-like; do
     sm=$(printf '%s\n' "${s[@]}" | median)
     am=$(printf '%s\n' "${a[@]}" | median)
     ratio=$(awk -v a="$am" -v b="$sm" 'BEGIN {printf "%.3f", a/b}')
-    echo "| $script | $mode | $pm | $sm | $am | $ratio |"
+    echo "| $script | $mode | $pm | $sm | $am | $ratio | ${p[*]} / ${s[*]} / ${a[*]} |"
   done
 done
-echo
-echo "Repetitions (pgbench / script run / as pgbench) are in the order run; medians above."
