@@ -26,35 +26,44 @@ TARGET=(-h /var/run/postgresql -U sbtest sbtest)
 pgbench -i -q -s 1 "${TARGET[@]}" >/dev/null 2>&1
 median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
-instructions() { # command... -> the whole process's instructions
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" >/dev/null 2>"$work/cg.err"
-  awk '/Collected/ {print $4}' "$work/cg.err"
+instructions() { # command... -> "total worker": the whole process's instructions, and for
+  # dbpress its client threads' (Worker::run, inclusive), which leaves out the reporter's ticks
+  # (callgrind stretches wall time, and they move the process's count by ±15% at select-only)
+  valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$@" >/dev/null 2>"$work/cg.err"
+  local total worker
+  total=$(awk '/Collected/ {print $4}' "$work/cg.err")
+  worker=$(callgrind_annotate --inclusive=yes --threshold=100 "$work/cg.out" 2>/dev/null |
+    awk '/worker::Worker::run \[/ {gsub(",", "", $1); print $1; exit}')
+  echo "$total ${worker:-$total}"
 }
 
-per_txn() { # n command-with-T-placeholder... -> instructions per transaction
+per_txn() { # n command-with-T-placeholder... -> "total worker" per transaction
   local n=$1 a b; shift
-  a=$(instructions "${@//@T@/$n}")
-  b=$(instructions "${@//@T@/$((2 * n))}")
-  echo $(((b - a) / n))
+  read -r -a a <<<"$(instructions "${@//@T@/$n}")"
+  read -r -a b <<<"$(instructions "${@//@T@/$((2 * n))}")"
+  echo "$(((b[0] - a[0]) / n)) $(((b[1] - a[1]) / n))"
 }
 
 N=2000
 echo "### As pgbench: client instructions per transaction (callgrind, N=$N vs 2N, 1 client, socket; $reps repetitions, alternating)"
 echo
-echo "| script | -M | pgbench 15 | dbpress script run | dbpress as pgbench | as pgbench / script run | repetitions (pgbench / script run / as pgbench) |"
-echo "|---|---|---:|---:|---:|---:|---|"
+echo "| script | -M | scope | pgbench 15 | dbpress script run | dbpress as pgbench | as pgbench / script run | repetitions (script run / as pgbench) |"
+echo "|---|---|---|---:|---:|---:|---:|---|"
 for script in select-only tpcb-like; do
   for mode in prepared simple; do
-    p=() s=() a=()
+    p=() s=() a=() sw=() aw=()
     for _ in $(seq "$reps"); do
-      p+=("$(per_txn "$N" "$PEER" -n -b "$script" -M "$mode" -t @T@ "${TARGET[@]}")")
-      s+=("$(per_txn "$N" "$DBP" script run -b "$script" -M "$mode" -c 1 -t @T@ --server-status=off "${TARGET[@]}")")
-      a+=("$(per_txn "$N" "$work/pgbench" -n -b "$script" -M "$mode" -t @T@ "${TARGET[@]}")")
+      read -r t _ <<<"$(per_txn "$N" "$PEER" -n -b "$script" -M "$mode" -t @T@ "${TARGET[@]}")"; p+=("$t")
+      read -r t w <<<"$(per_txn "$N" "$DBP" script run -b "$script" -M "$mode" -c 1 -t @T@ --server-status=off "${TARGET[@]}")"; s+=("$t"); sw+=("$w")
+      read -r t w <<<"$(per_txn "$N" "$work/pgbench" -n -b "$script" -M "$mode" -t @T@ "${TARGET[@]}")"; a+=("$t"); aw+=("$w")
     done
     pm=$(printf '%s\n' "${p[@]}" | median)
-    sm=$(printf '%s\n' "${s[@]}" | median)
-    am=$(printf '%s\n' "${a[@]}" | median)
-    ratio=$(awk -v a="$am" -v b="$sm" 'BEGIN {printf "%.3f", a/b}')
-    echo "| $script | $mode | $pm | $sm | $am | $ratio | ${p[*]} / ${s[*]} / ${a[*]} |"
+    for scope in process worker; do
+      if [ "$scope" = process ]; then ss=("${s[@]}") as=("${a[@]}") peer="$pm"; else ss=("${sw[@]}") as=("${aw[@]}") peer="–"; fi
+      sm=$(printf '%s\n' "${ss[@]}" | median)
+      am=$(printf '%s\n' "${as[@]}" | median)
+      ratio=$(awk -v a="$am" -v b="$sm" 'BEGIN {printf "%.3f", a/b}')
+      echo "| $script | $mode | $scope | $peer | $sm | $am | $ratio | ${ss[*]} / ${as[*]} |"
+    done
   done
 done
