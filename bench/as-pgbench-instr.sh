@@ -27,13 +27,14 @@ pgbench -i -q -s 1 "${TARGET[@]}" >/dev/null 2>&1
 median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
 instructions() { # command... -> "total worker": the whole process's instructions, and for
-  # dbpress its client threads' (Worker::run, inclusive), which leaves out the reporter's ticks
+  # dbpress its client threads' (start::worker_main, inclusive: Worker::run would miss the
+  # part of a driven loop callgrind files under a call cycle), which leaves out the reporter's ticks
   # (callgrind stretches wall time, and they move the process's count by ±15% at select-only)
   valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$@" >/dev/null 2>"$work/cg.err"
   local total worker
   total=$(awk '/Collected/ {print $4}' "$work/cg.err")
   worker=$(callgrind_annotate --inclusive=yes --threshold=100 "$work/cg.out" 2>/dev/null |
-    awk '/worker::Worker::run \[/ {gsub(",", "", $1); print $1; exit}')
+    awk '/start::worker_main \[/ {gsub(",", "", $1); print $1; exit}')
   echo "$total ${worker:-$total}"
 }
 
