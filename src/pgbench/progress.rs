@@ -4,19 +4,25 @@
 
 use dbpress_result::progress::{Phase, Progress};
 use dbpress_result::{Checkpoint, Interval};
+use dbpress_workload::script::pgbench_rules::Tally;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 pub struct PgbenchProgress {
     /// `--progress-timestamp`: Unix time instead of seconds since the start.
     pub timestamp: bool,
     pub rate: bool,
     pub latency_limit: bool,
-    pub retries: bool,
+    /// When tries are more than one: the run's retries, each line saying the interval's.
+    pub retries: Option<Arc<Tally>>,
+    /// (transactions retried, retries) at the last line.
+    pub retries_before: (u64, u64),
     /// When the run started, Unix seconds (for `--progress-timestamp`).
     pub started_unix_s: f64,
 }
 
 impl PgbenchProgress {
-    pub fn line(&self, i: &Interval) -> String {
+    pub fn line(&mut self, i: &Interval) -> String {
         let when = if self.timestamp {
             format!("{:.3} s", self.started_unix_s + i.time_s)
         } else {
@@ -37,8 +43,14 @@ impl PgbenchProgress {
                 s.push_str(&format!(", {} skipped", i.skipped.unwrap_or(0)));
             }
         }
-        if self.retries {
-            s.push_str(", 0 retried, 0 retries");
+        if let Some(t) = &self.retries {
+            let now = (
+                t.retried.load(Ordering::Relaxed),
+                t.retries.load(Ordering::Relaxed),
+            );
+            let (retried, retries) = (now.0 - self.retries_before.0, now.1 - self.retries_before.1);
+            self.retries_before = now;
+            s.push_str(&format!(", {retried} retried, {retries} retries"));
         }
         s
     }

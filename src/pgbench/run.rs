@@ -154,7 +154,8 @@ pub fn benchmark(line: &Line) -> Result<u8> {
     }
     drop(setup);
     let mut globals = crate::script::globals(&a, seed, cfg.shape.threads);
-    globals.insert("scale".into(), Value::Int(scale));
+    // A -D of one of pgbench's own variables wins, as in pgbench.
+    globals.entry("scale".into()).or_insert(Value::Int(scale));
     let protocol = line.protocol.unwrap_or(Protocol::Simple);
     let mode = match protocol {
         Protocol::Simple => QueryMode::Simple,
@@ -205,7 +206,8 @@ pub fn benchmark(line: &Line) -> Result<u8> {
         timestamp: line.progress_timestamp,
         rate: line.rate.is_some(),
         latency_limit: line.latency_limit_ms.is_some(),
-        retries: line.max_tries.unwrap_or(1) != 1,
+        retries: (line.max_tries.unwrap_or(1) != 1).then(|| tally.clone()),
+        retries_before: (0, 0),
         started_unix_s: unix_now(),
     };
     let signals = dbpress_core::signals::Signals::install();

@@ -234,7 +234,8 @@ impl Workload for ScriptWorkload {
             ready.push(r);
         }
         let mut vars = self.globals.clone();
-        vars.insert("client_id".into(), Value::Int(i64::from(thread)));
+        vars.entry("client_id".into())
+            .or_insert(Value::Int(i64::from(thread)));
         let seed = match vars.get("random_seed") {
             Some(Value::Int(s)) => *s as u64,
             _ => 0,
