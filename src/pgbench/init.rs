@@ -167,14 +167,9 @@ fn create_tables(line: &Line, conn: &mut dyn Connection, scale: i64) -> Result<(
         if table == "pgbench_accounts" && partitions > 0 {
             let method = line.partition_method.as_deref().unwrap_or("range");
             sql.push_str(&format!(" partition by {method} (aid)"));
-        } else if fill {
-            sql.push_str(&format!(
-                " with (fillfactor={})",
-                line.fillfactor.unwrap_or(100)
-            ));
-        }
-        if let Some(ts) = &line.tablespace {
-            sql.push_str(&format!(" tablespace \"{ts}\""));
+            sql.push_str(&storage(line, false));
+        } else {
+            sql.push_str(&storage(line, fill));
         }
         exec(conn, &sql)?;
     }
@@ -213,16 +208,26 @@ fn create_partitions(line: &Line, conn: &mut dyn Connection, scale: i64, n: i64)
                 ""
             }
         );
-        sql.push_str(&format!(
-            " with (fillfactor={})",
-            line.fillfactor.unwrap_or(100)
-        ));
-        if let Some(ts) = &line.tablespace {
-            sql.push_str(&format!(" tablespace \"{ts}\""));
-        }
+        sql.push_str(&storage(line, true));
         exec(conn, &sql)?;
     }
     Ok(())
+}
+
+/// A table's storage clauses as pgbench writes them: the fill factor (`fill`) and the
+/// tablespace.
+fn storage(line: &Line, fill: bool) -> String {
+    let mut s = String::new();
+    if fill {
+        s.push_str(&format!(
+            " with (fillfactor={})",
+            line.fillfactor.unwrap_or(100)
+        ));
+    }
+    if let Some(ts) = &line.tablespace {
+        s.push_str(&format!(" tablespace \"{ts}\""));
+    }
+    s
 }
 
 /// Branches and tellers row by row, accounts by COPY, in one transaction; a progress line

@@ -162,36 +162,7 @@ pub fn benchmark(line: &Line) -> Result<u8> {
         _ => QueryMode::Prepared,
     };
     let tally = std::sync::Arc::new(Tally::default());
-    let mut rules = PgbenchRules {
-        max_tries: line.max_tries.unwrap_or(1) as u32,
-        time_commands: line.per_command,
-        connect_each: line.connect,
-        tally: tally.clone(),
-        on_abort: std::sync::Arc::new(super::aborts::sayer(
-            line.protocol.unwrap_or(Protocol::Simple),
-            &line.scripts,
-        )),
-        on_try: line.verbose_errors.then(|| {
-            let max_tries = line.max_tries.unwrap_or(1) as u32;
-            std::sync::Arc::new(move |note: &TryNote<'_>| super::aborts::say_try(note, max_tries))
-                as SayTry
-        }),
-        on_txn: None,
-        on_connect_abort: Some(std::sync::Arc::new(|c| {
-            eprintln!("pgbench: error: client {c} aborted while establishing connection")
-        })),
-    };
-    let log = match line.log {
-        false => None,
-        true => Some(std::sync::Arc::new(
-            TxnLog::create(line, seed)
-                .map_err(|e| failed(format!("could not open logfile: {e}")))?,
-        )),
-    };
-    if let Some(log) = &log {
-        let log = log.clone();
-        rules.on_txn = Some(std::sync::Arc::new(move |t: &TxnNote| log.log(t)));
-    }
+    let (rules, log) = rules(line, seed, &tally)?;
     let w = ScriptWorkload::new(line.scripts.clone(), globals)
         .in_mode(mode, cfg.shape.threads)
         .with_rules(rules);
@@ -245,6 +216,46 @@ pub fn benchmark(line: &Line) -> Result<u8> {
         return Ok(2);
     }
     Ok(0)
+}
+
+/// pgbench's rules for the clients of `line`'s run, with the lines they say, and the log
+/// `-l` asks for.
+fn rules(
+    line: &Line,
+    seed: u64,
+    tally: &std::sync::Arc<Tally>,
+) -> Result<(PgbenchRules, Option<std::sync::Arc<TxnLog>>)> {
+    let mut rules = PgbenchRules {
+        max_tries: line.max_tries.unwrap_or(1) as u32,
+        time_commands: line.per_command,
+        connect_each: line.connect,
+        tally: tally.clone(),
+        on_abort: std::sync::Arc::new(super::aborts::sayer(
+            line.protocol.unwrap_or(Protocol::Simple),
+            &line.scripts,
+        )),
+        on_try: line.verbose_errors.then(|| {
+            let max_tries = line.max_tries.unwrap_or(1) as u32;
+            std::sync::Arc::new(move |note: &TryNote<'_>| super::aborts::say_try(note, max_tries))
+                as SayTry
+        }),
+        on_txn: None,
+        on_connect_abort: Some(std::sync::Arc::new(|c| {
+            eprintln!("pgbench: error: client {c} aborted while establishing connection")
+        })),
+    };
+    let log = match line.log {
+        false => None,
+        true => Some(std::sync::Arc::new(
+            TxnLog::create(line, seed)
+                .map_err(|e| failed(format!("could not open logfile: {e}")))?,
+        )),
+    };
+    if let Some(log) = &log {
+        let log = log.clone();
+        rules.on_txn = Some(std::sync::Arc::new(move |t: &TxnNote| log.log(t)));
+    }
+    Ok((rules, log))
 }
 
 /// A connection that failed, in libpq's words for the target `a` names.

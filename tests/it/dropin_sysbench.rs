@@ -304,7 +304,7 @@ fn issue_42_install_links_makes_each_peers_link_once_and_keeps_other_files() {
         std::fs::read_to_string(dir.join("pgbench")).unwrap(),
         "#!/bin/sh\n"
     );
-    // A link named pgbench reads pgbench's command line (dbpress script).
+    // A link named pgbench speaks as pgbench: its help.
     std::fs::remove_file(dir.join("pgbench")).unwrap();
     std::os::unix::fs::symlink(bin(), dir.join("pgbench")).unwrap();
     let o = in_dir(

@@ -29,6 +29,7 @@ pub mod sqlite;
 pub mod status;
 
 pub use clients::{ClientSessions, SessionTally};
+pub use dbpress_pg::placeholders::numbered_placeholders;
 pub use dbpress_session::text::{push_int, render_text};
 pub use dbpress_session::{
     rows, Connection, DbError, DbErrorFields, DbErrorKind, DbResult, QueryKind, ResultRows,

@@ -105,26 +105,10 @@ impl Sql {
         }
     }
 
-    /// The text with `$1`, `$2`… for the parameters, as the server gets a bound statement.
+    /// The text with `$1`, `$2`… for the parameters, as the PostgreSQL driver sends a bound
+    /// statement (what a server error's position counts in).
     pub fn numbered(&self) -> String {
-        let (text, _) = self.bound();
-        let mut out = String::with_capacity(text.len() + 8);
-        let mut n = 0;
-        let mut quote = None;
-        for c in text.chars() {
-            match (quote, c) {
-                (None, '?') => {
-                    n += 1;
-                    out.push_str(&format!("${n}"));
-                    continue;
-                }
-                (None, '\'' | '"') => quote = Some(c),
-                (Some(q), c) if c == q => quote = None,
-                _ => {}
-            }
-            out.push(c);
-        }
-        out
+        dbpress_driver::numbered_placeholders(&self.bound().0)
     }
 }
 
