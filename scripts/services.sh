@@ -127,6 +127,12 @@ CREATE USER IF NOT EXISTS 'sbtest'@'localhost' IDENTIFIED BY 'sbtest';
 CREATE USER IF NOT EXISTS 'sbtest'@'127.0.0.1' IDENTIFIED BY 'sbtest';
 GRANT ALL PRIVILEGES ON sbtest.* TO 'sbtest'@'localhost';
 GRANT ALL PRIVILEGES ON sbtest.* TO 'sbtest'@'127.0.0.1';
+-- mysqlslap makes and drops its own schema (`mysqlslap` by default): the drop-in tests run it,
+-- and dbpress as mysqlslap, as sbtest, each in a schema of its own (slap_...).
+GRANT ALL PRIVILEGES ON `mysqlslap`.* TO 'sbtest'@'localhost';
+GRANT ALL PRIVILEGES ON `mysqlslap`.* TO 'sbtest'@'127.0.0.1';
+GRANT ALL PRIVILEGES ON `slap\_%`.* TO 'sbtest'@'localhost';
+GRANT ALL PRIVILEGES ON `slap\_%`.* TO 'sbtest'@'127.0.0.1';
 CREATE USER IF NOT EXISTS 'sbtest_x509'@'localhost' IDENTIFIED BY 'sbtest' REQUIRE X509;
 CREATE USER IF NOT EXISTS 'sbtest_x509'@'127.0.0.1' IDENTIFIED BY 'sbtest' REQUIRE X509;
 GRANT ALL PRIVILEGES ON sbtest.* TO 'sbtest_x509'@'localhost';

@@ -16,6 +16,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod mysqlslap;
 pub mod pgbench;
 pub mod run;
 pub mod script;
@@ -78,8 +79,14 @@ pub fn main_with_program(program: &str, args: &[String]) -> u8 {
     match commands::personality::of_invocation(program, args) {
         Ok((personality, args)) => {
             dbpress_core::personality::set(personality);
-            if personality == dbpress_core::personality::Personality::Pgbench {
-                return pgbench::main(program, &args);
+            match personality {
+                dbpress_core::personality::Personality::Pgbench => {
+                    return pgbench::main(program, &args)
+                }
+                dbpress_core::personality::Personality::Mysqlslap => {
+                    return mysqlslap::main(program, &args)
+                }
+                _ => {}
             }
             main_with_args(&args)
         }

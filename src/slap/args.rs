@@ -311,7 +311,7 @@ impl Given {
     }
 }
 
-fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
+pub fn build(slap: Vec<(String, String)>, pass: &[String]) -> Result<SlapArgs> {
     let mut opts = cli::parse_options_of(pass, "slap")?;
     let given = Given(slap);
     let driver = target::mysqlslap_target(&|n| given.get(n), &mut opts)?;

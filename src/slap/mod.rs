@@ -9,7 +9,8 @@
 
 pub mod args;
 mod mysqlslap_block;
-mod plan;
+pub mod peer;
+pub mod plan;
 mod rounds;
 mod target;
 
@@ -105,6 +106,46 @@ pub fn main(raw: &[String]) -> Result<u8> {
         Some(path) => append_csv(path, &csv),
         None => Ok(()),
     })
+}
+
+/// The rounds as mysqlslap runs them, printing only its text (dbpress as mysqlslap, #42):
+/// `argv` is the line as typed, `peer` the main session's side. Returns the exit code.
+pub fn run_as_peer(a: &SlapArgs, argv: &[String], plan: Plan, peer: peer::Peer) -> Result<u8> {
+    let engines: Vec<Option<&StorageEngine>> = match a.engines.is_empty() {
+        true => vec![None],
+        false => a.engines.iter().map(Some).collect(),
+    };
+    let signals = Signals::install();
+    let mut first = sweep::first_config("slap", &a.opts, a.concurrency[0])?;
+    first.connection.flags = ConnectionFlags::Mysqlslap;
+    let csv_on_stdout = a.csv.as_deref() == Some("");
+    let (mut stdout, mut sink) = (dbpress_core::out::Stdout, std::io::sink());
+    let out: &mut dyn Write = match a.silent || csv_on_stdout {
+        true => &mut sink,
+        false => &mut stdout,
+    };
+    let names = engines.iter().map(|e| e.map(|e| e.name.clone())).collect();
+    let mut sweep = Sweep::new(&first, argv, &a.concurrency)
+        .per_engine(names)
+        .ending(Ending::Rounds { shown: false });
+    let mut rounds = Rounds::new(a, plan, &first, argv, out, &signals).with_peer(peer);
+    let interrupted = rounds.run(&mut sweep, &engines)?;
+    let csv = rounds.csv;
+    let write_csv = || match a.csv.as_deref() {
+        Some("") => {
+            dbpress_core::out!("{csv}");
+            Ok(())
+        }
+        Some(path) => append_csv(path, &csv),
+        None => Ok(()),
+    };
+    // mysqlslap ends 0 when its clients could not connect, or when `-i 0` ran nothing: no
+    // result to keep then, only its blocks (and CSV lines).
+    if !sweep.ran_any() && interrupted.is_none() {
+        write_csv()?;
+        return Ok(0);
+    }
+    sweep.finish_with(interrupted, write_csv)
 }
 
 /// `--csv` without a file: stdout carries mysqlslap's CSV alone, as with mysqlslap (true). A

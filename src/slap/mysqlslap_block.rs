@@ -33,7 +33,7 @@ fn rounds(seconds: &[f64], clients: u32, queries: u64) -> (f64, f64, f64, u64) {
     let avg = seconds.iter().sum::<f64>() / n;
     let min = seconds.iter().cloned().fold(f64::INFINITY, f64::min);
     let max = seconds.iter().cloned().fold(0.0, f64::max);
-    let per_client = queries / (u64::from(clients) * seconds.len().max(1) as u64);
+    let per_client = queries / (u64::from(clients).max(1) * seconds.len().max(1) as u64);
     (avg, min, max, per_client)
 }
 

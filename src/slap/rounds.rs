@@ -4,6 +4,7 @@
 
 use super::args::SlapArgs;
 use super::mysqlslap_block::{benchmark_block, csv_line};
+use super::peer::{said, Peer};
 use super::plan::{events, Plan};
 use crate::run;
 use crate::sweep::{echo_with, level_config, Sweep};
@@ -15,7 +16,7 @@ use dbpress_driver::Connection;
 use dbpress_report::OutputFormat;
 use dbpress_workload::slap::autogen::{self, AutoWorkload};
 use dbpress_workload::slap::tables::{SetUpFailed, SlapTables, StorageEngine};
-use dbpress_workload::slap::workload::SlapWorkload;
+use dbpress_workload::slap::workload::{PeerText, SlapWorkload};
 use dbpress_workload::{Context, Workload};
 use std::io::Write;
 
@@ -56,6 +57,8 @@ pub struct Rounds<'a> {
     signals: &'a Signals,
     /// mysqlslap's --csv lines, one per concurrency level.
     pub csv: String,
+    /// dbpress as mysqlslap: the schema made and dropped each round, and only mysqlslap's text.
+    peer: Option<Peer>,
 }
 
 impl<'a> Rounds<'a> {
@@ -81,7 +84,14 @@ impl<'a> Rounds<'a> {
             out,
             signals,
             csv: String::new(),
+            peer: None,
         }
+    }
+
+    /// Run the rounds as mysqlslap does (#42).
+    pub fn with_peer(mut self, peer: Peer) -> Rounds<'a> {
+        self.peer = Some(peer);
+        self
     }
 
     /// Every level of every engine; what interrupted them, if anything did.
@@ -90,16 +100,38 @@ impl<'a> Rounds<'a> {
         sweep: &mut Sweep,
         engines: &[Option<&StorageEngine>],
     ) -> Result<Option<&'static str>> {
+        if let Some(p) = &mut self.peer {
+            // mysqlslap's main session comes first: a login refused stops it there.
+            p.session().map_err(said)?;
+            p.say(2, "Parsing engines to use.");
+            p.check_schema_is_free().map_err(said)?;
+        }
         for &engine in engines {
+            if let Some(p) = &self.peer {
+                p.say(2, "Starting Concurrency Test");
+            }
             if let Some(l) = &mut self.listed {
                 l.engine_line = engine.map(StorageEngine::header_line);
             }
             for &clients in &self.a.concurrency {
-                match self.level(sweep, engine, clients)? {
+                let end = self.level(sweep, engine, clients);
+                if let (Err(_), Some(p)) = (&end, &mut self.peer) {
+                    // mysqlslap leaves its schema behind when it stops; dbpress drops it.
+                    p.clean_up_after_failure();
+                }
+                match end? {
                     LevelEnd::Next => {}
                     LevelEnd::NextEngine => break,
-                    LevelEnd::Stop(interrupted) => return Ok(interrupted),
+                    LevelEnd::Stop(interrupted) => {
+                        if let Some(p) = &mut self.peer {
+                            p.clean_up_after_failure();
+                        }
+                        return Ok(interrupted);
+                    }
                 }
+            }
+            if let Some(p) = &mut self.peer {
+                p.end_engine().map_err(said)?;
             }
         }
         Ok(None)
@@ -141,6 +173,9 @@ impl<'a> Rounds<'a> {
                 RoundEnd::Interrupted(sig) => return Ok(LevelEnd::Stop(Some(sig))),
             }
         }
+        if let Some(p) = &self.peer {
+            p.say(2, "Generating stats");
+        }
         self.close_level(engine, &seconds, clients, queries);
         Ok(LevelEnd::Next)
     }
@@ -154,6 +189,9 @@ impl<'a> Rounds<'a> {
         engine: Option<&StorageEngine>,
         round: u32,
     ) -> Result<RoundEnd> {
+        if self.peer.is_some() {
+            return self.peer_round(sweep, cfg, ctx, engine);
+        }
         let clients = cfg.shape.threads;
         let Some(w) = self.set_up(sweep, ctx, engine, clients, round)? else {
             return Ok(RoundEnd::EngineUnusable);
@@ -203,6 +241,94 @@ impl<'a> Rounds<'a> {
             seconds,
             queries,
             cleanup_failed,
+        })
+    }
+
+    /// One round as mysqlslap runs it (#42): the schema and tables made on the main session,
+    /// the run measured with nothing of dbpress's printed, the schema dropped. A client that
+    /// cannot connect is a line and the level goes on; a failed query ends the program with
+    /// exit code 0 and no block, as mysqlslap's clients end it.
+    fn peer_round(
+        &mut self,
+        sweep: &mut Sweep,
+        cfg: &RunConfig,
+        ctx: &Context<'_>,
+        engine: Option<&StorageEngine>,
+    ) -> Result<RoundEnd> {
+        let (a, clients) = (self.a, cfg.shape.threads);
+        let peer = self.peer.as_mut().expect("a peer's round");
+        peer.set_up(&self.tables, engine).map_err(said)?;
+        let w: Box<dyn Workload> = match (&self.plan.auto, &self.listed) {
+            (Some(sql), _) => {
+                let conn = peer.session().map_err(said)?;
+                Box::new(auto_workload(a, sql, conn.as_mut(), engine, clients)?)
+            }
+            (None, Some(listed)) => {
+                let mut l = listed.clone();
+                l.peer = Some(PeerText {
+                    echo: peer.verbose >= 3,
+                });
+                Box::new(l)
+            }
+            (None, None) => unreachable!("a plan has --query or -a"),
+        };
+        if let Some(cmd) = &a.pre_system {
+            shell("--pre-system", cmd);
+        }
+        let (w, hints) = (w.as_ref(), ctx.driver.hints());
+        let started = std::time::Instant::now();
+        let measured = run::measure(
+            cfg,
+            w,
+            ctx,
+            self.argv,
+            &mut std::io::sink(),
+            self.signals,
+            &|m| run::exit_forced(cfg, &m, hints, w),
+        );
+        let elapsed = started.elapsed().as_secs_f64();
+        let torn = peer.tear_down(&self.tables, || {
+            if let Some(cmd) = &a.post_system {
+                shell("--post-system", cmd);
+            }
+        });
+        let engine_name = engine.map(|e| e.name.as_str());
+        let m = match measured {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("{}", peer.client_connect_line(ctx.driver, &e));
+                torn.map_err(said)?;
+                let queries = cfg.shape.events * self.plan.slap_queries;
+                return Ok(RoundEnd::Ran {
+                    seconds: elapsed,
+                    queries,
+                    cleanup_failed: false,
+                });
+            }
+        };
+        if let Some(e) = &m.fatal {
+            eprintln!(
+                "{}: Cannot run query {} ERROR : {}",
+                peer.program,
+                e.origin.as_deref().unwrap_or_default(),
+                e.message
+            );
+            sweep.ran(clients, engine_name, m.result, Some(e.message.clone()));
+            torn.map_err(said)?;
+            return Err(dbpress_core::error::Error::Interrupted(String::new(), 0));
+        }
+        torn.map_err(said)?;
+        // mysqlslap's seconds run from its clients' start to their end, sessions opened and
+        // closed included: the wall time around the run.
+        let queries = m.result.summary.events * self.plan.slap_queries;
+        sweep.ran(clients, engine_name, m.result, None);
+        if let Some(sig) = m.interrupted_by.or(self.signals.caught()) {
+            return Ok(RoundEnd::Interrupted(sig));
+        }
+        Ok(RoundEnd::Ran {
+            seconds: elapsed,
+            queries,
+            cleanup_failed: false,
         })
     }
 
@@ -283,6 +409,11 @@ impl<'a> Rounds<'a> {
         clients: u32,
         queries: u64,
     ) {
+        // No round ran (mysqlslap's `-i 0`): its block of zeros, no clients.
+        let (seconds, clients) = match seconds.is_empty() {
+            true => (&[0.0][..], 0),
+            false => (seconds, clients),
+        };
         if self.a.csv.as_deref() != Some("") {
             let _ = write!(
                 self.out,

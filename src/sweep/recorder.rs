@@ -112,6 +112,11 @@ impl Sweep {
         self.finish_with(interrupted, || Ok(()))
     }
 
+    /// Whether any step has a result (a run that measured something).
+    pub fn ran_any(&self) -> bool {
+        self.steps.iter().any(|s| s.result.is_some())
+    }
+
     /// As `finish`, with `after_file` run once the result file is written and before the
     /// table is shown (slap's `--csv` lines).
     pub fn finish_with(

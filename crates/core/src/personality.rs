@@ -16,6 +16,8 @@ pub enum Personality {
     Sysbench = 1,
     /// pgbench of PostgreSQL 15 (`PGBENCH_VERSION`).
     Pgbench = 2,
+    /// mysqlslap of MariaDB 10.11, as Debian 12 packages it (also under its name `mariadb-slap`).
+    Mysqlslap = 3,
 }
 
 /// What sysbench 1.0.20 (Debian's package, the peer the tests compare with) prints first.
@@ -27,9 +29,10 @@ pub const SYSBENCH_VERSION: &str = "sysbench 1.0.20";
 pub const PGBENCH_VERSION: &str = "15.18 (Debian 15.18-0+deb12u1)";
 
 /// The names `--compat=` takes, and the links `install-links` makes for each.
-pub const PEERS: [(&str, Personality); 2] = [
+pub const PEERS: [(&str, Personality); 3] = [
     ("sysbench", Personality::Sysbench),
     ("pgbench", Personality::Pgbench),
+    ("mysqlslap", Personality::Mysqlslap),
 ];
 
 static CURRENT: AtomicU8 = AtomicU8::new(Personality::Dbpress as u8);
@@ -42,6 +45,7 @@ pub fn current() -> Personality {
     match CURRENT.load(Ordering::Relaxed) {
         1 => Personality::Sysbench,
         2 => Personality::Pgbench,
+        3 => Personality::Mysqlslap,
         _ => Personality::Dbpress,
     }
 }
@@ -69,7 +73,11 @@ impl Personality {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        Personality::named(&base).unwrap_or(Personality::Dbpress)
+        match base.as_str() {
+            // MariaDB's own name for its mysqlslap.
+            "mariadb-slap" => Personality::Mysqlslap,
+            _ => Personality::named(&base).unwrap_or(Personality::Dbpress),
+        }
     }
 
     /// The peer `--compat=NAME` names, if dbpress stands in for it.
@@ -83,6 +91,8 @@ impl Personality {
             Personality::Dbpress => format!("dbpress {} (sysbench-compatible)", version()),
             Personality::Sysbench => SYSBENCH_FIRST_LINE.to_string(),
             Personality::Pgbench => format!("pgbench ({PGBENCH_VERSION})"),
+            // mysqlslap prints no first line before a run.
+            Personality::Mysqlslap => String::new(),
         }
     }
 }
@@ -170,6 +180,14 @@ mod tests {
         assert_eq!(Personality::of_program("sysbench2"), Personality::Dbpress);
         assert_eq!(Personality::named("sysbench"), Some(Personality::Sysbench));
         assert_eq!(Personality::named("pgbench"), Some(Personality::Pgbench));
-        assert_eq!(Personality::named("mysqlslap"), None);
+        assert_eq!(
+            Personality::named("mysqlslap"),
+            Some(Personality::Mysqlslap)
+        );
+        assert_eq!(
+            Personality::of_program("/usr/bin/mariadb-slap"),
+            Personality::Mysqlslap
+        );
+        assert_eq!(Personality::named("tpcc_start"), None);
     }
 }

@@ -21,6 +21,16 @@ pub struct SlapWorkload {
     /// mysqlslap's `--commit=N`: (N, mysqlslap queries in one pass over the list). Sessions
     /// run with autocommit off and send COMMIT after every N queries and once at the end.
     commit: Option<(u64, u64)>,
+    /// dbpress as mysqlslap: its text about the statements (None: dbpress's own).
+    pub peer: Option<PeerText>,
+}
+
+/// What mysqlslap says about its clients' statements: a failed one is named in the error
+/// (`Cannot run query Q ERROR : …`), and at `-vvv` (`echo`) each client prints `connected!`
+/// and each statement as it sends it.
+#[derive(Clone, Copy, Debug)]
+pub struct PeerText {
+    pub echo: bool,
 }
 
 impl SlapWorkload {
@@ -49,6 +59,7 @@ impl SlapWorkload {
             transactional,
             engine_line: None,
             commit: None,
+            peer: None,
         }
     }
 
@@ -123,7 +134,17 @@ impl Workload for SlapWorkload {
             )?),
             None => None,
         };
-        Ok(Box::new(SlapEvents { stmts, commit }))
+        let texts = self.peer.map(|p| {
+            if p.echo {
+                dbpress_core::outln!("connected!");
+            }
+            (self.statements.clone().into(), p.echo)
+        });
+        Ok(Box::new(SlapEvents {
+            stmts,
+            commit,
+            texts,
+        }))
     }
 }
 
@@ -179,12 +200,27 @@ impl Commits {
 struct SlapEvents {
     stmts: Vec<StmtHandle>,
     commit: Option<Commits>,
+    /// As mysqlslap: the statements' text, and whether to print each (-vvv).
+    texts: Option<(std::sync::Arc<[String]>, bool)>,
 }
 
 impl EventGen for SlapEvents {
     fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
-        for (i, &s) in self.stmts.iter().enumerate() {
-            exec.run(i as u8, s, &[])?;
+        match &self.texts {
+            None => {
+                for (i, &s) in self.stmts.iter().enumerate() {
+                    exec.run(i as u8, s, &[])?;
+                }
+            }
+            Some((texts, echo)) => {
+                for (i, &s) in self.stmts.iter().enumerate() {
+                    if *echo {
+                        dbpress_core::outln!("{};", texts[i]);
+                    }
+                    exec.run(i as u8, s, &[])
+                        .map_err(|e| e.at(texts[i].clone()))?;
+                }
+            }
         }
         Commits::after_event(&mut self.commit, exec)
     }
