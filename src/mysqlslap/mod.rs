@@ -99,7 +99,7 @@ fn speak(name: &str, args: &[String]) -> Result<u8> {
         return Ok(0);
     }
     let main_driver = checks::main_session_driver(&a)?;
-    let peer = Peer::new(
+    let mut peer = Peer::new(
         name,
         &line.schema,
         a.auto.is_some() || a.create.is_some(),
@@ -107,9 +107,17 @@ fn speak(name: &str, args: &[String]) -> Result<u8> {
         read.verbose,
         main_driver,
     );
-    if a.auto.is_some() {
+    peer.commit = a.commit > 0;
+    if let Some(g) = &a.auto {
+        use dbpress_workload::slap::autogen::LoadType;
         peer.say(2, "Building Create Statements for Auto");
         peer.say(2, "Building Query Statements for Auto");
+        match g.load {
+            LoadType::Read => peer.say(2, "Generating SELECT Statements for Auto"),
+            LoadType::Key => peer.say(2, "Generating SELECT for keys Statements for Auto"),
+            LoadType::Write => peer.say(2, "Generating INSERT Statements for Auto"),
+            LoadType::Mixed | LoadType::Update => {}
+        }
     }
     let argv: Vec<String> = std::iter::once(name.to_string())
         .chain(args.iter().cloned())

@@ -32,6 +32,10 @@ pub fn statements_of_run(a: &SlapArgs, plan: &Plan, schema: &str) -> String {
                         say(&s.replace(" ENGINE = ", " Engine = "));
                     }
                 }
+                if a.commit > 0 {
+                    // The main session's, before --pre-query.
+                    say("SET AUTOCOMMIT=0");
+                }
                 plan.tables.pre.iter().for_each(|s| say(s));
                 for _ in 0..clients {
                     client(a, &queries, clients, &mut say);
@@ -49,7 +53,15 @@ pub fn statements_of_run(a: &SlapArgs, plan: &Plan, schema: &str) -> String {
 /// mysqlslap's queries: the pieces between delimiters (a line each by default), or -a's list.
 fn client_queries(a: &SlapArgs, plan: &Plan) -> Vec<String> {
     match (&plan.auto, &a.query) {
-        (Some(sql), _) => sql.queries.iter().map(|q| q.sql.clone()).collect(),
+        // Nothing is connected, so there are no keys: mysqlslap prints this one for each.
+        (Some(sql), _) => sql
+            .queries
+            .iter()
+            .map(|q| {
+                q.sql
+                    .replace("=  ?", "=  '796c4422-1d94-102a-9d6d-00e0812d'")
+            })
+            .collect(),
         (None, Some(q)) => {
             statements(q, a.delimiter.as_deref().unwrap_or("\n")).unwrap_or_default()
         }
@@ -66,7 +78,6 @@ fn client(a: &SlapArgs, queries: &[String], clients: u32, say: &mut impl FnMut(&
         (n, _) => n / u64::from(clients),
     };
     if a.commit > 0 {
-        say("SET AUTOCOMMIT=0");
         say("SET AUTOCOMMIT=0");
     }
     for i in 0..count as usize {

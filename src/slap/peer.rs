@@ -19,6 +19,8 @@ pub struct Peer {
     /// --create or -a: the rounds make and drop the schema.
     pub owns_schema: bool,
     pub no_drop: bool,
+    /// --commit: the main session turns autocommit off too, before --pre-query.
+    pub commit: bool,
     pub verbose: u32,
     /// Sessions without a database, as mysqlslap's main connection.
     pub main_driver: Box<dyn Driver>,
@@ -45,6 +47,7 @@ impl Peer {
             schema: schema.to_string(),
             owns_schema,
             no_drop,
+            commit: false,
             verbose,
             main_driver,
             main: None,
@@ -117,8 +120,9 @@ impl Peer {
         }
     }
 
-    /// A round's start on the main session: the schema, its tables, --pre-query.
-    pub fn set_up(
+    /// A round's start on the main session: the schema and its tables (the keys of `-a`'s
+    /// table are read next, then `before_clients`).
+    pub fn make_schema(
         &mut self,
         tables: &SlapTables,
         engine: Option<&StorageEngine>,
@@ -146,6 +150,17 @@ impl Peer {
             }
         }
         self.say(2, "Generating primary key list");
+        Ok(())
+    }
+
+    /// Last on the main session before the clients: autocommit off (--commit), --pre-query.
+    pub fn before_clients(&mut self, tables: &SlapTables) -> std::result::Result<(), PeerExit> {
+        if self.commit {
+            self.say(3, "SET AUTOCOMMIT=0;");
+            self.run("SET AUTOCOMMIT=0", |m| {
+                format!("Cannot run query SET AUTOCOMMIT=0 ERROR : {m}")
+            })?;
+        }
         for s in &tables.pre {
             self.say(3, &format!("{s};"));
             self.run(s, |m| format!("Cannot run query {s} ERROR : {m}"))?;

@@ -257,11 +257,17 @@ impl<'a> Rounds<'a> {
     ) -> Result<RoundEnd> {
         let (a, clients) = (self.a, cfg.shape.threads);
         let peer = self.peer.as_mut().expect("a peer's round");
-        peer.set_up(&self.tables, engine).map_err(said)?;
+        peer.make_schema(&self.tables, engine).map_err(said)?;
         let w: Box<dyn Workload> = match (&self.plan.auto, &self.listed) {
             (Some(sql), _) => {
+                let echo = peer.verbose >= 3;
+                if sql.needs_keys() {
+                    peer.say(3, &format!("{};", autogen::KEYS_QUERY));
+                }
                 let conn = peer.session().map_err(said)?;
-                Box::new(auto_workload(a, sql, conn.as_mut(), engine, clients)?)
+                let mut g = auto_workload(a, sql, conn.as_mut(), engine, clients)?;
+                g.peer = Some(PeerText { echo });
+                Box::new(g)
             }
             (None, Some(listed)) => {
                 let mut l = listed.clone();
@@ -272,6 +278,7 @@ impl<'a> Rounds<'a> {
             }
             (None, None) => unreachable!("a plan has --query or -a"),
         };
+        peer.before_clients(&self.tables).map_err(said)?;
         if let Some(cmd) = &a.pre_system {
             shell("--pre-system", cmd);
         }
@@ -319,8 +326,12 @@ impl<'a> Rounds<'a> {
         }
         torn.map_err(said)?;
         // mysqlslap's seconds run from its clients' start to their end, sessions opened and
-        // closed included: the wall time around the run.
-        let queries = m.result.summary.events * self.plan.slap_queries;
+        // closed included: the wall time around the run. Its queries per client are 0 for
+        // -a without --number-of-queries: its text, kept.
+        let queries = match a.auto.is_some() && a.number_of_queries == 0 {
+            true => 0,
+            false => m.result.summary.events * self.plan.slap_queries,
+        };
         sweep.ran(clients, engine_name, m.result, None);
         if let Some(sig) = m.interrupted_by.or(self.signals.caught()) {
             return Ok(RoundEnd::Interrupted(sig));

@@ -25,6 +25,7 @@
 //! The SQL is MySQL's; on PostgreSQL and SQLite the same table and statements use their own
 //! spelling of an auto-increment key, a UUID, INT and a unique column.
 
+use super::glibc_random::GlibcRandom;
 use crate::events::{EventGen, Exec};
 use crate::workload::Workload;
 use dbpress_core::error::{usage, Result};
@@ -125,6 +126,8 @@ struct Spelling {
     autoinc_value: &'static str,
     uuid: &'static str,
     unique: &'static str,
+    /// The table's name in CREATE TABLE (quoted on MySQL, as mysqlslap writes it).
+    table: &'static str,
 }
 
 fn spelling(family: SqlFamily) -> Spelling {
@@ -135,6 +138,7 @@ fn spelling(family: SqlFamily) -> Spelling {
             autoinc_value: "NULL",
             uuid: "uuid()",
             unique: "unique key",
+            table: "`t1`",
         },
         SqlFamily::Postgres => Spelling {
             int_type: "INT",
@@ -142,6 +146,7 @@ fn spelling(family: SqlFamily) -> Spelling {
             autoinc_value: "DEFAULT",
             uuid: "gen_random_uuid()::text",
             unique: "unique",
+            table: TABLE,
         },
         SqlFamily::Sqlite => Spelling {
             int_type: "INT",
@@ -149,6 +154,7 @@ fn spelling(family: SqlFamily) -> Spelling {
             autoinc_value: "NULL",
             uuid: "lower(hex(randomblob(16)))",
             unique: "unique",
+            table: TABLE,
         },
     }
 }
@@ -200,32 +206,16 @@ impl AutoSql {
         for n in 1..=a.char_cols {
             cols.push(format!("charcol{n} VARCHAR(128)"));
         }
-        let create = format!("CREATE TABLE {TABLE} ({})", cols.join(","));
+        let create = format!("CREATE TABLE {} ({})", sp.table, cols.join(","));
 
-        let mut rng = Rng::new(seed, 0x51a9);
-        let mut values = || -> (Vec<String>, Vec<String>) {
-            let ints = (0..a.int_cols)
-                .map(|_| (rng.next_u64() >> 33).to_string())
-                .collect();
-            let strs = (0..a.char_cols).map(|_| random_text(&mut rng)).collect();
-            (ints, strs)
-        };
-        let mut inserts = Vec::new();
-        for _ in 0..=a.unique_writes {
-            let (ints, strs) = values();
-            let mut v = Vec::new();
-            if a.guid {
-                v.push(sp.uuid.to_string());
-            } else if a.autoinc {
-                v.push(sp.autoinc_value.to_string());
-            }
-            v.extend((0..a.secondary).map(|_| sp.uuid.to_string()));
-            v.extend(ints);
-            v.extend(strs.iter().map(|s| format!("'{s}'")));
-            inserts.push(format!("INSERT INTO {TABLE} VALUES ({})", v.join(",")));
-        }
+        // mysqlslap's own generator and order of draws: its rows and statements, byte for byte.
+        let mut rng = GlibcRandom::new(seed as u32);
+        // The rows loaded first cycle through --auto-generate-sql-unique-write-number of them.
+        let rows: Vec<String> = (0..a.unique_writes.max(1))
+            .map(|_| insert_sql(&mut rng, a, &sp))
+            .collect();
         let preload = (0..a.write_number.saturating_sub(1) as usize)
-            .map(|i| inserts[i % inserts.len()].clone())
+            .map(|i| rows[i % rows.len()].clone())
             .collect();
 
         let columns: Vec<String> = (1..=a.int_cols)
@@ -235,14 +225,15 @@ impl AutoSql {
         let select = format!("SELECT {} FROM {TABLE}", columns.join(","));
         let mut queries = Vec::new();
         for i in 0..=a.unique_queries as usize {
-            let insert = || Query {
+            // Each INSERT of the list is a row of its own, drawn after the loaded ones.
+            let mut fresh_insert = || Query {
                 kind: INSERT,
-                sql: inserts[i % inserts.len()].clone(),
+                sql: insert_sql(&mut rng, a, &sp),
                 keyed: false,
             };
             queries.push(match a.load {
-                LoadType::Write => insert(),
-                LoadType::Mixed if i % 2 == 0 => insert(),
+                LoadType::Write => fresh_insert(),
+                LoadType::Mixed if i % 2 == 0 => fresh_insert(),
                 LoadType::Mixed | LoadType::Read => Query {
                     kind: SELECT,
                     sql: select.clone(),
@@ -250,11 +241,11 @@ impl AutoSql {
                 },
                 LoadType::Key => Query {
                     kind: SELECT_KEY,
-                    sql: format!("{select} WHERE id = ?"),
+                    sql: format!("{select} WHERE id =  ?"),
                     keyed: true,
                 },
                 LoadType::Update => {
-                    let (ints, strs) = values();
+                    let (ints, strs) = row_values(&mut rng, a);
                     let sets: Vec<String> = ints
                         .iter()
                         .enumerate()
@@ -267,7 +258,7 @@ impl AutoSql {
                         .collect();
                     let mut sql = format!("UPDATE {TABLE} SET {}", sets.join(","));
                     if keyed {
-                        sql.push_str(" WHERE id = ?");
+                        sql.push_str(" WHERE id =  ?");
                     }
                     Query {
                         kind: UPDATE,
@@ -323,17 +314,43 @@ fn check_memory(a: &AutoGenArgs) -> Result<()> {
     Ok(())
 }
 
-fn random_text(rng: &mut Rng) -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+/// A row's INT and VARCHAR values, drawn in mysqlslap's order (the INTs, then each string).
+fn row_values(rng: &mut GlibcRandom, a: &AutoGenArgs) -> (Vec<String>, Vec<String>) {
+    let ints = (0..a.int_cols).map(|_| rng.next().to_string()).collect();
+    let strs = (0..a.char_cols).map(|_| random_text(rng)).collect();
+    (ints, strs)
+}
+
+/// One generated row's INSERT.
+fn insert_sql(rng: &mut GlibcRandom, a: &AutoGenArgs, sp: &Spelling) -> String {
+    let (ints, strs) = row_values(rng, a);
+    let mut v = Vec::new();
+    if a.guid {
+        v.push(sp.uuid.to_string());
+    } else if a.autoinc {
+        v.push(sp.autoinc_value.to_string());
+    }
+    v.extend((0..a.secondary).map(|_| sp.uuid.to_string()));
+    v.extend(ints);
+    v.extend(strs.iter().map(|s| format!("'{s}'")));
+    format!("INSERT INTO {TABLE} VALUES ({})", v.join(","))
+}
+
+fn random_text(rng: &mut GlibcRandom) -> String {
+    // mysqlslap's alphabet, which has no U or V.
+    const ALPHABET: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTWXYZabcdefghijklmnopqrstuvwxyz";
     (0..126)
-        .map(|_| ALPHABET[rng.uniform(0, ALPHABET.len() as u32 - 1) as usize] as char)
+        .map(|_| ALPHABET[rng.next() as usize % ALPHABET.len()] as char)
         .collect()
 }
+
+/// The statement that reads the keys, as mysqlslap writes it.
+pub const KEYS_QUERY: &str = "SELECT id from t1";
 
 /// The keys of `t1` when a round starts, which `key` and `update` queries draw from.
 pub fn fetch_keys(conn: &mut dyn Connection) -> DbResult<Vec<String>> {
     Ok(conn
-        .query_rows(&format!("SELECT id FROM {TABLE}"))?
+        .query_rows(KEYS_QUERY)?
         .into_iter()
         .filter_map(|r| r.into_iter().next().flatten())
         .collect())
@@ -351,6 +368,8 @@ pub struct AutoWorkload {
     pub engine_line: Option<String>,
     /// mysqlslap's `--commit=N` (0: autocommit): a COMMIT after every N queries.
     pub commit_every: u64,
+    /// dbpress as mysqlslap: its text about the clients' statements.
+    pub peer: Option<super::workload::PeerText>,
 }
 
 impl AutoWorkload {
@@ -362,6 +381,7 @@ impl AutoWorkload {
             claimed: Arc::new(AtomicU64::new(0)),
             engine_line: None,
             commit_every: 0,
+            peer: None,
         }
     }
 }
@@ -418,15 +438,24 @@ impl Workload for AutoWorkload {
             .iter()
             .map(|q| Ok((q.kind, q.keyed, conn.prepare_text(&q.sql)?)))
             .collect::<DbResult<Vec<(u8, bool, StmtHandle)>>>()?;
+        let echo = self.peer.is_some_and(|p| p.echo);
+        if echo {
+            dbpress_core::outln!("connected!");
+            if self.commit_every > 0 {
+                dbpress_core::outln!("SET AUTOCOMMIT=0;");
+            }
+        }
         let commit = match self.commit_every {
             0 => None,
-            every => Some(super::workload::Commits::start(
-                conn,
-                KINDS.len() as u8,
-                every,
-                1,
-            )?),
+            every => {
+                let mut c = super::workload::Commits::start(conn, KINDS.len() as u8, every, 1)?;
+                c.echo = echo;
+                Some(c)
+            }
         };
+        let texts = self
+            .peer
+            .map(|_| (self.queries.iter().map(|q| q.sql.clone()).collect(), echo));
         Ok(Box::new(AutoEvents {
             stmts,
             commit,
@@ -434,6 +463,7 @@ impl Workload for AutoWorkload {
             clients: self.clients,
             claimed: Arc::clone(&self.claimed),
             rng,
+            texts,
         }))
     }
 }
@@ -446,6 +476,25 @@ struct AutoEvents {
     clients: u64,
     claimed: Arc<AtomicU64>,
     rng: Rng,
+    /// As mysqlslap: the queries' text, and whether to print each (-vvv).
+    texts: Option<(Arc<[String]>, bool)>,
+}
+
+impl AutoEvents {
+    /// As mysqlslap: the query printed (-vvv) and named in its error.
+    fn said(&self, at: usize, key: Option<&str>, done: DbResult<()>) -> DbResult<()> {
+        let Some((texts, echo)) = &self.texts else {
+            return done;
+        };
+        let sql = match key {
+            Some(k) => texts[at].replace("=  ?", &format!("=  '{k}'")),
+            None => texts[at].clone(),
+        };
+        if *echo {
+            dbpress_core::outln!("{sql};");
+        }
+        done.map_err(|e| e.at(sql))
+    }
 }
 
 impl EventGen for AutoEvents {
@@ -459,9 +508,11 @@ impl EventGen for AutoEvents {
                 0 => "0",
                 n => &self.keys[self.rng.uniform(0, n as u32 - 1) as usize],
             };
-            exec.run(kind, stmt, &[Value::Str(key.as_bytes())])?;
+            let done = exec.run(kind, stmt, &[Value::Str(key.as_bytes())]);
+            self.said(at as usize, Some(key), done)?;
         } else {
-            exec.run(kind, stmt, &[])?;
+            let done = exec.run(kind, stmt, &[]);
+            self.said(at as usize, None, done)?;
         }
         super::workload::Commits::after_event(&mut self.commit, exec)
     }
@@ -489,14 +540,27 @@ mod tests {
         let s = AutoSql::new(&AutoGenArgs::default(), SqlFamily::Mysql, 1).unwrap();
         assert_eq!(
             s.create,
-            "CREATE TABLE t1 (intcol1 INT(32) ,charcol1 VARCHAR(128))"
+            "CREATE TABLE `t1` (intcol1 INT(32) ,charcol1 VARCHAR(128))"
         );
         assert_eq!(s.preload.len(), 99);
-        // 11 distinct rows, cycled.
+        // --auto-generate-sql-unique-write-number (10) distinct rows, cycled.
         let mut distinct = s.preload.clone();
         distinct.sort();
         distinct.dedup();
-        assert_eq!(distinct.len(), 11);
+        assert_eq!(distinct.len(), 10);
+        // mysqlslap's own first rows (mariadb-slap 10.11 --only-print -a): glibc's random()
+        // sequence, strings of 126 of its 60 letters and digits.
+        assert!(s.preload[0].starts_with(
+            "INSERT INTO t1 VALUES (1804289383,'mxvtvmC9127qJNm06sGB8R92q2j7vTiiITRDGX"
+        ));
+        assert!(
+            s.preload[1].starts_with("INSERT INTO t1 VALUES (822890675,'97RGHZ65mNzkSrYT3zWoSbg9")
+        );
+        assert_eq!(s.preload[10], s.preload[0]);
+        // The list's INSERTs are rows of their own, after the loaded ones.
+        assert!(s.queries[0]
+            .sql
+            .starts_with("INSERT INTO t1 VALUES (100669,'qnMdipW5KkXdTjGCh2PNzLoeR0527"));
         assert_eq!(kinds(&s), [0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0]);
         assert!(s.queries[1].sql == "SELECT intcol1,charcol1 FROM t1");
         let row = &s.preload[0];
@@ -521,13 +585,13 @@ mod tests {
         let s = AutoSql::new(&a, SqlFamily::Mysql, 1).unwrap();
         assert_eq!(
             s.create,
-            "CREATE TABLE t1 (id varchar(36) primary key,id0 varchar(36) unique key,id1 varchar(36) unique key,intcol1 INT(32) ,intcol2 INT(32) ,intcol3 INT(32) ,charcol1 VARCHAR(128),charcol2 VARCHAR(128))"
+            "CREATE TABLE `t1` (id varchar(36) primary key,id0 varchar(36) unique key,id1 varchar(36) unique key,intcol1 INT(32) ,intcol2 INT(32) ,intcol3 INT(32) ,charcol1 VARCHAR(128),charcol2 VARCHAR(128))"
         );
         assert_eq!(s.preload.len(), 6);
         assert!(s.preload[0].starts_with("INSERT INTO t1 VALUES (uuid(),uuid(),uuid(),"));
         assert_eq!(kinds(&s), [3, 3, 3, 3]);
         assert!(s.queries[0].sql.starts_with("UPDATE t1 SET intcol1 = "));
-        assert!(s.queries[0].sql.ends_with("' WHERE id = ?"));
+        assert!(s.queries[0].sql.ends_with("' WHERE id =  ?"));
         assert!(s.needs_keys());
 
         let update_all = AutoGenArgs {
@@ -550,7 +614,7 @@ mod tests {
         assert!(s.preload[0].starts_with("INSERT INTO t1 VALUES (DEFAULT,"));
         assert_eq!(
             s.queries[0].sql,
-            "SELECT intcol1,charcol1 FROM t1 WHERE id = ?"
+            "SELECT intcol1,charcol1 FROM t1 WHERE id =  ?"
         );
         let e = AutoSql::new(
             &AutoGenArgs {

@@ -7,5 +7,6 @@
 //!   drop what the round created)
 
 pub mod autogen;
+mod glibc_random;
 pub mod tables;
 pub mod workload;

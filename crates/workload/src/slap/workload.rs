@@ -125,21 +125,22 @@ impl Workload for SlapWorkload {
             .iter()
             .map(|s| conn.prepare_text(s))
             .collect::<DbResult<Vec<StmtHandle>>>()?;
+        let echo = self.peer.is_some_and(|p| p.echo);
+        if echo {
+            dbpress_core::outln!("connected!");
+            if self.commit.is_some() {
+                dbpress_core::outln!("SET AUTOCOMMIT=0;");
+            }
+        }
         let commit = match self.commit {
-            Some((every, per_pass)) => Some(Commits::start(
-                conn,
-                self.statements.len() as u8,
-                every,
-                per_pass,
-            )?),
+            Some((every, per_pass)) => {
+                let mut c = Commits::start(conn, self.statements.len() as u8, every, per_pass)?;
+                c.echo = echo;
+                Some(c)
+            }
             None => None,
         };
-        let texts = self.peer.map(|p| {
-            if p.echo {
-                dbpress_core::outln!("connected!");
-            }
-            (self.statements.clone().into(), p.echo)
-        });
+        let texts = self.peer.map(|_| (self.statements.clone().into(), echo));
         Ok(Box::new(SlapEvents {
             stmts,
             commit,
@@ -157,6 +158,8 @@ pub(super) struct Commits {
     /// mysqlslap's queries in one event.
     per_event: u64,
     since: u64,
+    /// As mysqlslap at -vvv: each COMMIT printed as it is sent.
+    pub(super) echo: bool,
 }
 
 impl Commits {
@@ -167,13 +170,14 @@ impl Commits {
         every: u64,
         per_event: u64,
     ) -> DbResult<Commits> {
-        conn.query("SET autocommit=0")?;
+        conn.query("SET AUTOCOMMIT=0")?;
         Ok(Commits {
             stmt: conn.prepare_text("COMMIT")?,
             kind,
             every: every.max(1),
             per_event: per_event.max(1),
             since: 0,
+            echo: false,
         })
     }
 
@@ -182,6 +186,9 @@ impl Commits {
         let Some(c) = c else { return Ok(()) };
         c.since += c.per_event;
         while c.since >= c.every {
+            if c.echo {
+                dbpress_core::outln!("COMMIT;");
+            }
             exec.run(c.kind, c.stmt, &[])?;
             c.since -= c.every;
         }
@@ -191,7 +198,12 @@ impl Commits {
     /// mysqlslap's last COMMIT, sent by every client when it is done (none without --commit).
     pub(super) fn finish(c: &Option<Commits>, exec: &mut Exec<'_>) -> DbResult<()> {
         match c {
-            Some(c) => exec.run(c.kind, c.stmt, &[]),
+            Some(c) => {
+                if c.echo {
+                    dbpress_core::outln!("COMMIT;");
+                }
+                exec.run(c.kind, c.stmt, &[])
+            }
             None => Ok(()),
         }
     }
