@@ -29,6 +29,8 @@ pub struct Read {
     pub verbose: u32,
     pub dbpress: Vec<String>,
     pub stop: Option<Stop>,
+    /// Arguments that are not options (those after `--` too): mysqlslap takes two at most.
+    pub operands: usize,
     /// Warnings and `Info:` lines, for stderr, in order.
     pub notes: String,
 }
@@ -76,6 +78,9 @@ impl Reader<'_> {
             let a = &args[i];
             i += 1;
             if a == "--" {
+                if !from_file {
+                    self.r.operands += args.len() - i;
+                }
                 break;
             }
             if let Some(body) = a.strip_prefix("--") {
@@ -87,8 +92,10 @@ impl Reader<'_> {
                 if self.short(cluster, args.get(i))? {
                     i += 1;
                 }
+            } else if !from_file {
+                // Not an option: mysqlslap ignores it (up to two).
+                self.r.operands += 1;
             }
-            // Anything else is not an option: mysqlslap ignores it.
         }
         Ok(())
     }

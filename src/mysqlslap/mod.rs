@@ -84,6 +84,10 @@ fn speak(name: &str, args: &[String]) -> Result<u8> {
         }
         None => {}
     }
+    if read.operands > 2 {
+        eprintln!("{name}: Too many arguments");
+        return Ok(1);
+    }
     let line = match checks::slap_line(name, &read) {
         Ok(line) => line,
         Err(refusal) => {

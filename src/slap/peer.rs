@@ -104,12 +104,19 @@ impl Peer {
             return Ok(());
         }
         let schema = self.schema.clone();
+        // A SHOW, not a SELECT: the server counts it apart from the statements mysqlslap sends
+        // (Com_show_databases), so Com_select stays mysqlslap's. `_` and `%` are escaped.
+        let pattern: String = schema
+            .chars()
+            .flat_map(|c| match c {
+                '_' | '%' | '\\' => vec!['\\', c],
+                '\'' => vec!['\'', '\''],
+                c => vec![c],
+            })
+            .collect();
         let rows = self
             .session()?
-            .query_rows(&format!(
-                "SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = '{}'",
-                schema.replace('\\', "\\\\").replace('\'', "''")
-            ))
+            .query_rows(&format!("SHOW DATABASES LIKE '{pattern}'"))
             .map_err(|e| self.exit(format!("Cannot run query ERROR : {}", e.message), 1))?;
         match rows.is_empty() {
             true => Ok(()),

@@ -328,7 +328,8 @@ impl<'a> Rounds<'a> {
         // mysqlslap's seconds run from its clients' start to their end, sessions opened and
         // closed included: the wall time around the run. Its queries per client are 0 for
         // -a without --number-of-queries: its text, kept.
-        let queries = match a.auto.is_some() && a.number_of_queries == 0 {
+        let unlimited = a.auto.as_ref().is_some_and(|g| g.execute_number.is_none());
+        let queries = match unlimited && a.number_of_queries == 0 {
             true => 0,
             false => m.result.summary.events * self.plan.slap_queries,
         };

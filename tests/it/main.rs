@@ -6,6 +6,7 @@
 mod common;
 
 /// Issue 42: dbpress as pgbench (a link), against PostgreSQL's pgbench on the same lines.
+mod as_mysqlslap;
 mod as_pgbench;
 /// Command-line behaviour that needs no server.
 mod cli;
