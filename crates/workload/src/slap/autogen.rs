@@ -486,14 +486,15 @@ impl AutoEvents {
         let Some((texts, echo)) = &self.texts else {
             return done;
         };
-        let sql = match key {
+        // Written out only when printed or named in an error: not on every event.
+        let sql = || match key {
             Some(k) => texts[at].replace("=  ?", &format!("=  '{k}'")),
             None => texts[at].clone(),
         };
         if *echo {
-            dbpress_core::outln!("{sql};");
+            dbpress_core::outln!("{};", sql());
         }
-        done.map_err(|e| e.at(sql))
+        done.map_err(|e| e.at(sql()))
     }
 }
 
