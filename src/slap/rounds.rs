@@ -256,28 +256,8 @@ impl<'a> Rounds<'a> {
         engine: Option<&StorageEngine>,
     ) -> Result<RoundEnd> {
         let (a, clients) = (self.a, cfg.shape.threads);
+        let w = self.peer_workload(engine, clients)?;
         let peer = self.peer.as_mut().expect("a peer's round");
-        peer.make_schema(&self.tables, engine).map_err(said)?;
-        let w: Box<dyn Workload> = match (&self.plan.auto, &self.listed) {
-            (Some(sql), _) => {
-                let echo = peer.verbose >= 3;
-                if sql.needs_keys() {
-                    peer.say(3, &format!("{};", autogen::KEYS_QUERY));
-                }
-                let conn = peer.session().map_err(said)?;
-                let mut g = auto_workload(a, sql, conn.as_mut(), engine, clients)?;
-                g.peer = Some(PeerText { echo });
-                Box::new(g)
-            }
-            (None, Some(listed)) => {
-                let mut l = listed.clone();
-                l.peer = Some(PeerText {
-                    echo: peer.verbose >= 3,
-                });
-                Box::new(l)
-            }
-            (None, None) => unreachable!("a plan has --query or -a"),
-        };
         peer.before_clients(&self.tables).map_err(said)?;
         if let Some(cmd) = &a.pre_system {
             shell("--pre-system", cmd);
@@ -294,17 +274,29 @@ impl<'a> Rounds<'a> {
             &|m| run::exit_forced(cfg, &m, hints, w),
         );
         let elapsed = started.elapsed().as_secs_f64();
-        let torn = peer.tear_down(&self.tables, || {
+        let engine_name = engine.map(|e| e.name.as_str());
+        if let Some(e) = measured.as_ref().ok().and_then(|m| m.fatal.as_ref()) {
+            // mysqlslap's client exits the program there, with 0 and no block; its
+            // --post-query never runs (the schema is dropped by `run`, as dbpress made it).
+            eprintln!(
+                "{}: Cannot run query {} ERROR : {}",
+                peer.program,
+                e.origin.as_deref().unwrap_or_default(),
+                e.message
+            );
+            return Err(dbpress_core::error::Error::Interrupted(String::new(), 0));
+        }
+        peer.tear_down(&self.tables, || {
             if let Some(cmd) = &a.post_system {
                 shell("--post-system", cmd);
             }
-        });
-        let engine_name = engine.map(|e| e.name.as_str());
+        })
+        .map_err(said)?;
         let m = match measured {
             Ok(m) => m,
             Err(e) => {
+                // Clients that could not connect: mysqlslap's line, and the level goes on.
                 eprintln!("{}", peer.client_connect_line(ctx.driver, &e));
-                torn.map_err(said)?;
                 let queries = cfg.shape.events * self.plan.slap_queries;
                 return Ok(RoundEnd::Ran {
                     seconds: elapsed,
@@ -313,18 +305,6 @@ impl<'a> Rounds<'a> {
                 });
             }
         };
-        if let Some(e) = &m.fatal {
-            eprintln!(
-                "{}: Cannot run query {} ERROR : {}",
-                peer.program,
-                e.origin.as_deref().unwrap_or_default(),
-                e.message
-            );
-            sweep.ran(clients, engine_name, m.result, Some(e.message.clone()));
-            torn.map_err(said)?;
-            return Err(dbpress_core::error::Error::Interrupted(String::new(), 0));
-        }
-        torn.map_err(said)?;
         // mysqlslap's seconds run from its clients' start to their end, sessions opened and
         // closed included: the wall time around the run. Its queries per client are 0 for
         // -a without --number-of-queries: its text, kept.
@@ -341,6 +321,38 @@ impl<'a> Rounds<'a> {
             seconds: elapsed,
             queries,
             cleanup_failed: false,
+        })
+    }
+
+    /// A peer round's schema and tables made, and its workload: `-a`'s over the keys its
+    /// table holds now (read on the main session, as mysqlslap reads them), or the --query
+    /// list; either says its statements in mysqlslap's words.
+    fn peer_workload(
+        &mut self,
+        engine: Option<&StorageEngine>,
+        clients: u32,
+    ) -> Result<Box<dyn Workload>> {
+        let peer = self.peer.as_mut().expect("a peer's round");
+        peer.make_schema(&self.tables, engine).map_err(said)?;
+        let text = PeerText {
+            echo: peer.verbose >= 3,
+        };
+        Ok(match (&self.plan.auto, &self.listed) {
+            (Some(sql), _) => {
+                if sql.needs_keys() {
+                    peer.say(3, &format!("{};", autogen::KEYS_QUERY));
+                }
+                let conn = peer.session().map_err(said)?;
+                let mut g = auto_workload(self.a, sql, conn.as_mut(), engine, clients)?;
+                g.peer = Some(text);
+                Box::new(g)
+            }
+            (None, Some(listed)) => {
+                let mut l = listed.clone();
+                l.peer = Some(text);
+                Box::new(l)
+            }
+            (None, None) => unreachable!("a plan has --query or -a"),
         })
     }
 

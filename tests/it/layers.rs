@@ -20,7 +20,10 @@ use std::path::{Path, PathBuf};
 /// under these are crates (`crates/`), whose order Cargo keeps.
 const LAYERS: &[(&str, &[&str])] = &[
     ("entry", &["lib", "main", "commands"]),
-    ("subcommands", &["mysqlslap", "pgbench", "slap", "script", "tpcc_mysql"]),
+    (
+        "subcommands",
+        &["mysqlslap", "pgbench", "slap", "script", "tpcc_mysql"],
+    ),
     ("runs", &["sweep", "run", "store_option"]),
     ("grammar", &["cli"]),
 ];
