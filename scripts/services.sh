@@ -133,6 +133,9 @@ GRANT ALL PRIVILEGES ON `mysqlslap`.* TO 'sbtest'@'localhost';
 GRANT ALL PRIVILEGES ON `mysqlslap`.* TO 'sbtest'@'127.0.0.1';
 GRANT ALL PRIVILEGES ON `slap\_%`.* TO 'sbtest'@'localhost';
 GRANT ALL PRIVILEGES ON `slap\_%`.* TO 'sbtest'@'127.0.0.1';
+-- The tests of dbpress as tpcc_start load tpcc-mysql's tables in a database of their own.
+GRANT ALL PRIVILEGES ON `tpcc\_%`.* TO 'sbtest'@'localhost';
+GRANT ALL PRIVILEGES ON `tpcc\_%`.* TO 'sbtest'@'127.0.0.1';
 CREATE USER IF NOT EXISTS 'sbtest_x509'@'localhost' IDENTIFIED BY 'sbtest' REQUIRE X509;
 CREATE USER IF NOT EXISTS 'sbtest_x509'@'127.0.0.1' IDENTIFIED BY 'sbtest' REQUIRE X509;
 GRANT ALL PRIVILEGES ON sbtest.* TO 'sbtest_x509'@'localhost';

@@ -7,4 +7,6 @@ scripts/build-tools.sh
 scripts/services.sh mariadb pgsql sysbench
 # go-tpc, whose `check` the TPC-C tests run against a database dbpress loaded.
 scripts/go-tpc.sh
+# tpcc-mysql, whose tpcc_start the tests of dbpress as tpcc_start run beside the link.
+scripts/tpcc-mysql.sh
 cargo test --workspace --locked

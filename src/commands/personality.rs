@@ -1,14 +1,14 @@
 //! Who is invoked (#42): a link named after a peer tool, or `--compat=NAME` anywhere on the
 //! line, picks the personality dbpress speaks with. A link named after a peer whose command
-//! line dbpress reads under a subcommand of its own (`tpcc_load`/`tpcc_start` →
-//! `tpcc-load`/`tpcc-start`) runs that subcommand; its text is still dbpress's (sysbench's,
-//! pgbench's and mysqlslap's personalities are built so far).
+//! line dbpress reads under a subcommand of its own (`tpcc_load` → `tpcc-load`) runs that
+//! subcommand; its text is still dbpress's (sysbench's, pgbench's, mysqlslap's and
+//! tpcc_start's personalities are built so far).
 
 use dbpress_core::error::{usage, Result};
 use dbpress_core::personality::{Personality, PEERS};
 
 /// Links whose name is the peer's and whose command line a subcommand reads.
-const ROUTED: [(&str, &str); 2] = [("tpcc_load", "tpcc-load"), ("tpcc_start", "tpcc-start")];
+const ROUTED: [(&str, &str); 1] = [("tpcc_load", "tpcc-load")];
 
 /// Every name `install-links` makes a link under.
 pub fn link_names() -> Vec<&'static str> {
@@ -47,7 +47,7 @@ pub fn of_invocation(program: &str, args: &[String]) -> Result<(Personality, Vec
 fn unknown_peer(name: &str) -> dbpress_core::error::Error {
     let known: Vec<&str> = PEERS.iter().map(|(n, _)| *n).collect();
     usage(format!(
-        "--compat={name}: dbpress speaks as {} (tpcc-mysql's command lines are read by `dbpress tpcc-load` and `tpcc-start`, in dbpress's own text)",
+        "--compat={name}: dbpress speaks as {} (tpcc_load's command line is read by `dbpress tpcc-load`, in dbpress's own text)",
         known.join(", ")
     ))
 }
@@ -75,9 +75,11 @@ mod tests {
 
     #[test]
     fn a_routed_link_runs_its_subcommand() {
-        let (p, rest) = of_invocation("/usr/local/bin/tpcc_start", &strings(&["-w", "4"])).unwrap();
+        let (p, rest) = of_invocation("/usr/local/bin/tpcc_load", &strings(&["-w", "4"])).unwrap();
         assert_eq!(p, Personality::Dbpress);
-        assert_eq!(rest, strings(&["tpcc-start", "-w", "4"]));
+        assert_eq!(rest, strings(&["tpcc-load", "-w", "4"]));
+        let (p, _) = of_invocation("tpcc_start", &strings(&["-w", "4"])).unwrap();
+        assert_eq!(p, Personality::TpccStart);
         let (p, rest) = of_invocation("/usr/local/bin/mysqlslap", &strings(&["-c", "4"])).unwrap();
         assert_eq!(p, Personality::Mysqlslap);
         assert_eq!(rest, strings(&["-c", "4"]));

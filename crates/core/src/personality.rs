@@ -18,6 +18,8 @@ pub enum Personality {
     Pgbench = 2,
     /// mysqlslap of MariaDB 10.11, as Debian 12 packages it (also under its name `mariadb-slap`).
     Mysqlslap = 3,
+    /// tpcc-mysql's tpcc_start at its last commit (1ec1c5e).
+    TpccStart = 4,
 }
 
 /// What sysbench 1.0.20 (Debian's package, the peer the tests compare with) prints first.
@@ -29,10 +31,11 @@ pub const SYSBENCH_VERSION: &str = "sysbench 1.0.20";
 pub const PGBENCH_VERSION: &str = "15.18 (Debian 15.18-0+deb12u1)";
 
 /// The names `--compat=` takes, and the links `install-links` makes for each.
-pub const PEERS: [(&str, Personality); 3] = [
+pub const PEERS: [(&str, Personality); 4] = [
     ("sysbench", Personality::Sysbench),
     ("pgbench", Personality::Pgbench),
     ("mysqlslap", Personality::Mysqlslap),
+    ("tpcc_start", Personality::TpccStart),
 ];
 
 static CURRENT: AtomicU8 = AtomicU8::new(Personality::Dbpress as u8);
@@ -46,6 +49,7 @@ pub fn current() -> Personality {
         1 => Personality::Sysbench,
         2 => Personality::Pgbench,
         3 => Personality::Mysqlslap,
+        4 => Personality::TpccStart,
         _ => Personality::Dbpress,
     }
 }
@@ -92,7 +96,7 @@ impl Personality {
             Personality::Sysbench => SYSBENCH_FIRST_LINE.to_string(),
             Personality::Pgbench => format!("pgbench ({PGBENCH_VERSION})"),
             // mysqlslap prints no first line before a run.
-            Personality::Mysqlslap => String::new(),
+            Personality::Mysqlslap | Personality::TpccStart => String::new(),
         }
     }
 }
@@ -188,6 +192,10 @@ mod tests {
             Personality::of_program("/usr/bin/mariadb-slap"),
             Personality::Mysqlslap
         );
-        assert_eq!(Personality::named("tpcc_start"), None);
+        assert_eq!(
+            Personality::named("tpcc_start"),
+            Some(Personality::TpccStart)
+        );
+        assert_eq!(Personality::named("tpcc_load"), None);
     }
 }

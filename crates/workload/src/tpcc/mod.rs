@@ -25,6 +25,7 @@ pub mod keys;
 pub mod load;
 pub mod names;
 pub mod options;
+pub mod peer;
 pub mod schema;
 mod settings;
 pub mod tally;

@@ -1,0 +1,28 @@
+//! TPC-C as tpcc-mysql runs it (dbpress as tpcc_start, #42): its statements, mix, retries
+//! and report figures, on its tables (`new_orders`, …), so the server does tpcc-mysql's work
+//! per transaction — the Com_* counts of each type are tpcc-mysql's. `dbpress tpcc` keeps its
+//! own statements (fewer round trips for the same rows); this is what a pasted tpcc_start
+//! line runs.
+//!
+//! - `statements`: its 35 statements, their kinds
+//! - `client`: one client's state and the calls its transactions share
+//! - `new_order`, `payment`, `order_status`, `delivery`, `stock_level`: the transactions
+//! - `deck`: the 23-card deck all clients share
+//! - `events`: a client as the runner's event generator, with tpcc-mysql's retries
+//! - `figures`: sc/lt/rt/fl per type, per-interval figures, its percentile
+//! - `workload`: the `Workload`, and the interval line
+
+mod client;
+mod deck;
+mod delivery;
+mod events;
+pub mod figures;
+mod new_order;
+mod order_status;
+mod payment;
+pub mod statements;
+mod stock_level;
+mod workload;
+
+pub use deck::SharedDeck;
+pub use workload::TpccMysql;
