@@ -5,6 +5,7 @@
 //! attempts, as tpcc-mysql does. The event's time runs from the first attempt.
 
 use super::client::PeerClient;
+use super::deck::SharedDeck;
 use super::delivery::DeliveryIn;
 use super::figures::Figures;
 use super::new_order::NewOrderIn;
@@ -12,7 +13,6 @@ use super::order_status::OrderStatusIn;
 use super::payment::PaymentIn;
 use super::statements::ROLLBACK;
 use super::stock_level::StockLevelIn;
-use super::SharedDeck;
 use crate::events::{EventGen, Exec};
 use crate::tpcc::txn::Txn;
 use dbpress_driver::{DbError, DbResult};

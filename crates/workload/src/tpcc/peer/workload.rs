@@ -4,10 +4,10 @@
 //! interval line on each tick.
 
 use super::client::PeerClient;
+use super::deck::SharedDeck;
 use super::events::PeerEvents;
 use super::figures::{percentile_ms, Figures};
 use super::statements::{PeerStatements, KIND_NAMES};
-use super::SharedDeck;
 use crate::events::EventGen;
 use crate::tpcc::gen::CConstants;
 use crate::workload::{IntervalReport, Workload};
