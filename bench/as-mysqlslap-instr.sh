@@ -23,21 +23,12 @@ ln -sf "$DBP" "$work/mysqlslap"
 PEER=/usr/bin/mysqlslap
 mariadb -uroot -e "CREATE DATABASE IF NOT EXISTS slap_bench_native; GRANT ALL ON slap_bench_native.* TO 'sbtest'@'localhost'"
 LOGIN=(-usbtest -psbtest)
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
-
-instructions() { # command... -> "total worker" (worker: dbpress's client threads, inclusive)
-  valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$@" >/dev/null 2>"$work/cg.err"
-  local total worker
-  total=$(awk '/Collected/ {print $4}' "$work/cg.err")
-  worker=$(callgrind_annotate --inclusive=yes --threshold=100 "$work/cg.out" 2>/dev/null |
-    awk '/start::worker_main \[/ {gsub(",", "", $1); print $1; exit}')
-  echo "$total ${worker:-$total}"
-}
+. bench/lib.sh
 
 per_query() { # n command-with-@N@... -> "total worker" per query
   local n=$1 a b; shift
-  read -r -a a <<<"$(instructions "${@//@N@/$n}")"
-  read -r -a b <<<"$(instructions "${@//@N@/$((2 * n))}")"
+  read -r -a a <<<"$(callgrind_instructions "$work" "${@//@N@/$n}")"
+  read -r -a b <<<"$(callgrind_instructions "$work" "${@//@N@/$((2 * n))}")"
   echo "$(((b[0] - a[0]) / n)) $(((b[1] - a[1]) / n))"
 }
 

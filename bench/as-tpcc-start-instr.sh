@@ -28,21 +28,18 @@ for db in tpcc_bench_native tpcc_bench_tm; do
   "$DBP" tpcc prepare --warehouses=1 --threads=2 --mysql-socket=$SOCK --mysql-user=root --mysql-db=$db >/dev/null 2>&1
 done
 mariadb -uroot -e "RENAME TABLE tpcc_bench_tm.new_order TO tpcc_bench_tm.new_orders"
-median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
+. bench/lib.sh
 
 measured() { # command... -> "instructions worker transactions"
-  valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$@" >"$work/out" 2>"$work/cg.err"
-  local total worker n
-  total=$(awk '/Collected/ {print $4}' "$work/cg.err")
-  worker=$(callgrind_annotate --inclusive=yes --threshold=100 "$work/cg.out" 2>/dev/null |
-    awk '/start::worker_main \[/ {gsub(",", "", $1); print $1; exit}')
+  local counts n
+  counts=$(callgrind_instructions "$work" "$@")
   if [ -f "$work/r.json" ]; then
     n=$(python3 -c "import json;print(json.load(open('$work/r.json'))['summary']['events'])"); rm -f "$work/r.json"
   else
     n=$(sed -n '/<Raw Results>/,/Raw Results2/p' "$work/out" | grep -o 'sc:[0-9]*\|lt:[0-9]*\|fl:[0-9]*' |
       cut -d: -f2 | awk '{s += $1} END {print s}')
   fi
-  echo "$total ${worker:-$total} $n"
+  echo "$counts $n"
 }
 
 per_txn() { # T command-with-@T@... -> "total worker" per transaction

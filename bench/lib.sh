@@ -1,4 +1,4 @@
-# Shell functions the bench scripts share (sourced): medians, QPS pairs, peak RSS.
+# Shell functions the bench scripts share (sourced): medians, QPS pairs, peak RSS, callgrind counts.
 
 median() { sort -g | awk '{a[NR]=$1} END {if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 
@@ -41,5 +41,17 @@ rss_peak_kib() { # pid -> peak RSS (KiB) from the kernel's high-water mark, read
     sleep 0.2
   done
   echo "$peak"
+}
+
+callgrind_instructions() { # scratch-dir command... -> "total worker": the whole process's
+  # instructions, and for dbpress its client threads' (start::worker_main, inclusive: it leaves
+  # out the reporter's and samplers' per-second work, which callgrind's slowdown stretches);
+  # the command's stdout is kept in scratch-dir/out
+  local dir=$1 total worker; shift
+  valgrind --tool=callgrind --callgrind-out-file="$dir/cg.out" "$@" >"$dir/out" 2>"$dir/cg.err"
+  total=$(awk '/Collected/ {print $4}' "$dir/cg.err")
+  worker=$(callgrind_annotate --inclusive=yes --threshold=100 "$dir/cg.out" 2>/dev/null |
+    awk '/start::worker_main \[/ {gsub(",", "", $1); print $1; exit}')
+  echo "$total ${worker:-$total}"
 }
 

@@ -3,7 +3,7 @@
 //! `--only-print`, and runs — their text with the seconds masked, their exit codes, and the
 //! statements the server counts (every Com_* counter but dbpress's own SHOWs).
 
-use crate::common::{bin, scratch, server, stderr, stdout, Server};
+use crate::common::{bin, peer_link, run_in, scratch, server, stderr, stdout, Server};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -11,19 +11,11 @@ use std::process::{Command, Output};
 const PEER: &str = "/usr/bin/mysqlslap";
 
 fn slap_link(dir: &Path) -> PathBuf {
-    let link = dir.join("mysqlslap");
-    let _ = std::fs::remove_file(&link);
-    std::os::unix::fs::symlink(bin(), &link).unwrap();
-    link
+    peer_link(dir, "mysqlslap")
 }
 
 fn run(program: &Path, dir: &Path, args: &[&str]) -> Output {
-    Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("runs")
+    run_in(program, dir, args)
 }
 
 /// The peer, or None where it is missing outside CI (where it must be there).

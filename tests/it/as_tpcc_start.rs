@@ -3,17 +3,14 @@
 //! lines, the same report around the numbers for a run on the same tables, and tpcc-mysql's
 //! statements per transaction as the server executes them.
 
-use crate::common::{bin, scratch, server, stderr, stdout, Server, SOCKET};
+use crate::common::{bin, peer_link, run_in, scratch, server, stderr, stdout, Server, SOCKET};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const DB: &str = "tpcc_as_tpcc_start";
 
 fn link(dir: &Path) -> PathBuf {
-    let l = dir.join("tpcc_start");
-    let _ = std::fs::remove_file(&l);
-    std::os::unix::fs::symlink(bin(), &l).unwrap();
-    l
+    peer_link(dir, "tpcc_start")
 }
 
 /// tpcc-mysql's tpcc_start, where scripts/tpcc-mysql.sh could build it.
@@ -27,12 +24,7 @@ fn peer() -> Option<PathBuf> {
 }
 
 fn run(program: &Path, dir: &Path, args: &[&str]) -> Output {
-    Command::new(program)
-        .args(args)
-        .current_dir(dir)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("runs")
+    run_in(program, dir, args)
 }
 
 /// Every number as `N`, the verdicts as `[V]`, the program's path as `PROGRAM`, and the

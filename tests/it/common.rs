@@ -422,3 +422,21 @@ pub fn interval_waits_adding_up(r: &serde_json::Value) -> Vec<u64> {
     );
     per_interval
 }
+
+/// A link named `name` in `dir` to the dbpress binary: dbpress invoked as a peer tool.
+pub fn peer_link(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
+    let link = dir.join(name);
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(bin(), &link).unwrap();
+    link
+}
+
+/// `program` with `args` in `dir`, stdin empty (a peer that would prompt reads nothing).
+pub fn run_in(program: &std::path::Path, dir: &std::path::Path, args: &[&str]) -> Output {
+    std::process::Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("runs")
+}
