@@ -89,6 +89,9 @@ pub fn main_with_program(program: &str, args: &[String]) -> u8 {
                 dbpress_core::personality::Personality::TpccStart => {
                     return tpcc_mysql::as_start::main(program, &args)
                 }
+                dbpress_core::personality::Personality::TpccLoad => {
+                    return tpcc_mysql::as_load::main(program, &args)
+                }
                 _ => {}
             }
             main_with_args(&args)

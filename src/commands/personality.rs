@@ -1,26 +1,17 @@
-//! Who is invoked (#42): a link named after a peer tool, or `--compat=NAME` anywhere on the
-//! line, picks the personality dbpress speaks with. A link named after a peer whose command
-//! line dbpress reads under a subcommand of its own (`tpcc_load` → `tpcc-load`) runs that
-//! subcommand; its text is still dbpress's (sysbench's, pgbench's, mysqlslap's and
-//! tpcc_start's personalities are built so far).
+//! Who is invoked (#42): a link named after a peer tool (`sysbench`, `pgbench`, `mysqlslap`,
+//! `mariadb-slap`, `tpcc_start`, `tpcc_load`), or `--compat=NAME` anywhere on the line, picks
+//! the personality dbpress speaks with.
 
 use dbpress_core::error::{usage, Result};
 use dbpress_core::personality::{Personality, PEERS};
 
-/// Links whose name is the peer's and whose command line a subcommand reads.
-const ROUTED: [(&str, &str); 1] = [("tpcc_load", "tpcc-load")];
-
 /// Every name `install-links` makes a link under.
 pub fn link_names() -> Vec<&'static str> {
-    PEERS
-        .iter()
-        .map(|(n, _)| *n)
-        .chain(ROUTED.iter().map(|(n, _)| *n))
-        .collect()
+    PEERS.iter().map(|(n, _)| *n).collect()
 }
 
 /// The personality `program` (argv[0]) and a `--compat=NAME` in `args` give, and the
-/// arguments dbpress then reads: `--compat` taken out, a routed link's subcommand put first.
+/// arguments dbpress then reads: `--compat` taken out.
 pub fn of_invocation(program: &str, args: &[String]) -> Result<(Personality, Vec<String>)> {
     let mut rest = Vec::with_capacity(args.len() + 1);
     let mut compat = None;
@@ -34,20 +25,13 @@ pub fn of_invocation(program: &str, args: &[String]) -> Result<(Personality, Vec
         let p = Personality::named(&name).ok_or_else(|| unknown_peer(&name))?;
         return Ok((p, rest));
     }
-    let base = std::path::Path::new(program)
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if let Some((_, sub)) = ROUTED.iter().find(|(n, _)| *n == base) {
-        rest.insert(0, sub.to_string());
-    }
     Ok((Personality::of_program(program), rest))
 }
 
 fn unknown_peer(name: &str) -> dbpress_core::error::Error {
     let known: Vec<&str> = PEERS.iter().map(|(n, _)| *n).collect();
     usage(format!(
-        "--compat={name}: dbpress speaks as {} (tpcc_load's command line is read by `dbpress tpcc-load`, in dbpress's own text)",
+        "--compat={name}: dbpress speaks as {}",
         known.join(", ")
     ))
 }
@@ -74,10 +58,10 @@ mod tests {
     }
 
     #[test]
-    fn a_routed_link_runs_its_subcommand() {
+    fn a_link_speaks_as_its_peer() {
         let (p, rest) = of_invocation("/usr/local/bin/tpcc_load", &strings(&["-w", "4"])).unwrap();
-        assert_eq!(p, Personality::Dbpress);
-        assert_eq!(rest, strings(&["tpcc-load", "-w", "4"]));
+        assert_eq!(p, Personality::TpccLoad);
+        assert_eq!(rest, strings(&["-w", "4"]));
         let (p, _) = of_invocation("tpcc_start", &strings(&["-w", "4"])).unwrap();
         assert_eq!(p, Personality::TpccStart);
         let (p, rest) = of_invocation("/usr/local/bin/mysqlslap", &strings(&["-c", "4"])).unwrap();

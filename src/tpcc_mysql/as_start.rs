@@ -5,6 +5,7 @@
 //! line per interval, `STOPPING THREADS` and a dot per client, then its `<Raw Results>`,
 //! `<Constraint Check>` and `<TpmC>`. Exit code 0, as tpcc_start's.
 
+use super::getopt::{self, atoi};
 use super::peer_report;
 use crate::cli::parse_workload;
 use crate::run;
@@ -41,27 +42,6 @@ impl Line {
     }
 }
 
-/// C's atoi: leading spaces, a sign, digits; anything else ends it (0 for none).
-fn atoi(s: &str) -> i64 {
-    let t = s.trim_start();
-    let (neg, digits) = match t.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, t.strip_prefix('+').unwrap_or(t)),
-    };
-    let n: i64 = digits
-        .chars()
-        .take_while(char::is_ascii_digit)
-        .fold(0i64, |n, d| {
-            n.saturating_mul(10)
-                .saturating_add(i64::from(d as u8 - b'0'))
-        });
-    if neg {
-        -n
-    } else {
-        n
-    }
-}
-
 /// The option's echo line, as tpcc_start prints it when getopt gives it (a password starred:
 /// dbpress prints none).
 fn echo(c: char, v: &str) -> String {
@@ -77,46 +57,6 @@ fn echo(c: char, v: &str) -> String {
         '0'..='4' => format!("option {c} (response time limit for transaction {c}) '{shown}'"),
         _ => format!("option {c} with value '{shown}'"),
     }
-}
-
-/// The flags read, in order, and the arguments that are not flags.
-type Read = (Vec<(char, String)>, Vec<String>);
-
-/// glibc's getopt over `args` (short options, permuted operands, `--` ending them), echoing
-/// each option as it is read; Err: its message, after which tpcc_start prints its usage.
-fn read(program: &str, args: &[String]) -> std::result::Result<Read, String> {
-    let (mut flags, mut operands) = (Vec::new(), Vec::new());
-    let mut i = 0;
-    while i < args.len() {
-        let a = &args[i];
-        i += 1;
-        if a == "--" {
-            operands.extend(args[i..].iter().cloned());
-            break;
-        }
-        let Some(body) = a.strip_prefix('-').filter(|b| !b.is_empty()) else {
-            operands.push(a.clone());
-            continue;
-        };
-        let c = body.chars().next().unwrap_or('-');
-        if !FLAGS.contains(c) || c == '-' {
-            return Err(format!("{program}: invalid option -- '{c}'"));
-        }
-        let value = match &body[c.len_utf8()..] {
-            "" => {
-                let v = args
-                    .get(i)
-                    .cloned()
-                    .ok_or_else(|| format!("{program}: option requires an argument -- '{c}'"))?;
-                i += 1;
-                v
-            }
-            rest => rest.to_string(),
-        };
-        dbpress_core::outln!("{}", echo(c, &value));
-        flags.push((c, value));
-    }
-    Ok((flags, operands))
 }
 
 fn line(flags: Vec<(char, String)>) -> Line {
@@ -191,13 +131,9 @@ fn speak(program: &str, args: &[String]) -> Result<u8> {
     dbpress_core::out!("{BANNER}");
     // dbpress's own long options (`--output=r.json`, `--store`, `--tag=k=v`) are taken out
     // first: tpcc_start has no long options, so none of its lines means anything else.
-    let (extras, args): (Vec<String>, Vec<String>) = args.iter().cloned().partition(|a| {
-        a.strip_prefix("--")
-            .map(|b| b.split('=').next().unwrap_or(b))
-            .is_some_and(|n| dbpress_core::options::table::find(n).is_some())
-    });
+    let (extras, args) = getopt::extras(args);
     let args = &args[..];
-    let (flags, operands) = match read(program, args) {
+    let (flags, operands) = match getopt::read(program, args, FLAGS, echo) {
         Ok(x) => x,
         Err(message) => {
             dbpress_core::out!("{USAGE}");
@@ -206,10 +142,7 @@ fn speak(program: &str, args: &[String]) -> Result<u8> {
             return Ok(0);
         }
     };
-    if !operands.is_empty() {
-        let list: String = operands.iter().map(|o| format!("{o} ")).collect();
-        dbpress_core::outln!("non-option ARGV-elements: {list}");
-    }
+    getopt::say_operands(&operands);
     let l = line(flags);
     dbpress_core::out!("{}", parameters(&l));
     if l.get('m').is_some() {
@@ -300,7 +233,7 @@ fn run_clients(
 }
 
 /// tpcc_start seeds its random numbers from /dev/urandom: each run draws others.
-fn seed() -> u64 {
+pub(super) fn seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(1, |d| d.as_nanos() as u64)
@@ -313,34 +246,10 @@ mod tests {
     #[test]
     fn values_are_read_as_atoi_reads_them() {
         assert_eq!(
-            (atoi("10"), atoi(" 7x"), atoi("x"), atoi("-3")),
-            (10, 7, 0, -3)
-        );
-        assert_eq!(
             echo('0', "50"),
             "option 0 (response time limit for transaction 0) '50'"
         );
         assert_eq!(echo('p', "secret"), "option p with value '*****'");
         assert_eq!(echo('S', "/s"), "option S (socket) with value '/s'");
-    }
-
-    #[test]
-    fn getopt_refuses_as_glibcs_does() {
-        let a = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-        assert_eq!(
-            read("tpcc_start", &a(&["-x"])).unwrap_err(),
-            "tpcc_start: invalid option -- 'x'"
-        );
-        assert_eq!(
-            read("tpcc_start", &a(&["--help"])).unwrap_err(),
-            "tpcc_start: invalid option -- '-'"
-        );
-        assert_eq!(
-            read("tpcc_start", &a(&["-w"])).unwrap_err(),
-            "tpcc_start: option requires an argument -- 'w'"
-        );
-        let (f, ops) = read("tpcc_start", &a(&["-w2", "x", "-c", "4", "--", "-l"])).unwrap();
-        assert_eq!(f, vec![('w', "2".to_string()), ('c', "4".to_string())]);
-        assert_eq!(ops, ["x", "-l"]);
     }
 }

@@ -45,7 +45,7 @@ pub fn getopt(args: &[String], spec: &str, tool: &str) -> Result<Flags> {
 }
 
 /// The last value of `letter`, if given.
-pub fn get(flags: &Flags, letter: char) -> Option<&str> {
+pub fn get(flags: &[(char, String)], letter: char) -> Option<&str> {
     flags
         .iter()
         .rev()
@@ -66,7 +66,7 @@ pub fn number(flags: &Flags, letter: char, default: u64, tool: &str) -> Result<u
 
 /// The connection flags (-h -P -S -d -u -p) as dbpress options; tpcc-mysql's host `l` means
 /// localhost.
-pub fn connection(flags: &Flags, default_db: &str) -> Vec<String> {
+pub fn connection(flags: &[(char, String)], default_db: &str) -> Vec<String> {
     let mut out = Vec::new();
     if let Some(h) = get(flags, 'h') {
         let host = if h == "l" { "localhost" } else { h };

@@ -3,9 +3,11 @@
 //! -r -l -i [-f file] [-t file]` runs as `dbpress tpcc run`, printing dbpress's report and then
 //! tpcc_start's closing blocks. Transactions pick a random warehouse each, as tpcc_start's do.
 
+pub mod as_load;
 pub mod as_start;
 pub mod blocks;
 pub mod flags;
+mod getopt;
 mod peer_report;
 
 use crate::cli::parse_workload;

@@ -20,6 +20,8 @@ pub enum Personality {
     Mysqlslap = 3,
     /// tpcc-mysql's tpcc_start at its last commit (1ec1c5e).
     TpccStart = 4,
+    /// tpcc-mysql's tpcc_load at the same commit.
+    TpccLoad = 5,
 }
 
 /// What sysbench 1.0.20 (Debian's package, the peer the tests compare with) prints first.
@@ -31,11 +33,12 @@ pub const SYSBENCH_VERSION: &str = "sysbench 1.0.20";
 pub const PGBENCH_VERSION: &str = "15.18 (Debian 15.18-0+deb12u1)";
 
 /// The names `--compat=` takes, and the links `install-links` makes for each.
-pub const PEERS: [(&str, Personality); 4] = [
+pub const PEERS: [(&str, Personality); 5] = [
     ("sysbench", Personality::Sysbench),
     ("pgbench", Personality::Pgbench),
     ("mysqlslap", Personality::Mysqlslap),
     ("tpcc_start", Personality::TpccStart),
+    ("tpcc_load", Personality::TpccLoad),
 ];
 
 static CURRENT: AtomicU8 = AtomicU8::new(Personality::Dbpress as u8);
@@ -50,6 +53,7 @@ pub fn current() -> Personality {
         2 => Personality::Pgbench,
         3 => Personality::Mysqlslap,
         4 => Personality::TpccStart,
+        5 => Personality::TpccLoad,
         _ => Personality::Dbpress,
     }
 }
@@ -96,7 +100,9 @@ impl Personality {
             Personality::Sysbench => SYSBENCH_FIRST_LINE.to_string(),
             Personality::Pgbench => format!("pgbench ({PGBENCH_VERSION})"),
             // mysqlslap prints no first line before a run.
-            Personality::Mysqlslap | Personality::TpccStart => String::new(),
+            Personality::Mysqlslap | Personality::TpccStart | Personality::TpccLoad => {
+                String::new()
+            }
         }
     }
 }
@@ -196,6 +202,6 @@ mod tests {
             Personality::named("tpcc_start"),
             Some(Personality::TpccStart)
         );
-        assert_eq!(Personality::named("tpcc_load"), None);
+        assert_eq!(Personality::named("tpcc_load"), Some(Personality::TpccLoad));
     }
 }

@@ -60,6 +60,12 @@ pub trait Connection: Send {
     ) -> DbResult<&'static str> {
         load_as_text(self, table, columns, fill)
     }
+    /// Free every statement this session prepared on the server (MySQL's COM_STMT_CLOSE, which
+    /// has no answer) before it ends, as a peer that closes its statements before quitting
+    /// (tpcc_load) does, so the server counts the same. Handles are not valid afterwards.
+    fn close_statements(&mut self) -> DbResult<()> {
+        Ok(())
+    }
     /// The server's id for this session (PostgreSQL's backend pid, MySQL's connection id), as
     /// its session views show it; None where there is none or it is not known.
     fn session_id(&self) -> Option<u64> {

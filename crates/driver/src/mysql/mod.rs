@@ -784,6 +784,16 @@ impl MysqlConnection {
 }
 
 impl Connection for MysqlConnection {
+    fn close_statements(&mut self) -> DbResult<()> {
+        use mysql::prelude::Queryable;
+        for p in std::mem::take(&mut self.stmts) {
+            if let Prepared::Server { stmt, .. } = p {
+                self.conn.close(stmt).map_err(query_error)?;
+            }
+        }
+        Ok(())
+    }
+
     fn prepare(&mut self, sql: &str) -> DbResult<StmtHandle> {
         let p = self.prepare_one(sql)?;
         self.stmts.push(p);

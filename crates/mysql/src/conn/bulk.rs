@@ -187,6 +187,11 @@ impl WireConn {
         let Insert::Prepared(id) = s else {
             return Ok(());
         };
+        self.close_statement(id)
+    }
+
+    /// COM_STMT_CLOSE of the server's statement `id` (the server sends no answer).
+    pub(super) fn close_statement(&mut self, id: u32) -> DbResult<()> {
         let out = self.io.begin_command();
         out.push(0x19);
         out.extend_from_slice(&id.to_le_bytes());

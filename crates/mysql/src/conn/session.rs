@@ -26,6 +26,15 @@ impl Connection for WireConn {
         Ok(StmtHandle(self.stmts.len() as u32 - 1))
     }
 
+    fn close_statements(&mut self) -> DbResult<()> {
+        for s in std::mem::take(&mut self.stmts) {
+            if let Some(id) = s.id {
+                self.close_statement(id)?;
+            }
+        }
+        Ok(())
+    }
+
     fn prepare_text(&mut self, sql: &str) -> DbResult<StmtHandle> {
         self.stmts.push(Stmt {
             id: None,

@@ -7,6 +7,7 @@
 
 use super::gen::{self, CConstants};
 use super::names::Names;
+use super::rows::{RowGen, FIRST_NEW_ORDER, ITEMS};
 use super::schema::{self, META};
 use super::Tpcc;
 use crate::load_progress::LoadProgress;
@@ -23,7 +24,6 @@ use std::sync::Mutex;
 
 /// Rows per warehouse besides ORDER-LINE's (which are drawn: ≈ 300 000).
 const ROWS_PER_WAREHOUSE_ESTIMATE: u64 = 1 + 10 + 100_000 + 30_000 * 3 + 9_000 + 300_000;
-const ITEMS: u32 = 100_000;
 
 pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::host::HostUsage>> {
     let engine = ctx.driver.dialect().family;
@@ -99,10 +99,8 @@ pub fn prepare(w: &Tpcc, ctx: &Context<'_>) -> Result<Option<dbpress_measure::ho
             let mut rng = Rng::new(w.seed, 0x1_0000 + u64::from(claimed));
             let mut l = Loader {
                 conn: &mut *conn,
-                rng: &mut rng,
+                rows: RowGen::new(&mut rng, loaded_at, c_load),
                 progress: &progress,
-                loaded_at,
-                c_load,
                 signals: &signals,
                 names,
             };
@@ -217,30 +215,28 @@ fn finish_set(
 /// One connection's generator of rows.
 struct Loader<'a> {
     conn: &'a mut dyn Connection,
-    rng: &'a mut Rng,
+    rows: RowGen<'a>,
     progress: &'a LoadProgress,
-    loaded_at: u64,
-    c_load: CConstants,
     signals: &'a Signals,
     names: &'a Names,
 }
 
 impl Loader<'_> {
-    /// Send `rows` rows made by `row(n, rng, batch)` into `table`.
+    /// Send `rows` rows made by `row(n, gen, batch)` into `table`.
     fn table(
         &mut self,
         table: &str,
         columns: &str,
         rows: u64,
-        mut row: impl FnMut(u64, &mut Rng, &mut RowBatch),
+        mut row: impl FnMut(u64, &mut RowGen<'_>, &mut RowBatch),
     ) -> DbResult<&'static str> {
         let mut n = 0u64;
-        let (rng, progress, signals) = (&mut *self.rng, self.progress, self.signals);
+        let (gen, progress, signals) = (&mut self.rows, self.progress, self.signals);
         let table = self.names.sql(table);
         self.conn.bulk_load(&table, columns, &mut |batch| {
             let before = n;
             while n < rows && !batch.is_full() {
-                row(n, rng, batch);
+                row(n, gen, batch);
                 n += 1;
             }
             progress.add(n - before);
@@ -250,153 +246,61 @@ impl Loader<'_> {
     }
 
     fn items(&mut self) -> DbResult<&'static str> {
-        let mut s = Vec::new();
         self.table(
             "item",
             "i_id,i_im_id,i_name,i_price,i_data",
             u64::from(ITEMS),
-            |n, rng, b| {
-                b.int(n as i64 + 1);
-                b.int(i64::from(rng.uniform(1, 10_000)));
-                s.clear();
-                gen::a_string(rng, 14, 24, &mut s);
-                b.str(&s);
-                s.clear();
-                gen::decimal(i64::from(rng.uniform(100, 10_000)), 2, &mut s);
-                b.str(&s);
-                s.clear();
-                gen::data_with_original(rng, &mut s);
-                b.str(&s);
-            },
+            |n, g, b| g.item(b, n as u32 + 1),
         )
     }
 
     fn warehouse(&mut self, w: u32) -> DbResult<&'static str> {
-        let w = i64::from(w);
-        let mut s = Vec::new();
-        let mut ts = Vec::new();
-        gen::timestamp(self.loaded_at, &mut ts);
-        let ts = &ts[..];
         let how = self.table(
             "warehouse",
             "w_id,w_name,w_street_1,w_street_2,w_city,w_state,w_zip,w_tax,w_ytd",
             1,
-            |_, rng, b| {
-                b.int(w);
-                address(rng, b, &mut s);
-                tax(rng, b, &mut s);
-                b.str(b"300000.00");
-            },
+            |_, g, b| g.warehouse(b, w),
         )?;
         self.table(
             "district",
             "d_id,d_w_id,d_name,d_street_1,d_street_2,d_city,d_state,d_zip,d_tax,d_ytd,d_next_o_id",
             10,
-            |n, rng, b| {
-                b.int(n as i64 + 1);
-                b.int(w);
-                address(rng, b, &mut s);
-                tax(rng, b, &mut s);
-                b.str(b"30000.00");
-                b.int(3001);
-            },
+            |n, g, b| g.district(b, n as u32 + 1, w),
         )?;
         self.table(
             "stock",
             "s_i_id,s_w_id,s_quantity,s_dist_01,s_dist_02,s_dist_03,s_dist_04,s_dist_05,\
              s_dist_06,s_dist_07,s_dist_08,s_dist_09,s_dist_10,s_ytd,s_order_cnt,s_remote_cnt,s_data",
             u64::from(ITEMS),
-            |n, rng, b| {
-                b.int(n as i64 + 1);
-                b.int(w);
-                b.int(i64::from(rng.uniform(10, 100)));
-                for _ in 0..10 {
-                    s.clear();
-                    gen::letters(rng, 24, &mut s);
-                    b.str(&s);
-                }
-                b.int(0);
-                b.int(0);
-                b.int(0);
-                s.clear();
-                gen::data_with_original(rng, &mut s);
-                b.str(&s);
-            },
+            |n, g, b| g.stock(b, n as u32 + 1, w),
         )?;
-        let c_last = self.c_load.c_last;
+        // District by district, customer by customer (key order).
+        let split = |n: u64| ((n / 3000) as u32 + 1, (n % 3000) as u32 + 1);
         self.table(
             "customer",
             "c_id,c_d_id,c_w_id,c_first,c_middle,c_last,c_street_1,c_street_2,c_city,c_state,\
              c_zip,c_phone,c_since,c_credit,c_credit_lim,c_discount,c_balance,c_ytd_payment,\
              c_payment_cnt,c_delivery_cnt,c_data",
             30_000,
-            |n, rng, b| {
-                let (d, c) = (n / 3000 + 1, n % 3000 + 1);
-                b.int(c as i64);
-                b.int(d as i64);
-                b.int(w);
-                s.clear();
-                gen::a_string(rng, 8, 16, &mut s);
-                b.str(&s);
-                b.str(b"OE");
-                let syllables = if c <= 1000 {
-                    c as u32 - 1
-                } else {
-                    gen::nurand(rng, 255, 0, 999, c_last)
-                };
-                gen::last_name(syllables, &mut s);
-                b.str(&s);
-                street_city_state_zip(rng, b, &mut s);
-                s.clear();
-                gen::n_string(rng, 16, &mut s);
-                b.str(&s);
-                b.str(ts);
-                b.str(if rng.uniform(1, 10) == 1 {
-                    b"BC"
-                } else {
-                    b"GC"
-                });
-                b.str(b"50000.00");
-                s.clear();
-                gen::decimal(i64::from(rng.uniform(0, 5000)), 4, &mut s);
-                b.str(&s);
-                b.str(b"-10.00");
-                b.str(b"10.00");
-                b.int(1);
-                b.int(0);
-                s.clear();
-                gen::a_string(rng, 300, 500, &mut s);
-                b.str(&s);
+            |n, g, b| {
+                let (d, c) = split(n);
+                g.customer(b, c, d, w)
             },
         )?;
         self.table(
             "history",
             "h_c_id,h_c_d_id,h_c_w_id,h_d_id,h_w_id,h_date,h_amount,h_data",
             30_000,
-            |n, rng, b| {
-                let (d, c) = (n / 3000 + 1, n % 3000 + 1);
-                b.int(c as i64);
-                b.int(d as i64);
-                b.int(w);
-                b.int(d as i64);
-                b.int(w);
-                b.str(ts);
-                b.str(b"10.00");
-                s.clear();
-                gen::a_string(rng, 12, 24, &mut s);
-                b.str(&s);
+            |n, g, b| {
+                let (d, c) = split(n);
+                g.history(b, c, d, w)
             },
         )?;
         // Each district's orders: customers in a random permutation, 5..=15 lines each.
         let mut orders: Vec<(u16, u8)> = Vec::with_capacity(30_000);
         for _ in 0..10 {
-            let mut perm: Vec<u16> = (1..=3000).collect();
-            for i in (1..perm.len()).rev() {
-                let j = self.rng.uniform(0, i as u32) as usize;
-                perm.swap(i, j);
-            }
-            for c in perm {
-                orders.push((c, self.rng.uniform(5, 15) as u8));
+            for c in self.rows.customer_permutation() {
+                orders.push((c, self.rows.line_count() as u8));
             }
         }
         let orders = &orders;
@@ -404,27 +308,19 @@ impl Loader<'_> {
             "orders",
             "o_id,o_d_id,o_w_id,o_c_id,o_entry_d,o_carrier_id,o_ol_cnt,o_all_local",
             30_000,
-            |n, rng, b| {
-                let (d, o) = (n / 3000 + 1, n % 3000 + 1);
+            |n, g, b| {
+                let (d, o) = split(n);
                 let (c, lines) = orders[n as usize];
-                b.int(o as i64);
-                b.int(d as i64);
-                b.int(w);
-                b.int(i64::from(c));
-                b.str(ts);
-                if o < 2101 {
-                    b.int(i64::from(rng.uniform(1, 10)));
-                } else {
-                    b.null();
-                }
-                b.int(i64::from(lines));
-                b.int(1);
+                g.order(b, o, d, w, u32::from(c), u32::from(lines))
             },
         )?;
-        self.table("new_order", "no_o_id,no_d_id,no_w_id", 9_000, |n, _, b| {
-            b.int((n % 900 + 2101) as i64);
-            b.int((n / 900 + 1) as i64);
-            b.int(w);
+        self.table("new_order", "no_o_id,no_d_id,no_w_id", 9_000, |n, g, b| {
+            g.new_order(
+                b,
+                (n % 900) as u32 + FIRST_NEW_ORDER,
+                (n / 900) as u32 + 1,
+                w,
+            )
         })?;
         let total_lines: u64 = orders.iter().map(|&(_, l)| u64::from(l)).sum();
         // (order index, line) walking the orders in key order.
@@ -434,31 +330,9 @@ impl Loader<'_> {
             "ol_o_id,ol_d_id,ol_w_id,ol_number,ol_i_id,ol_supply_w_id,ol_delivery_d,\
              ol_quantity,ol_amount,ol_dist_info",
             total_lines,
-            |_, rng, b| {
-                let (d, o) = (at / 3000 + 1, at % 3000 + 1);
-                b.int(o as i64);
-                b.int(d as i64);
-                b.int(w);
-                b.int(i64::from(line));
-                b.int(i64::from(rng.uniform(1, ITEMS)));
-                b.int(w);
-                let delivered = o < 2101;
-                if delivered {
-                    b.str(ts);
-                } else {
-                    b.null();
-                }
-                b.int(5);
-                if delivered {
-                    b.str(b"0.00");
-                } else {
-                    s.clear();
-                    gen::decimal(i64::from(rng.uniform(1, 999_999)), 2, &mut s);
-                    b.str(&s);
-                }
-                s.clear();
-                gen::letters(rng, 24, &mut s);
-                b.str(&s);
+            |_, g, b| {
+                let (d, o) = split(at as u64);
+                g.order_line(b, o, d, w, u32::from(line));
                 if line == orders[at].1 {
                     at += 1;
                     line = 1;
@@ -469,35 +343,6 @@ impl Loader<'_> {
         )?;
         Ok(how)
     }
-}
-
-/// Name, two streets, city, state, zip.
-fn address(rng: &mut Rng, b: &mut RowBatch, s: &mut Vec<u8>) {
-    s.clear();
-    gen::a_string(rng, 6, 10, s);
-    b.str(s);
-    street_city_state_zip(rng, b, s);
-}
-
-fn street_city_state_zip(rng: &mut Rng, b: &mut RowBatch, s: &mut Vec<u8>) {
-    for _ in 0..3 {
-        s.clear();
-        gen::a_string(rng, 10, 20, s);
-        b.str(s);
-    }
-    s.clear();
-    gen::letters(rng, 2, s);
-    b.str(s);
-    s.clear();
-    gen::zip(rng, s);
-    b.str(s);
-}
-
-/// A tax rate in [0.0000..0.2000].
-fn tax(rng: &mut Rng, b: &mut RowBatch, s: &mut Vec<u8>) {
-    s.clear();
-    gen::decimal(i64::from(rng.uniform(0, 2000)), 4, s);
-    b.str(s);
 }
 
 /// `cleanup`: drop the nine tables and the bookkeeping table, nothing else.

@@ -7,6 +7,7 @@
 //! - `schema`: the tables per engine, indexes, foreign keys, the bookkeeping table
 //! - `gen`: NURand and its C constants, names, strings, money and time as text
 //! - `load`: `prepare` and `cleanup`
+//! - `rows`: one row of each table as clause 4.3 populates it (both loads' rows)
 //! - `check`: the consistency conditions, and what the bookkeeping row says
 //! - `txn/`: the statements and the five transactions of one terminal
 //! - `deck`: the card deck; `think`: keying and think times; `event`: a terminal as the
@@ -26,6 +27,7 @@ pub mod load;
 pub mod names;
 pub mod options;
 pub mod peer;
+pub mod rows;
 pub mod schema;
 mod settings;
 pub mod tally;
