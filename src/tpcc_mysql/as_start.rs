@@ -13,6 +13,7 @@ use dbpress_config::to_driver::make_driver;
 use dbpress_config::RunConfig;
 use dbpress_core::error::Result;
 use dbpress_core::signals::Signals;
+use dbpress_workload::tpcc::peer::new_order_log::NewOrderLogs;
 use dbpress_workload::tpcc::peer::TpccMysql;
 use dbpress_workload::Context;
 
@@ -161,9 +162,15 @@ fn speak(program: &str, args: &[String]) -> Result<u8> {
         }
     });
     dbpress_core::out!("\nRAMP-UP TIME.({} sec.)\n", l.rampup);
-    let w = TpccMysql::new(l.warehouses.max(1) as u32, seed(), limits_s);
+    // tpcc_start opens its -f/-t files before its clients start (and ignores one it cannot).
+    let (logs, refused) = NewOrderLogs::create(l.get('f'), l.get('t'));
+    for line in refused {
+        eprintln!("{program}: {line}");
+    }
+    let w = TpccMysql::new(l.warehouses.max(1) as u32, seed(), limits_s).with_logs(logs);
     let figures = std::sync::Arc::clone(&w.figures);
     let ran = run_clients(&l, &w, measured, interval, args, &extras);
+    w.logs.flush();
     if ran.is_ok() {
         // A dot per client, each ended after its transaction in progress (the run waited).
         let dots = ".".repeat(l.connections.max(1) as usize);

@@ -149,7 +149,7 @@ fn issue_42_as_tpcc_start_runs_tpcc_mysqls_transactions_with_its_report() {
     let l = link(&dir);
     let line = [
         "-S", SOCKET, "-d", DB, "-u", "sbtest", "-p", "sbtest", "-w", "1", "-c", "2", "-r", "1",
-        "-l", "4", "-i", "2",
+        "-l", "4", "-i", "2", "-f", "f.txt", "-t", "t.txt",
     ];
     let out = dir.join("r.json");
     let output = format!("--output={}", out.display());
@@ -238,6 +238,34 @@ fn issue_42_as_tpcc_start_runs_tpcc_mysqls_transactions_with_its_report() {
         c("COMMIT"),
         no - c("ROLLBACK") + pay + os + sl + c("S26") + 2,
         "{n:?}"
+    );
+
+    // -f: a line per New-Order from the ramp-up on (`TIME_COUNT MS`, the counter 0, 2 or 4);
+    // -t: one per committed New-Order (`t_num: T finish: S NS start: S NS`).
+    let f = std::fs::read_to_string(dir.join("f.txt")).unwrap();
+    let t = std::fs::read_to_string(dir.join("t.txt")).unwrap();
+    for l in f.lines() {
+        let (count, ms) = l.split_once(' ').unwrap();
+        assert!(["0", "2", "4"].contains(&count), "{l}");
+        assert!(
+            ms.parse::<f64>().unwrap() > 0.0 && ms.split('.').nth(1).unwrap().len() == 3,
+            "{l}"
+        );
+    }
+    for l in t.lines() {
+        let w: Vec<&str> = l.split(' ').collect();
+        assert_eq!((w[0], w[2], w[5]), ("t_num:", "finish:", "start:"), "{l}");
+        assert!(["0", "1"].contains(&w[1]), "{l}");
+        let at = |s: &str, ns: &str| (s.parse::<u64>().unwrap(), ns.parse::<u32>().unwrap());
+        assert!(at(w[3], w[4]) >= at(w[6], w[7]), "finish after start: {l}");
+    }
+    let measured_committed = no - c("ROLLBACK");
+    assert!(f.lines().count() as u64 >= no, "{f}");
+    assert!(t.lines().count() as u64 >= measured_committed, "{t}");
+    assert!(t.lines().count() <= f.lines().count());
+    assert!(
+        f.lines().any(|l| l.starts_with("0 ")) && f.lines().any(|l| !l.starts_with("0 ")),
+        "ramp-up and measured lines: {f}"
     );
 
     // The same line through tpcc-mysql's tpcc_start: the same report around the numbers.

@@ -9,6 +9,7 @@ use super::deck::SharedDeck;
 use super::delivery::DeliveryIn;
 use super::figures::Figures;
 use super::new_order::NewOrderIn;
+use super::new_order_log::{Finished, NewOrderLogs};
 use super::order_status::OrderStatusIn;
 use super::payment::PaymentIn;
 use super::statements::ROLLBACK;
@@ -26,6 +27,7 @@ pub struct PeerEvents {
     pub client: PeerClient,
     pub deck: Arc<SharedDeck>,
     pub figures: Arc<Figures>,
+    pub logs: Arc<NewOrderLogs>,
 }
 
 enum Inputs {
@@ -85,13 +87,23 @@ impl EventGen for PeerEvents {
         }
         let inputs = self.inputs(t);
         let t0 = now_ns();
+        let logged = matches!(inputs, Inputs::NewOrder(_)) && self.logs.wanted();
         for attempt in 1..=MAX_ATTEMPTS {
+            let attempt_start = logged.then(std::time::SystemTime::now);
             let failed = match self.attempt(exec, &inputs) {
                 Ok(()) => {
                     let ns = now_ns().saturating_sub(t0);
                     exec.label = Some(t as u8);
                     exec.record_kind(t as u8, ns, false);
                     let ms = ns as f64 / 1e6;
+                    if let (Some(attempt_start), Inputs::NewOrder(i)) = (attempt_start, &inputs) {
+                        self.logs.finished(&Finished {
+                            thread: self.client.thread,
+                            ms,
+                            committed: !i.rolls_back(),
+                            attempt_start,
+                        });
+                    }
                     self.figures.record(
                         t as usize,
                         Some(ms),

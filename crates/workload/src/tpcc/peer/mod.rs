@@ -10,6 +10,7 @@
 //! - `deck`: the 23-card deck all clients share
 //! - `events`: a client as the runner's event generator, with tpcc-mysql's retries
 //! - `figures`: sc/lt/rt/fl per type, per-interval figures, its percentile
+//! - `new_order_log`: tpcc_start's `-f` and `-t` files
 //! - `workload`: the `Workload`, and the interval line
 //! - `load`: tpcc_load's load (one session, a prepared INSERT per row, its text)
 
@@ -20,6 +21,7 @@ mod events;
 pub mod figures;
 pub mod load;
 mod new_order;
+pub mod new_order_log;
 mod order_status;
 mod payment;
 pub mod statements;

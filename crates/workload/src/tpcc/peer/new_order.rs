@@ -18,6 +18,16 @@ pub struct NewOrderIn {
     all_local: bool,
 }
 
+impl NewOrderIn {
+    /// Whether the order ends on the unused item, rolled back.
+    pub fn rolls_back(&self) -> bool {
+        self.lines.iter().any(|&(_, item, _)| item == UNUSED_ITEM)
+    }
+}
+
+/// The item number no row has: the spec's 1% of New-Orders end on it.
+const UNUSED_ITEM: u32 = 100_001;
+
 impl PeerClient {
     pub fn new_order_inputs(&mut self) -> NewOrderIn {
         let w = self.warehouse();
@@ -28,7 +38,7 @@ impl PeerClient {
         let mut lines = Vec::with_capacity(n as usize);
         for i in 0..n {
             let item = match rollback && i == n - 1 {
-                true => 100_001,
+                true => UNUSED_ITEM,
                 false => gen::nurand(&mut self.rng, 8191, 1, 100_000, self.c.ol_i_id),
             };
             let supply = match self.rng.uniform(1, 100) == 1 {

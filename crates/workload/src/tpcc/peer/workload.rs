@@ -7,6 +7,7 @@ use super::client::PeerClient;
 use super::deck::SharedDeck;
 use super::events::PeerEvents;
 use super::figures::{percentile_ms, Figures};
+use super::new_order_log::NewOrderLogs;
 use super::statements::{PeerStatements, KIND_NAMES};
 use crate::events::EventGen;
 use crate::tpcc::gen::CConstants;
@@ -20,6 +21,8 @@ pub struct TpccMysql {
     pub seed: u64,
     pub deck: Arc<SharedDeck>,
     pub figures: Arc<Figures>,
+    /// `-f`/`-t`'s files (none unless `with_logs`).
+    pub logs: Arc<NewOrderLogs>,
 }
 
 impl TpccMysql {
@@ -29,7 +32,14 @@ impl TpccMysql {
             seed,
             deck: Arc::new(SharedDeck::new(seed)),
             figures: Arc::new(Figures::new(limits_s)),
+            logs: Arc::new(NewOrderLogs::default()),
         }
+    }
+
+    /// With tpcc_start's `-f`/`-t` files.
+    pub fn with_logs(mut self, logs: NewOrderLogs) -> TpccMysql {
+        self.logs = Arc::new(logs);
+        self
     }
 }
 
@@ -95,6 +105,7 @@ impl Workload for TpccMysql {
             client,
             deck: Arc::clone(&self.deck),
             figures: Arc::clone(&self.figures),
+            logs: Arc::clone(&self.logs),
         }))
     }
 }
@@ -111,6 +122,7 @@ impl IntervalReport for IntervalLine<'_> {
             return;
         }
         let f = &self.w.figures;
+        self.w.logs.tick(interval.time_s.round() as i64);
         if Figures::once(&f.measuring_said) {
             dbpress_core::out!("\nMEASURING START.\n\n");
         }
