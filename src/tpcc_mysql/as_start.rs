@@ -177,11 +177,25 @@ fn speak(program: &str, args: &[String]) -> Result<u8> {
         dbpress_core::out!("\nSTOPPING THREADS{dots}");
     }
     if let Err(e) = ran {
-        // tpcc_start's clients that cannot connect say so and the report follows, empty.
+        // tpcc_start's clients that cannot connect say so (each its `error at thread_main`
+        // and the client library's `errno, SQLSTATE, message` on stderr) and the report
+        // follows, empty.
         for _ in 0..l.connections.max(0) {
             dbpress_core::outln!("error at thread_main");
         }
-        eprintln!("{}", e.message());
+        let _ = std::io::Write::flush(&mut dbpress_core::out::Stdout);
+        match e {
+            Failure::Connect(db) => {
+                let state = db.sqlstate.map_or_else(
+                    || "HY000".into(),
+                    |s| String::from_utf8_lossy(&s).into_owned(),
+                );
+                for _ in 0..l.connections.max(0) {
+                    eprintln!("{}, {state}, {}", db.code, db.message);
+                }
+            }
+            Failure::Other(e) => eprintln!("{}", e.message()),
+        }
         dbpress_core::out!("\nMEASURING START.\n\n");
         for t in 1..=ticks {
             dbpress_core::outln!("{:4}, trx: 0, 95%: 0.000, 99%: 0.000, max_rt: 0.000, 0|0.000, 0|0.000, 0|0.000, 0|0.000", t * interval);
@@ -192,6 +206,19 @@ fn speak(program: &str, args: &[String]) -> Result<u8> {
     Ok(0)
 }
 
+/// Why the clients did not run.
+enum Failure {
+    /// A session could not be opened: the server's (or the client's) error.
+    Connect(dbpress_driver::DbError),
+    Other(dbpress_core::error::Error),
+}
+
+impl From<dbpress_core::error::Error> for Failure {
+    fn from(e: dbpress_core::error::Error) -> Failure {
+        Failure::Other(e)
+    }
+}
+
 /// The clients' run: dbpress's TPC-C configuration from the line, tpcc-mysql's workload.
 fn run_clients(
     l: &Line,
@@ -200,7 +227,7 @@ fn run_clients(
     interval: i64,
     args: &[String],
     extras: &[String],
-) -> Result<()> {
+) -> std::result::Result<(), Failure> {
     let mut words = vec!["tpcc".to_string(), "run".to_string()];
     words.extend(super::flags::connection(&l.flags, "tpcc"));
     words.extend([
@@ -217,6 +244,8 @@ fn run_clients(
     let (workload, command, opts) = parse_workload(&words)?;
     let cfg = RunConfig::from_options(&workload, command, &opts)?;
     let driver = make_driver(&cfg)?;
+    // A session first, as each of tpcc_start's clients opens one: its failure is theirs.
+    drop(driver.connect(0).map_err(Failure::Connect)?);
     let ctx = Context {
         driver: driver.as_ref(),
         threads: cfg.shape.threads,

@@ -95,6 +95,44 @@ fn issue_42_as_tpcc_start_refused_lines_are_its_text() {
     }
 }
 
+/// A login the server refuses: each client's `error at thread_main`, the server's line per
+/// client on stderr, the empty report, exit 0 — as tpcc_start's (which also sleeps through its
+/// ramp-up and measuring time first).
+#[test]
+fn issue_42_as_tpcc_start_refused_login_is_its_text() {
+    let Some(_srv) = server("as_tpcc_start_refused_login") else {
+        return;
+    };
+    let dir = scratch("as-tpcc-start-login");
+    let l = link(&dir);
+    let line = [
+        "-S", SOCKET, "-d", "sbtest", "-u", "sbtest", "-p", "wrong", "-w", "1", "-c", "2", "-r",
+        "1", "-l", "2", "-i", "1",
+    ];
+    let ours = run(&l, &dir, &line);
+    assert_eq!(ours.status.code(), Some(0));
+    let denied = "1045, 28000, Access denied for user 'sbtest'@'localhost' (using password: YES)\n";
+    assert_eq!(stderr(&ours), denied.repeat(2));
+    assert!(stdout(&ours).contains("error at thread_main\nerror at thread_main\n"));
+    assert!(
+        stdout(&ours).ends_with("<TpmC>\n                 0.000 TpmC\n"),
+        "{}",
+        stdout(&ours)
+    );
+    if let Some(peer) = peer() {
+        let theirs = run(&peer, &dir, &line);
+        let starred = |t: String| {
+            t.replace("'wrong'", "'*****'")
+                .replace("[pass]: wrong", "[pass]: *****")
+        };
+        assert_eq!(
+            masked(&stdout(&ours), &l),
+            masked(&starred(stdout(&theirs)), &peer)
+        );
+        assert_eq!(stderr(&ours), stderr(&theirs));
+    }
+}
+
 /// tpcc-mysql's tables, one warehouse: dbpress's TPC-C load with `new_order` renamed as
 /// tpcc-mysql names it (the other tables and every column are the spec's, as tpcc-mysql's).
 fn tables(srv: &mut Server, dir: &Path) {
