@@ -4,6 +4,7 @@
 use super::libpq_error;
 use super::options::Protocol;
 use dbpress_driver::DbErrorKind;
+use dbpress_workload::script::client::END_OF_SCRIPT;
 use dbpress_workload::script::parse::{Command, Script};
 use dbpress_workload::script::pgbench_rules::{AbortNote, TryNote};
 
@@ -33,11 +34,20 @@ fn say(note: &AbortNote<'_>, protocol: Protocol, names: &[Vec<usize>]) {
         "pgbench: error: client {client} script {script} aborted in command {command} query 0:"
     );
     match &a.db {
-        // `\gset`/`\aset` found the wrong number of rows.
-        Some(e) if e.kind == DbErrorKind::Input => eprintln!(
-            "pgbench: error: client {client} script {script} command {command} query 0: {}",
-            e.message
-        ),
+        // `\gset`/`\aset` found the wrong number of rows, or a column that cannot be a
+        // variable (pgbench's line about its name comes first).
+        Some(e) if e.kind == DbErrorKind::Input => {
+            let (before, last) = e.message.rsplit_once('\n').unwrap_or(("", &e.message));
+            if !before.is_empty() {
+                eprintln!("pgbench: error: {before}");
+            }
+            eprintln!(
+                "pgbench: error: client {client} script {script} command {command} query 0: {last}"
+            )
+        }
+        None if a.what == END_OF_SCRIPT => {
+            eprintln!("pgbench: error: client {client} aborted: {}", a.message)
+        }
         // pgbench logs a failed prepare and then runs the statement it could not prepare.
         Some(e) if a.unprepared && protocol == Protocol::Prepared => {
             let n = names[script].get(command).copied().unwrap_or(0);
@@ -50,6 +60,7 @@ fn say(note: &AbortNote<'_>, protocol: Protocol, names: &[Vec<usize>]) {
                 eprintln!("pgbench: error: {}", a.message);
             }
             let why = match a.what {
+                "set" if a.assignment => "assignment of meta-command failed",
                 "set" | "if" | "elif" => "evaluation of meta-command failed",
                 _ => "execution of meta-command failed",
             };

@@ -1,6 +1,6 @@
 //! A server's error as libpq words it for pgbench (its default verbosity): `ERROR:  message`,
-//! the statement's line with a caret under the error's position (`LINE 1: …`), then `DETAIL:`
-//! and `HINT:`.
+//! the statement's line with a caret under the error's position (`LINE 1: …`), then `DETAIL:`,
+//! `HINT:` and `CONTEXT:`.
 
 use dbpress_driver::DbError;
 
@@ -31,6 +31,9 @@ pub fn message(e: &DbError, statement: Option<(&str, bool)>) -> String {
     }
     if let Some(h) = &e.hint {
         s.push_str(&format!("\nHINT:  {h}"));
+    }
+    if let Some(c) = &e.context {
+        s.push_str(&format!("\nCONTEXT:  {c}"));
     }
     s
 }

@@ -5,7 +5,7 @@
 use super::getopt::{self, Spec};
 use super::values::{atof, atoi, int_in, weighted};
 use dbpress_workload::script::builtin;
-use dbpress_workload::script::parse::{self, Script};
+use dbpress_workload::script::parse::{self, Command, Script};
 
 /// Which mode an option belongs to (pgbench refuses mixing them).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -317,6 +317,19 @@ impl Line {
     fn push_script(&mut self, s: Script) -> Result<(), Stop> {
         if self.scripts.len() >= 128 {
             return Err(error("at most 128 SQL scripts are allowed"));
+        }
+        // pgbench numbers a statement's parameters as it reads the script, in the query mode
+        // given so far (-M before -f counts): at most 255 of them.
+        if !matches!(self.protocol, None | Some(Protocol::Simple)) {
+            let too_many = s.commands.iter().find_map(|c| match c {
+                Command::Sql(q) if q.params.len() > 255 => Some(&q.text),
+                _ => None,
+            });
+            if let Some(text) = too_many {
+                return Err(error(format!(
+                    "statement has too many arguments (maximum is 255): {text}"
+                )));
+            }
         }
         self.scripts.push(s);
         Ok(())

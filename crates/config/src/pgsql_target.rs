@@ -133,6 +133,10 @@ pub fn from_options(opts: &OptionValues) -> Result<PgTarget> {
         ssl_root_cert,
         client_cert,
         schema: Some(opts.text(keys::PGSQL_SCHEMA).to_string()).filter(|s| !s.is_empty()),
+        // libpq's environment: every libpq client sends PGOPTIONS's settings at startup.
+        options: std::env::var("PGOPTIONS")
+            .ok()
+            .filter(|o| !o.trim().is_empty()),
         connect_timeout: crate::connect_timeout::pick(
             opts,
             keys::PGSQL_CONNECT_TIMEOUT,

@@ -114,7 +114,7 @@ fn error_response(body: &[u8]) -> DbError {
     let mut code = String::new();
     let mut message = String::new();
     let mut detail = String::new();
-    let (mut position, mut hint) = (None, None);
+    let (mut position, mut hint, mut context) = (None, None, None);
     for field in body.split(|&b| b == 0).filter(|f| !f.is_empty()) {
         let text = String::from_utf8_lossy(&field[1..]).into_owned();
         match field[0] {
@@ -123,6 +123,7 @@ fn error_response(body: &[u8]) -> DbError {
             b'D' => detail = text,
             b'P' => position = text.parse().ok(),
             b'H' => hint = Some(text),
+            b'W' => context = Some(text),
             _ => {}
         }
     }
@@ -136,6 +137,7 @@ fn error_response(body: &[u8]) -> DbError {
     }
     e.position = position;
     e.hint = hint;
+    e.context = context;
     e
 }
 
@@ -169,6 +171,8 @@ pub struct PgWire {
     text_mode: bool,
     stmts: Vec<Prepared>,
     text_buf: Vec<u8>,
+    /// The last ReadyForQuery's transaction status (`I`, `T` or `E`).
+    txn_status: u8,
 }
 
 /// Where a simple-protocol query's DataRows go.
@@ -260,6 +264,10 @@ impl Connection for PgWire {
         let mut rows = Vec::new();
         self.simple(sql.as_bytes(), Sink::Text(&mut rows))?;
         Ok(rows)
+    }
+
+    fn in_transaction(&self) -> bool {
+        self.txn_status != b'I'
     }
 
     fn reconnect(&mut self) -> DbResult<()> {

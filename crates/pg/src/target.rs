@@ -59,6 +59,9 @@ pub struct PgTarget {
     pub client_cert: Option<ClientCert>,
     /// Schema the session works in (search_path), when not the server's default.
     pub schema: Option<String>,
+    /// Server settings for the session in libpq's `options` form (`-c name=value …`, from
+    /// PGOPTIONS), as libpq sends them at startup.
+    pub options: Option<String>,
     /// How long connecting may take, then each step of the handshake; None: no limit.
     pub connect_timeout: Option<std::time::Duration>,
     /// The name pg_stat_activity shows for the session: [`RUN_APPLICATION`] for the sessions

@@ -18,6 +18,7 @@ fn target(host: &str, password: &str) -> PgTarget {
         ssl_root_cert: None,
         client_cert: None,
         schema: None,
+        options: None,
         connect_timeout: Some(std::time::Duration::from_secs(10)),
         application_name: dbpress_pg::RUN_APPLICATION,
         fixes: &PLAIN_FIXES,

@@ -66,6 +66,11 @@ pub trait Connection: Send {
     fn close_statements(&mut self) -> DbResult<()> {
         Ok(())
     }
+    /// Whether the session is inside a transaction block as the server last said (PostgreSQL's
+    /// ReadyForQuery status); false where the client cannot tell.
+    fn in_transaction(&self) -> bool {
+        false
+    }
     /// The server's id for this session (PostgreSQL's backend pid, MySQL's connection id), as
     /// its session views show it; None where there is none or it is not known.
     fn session_id(&self) -> Option<u64> {

@@ -76,6 +76,9 @@ pub struct DbErrorFields {
     /// for a peer's text that shows them as libpq does (dbpress as pgbench).
     pub position: Option<u32>,
     pub hint: Option<String>,
+    /// PostgreSQL's CONTEXT (where in a function, or a portal's parameters), for a peer's
+    /// text that shows it as libpq does.
+    pub context: Option<String>,
 }
 
 impl DbError {
@@ -89,6 +92,7 @@ impl DbError {
             primary_len: None,
             position: None,
             hint: None,
+            context: None,
         }))
     }
 

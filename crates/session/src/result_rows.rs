@@ -28,6 +28,8 @@ pub struct ResultRows {
     names: Option<Vec<String>>,
     /// Each earlier result set's last row, as (column, text), when asked for.
     earlier: Option<Vec<NamedRow>>,
+    /// Rows of a result without columns (PostgreSQL's `SELECT` alone answers one).
+    empty_rows: usize,
 }
 
 impl ResultRows {
@@ -42,6 +44,12 @@ impl ResultRows {
         self.cells.clear();
         self.text.clear();
         self.wildcard = false;
+        self.empty_rows = 0;
+    }
+
+    /// A row of a result without columns.
+    pub fn push_empty_row(&mut self) {
+        self.empty_rows += 1;
     }
 
     /// The answer of a connection that sends nothing: one row, every cell 1, so code that reads
@@ -84,7 +92,10 @@ impl ResultRows {
         if self.wildcard {
             1
         } else {
-            self.cells.len().checked_div(self.columns).unwrap_or(0)
+            self.cells
+                .len()
+                .checked_div(self.columns)
+                .unwrap_or(self.empty_rows)
         }
     }
 

@@ -10,7 +10,10 @@ impl PgWire {
         loop {
             let (tag, body) = next_or(&mut self.io, &mut err)?;
             match tag {
-                b'Z' => return err.map_or(Ok(()), Err),
+                b'Z' => {
+                    self.txn_status = ready_status(body);
+                    return err.map_or(Ok(()), Err);
+                }
                 b'E' if err.is_none() => err = Some(error_response(body)),
                 _ => {}
             }
@@ -56,7 +59,10 @@ impl PgWire {
                         .collect();
                 }
                 b'E' if err.is_none() => err = Some(error_response(body)),
-                b'Z' => break,
+                b'Z' => {
+                    self.txn_status = ready_status(body);
+                    break;
+                }
                 _ => {}
             }
         }
@@ -103,7 +109,10 @@ impl PgWire {
                 },
                 b'C' if kind != QueryKind::Read && tag_rows(body) > 0 => kind = QueryKind::Write,
                 b'E' if err.is_none() => err = Some(error_response(body)),
-                b'Z' => break,
+                b'Z' => {
+                    self.txn_status = ready_status(body);
+                    break;
+                }
                 _ => {}
             }
         }
@@ -156,6 +165,9 @@ pub(super) fn data_row_into(body: &[u8], rows: &mut ResultRows) -> Option<()> {
             return None;
         }
         rows.start(n);
+    }
+    if n == 0 {
+        rows.push_empty_row();
     }
     let mut at = 2;
     for _ in 0..n {
@@ -287,7 +299,10 @@ impl PgWire {
                 // Without `rows`, DataRows ('D') are skipped where they lie in the buffer.
                 b'C' => changed = tag_rows(body),
                 b'E' if err.is_none() => err = Some(error_response(body)),
-                b'Z' => break,
+                b'Z' => {
+                    self.txn_status = ready_status(body);
+                    break;
+                }
                 _ => {}
             }
         }
@@ -302,4 +317,9 @@ impl PgWire {
             QueryKind::Other
         })
     }
+}
+
+/// ReadyForQuery's transaction status: `I` idle, `T` in a transaction block, `E` in a failed one.
+fn ready_status(body: &[u8]) -> u8 {
+    body.first().copied().unwrap_or(b'I')
 }

@@ -22,6 +22,7 @@ impl PgWire {
             text_mode,
             stmts: Vec::new(),
             text_buf: Vec::new(),
+            txn_status: b'I',
         })
     }
 
@@ -29,6 +30,7 @@ impl PgWire {
     /// again, so a server that turned TLS on since is used with it.
     pub(super) fn reopen(&mut self) -> DbResult<()> {
         (self.io, self.pid) = connect(&self.target, self.tls.as_ref())?;
+        self.txn_status = b'I';
         Ok(())
     }
 }
@@ -107,7 +109,12 @@ pub(super) fn start_session(mut io: Io, t: &PgTarget) -> DbResult<(Io, u32)> {
     // StartupMessage: no type byte, protocol 3.0, then name/value pairs.
     io.out.extend_from_slice(&[0; 4]);
     io.out.extend_from_slice(&196_608u32.to_be_bytes());
-    let options = t.schema.as_ref().map(|s| format!("-c search_path={s}"));
+    let search_path = t.schema.as_ref().map(|s| format!("-c search_path={s}"));
+    let options = match (t.options.as_deref(), search_path) {
+        (Some(o), Some(p)) => Some(format!("{o} {p}")),
+        (Some(o), None) => Some(o.to_string()),
+        (None, p) => p,
+    };
     for (k, v) in [
         ("user", t.user.as_str()),
         ("database", t.db.as_str()),

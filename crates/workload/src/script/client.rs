@@ -35,6 +35,10 @@ pub trait SqlTarget {
         params: &[Param<'_>],
         rows: Option<&mut ResultRows>,
     ) -> DbResult<()>;
+    /// Whether the session is inside a transaction block (a script must not end in one).
+    fn in_transaction(&self) -> bool {
+        false
+    }
 }
 
 /// How one SQL command is sent on a session.
@@ -81,7 +85,12 @@ pub struct Abort {
     pub sent: Option<(String, bool)>,
     /// The server refused to prepare the statement (a prepared one, on its first use).
     pub unprepared: bool,
+    /// The value could not be stored (a variable name pgbench does not take).
+    pub assignment: bool,
 }
+
+/// What `Abort::what` says for a script that ended inside a transaction block.
+pub const END_OF_SCRIPT: &str = "end of script";
 
 impl Abort {
     fn meta(command: usize, what: &'static str, message: String) -> Abort {
@@ -93,6 +102,7 @@ impl Abort {
             db: None,
             sent: None,
             unprepared: false,
+            assignment: false,
         }
     }
 
@@ -136,13 +146,19 @@ impl Client {
         expr::eval(e, &mut env)
     }
 
-    fn set(&mut self, name: &str, v: Value) {
+    /// Set variable `name`; a new one must have a name pgbench takes (`context` names the
+    /// command, for its message).
+    fn set(&mut self, context: &str, name: &str, v: Value) -> Result<(), String> {
         match self.vars.get_mut(name) {
             Some(slot) => *slot = v,
+            None if !valid_variable_name(name) => {
+                return Err(format!("{context}: invalid variable name: \"{name}\""));
+            }
             None => {
                 self.vars.insert(name.to_string(), v);
             }
         }
+        Ok(())
     }
 
     /// Run script number `no` once: its commands in order, branches taken.
@@ -165,7 +181,10 @@ impl Client {
                     let v = self.eval(e, at).map_err(|m| {
                         Abort::meta(pc + 1, "set", m).about(format!("\\set {name}"))
                     })?;
-                    self.set(name, v);
+                    self.set("set", name, v).map_err(|m| Abort {
+                        assignment: true,
+                        ..Abort::meta(pc + 1, "set", m).about(format!("\\set {name}"))
+                    })?;
                     pc + 1
                 }
                 Command::If { .. } => self.branch(no, cmds, pc)?,
@@ -184,7 +203,8 @@ impl Client {
                 Command::SetShell(name, words) => {
                     let line = words_text(words, &self.vars).map_err(|m| Abort::meta(pc + 1, "setshell", m))?;
                     let v = shell::output_int(&line).map_err(|m| Abort::meta(pc + 1, "setshell", m))?;
-                    self.set(name, Value::Int(v));
+                    self.set("setshell", name, Value::Int(v))
+                        .map_err(|m| Abort::meta(pc + 1, "setshell", m))?;
                     pc + 1
                 }
                 Command::Sql(sql) => {
@@ -200,6 +220,7 @@ impl Client {
                             db: Some(e),
                             sent: Some((sent, sql.ended)),
                             unprepared,
+                            assignment: false,
                         });
                     }
                     pc + 1
@@ -215,6 +236,14 @@ impl Client {
             if let Some(t0) = t0 {
                 self.timed(no, this, cmds.len(), t0);
             }
+        }
+        if target.in_transaction() {
+            return Err(Abort::meta(
+                cmds.len(),
+                END_OF_SCRIPT,
+                "end of script reached without completing the last transaction".into(),
+            )
+            .about(END_OF_SCRIPT.into()));
         }
         Ok(())
     }
@@ -348,10 +377,7 @@ impl Client {
         }
         match &sql.store {
             Some(Store::Last(prefix)) => self.store_last(prefix),
-            Some(Store::Every(prefix)) => {
-                self.store_every(prefix);
-                Ok(())
-            }
+            Some(Store::Every(prefix)) => self.store_every(prefix),
             None => Ok(()),
         }
     }
@@ -369,13 +395,14 @@ impl Client {
         for c in 0..self.rows.names().len() {
             let name = format!("{prefix}{}", self.rows.names()[c]);
             let v = self.rows.text(0, c).map_or(Value::Null, Value::Text);
-            self.set(&name, v);
+            self.set("gset", &name, v)
+                .map_err(|m| not_stored(&m, &name))?;
         }
         Ok(())
     }
 
     /// `\aset`: every result's last row (none: nothing set).
-    fn store_every(&mut self, prefix: &str) {
+    fn store_every(&mut self, prefix: &str) -> DbResult<()> {
         let mut found: Vec<(String, Value)> = Vec::new();
         for set in self.rows.earlier_sets() {
             for (col, text) in set {
@@ -391,8 +418,10 @@ impl Client {
             }
         }
         for (name, v) in found {
-            self.set(&name, v);
+            self.set("aset", &name, v)
+                .map_err(|m| not_stored(&m, &name))?;
         }
+        Ok(())
     }
 }
 
@@ -401,15 +430,39 @@ fn words_text(
     words: &[super::parse::Word],
     vars: &FxHashMap<String, Value>,
 ) -> Result<String, String> {
-    let mut out = Vec::with_capacity(words.len());
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
     for w in words {
         out.push(match w {
             super::parse::Word::Text(t) => t.clone(),
-            super::parse::Word::Var(n) => vars
-                .get(n)
-                .ok_or_else(|| format!("undefined variable \"{n}\""))?
-                .to_sql_text(),
+            super::parse::Word::Var(n) => match vars.get(n) {
+                Some(v) => v.to_sql_text(),
+                // pgbench names the command (its first word) and the argument as written.
+                None => {
+                    let command = out.first().map_or("", String::as_str);
+                    return Err(format!("{command}: undefined variable \":{n}\""));
+                }
+            },
         });
     }
     Ok(out.join(" "))
+}
+
+/// pgbench's rule for a new variable's name: letters, digits and `_` (and any byte above
+/// ASCII), not starting with a digit.
+fn valid_variable_name(name: &str) -> bool {
+    let ok = |b: u8, first: bool| {
+        !b.is_ascii() || b.is_ascii_alphabetic() || b == b'_' || (!first && b.is_ascii_digit())
+    };
+    let b = name.as_bytes();
+    !b.is_empty() && ok(b[0], true) && b[1..].iter().all(|&c| ok(c, false))
+}
+
+/// A `\gset`/`\aset` column that could not become a variable: pgbench's line about the name,
+/// then its line about the store.
+fn not_stored(why: &str, name: &str) -> DbError {
+    DbError::new(
+        DbErrorKind::Input,
+        "script",
+        format!("{why}\nerror storing into variable {name}"),
+    )
 }

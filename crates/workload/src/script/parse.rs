@@ -297,6 +297,13 @@ impl Meta<'_> {
     /// Read it into `commands`.
     fn read(&self, commands: &mut Vec<Command>, ifs: &mut Conditionals) -> Result<(), ParseError> {
         let words = self.words();
+        // pgbench keeps a meta-command's name and up to 255 words.
+        if words.len() > 255 {
+            return Err(ParseError {
+                show_line: false,
+                ..error("too many arguments")
+            });
+        }
         let plain: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
         let here = commands.len();
         match self.name.to_ascii_lowercase().as_str() {

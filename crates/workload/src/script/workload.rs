@@ -322,6 +322,10 @@ impl SqlTarget for Exec<'_> {
         self.conn.prepare(sql)
     }
 
+    fn in_transaction(&self) -> bool {
+        self.conn.in_transaction()
+    }
+
     fn text(&mut self, kind: u8, sql: &str, rows: Option<&mut ResultRows>) -> DbResult<()> {
         match rows {
             Some(r) => self.run_query_rows(kind, sql, r).map(|_| ()),

@@ -106,6 +106,9 @@ pub fn eval(e: &Expr, env: &mut Env<'_>) -> Res {
         }
         Expr::Call(Func::And, a) => and(&a[0], &a[1], env),
         Expr::Call(Func::Or, a) => or(&a[0], &a[1], env),
+        Expr::Call(_, args) if args.len() > MAX_FUNCTION_ARGS => Err(format!(
+            "too many function arguments, maximum is {MAX_FUNCTION_ARGS}"
+        )),
         Expr::Call(f, args) => {
             // Up to four arguments (every function but least/greatest) stay on the stack.
             let mut v: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
@@ -149,6 +152,9 @@ fn or(a: &Expr, b: &Expr, env: &mut Env<'_>) -> Res {
         y => Ok(Value::Bool(as_bool(&y)?)),
     }
 }
+
+/// pgbench evaluates at most this many arguments of a function (least, greatest).
+const MAX_FUNCTION_ARGS: usize = 16;
 
 fn any_double(v: &[Value]) -> bool {
     v.iter().any(|x| matches!(x, Value::Double(_)))
