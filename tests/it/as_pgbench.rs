@@ -641,3 +641,75 @@ fn issue_42_as_pgbench_logs_each_transaction_as_pgbench_does() {
         }
     }
 }
+
+/// Cases from pgbench's own TAP suite that dbpress answered otherwise (#42): invalid variable
+/// names, `\shell`'s undefined variable, the 255-parameter, 255-word and 16-argument limits, a
+/// script ending inside a transaction block, `\gset` of a SELECT without columns, the server's
+/// CONTEXT line and PGOPTIONS. Each under `-M prepared`, with pgbench: the same exit code,
+/// stdout (numbers masked) and stderr.
+#[test]
+fn issue_42_as_pgbench_tap_suite_cases_are_pgbenchs_text() {
+    let Some(_pg) = pg_server("as-pgbench-tap-cases") else {
+        return;
+    };
+    let dir = scratch("as-pgbench-tap-cases");
+    let link = pgbench_link(&dir);
+    let many_params = format!("\\set i 0\nSELECT LEAST({})\n", vec![":i"; 256].join(", "));
+    let many_words = format!("\\shell echo {}\n", vec!["arg"; 255].join(" "));
+    let cases: Vec<(&str, String, &str)> =
+        vec![
+        ("set-name.sql", "\\set . 1\n".into(), ""),
+        ("gset-name.sql", "SELECT 1 \\gset\n".into(), ""),
+        ("gset-bad.sql", "SELECT 1 AS \"bad name!\" \\gset\n".into(), ""),
+        ("aset-name.sql", "SELECT 1 \\aset\n".into(), ""),
+        ("shell-var.sql", "\\shell echo ::foo :nosuchvariable\n".into(), ""),
+        (
+            "least.sql",
+            "\\set i least(0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16)\n".into(),
+            "",
+        ),
+        ("open-txn.sql", "BEGIN;SELECT 1;".into(), ""),
+        ("params.sql", many_params, ""),
+        ("words.sql", many_words, ""),
+        (
+            "no-columns.sql",
+            "SELECT \\gset\nSELECT 0 AS i0 \\gset\n\\set i debug(:i0)\n".into(),
+            "",
+        ),
+        (
+            "context.sql",
+            "select '1' as one \\gset\nSELECT 1 / (random() / 2)::int, :one::int, :two::int;\n"
+                .into(),
+            "-c log_parameter_max_length_on_error=64",
+        ),
+        (
+            "pgoptions.sql",
+            "SELECT (current_setting('work_mem') = '77MB')::int AS ok \\gset\n\\set x 1 / :ok\n"
+                .into(),
+            "-c work_mem=77MB",
+        ),
+    ];
+    for (name, text, pgoptions) in &cases {
+        std::fs::write(dir.join(name), text).unwrap();
+        let line = [&["-n", "-t", "1", "-M", "prepared", "-f", name][..], TARGET].concat();
+        let go = |program: &Path| {
+            Command::new(program)
+                .args(&line)
+                .current_dir(&dir)
+                .env("PGPASSWORD", "sbtest")
+                .env("PGOPTIONS", pgoptions)
+                .stdin(std::process::Stdio::null())
+                .output()
+                .unwrap()
+        };
+        let (theirs, ours) = (go(&peer()), go(&link));
+        assert_eq!(
+            ours.status.code(),
+            theirs.status.code(),
+            "{name}: {}",
+            stderr(&ours)
+        );
+        assert_eq!(masked(&stdout(&ours)), masked(&stdout(&theirs)), "{name}");
+        assert_eq!(stderr(&ours), stderr(&theirs), "{name}");
+    }
+}

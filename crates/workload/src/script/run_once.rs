@@ -17,10 +17,6 @@ impl SqlTarget for Session<'_> {
         self.0.prepare(sql)
     }
 
-    fn in_transaction(&self) -> bool {
-        self.0.in_transaction()
-    }
-
     fn text(&mut self, _kind: u8, sql: &str, rows: Option<&mut ResultRows>) -> DbResult<()> {
         match rows {
             Some(r) => self.0.query_into(sql, r).map(|_| ()),

@@ -322,10 +322,6 @@ impl SqlTarget for Exec<'_> {
         self.conn.prepare(sql)
     }
 
-    fn in_transaction(&self) -> bool {
-        self.conn.in_transaction()
-    }
-
     fn text(&mut self, kind: u8, sql: &str, rows: Option<&mut ResultRows>) -> DbResult<()> {
         match rows {
             Some(r) => self.run_query_rows(kind, sql, r).map(|_| ()),
@@ -423,6 +419,16 @@ impl ScriptEvents {
             self.client.rng = draws.clone();
             tries += 1;
         };
+        // pgbench counts the transaction, then aborts a client whose script left a
+        // transaction block open.
+        let left_open = matches!(ended, Ended::Done) && exec.conn.in_transaction();
+        if left_open {
+            rules.abort(&AbortNote {
+                client: self.client_id,
+                script: no,
+                abort: &Abort::end_of_script(self.ready[no].script.commands.len()),
+            });
+        }
         if let (Some(log), Some(t0)) = (&rules.on_txn, t0) {
             self.transactions += 1;
             log(&TxnNote {
@@ -436,6 +442,9 @@ impl ScriptEvents {
                 },
                 retries: tries - 1,
             });
+        }
+        if left_open {
+            return Ended::DoneThenAborted;
         }
         ended
     }
@@ -473,12 +482,19 @@ enum Ended {
     /// Failed with this SQLSTATE, its tries used up.
     Failed(&'static str),
     Aborted,
+    /// Done, and then the client aborted (its script left a transaction block open).
+    DoneThenAborted,
 }
 
 impl EventGen for ScriptEvents {
     fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
         let no = choose(&mut self.choose, &self.ready, self.total_weight);
-        self.run_script(no, exec).map_err(|a| a.into_db_error())
+        self.run_script(no, exec).map_err(|a| a.into_db_error())?;
+        if exec.conn.in_transaction() {
+            let commands = self.ready[no].script.commands.len();
+            return Err(Abort::end_of_script(commands).into_db_error());
+        }
+        Ok(())
     }
 
     fn drives_loop(&self) -> bool {
@@ -502,6 +518,10 @@ impl EventGen for ScriptEvents {
         while more {
             match self.pgbench_transaction(&rules, exec, steps) {
                 Ended::Aborted => break,
+                Ended::DoneThenAborted => {
+                    steps.step(exec);
+                    break;
+                }
                 Ended::Failed(code) => steps.error(code),
                 Ended::Done => {}
             }
