@@ -145,6 +145,7 @@ fn report_error(e: &dbpress_core::error::Error) -> u8 {
     // sysbench reads the test's options, the test and the command after its first line.
     if dbpress_core::personality::follows_first_line(&message)
         && !dbpress_core::personality::first_line_said()
+        && dbpress_core::verbosity::notices()
     {
         dbpress_core::outln!("{}\n", dbpress_core::personality::first_line());
     }

@@ -81,8 +81,13 @@ pub fn read(
             && dbpress_workload::registry::known(name).is_err()
             && dbpress_config::Command::parse(name).is_none()
         {
-            return Err(failed(format!(
-                "Unrecognized command line argument: {extra}: the form is `dbpress {name} [command] [options]`"
+            return Err(failed(dbpress_core::personality::words(
+                || format!("Unrecognized command line argument: {extra}"),
+                || {
+                    format!(
+                    "Unrecognized command line argument: {extra}: the form is `dbpress {name} [command] [options]`"
+                )
+                },
             )));
         }
     }

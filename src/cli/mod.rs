@@ -88,9 +88,14 @@ pub fn parse_with(args: &[String], reserved: Option<&dyn Fn(&str) -> bool>) -> R
     if let Some((words, opts)) = lua_script::read(&table, args, reserved)? {
         if let Some(extra) = words.get(2) {
             // sysbench's line and exit code for a third word.
-            return Err(failed(format!(
-                "Unrecognized command line argument: {extra}: the form is `dbpress {} [command] [options]`",
-                words[0]
+            return Err(failed(dbpress_core::personality::words(
+                || format!("Unrecognized command line argument: {extra}"),
+                || {
+                    format!(
+                    "Unrecognized command line argument: {extra}: the form is `dbpress {} [command] [options]`",
+                    words[0]
+                )
+                },
             )));
         }
         return Ok(Invocation::Words { words, opts });
@@ -158,10 +163,15 @@ pub fn workload_call_with(words: &[String], force_lua: bool) -> Result<WorkloadC
     if Command::parse(&first).is_some() {
         // `dbpress run` or `dbpress run oltp_read_write`: the command word came first.
         let workload = second.unwrap_or_else(|| "<workload>".to_string());
-        return Err(usage(format!(
-            "'{first}' is a command, not a workload: the workload comes first, `dbpress {workload} {first}` \
-             (workloads: `dbpress list`)"
-        )));
+        return Err(dbpress_core::personality::refused(
+            format!("Cannot find benchmark '{first}': no such built-in test, file or module"),
+            || {
+                format!(
+                "'{first}' is a command, not a workload: the workload comes first, `dbpress {workload} {first}` \
+                 (workloads: `dbpress list`)"
+            )
+            },
+        ));
     }
     if dbpress_workload::registry::known(&first).is_err() {
         let available: Vec<&str> = dbpress_workload::registry::list()
@@ -180,8 +190,13 @@ pub fn workload_call_with(words: &[String], force_lua: bool) -> Result<WorkloadC
         )));
     }
     let Some(cmd_word) = second else {
-        return Err(usage(format!(
-            "no command given for '{first}': use `dbpress {first} prepare|run|cleanup`"
+        return Err(usage(dbpress_core::personality::words(
+            || {
+                format!(
+                    "The '{first}' test requires a command argument. See 'sysbench {first} help'"
+                )
+            },
+            || format!("no command given for '{first}': use `dbpress {first} prepare|run|cleanup`"),
         )));
     };
     if cmd_word == "help" {

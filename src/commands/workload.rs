@@ -18,6 +18,11 @@ use std::io::Write;
 
 pub fn main(call: &Call<'_>) -> Result<u8> {
     let force_lua = dbpress_core::options::boolean(call.opts, "lua")?;
+    // sysbench applies --verbosity before it looks for the test: its refusal of an unknown
+    // one is said at that verbosity.
+    if let Ok(v) = call.opts.int(dbpress_config::keys::VERBOSITY) {
+        verbosity::set(v as u8);
+    }
     let (workload, command, note) = match cli::workload_call_with(call.words, force_lua)? {
         WorkloadCall::Help(name) => return workload_help(call, &name),
         WorkloadCall::Lua {

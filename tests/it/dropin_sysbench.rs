@@ -257,10 +257,28 @@ fn issue_42_compat_sysbench_is_the_link_and_version_and_exit_codes_are_sysbenchs
         &["nosuchtest", "run"][..],
         &["./mine.lua", "--foo=1", "run"][..],
         &["./mine.lua", "frobnicate"][..],
+        // From sysbench's own cram suite (cmd_prepare.t, cmdline.t, opt_rate.t).
+        &["prepare"][..],
+        &["run"][..],
+        &["--verbosity=2", "cleanup"][..],
+        &["foo", "bar", "baz"][..],
+        &["fileio"][..],
+        &["--rate=2000000000", "cpu", "run", "--verbosity=1"][..],
     ] {
         exactly_as_sysbench(&dir, &link, args);
         let ours = in_dir(link.to_str().unwrap(), &dir, args, None);
         assert_eq!(ours.status.code(), Some(1), "{args:?}");
+    }
+    // fileio's prepare and cleanup say nothing at --verbosity=2 (cram's test_fileio.t).
+    for command in ["prepare", "cleanup"] {
+        let args = [
+            "fileio",
+            "--file-total-size=64K",
+            "--file-num=2",
+            "--verbosity=2",
+            command,
+        ];
+        exactly_as_sysbench(&dir, &link, &args);
     }
     // Without the link, dbpress is itself: its own first line and exit codes.
     let own = in_dir(bin(), &dir, &["oltp_point_select", "--foo=1", "run"], None);

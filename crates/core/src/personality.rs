@@ -146,6 +146,7 @@ pub fn said_without_fatal(message: &str) -> bool {
         "invalid option: ",
         "Unknown command: ",
         "Invalid value for the ",
+        "Unrecognized command line argument: ",
     ]
     .iter()
     .any(|p| message.starts_with(p))
@@ -168,6 +169,7 @@ pub fn follows_first_line(message: &str) -> bool {
     ]
     .iter()
     .any(|p| message.starts_with(p))
+        || (message.starts_with("The '") && message.contains("' test requires a command argument"))
 }
 
 /// dbpress's own version (the workspace's); the result crate names it for results.

@@ -104,10 +104,10 @@ pub fn create_all(n: usize, size: u64, block: u64, flags: Flags) -> Result<u64> 
         // At least that long, as sysbench reuses a file (a longer one is read and written
         // only in its first `size` bytes).
         if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_file() && m.len() >= size) {
-            dbpress_core::outln!("Reusing existing file {path}");
+            dbpress_core::notice!("Reusing existing file {path}");
             continue;
         }
-        dbpress_core::outln!("Creating file {path}");
+        dbpress_core::notice!("Creating file {path}");
         let f = OpenOptions::new()
             .write(true)
             .create(true)

@@ -187,21 +187,22 @@ impl FileIo {
     /// prepare: the files, said as sysbench says them.
     pub fn prepare(&self) -> Result<()> {
         let s = &self.shape;
-        dbpress_core::outln!(
+        // sysbench says these at its notice level: --verbosity=2 keeps them quiet.
+        dbpress_core::notice!(
             "{} files, {}Kb each, {}Mb total",
             s.files,
             s.file_size / 1024,
             s.file_size * s.files as u64 / (1024 * 1024)
         );
-        dbpress_core::outln!("Creating files for the test...");
-        dbpress_core::outln!("Extra file open flags: {}", self.flags.describe());
+        dbpress_core::notice!("Creating files for the test...");
+        dbpress_core::notice!("Extra file open flags: {}", self.flags.describe());
         let start = Instant::now();
         let written = files::create_all(s.files, s.file_size, s.block, self.flags)?;
         let secs = start.elapsed().as_secs_f64();
         if written == 0 {
-            dbpress_core::outln!("No bytes written.");
+            dbpress_core::notice!("No bytes written.");
         } else {
-            dbpress_core::outln!(
+            dbpress_core::notice!(
                 "{written} bytes written in {secs:.2} seconds ({:.2} MiB/sec).",
                 written as f64 / (1024.0 * 1024.0) / secs.max(1e-9)
             );
@@ -210,7 +211,7 @@ impl FileIo {
     }
 
     pub fn cleanup(&self) -> Result<()> {
-        dbpress_core::outln!("Removing test files...");
+        dbpress_core::notice!("Removing test files...");
         files::remove_all(self.shape.files)
     }
 
