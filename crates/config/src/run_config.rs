@@ -658,6 +658,23 @@ impl RunConfig {
     }
 }
 
+/// A rate above dbpress's bound: sysbench takes it and stops when its event queue fills, which
+/// it does at once at such rates; dbpress refuses it before the run, in sysbench's words under
+/// its personality.
+fn rate_refused(opts: &OptionValues, e: dbpress_core::error::Error) -> dbpress_core::error::Error {
+    let high = opts
+        .get(keys::RATE.name)
+        .trim()
+        .parse::<f64>()
+        .is_ok_and(|r| r > 1e9);
+    if high && dbpress_core::personality::is_sysbench() {
+        return dbpress_core::error::failed(
+            "The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate",
+        );
+    }
+    e
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -803,21 +820,4 @@ mod tests {
         assert!(c.echo.values().all(|v| !v.contains("hunter2")));
         assert!(!c.echo.contains_key("mysql-password"));
     }
-}
-
-/// A rate above dbpress's bound: sysbench takes it and stops when its event queue fills, which
-/// it does at once at such rates; dbpress refuses it before the run, in sysbench's words under
-/// its personality.
-fn rate_refused(opts: &OptionValues, e: dbpress_core::error::Error) -> dbpress_core::error::Error {
-    let high = opts
-        .get(keys::RATE.name)
-        .trim()
-        .parse::<f64>()
-        .is_ok_and(|r| r > 1e9);
-    if high && dbpress_core::personality::is_sysbench() {
-        return dbpress_core::error::failed(
-            "The event queue is full. This means the worker threads are unable to keep up with the specified event generation rate",
-        );
-    }
-    e
 }
