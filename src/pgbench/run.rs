@@ -146,6 +146,9 @@ pub fn benchmark(line: &Line) -> Result<u8> {
         }
     };
     let connect_ms = started.elapsed().as_secs_f64() * 1e3;
+    if line.debug {
+        eprintln!("pgbench: {}", debug_target(line, &a));
+    }
     dbpress_core::outln!("{}", banner(setup.as_mut()));
     let scale = scale(line, &a, setup.as_mut())?;
     let partitions = partitioning(line, setup.as_mut());
@@ -229,6 +232,7 @@ fn rules(
         max_tries: line.max_tries.unwrap_or(1) as u32,
         time_commands: line.per_command,
         connect_each: line.connect,
+        debug: line.debug,
         tally: tally.clone(),
         on_abort: std::sync::Arc::new(super::aborts::sayer(
             line.protocol.unwrap_or(Protocol::Simple),
@@ -256,6 +260,21 @@ fn rules(
         rules.on_txn = Some(std::sync::Arc::new(move |t: &TxnNote| log.log(t)));
     }
     Ok((rules, log))
+}
+
+/// pgbench's -d line about the run: where it connected, clients, transactions or duration.
+fn debug_target(line: &Line, a: &Args) -> String {
+    let length = match line.time_s {
+        Some(t) => format!("duration: {t}"),
+        None => format!("nxacts: {}", line.transactions.unwrap_or(10)),
+    };
+    format!(
+        "pghost: {} pgport: {} nclients: {} {length} dbName: {}",
+        a.opts.get("pgsql-host"),
+        a.opts.get("pgsql-port"),
+        line.clients.unwrap_or(1),
+        a.opts.get("pgsql-db")
+    )
 }
 
 /// A connection that failed, in libpq's words for the target `a` names.

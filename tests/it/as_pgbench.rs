@@ -713,3 +713,36 @@ fn issue_42_as_pgbench_tap_suite_cases_are_pgbenchs_text() {
         assert_eq!(stderr(&ours), stderr(&theirs), "{name}");
     }
 }
+
+/// `-d`: the run's target line, then each client's lines as it works — the script, each
+/// meta-command, each statement prepared and sent, and its result received — as pgbench says
+/// them (pgbench says `receiving` once per poll of the socket, so repeated ones count once).
+#[test]
+fn issue_42_as_pgbench_debug_lines_are_pgbenchs() {
+    let Some(_pg) = pg_server("as-pgbench-debug") else {
+        return;
+    };
+    let dir = scratch("as-pgbench-debug");
+    let link = pgbench_link(&dir);
+    std::fs::write(
+        dir.join("debug.sql"),
+        "\\set a 1\nSELECT :a;\nBEGIN;\n\\sleep 1 ms\nEND;\n",
+    )
+    .unwrap();
+    let lines = |o: &Output| {
+        let mut v: Vec<String> = stderr(o).lines().map(str::to_string).collect();
+        v.dedup();
+        v
+    };
+    for mode in ["simple", "prepared"] {
+        let line = [
+            &["-n", "-t", "2", "-M", mode, "-d", "-f", "debug.sql"][..],
+            TARGET,
+        ]
+        .concat();
+        let (theirs, ours) = (run(&peer(), &dir, &line), run(&link, &dir, &line));
+        assert_eq!(ours.status.code(), Some(0), "{}", stderr(&ours));
+        assert_eq!(lines(&ours), lines(&theirs), "-M {mode}");
+        assert!(lines(&ours).len() > 10, "{:?}", lines(&ours));
+    }
+}

@@ -55,8 +55,54 @@ pub struct Ready {
     pub sql: Vec<Option<(u8, Slot)>>,
 }
 
+/// pgbench's `-d`: the lines a client says on stderr as it works (which script, each
+/// meta-command, each statement sent, prepared and received).
+pub struct Debug {
+    pub client: u32,
+    /// Per script, pgbench's number of its first SQL command's prepared statement (`P_n`
+    /// counts the SQL commands of all scripts in order).
+    pub first_statement: Vec<usize>,
+}
+
+impl Debug {
+    pub fn new(client: u32, scripts: &[Script]) -> Debug {
+        let mut first_statement = Vec::with_capacity(scripts.len());
+        let mut n = 0;
+        for s in scripts {
+            first_statement.push(n);
+            n += s.sql().count();
+        }
+        Debug {
+            client,
+            first_statement,
+        }
+    }
+
+    fn say(&self, what: &str) {
+        eprintln!("pgbench: client {} {what}", self.client);
+    }
+
+    /// A meta-command's line: its name and words, as pgbench keeps them.
+    fn meta(&self, c: &Command, shown: Option<&String>) {
+        let words = match c {
+            Command::Set(name, _) => format!("\\set {name}"),
+            Command::If { .. } => "\\if".into(),
+            Command::Elif { .. } => "\\elif".into(),
+            Command::Else { .. } => "\\else".into(),
+            Command::EndIf => "\\endif".into(),
+            Command::Sql(_) => return,
+            _ => shown.map_or_else(String::new, |s| {
+                s.split_whitespace().collect::<Vec<_>>().join(" ")
+            }),
+        };
+        self.say(&format!("executing {words}"));
+    }
+}
+
 pub struct Client {
     pub vars: FxHashMap<String, Value>,
+    /// pgbench's -d, when given.
+    pub debug: Option<Debug>,
     pub rng: PgPrng,
     /// When asked (pgbench's -r): per script, per command, the time it took and how often
     /// it ran (ns, count).
@@ -137,6 +183,7 @@ impl Client {
             vars: vars.into_iter().collect(),
             rng,
             timings: None,
+            debug: None,
             rows: ResultRows::new(),
             text: String::new(),
             param_text: Vec::new(),
@@ -175,9 +222,15 @@ impl Client {
         target: &mut dyn SqlTarget,
     ) -> Result<(), Abort> {
         let cmds = &ready.script.commands;
+        if let Some(d) = &self.debug {
+            d.say(&format!("executing script \"{}\"", ready.script.name));
+        }
         let mut pc = 0;
         while pc < cmds.len() {
             let at = (no, pc + 1);
+            if let Some(d) = &self.debug {
+                d.meta(&cmds[pc], ready.script.shown.get(pc));
+            }
             let (this, t0) = (
                 pc,
                 self.timings.is_some().then(dbpress_measure::stats::now_ns),
@@ -216,7 +269,21 @@ impl Client {
                 Command::Sql(sql) => {
                     let slot = ready.sql[pc].as_mut();
                     let simple = matches!(slot, Some((_, Slot::Text)));
-                    if let Err((e, unprepared)) = self.sql(sql, slot, target) {
+                    if let Some(d) = &self.debug {
+                        let n = d.first_statement.get(no).copied().unwrap_or(0)
+                            + cmds[..pc].iter().filter(|c| matches!(c, Command::Sql(_))).count();
+                        if matches!(slot, Some((_, Slot::Unprepared))) {
+                            d.say(&format!("preparing P_{n}"));
+                        }
+                        if !simple {
+                            d.say(&format!("sending P_{n}"));
+                        }
+                    }
+                    let sent = self.sql(sql, slot, target);
+                    if let Some(d) = &self.debug {
+                        d.say("receiving");
+                    }
+                    if let Err((e, unprepared)) = sent {
                         let sent = if simple { self.text.clone() } else { sql.numbered() };
                         return Err(Abort {
                             command: pc + 1,
@@ -345,6 +412,11 @@ impl Client {
                     }
                     None => false,
                 });
+                if let Some(d) = &self.debug {
+                    // pgbench's text keeps the `;` that ended the command.
+                    let end = if sql.ended { ";" } else { "" };
+                    d.say(&format!("sending {}{end}", self.text));
+                }
                 target.text(kind, &self.text, rows)?;
             }
             Some(stmt) => {

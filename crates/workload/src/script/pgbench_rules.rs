@@ -122,6 +122,8 @@ pub struct PgbenchRules {
     pub time_commands: bool,
     /// A new connection for each transaction (pgbench's -C).
     pub connect_each: bool,
+    /// Each client says what it does on stderr (pgbench's -d).
+    pub debug: bool,
     pub tally: Arc<Tally>,
     /// Says an abort as the peer says it (its lines are the front end's).
     pub on_abort: Arc<dyn Fn(&AbortNote<'_>) + Send + Sync>,

@@ -2,7 +2,7 @@
 //! it on the session's [`Client`]: SQL pasted as text (simple mode) or as prepared statements
 //! with `:names` bound, branches taken, `\gset` kept.
 
-use super::client::{Abort, Client, QueryMode, Ready, Slot, SqlTarget};
+use super::client::{Abort, Client, Debug, QueryMode, Ready, Slot, SqlTarget};
 use super::expr::prng::{PgPrng, RunSeeds};
 use super::expr::Value;
 use super::parse::{Command, Script};
@@ -244,6 +244,9 @@ impl Workload for ScriptWorkload {
         let mut client = Client::new(vars, PgPrng::new(seeds.client(thread as usize)));
         if self.rules.as_ref().is_some_and(|r| r.time_commands) {
             client.timings = Some(Vec::new());
+        }
+        if self.rules.as_ref().is_some_and(|r| r.debug) {
+            client.debug = Some(Debug::new(thread, &self.scripts));
         }
         Ok(Box::new(ScriptEvents {
             total_weight: self.scripts.iter().map(|s| i64::from(s.weight)).sum(),
