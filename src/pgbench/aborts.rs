@@ -59,11 +59,10 @@ fn say(note: &AbortNote<'_>, protocol: Protocol, names: &[Vec<usize>]) {
             if !a.message.is_empty() {
                 eprintln!("pgbench: error: {}", a.message);
             }
-            let why = match a.what {
-                "set" if a.assignment => "assignment of meta-command failed",
+            let why = a.why.unwrap_or(match a.what {
                 "set" | "if" | "elif" => "evaluation of meta-command failed",
                 _ => "execution of meta-command failed",
-            };
+            });
             eprintln!(
                 "pgbench: error: client {client} aborted in command {command} ({}) of script {script}; {why}",
                 a.what

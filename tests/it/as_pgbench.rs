@@ -645,8 +645,8 @@ fn issue_42_as_pgbench_logs_each_transaction_as_pgbench_does() {
 /// Cases from pgbench's own TAP suite that dbpress answered otherwise (#42): invalid variable
 /// names, `\shell`'s undefined variable, the 255-parameter, 255-word and 16-argument limits, a
 /// script ending inside a transaction block, `\gset` of a SELECT without columns, the server's
-/// CONTEXT line and PGOPTIONS. Each under `-M prepared`, with pgbench: the same exit code,
-/// stdout (numbers masked) and stderr.
+/// CONTEXT line and PGOPTIONS (each under `-M prepared`); pipelines and their misuse (each in
+/// every query mode). With pgbench: the same exit code, stdout (numbers masked) and stderr.
 #[test]
 fn issue_42_as_pgbench_tap_suite_cases_are_pgbenchs_text() {
     let Some(_pg) = pg_server("as-pgbench-tap-cases") else {
@@ -689,9 +689,37 @@ fn issue_42_as_pgbench_tap_suite_cases_are_pgbenchs_text() {
             "-c work_mem=77MB",
         ),
     ];
-    for (name, text, pgoptions) in &cases {
+    let pipelines = [
+        ("pipeline.sql", "\\startpipeline\n"),
+        ("pipeline-twice.sql", "\\startpipeline\n\\startpipeline\n"),
+        ("pipeline-end.sql", "\\endpipeline\n"),
+        (
+            "pipeline-gset.sql",
+            "\\startpipeline\nselect 1 \\gset f\n\\endpipeline\n",
+        ),
+        (
+            "pipeline-error.sql",
+            "\\startpipeline\nselect 1;\nselect 1/0;\nselect 3;\n\\endpipeline\n",
+        ),
+        ("pipeline-open.sql", "\\startpipeline\nselect 1;\n"),
+    ];
+    let mut runs: Vec<(&str, String, &str, &str)> = cases
+        .into_iter()
+        .map(|(n, t, o)| (n, t, o, "prepared"))
+        .collect();
+    for (name, text) in pipelines {
+        let text = match name {
+            // Ten statements in one pipeline, as the TAP suite's working case.
+            "pipeline.sql" => format!("{text}{}\\endpipeline\n", "select 1;\n".repeat(10)),
+            _ => text.to_string(),
+        };
+        for mode in ["extended", "prepared", "simple"] {
+            runs.push((name, text.clone(), "", mode));
+        }
+    }
+    for (name, text, pgoptions, mode) in &runs {
         std::fs::write(dir.join(name), text).unwrap();
-        let line = [&["-n", "-t", "1", "-M", "prepared", "-f", name][..], TARGET].concat();
+        let line = [&["-n", "-t", "2", "-M", mode, "-f", name][..], TARGET].concat();
         let go = |program: &Path| {
             Command::new(program)
                 .args(&line)
@@ -703,14 +731,15 @@ fn issue_42_as_pgbench_tap_suite_cases_are_pgbenchs_text() {
                 .unwrap()
         };
         let (theirs, ours) = (go(&peer()), go(&link));
+        let what = format!("{name} -M {mode}");
         assert_eq!(
             ours.status.code(),
             theirs.status.code(),
-            "{name}: {}",
+            "{what}: {}",
             stderr(&ours)
         );
-        assert_eq!(masked(&stdout(&ours)), masked(&stdout(&theirs)), "{name}");
-        assert_eq!(stderr(&ours), stderr(&theirs), "{name}");
+        assert_eq!(masked(&stdout(&ours)), masked(&stdout(&theirs)), "{what}");
+        assert_eq!(stderr(&ours), stderr(&theirs), "{what}");
     }
 }
 

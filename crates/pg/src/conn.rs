@@ -173,6 +173,8 @@ pub struct PgWire {
     text_buf: Vec<u8>,
     /// The last ReadyForQuery's transaction status (`I`, `T` or `E`).
     txn_status: u8,
+    /// In pipeline mode: statements sent without a Sync, their results not read yet.
+    pipeline: Option<u32>,
 }
 
 /// Where a simple-protocol query's DataRows go.
@@ -228,8 +230,32 @@ impl Connection for PgWire {
             return self.simple_template(stmt, params, Sink::Skip);
         }
         let returns_rows = p.returns_rows;
-        self.send_execute(stmt, params, false)?;
+        if let Some(queued) = &mut self.pipeline {
+            *queued += 1;
+            self.send_execute(stmt, params, false, false)?;
+            return Ok(QueryKind::Other);
+        }
+        self.send_execute(stmt, params, false, true)?;
         self.read_execute(returns_rows, None)
+    }
+
+    fn pipeline_start(&mut self) -> DbResult<()> {
+        self.pipeline = Some(0);
+        Ok(())
+    }
+
+    fn pipeline_end(&mut self) -> DbResult<()> {
+        if self.pipeline.take().is_none() {
+            return Err(DbError::new(
+                DbErrorKind::Other,
+                "client",
+                "not in pipeline mode",
+            ));
+        }
+        let at = self.io.begin(b'S');
+        self.io.finish(at);
+        self.io.flush().map_err(lost)?;
+        self.drain()
     }
 
     fn execute_rows(
@@ -247,7 +273,14 @@ impl Connection for PgWire {
             rows.name_columns(p.columns.iter().map(String::as_bytes));
         }
         let returns_rows = p.returns_rows;
-        self.send_execute(stmt, params, true)?;
+        if self.pipeline.is_some() {
+            return Err(DbError::new(
+                DbErrorKind::Input,
+                "client",
+                "a statement whose rows are read cannot be pipelined",
+            ));
+        }
+        self.send_execute(stmt, params, true, true)?;
         self.read_execute(returns_rows, Some(rows))
     }
 

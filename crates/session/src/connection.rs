@@ -66,6 +66,25 @@ pub trait Connection: Send {
     fn close_statements(&mut self) -> DbResult<()> {
         Ok(())
     }
+    /// Enter pipeline mode (PostgreSQL's extended protocol without a Sync after each
+    /// statement): from here prepared statements are sent and not waited for, until
+    /// `pipeline_end`.
+    fn pipeline_start(&mut self) -> DbResult<()> {
+        Err(DbError::new(
+            DbErrorKind::Unsupported,
+            "client",
+            "this connection cannot pipeline statements (PostgreSQL's can)",
+        ))
+    }
+    /// Sync the pipeline, read every queued statement's result, and leave pipeline mode; the
+    /// first error among them.
+    fn pipeline_end(&mut self) -> DbResult<()> {
+        Err(DbError::new(
+            DbErrorKind::Unsupported,
+            "client",
+            "this connection is not in pipeline mode",
+        ))
+    }
     /// Whether the session is inside a transaction block as the server last said (PostgreSQL's
     /// ReadyForQuery status); false where the client cannot tell.
     fn in_transaction(&self) -> bool {

@@ -203,14 +203,16 @@ pub(super) fn data_row_text(body: &[u8]) -> Vec<Option<String>> {
 }
 
 impl PgWire {
-    /// Bind and execute prepared statement `stmt` (unnamed portal) and Sync, in one write.
-    /// Results come in binary when they are skipped, as text when `text_results` (read).
+    /// Bind and execute prepared statement `stmt` (unnamed portal) and, with `sync`, Sync, in
+    /// one write (without: in a pipeline, kept for the Sync that ends it). Results come in
+    /// binary when they are skipped, as text when `text_results` (read).
     #[inline(always)]
     pub(super) fn send_execute(
         &mut self,
         stmt: StmtHandle,
         params: &[Value<'_>],
         text_results: bool,
+        sync: bool,
     ) -> DbResult<()> {
         let p = &self.stmts[stmt.0 as usize];
         let name = p.name.as_deref().unwrap_or_default();
@@ -270,10 +272,11 @@ impl PgWire {
         let at = io.begin(b'E');
         io.out.extend_from_slice(&[0, 0, 0, 0, 0]);
         io.finish(at);
-        let at = io.begin(b'S');
-        io.finish(at);
-        io.flush().map_err(lost)?;
-
+        if sync {
+            let at = io.begin(b'S');
+            io.finish(at);
+            io.flush().map_err(lost)?;
+        }
         Ok(())
     }
 

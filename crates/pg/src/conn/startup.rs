@@ -23,6 +23,7 @@ impl PgWire {
             stmts: Vec::new(),
             text_buf: Vec::new(),
             txn_status: b'I',
+            pipeline: None,
         })
     }
 
@@ -31,6 +32,7 @@ impl PgWire {
     pub(super) fn reopen(&mut self) -> DbResult<()> {
         (self.io, self.pid) = connect(&self.target, self.tls.as_ref())?;
         self.txn_status = b'I';
+        self.pipeline = None;
         Ok(())
     }
 }

@@ -35,6 +35,10 @@ pub trait SqlTarget {
         params: &[Param<'_>],
         rows: Option<&mut ResultRows>,
     ) -> DbResult<()>;
+    /// `\startpipeline`: statements from here are sent without waiting for their results.
+    fn pipeline_start(&mut self) -> DbResult<()>;
+    /// `\endpipeline`: every pipelined statement's result read; the first error.
+    fn pipeline_end(&mut self) -> DbResult<()>;
 }
 
 /// How one SQL command is sent on a session.
@@ -100,6 +104,10 @@ impl Debug {
 }
 
 pub struct Client {
+    /// The script's SQL goes as text (pgbench's simple query mode: no pipelines).
+    pub simple: bool,
+    /// Between `\startpipeline` and `\endpipeline`.
+    in_pipeline: bool,
     pub vars: FxHashMap<String, Value>,
     /// pgbench's -d, when given.
     pub debug: Option<Debug>,
@@ -127,8 +135,9 @@ pub struct Abort {
     pub sent: Option<(String, bool)>,
     /// The server refused to prepare the statement (a prepared one, on its first use).
     pub unprepared: bool,
-    /// The value could not be stored (a variable name pgbench does not take).
-    pub assignment: bool,
+    /// pgbench's reason at the end of its `client N aborted in command K (…)` line, where it
+    /// is not the command's kind's (an assignment that failed, a pipeline misused).
+    pub why: Option<&'static str>,
 }
 
 /// What `Abort::what` says for a script that ended inside a transaction block.
@@ -144,7 +153,25 @@ impl Abort {
             db: None,
             sent: None,
             unprepared: false,
-            assignment: false,
+            why: None,
+        }
+    }
+
+    /// A command pgbench refuses where it stands, its reason in the abort line.
+    fn refused(command: usize, what: &'static str, why: &'static str) -> Abort {
+        Abort {
+            why: Some(why),
+            ..Abort::meta(command, what, String::new())
+        }
+    }
+
+    /// A server error reported at command `command` (a pipeline's end reports its statements').
+    fn sql(command: usize, e: DbError) -> Abort {
+        Abort {
+            what: "SQL",
+            message: e.message.clone(),
+            db: Some(e),
+            ..Abort::meta(command, "SQL", String::new())
         }
     }
 
@@ -182,6 +209,8 @@ impl Client {
         Client {
             vars: vars.into_iter().collect(),
             rng,
+            simple: false,
+            in_pipeline: false,
             timings: None,
             debug: None,
             rows: ResultRows::new(),
@@ -241,7 +270,7 @@ impl Client {
                         Abort::meta(pc + 1, "set", m).about(format!("\\set {name}"))
                     })?;
                     self.set("set", name, v).map_err(|m| Abort {
-                        assignment: true,
+                        why: Some("assignment of meta-command failed"),
                         ..Abort::meta(pc + 1, "set", m).about(format!("\\set {name}"))
                     })?;
                     pc + 1
@@ -265,6 +294,13 @@ impl Client {
                     self.set("setshell", name, Value::Int(v))
                         .map_err(|m| Abort::meta(pc + 1, "setshell", m))?;
                     pc + 1
+                }
+                Command::Sql(sql) if self.in_pipeline && sql.store.is_some() => {
+                    let (what, why) = match sql.store {
+                        Some(Store::Every(_)) => ("aset", "\\aset is not allowed in pipeline mode"),
+                        _ => ("gset", "\\gset is not allowed in pipeline mode"),
+                    };
+                    return Err(Abort::refused(pc + 1, what, why));
                 }
                 Command::Sql(sql) => {
                     let slot = ready.sql[pc].as_mut();
@@ -293,22 +329,68 @@ impl Client {
                             db: Some(e),
                             sent: Some((sent, sql.ended)),
                             unprepared,
-                            assignment: false,
+                            why: None,
                         });
                     }
                     pc + 1
                 }
-                Command::StartPipeline | Command::SyncPipeline | Command::EndPipeline => {
+                Command::StartPipeline => {
+                    let refused = if self.simple {
+                        Some("cannot use pipeline mode with the simple query protocol")
+                    } else if self.in_pipeline {
+                        Some("already in pipeline mode")
+                    } else {
+                        None
+                    };
+                    if let Some(why) = refused {
+                        return Err(Abort::refused(pc + 1, "startpipeline", why));
+                    }
+                    // As pgbench: the pipeline's statements are prepared before it starts.
+                    for (i, c) in cmds.iter().enumerate().skip(pc + 1) {
+                        match (c, ready.sql[i].as_mut()) {
+                            (Command::EndPipeline, _) => break,
+                            (Command::Sql(sql), Some((_, slot @ Slot::Unprepared))) => {
+                                let h = target.prepare(&sql.bound().0).map_err(|e| Abort {
+                                    unprepared: true,
+                                    ..Abort::sql(i + 1, e)
+                                })?;
+                                *slot = Slot::Prepared(h);
+                            }
+                            _ => {}
+                        }
+                    }
+                    target.pipeline_start().map_err(|e| Abort::sql(pc + 1, e))?;
+                    self.in_pipeline = true;
+                    pc + 1
+                }
+                Command::EndPipeline => {
+                    if !self.in_pipeline {
+                        return Err(Abort::refused(pc + 1, "endpipeline", "not in pipeline mode"));
+                    }
+                    self.in_pipeline = false;
+                    target.pipeline_end().map_err(|e| Abort::sql(pc + 1, e))?;
+                    pc + 1
+                }
+                Command::SyncPipeline => {
                     return Err(Abort::meta(
                         pc + 1,
-                        "pipeline",
-                        "pipelines are not run yet: dbpress sends each statement and waits for it (#42)".into(),
+                        "syncpipeline",
+                        "\\syncpipeline (pgbench 17) is not run yet: end the pipeline with \\endpipeline and start another (#42)".into(),
                     ))
                 }
             };
             if let Some(t0) = t0 {
                 self.timed(no, this, cmds.len(), t0);
             }
+        }
+        if std::mem::take(&mut self.in_pipeline) {
+            // Its results are read and dropped, so the session can go on after the abort.
+            let _ = target.pipeline_end();
+            return Err(Abort::meta(
+                cmds.len(),
+                END_OF_SCRIPT,
+                "end of script reached with pipeline open".into(),
+            ));
         }
         Ok(())
     }

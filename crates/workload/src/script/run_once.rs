@@ -36,6 +36,14 @@ impl SqlTarget for Session<'_> {
             None => self.0.execute(stmt, params).map(|_| ()),
         }
     }
+
+    fn pipeline_start(&mut self) -> DbResult<()> {
+        self.0.pipeline_start()
+    }
+
+    fn pipeline_end(&mut self) -> DbResult<()> {
+        self.0.pipeline_end()
+    }
 }
 
 /// Run a prepare/cleanup script once on one connection, its statements prepared and bound.

@@ -245,6 +245,7 @@ impl Workload for ScriptWorkload {
         if self.rules.as_ref().is_some_and(|r| r.time_commands) {
             client.timings = Some(Vec::new());
         }
+        client.simple = self.mode == QueryMode::Simple;
         if self.rules.as_ref().is_some_and(|r| r.debug) {
             client.debug = Some(Debug::new(thread, &self.scripts));
         }
@@ -343,6 +344,14 @@ impl SqlTarget for Exec<'_> {
             Some(r) => self.run_rows(kind, stmt, params, r).map(|_| ()),
             None => self.run(kind, stmt, params),
         }
+    }
+
+    fn pipeline_start(&mut self) -> DbResult<()> {
+        self.conn.pipeline_start()
+    }
+
+    fn pipeline_end(&mut self) -> DbResult<()> {
+        self.conn.pipeline_end()
     }
 }
 
