@@ -29,7 +29,7 @@ pub fn sayer(protocol: Protocol, scripts: &[Script]) -> impl Fn(&AbortNote<'_>) 
 fn say(note: &AbortNote<'_>, protocol: Protocol, names: &[Vec<usize>]) {
     let a = note.abort;
     let (client, script, command) = (note.client, note.script, a.command - 1);
-    let sent = a.sent.as_ref().map(|(t, ended)| (t.as_str(), *ended));
+    let sent = a.sent.as_deref().map(|(t, ended)| (t.as_str(), *ended));
     let aborted = format!(
         "pgbench: error: client {client} script {script} aborted in command {command} query 0:"
     );
@@ -76,7 +76,7 @@ pub fn say_try(note: &TryNote<'_>, max_tries: u32) {
     let a = note.abort;
     let c = note.client;
     if let Some(e) = &a.db {
-        let sent = a.sent.as_ref().map(|(t, ended)| (t.as_str(), *ended));
+        let sent = a.sent.as_deref().map(|(t, ended)| (t.as_str(), *ended));
         eprintln!(
             "pgbench: client {c} got an error in command {} (SQL) of script {}; {}",
             a.command - 1,

@@ -131,8 +131,8 @@ pub struct Abort {
     /// The server's error, when SQL failed.
     pub db: Option<DbError>,
     /// The statement as the server got it (what its error's position counts in), and
-    /// whether a `;` ended it in the script.
-    pub sent: Option<(String, bool)>,
+    /// whether a `;` ended it in the script; boxed, as errors are, to keep `Result`s small.
+    pub sent: Option<Box<(String, bool)>>,
     /// The server refused to prepare the statement (a prepared one, on its first use).
     pub unprepared: bool,
     /// pgbench's reason at the end of its `client N aborted in command K (…)` line, where it
@@ -327,7 +327,7 @@ impl Client {
                             message: e.message.clone(),
                             subject: format!("line {}", sql.line),
                             db: Some(e),
-                            sent: Some((sent, sql.ended)),
+                            sent: Some(Box::new((sent, sql.ended))),
                             unprepared,
                             why: None,
                         });
