@@ -20,8 +20,11 @@ pub fn finish(
     if let Some(path) = &cfg.reporting.file {
         dbpress_report::write_run(path, &m.result)?;
     }
+    // sysbench ends at a thread's fatal error, its report unprinted.
+    let ended_by_error = m.fatal.is_some() && dbpress_core::personality::is_sysbench();
     match cfg.reporting.format {
         dbpress_report::OutputFormat::Text if !dbpress_core::verbosity::notices() => {}
+        dbpress_report::OutputFormat::Text if ended_by_error => {}
         // A script's report_cumulative printed in place of sysbench's part.
         dbpress_report::OutputFormat::Text if m.own_final_report => {
             let text = dbpress_report::text::dbpress_summary(&m.result, cfg.reporting.histogram);

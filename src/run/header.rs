@@ -45,6 +45,9 @@ fn print_preamble(out: &mut dyn Write, w: &dyn Workload) {
 fn sysbench_lines(out: &mut dyn Write, cfg: &RunConfig) {
     let _ = writeln!(out, "Running the test with following options:");
     let _ = writeln!(out, "Number of threads: {}", cfg.shape.threads);
+    if cfg.shape.validate {
+        let _ = writeln!(out, "Validation checks: on.\n");
+    }
     if cfg.shape.warmup > 0 {
         let _ = writeln!(out, "Warmup time: {}s", cfg.shape.warmup);
     }

@@ -3,7 +3,7 @@
 //! or written), sysbench's report (its text as sysbench, compared with the real one), and the
 //! figures in the result file.
 
-use crate::common::{assert_matches_schema, dbpress, scratch, stderr, stdout};
+use crate::common::{assert_matches_schema, bin, dbpress, scratch, stderr, stdout};
 use crate::dropin_sysbench::{as_sysbench, check, exactly_as_sysbench, sysbench_link};
 use crate::sysbench_ref::{have_sysbench, in_dir};
 use std::path::Path;
@@ -459,6 +459,82 @@ fn issue_42_as_sysbench_fileio_prepares_runs_and_cleans_up_as_sysbench() {
     ] {
         exactly_as_sysbench(&dir, &link, &with(more));
     }
+}
+
+/// `--validate`: blocks sealed with sysbench's checksum and offset (each tool reads what the
+/// other wrote and finds it whole), the header's and preamble's lines, and a block moved to
+/// another offset stops the run in sysbench's three lines, exit code 1 — as sysbench's own
+/// cram test (test_fileio.t) expects.
+#[test]
+fn issue_42_as_sysbench_fileio_validates_blocks_as_sysbench() {
+    if !have_sysbench() {
+        return;
+    }
+    let dir = scratch("machine-fileio-validate");
+    let link = sysbench_link(&dir);
+    let files = [
+        "fileio",
+        "--file-num=1",
+        "--file-total-size=64K",
+        "--file-block-size=4096",
+        "--validate",
+    ];
+    let with = |more: &[&'static str]| -> Vec<&str> { files.iter().chain(more).copied().collect() };
+    let sysbench = |args: &[&str]| in_dir("/usr/bin/sysbench", &dir, args, None);
+    let dbpress = |args: &[&str]| in_dir(link.to_str().unwrap(), &dir, args, None);
+    // One pass over the file.
+    let read = with(&["--file-test-mode=seqrd", "--events=16", "--time=0", "run"]);
+    let read_random = with(&["--file-test-mode=rndrd", "--events=200", "run"]);
+    let write = with(&["--file-test-mode=rndwr", "--events=100", "run"]);
+    // sysbench reads back every block dbpress prepared, and what dbpress wrote; dbpress reads
+    // what sysbench wrote. (Sequential reads after random writes are left out: sysbench then
+    // warns about its own sequential positions.)
+    assert!(dbpress(&with(&["prepare"])).status.success());
+    let theirs = sysbench(&read);
+    assert_eq!(theirs.status.code(), Some(0), "{}", stdout(&theirs));
+    assert!(dbpress(&write).status.success());
+    let theirs = sysbench(&read_random);
+    assert_eq!(theirs.status.code(), Some(0), "{}", stdout(&theirs));
+    assert!(sysbench(&write).status.success());
+    let ours = as_sysbench(&dir, &link, &read_random);
+    assert_eq!(ours.status.code(), Some(0), "{}", stdout(&ours));
+    let text = stdout(&ours);
+    assert!(
+        text.contains("Number of threads: 1\nValidation checks: on.\n\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Using synchronous I/O mode\nUsing checksums validation.\n"),
+        "{text}"
+    );
+    assert!(dbpress(&with(&["cleanup"])).status.success());
+    assert!(dbpress(&with(&["prepare"])).status.success());
+    // The second block copied over the fourth: its offset no longer matches.
+    let path = dir.join("test_file.0");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let second: Vec<u8> = bytes[4096..8192].to_vec();
+    bytes[12288..16384].copy_from_slice(&second);
+    std::fs::write(&path, &bytes).unwrap();
+    exactly_as_sysbench(&dir, &link, &read);
+    let o = dbpress(&read);
+    assert!(
+        stdout(&o).ends_with("FATAL: Offset mismatch in block:\nFATAL:    Actual offset: 12288    Stored offset: 4096\nFATAL: Validation failed on file 0, block offset 12288, exiting...\n"),
+        "{}",
+        stdout(&o)
+    );
+    // Zeros where a block was: its checksum fails first.
+    bytes[8192..12288].fill(0);
+    std::fs::write(&path, &bytes).unwrap();
+    exactly_as_sysbench(&dir, &link, &read);
+    // dbpress's own words, in one line with the fix.
+    let own = in_dir(bin(), &dir, &read, None);
+    assert_eq!(own.status.code(), Some(1));
+    assert!(
+        stderr(&own).contains("dbpress: error: --validate: the block at offset 8192 of test_file.0 fails its check (its CRC-32 is 0x8131530 where 0x0 is stored)"),
+        "{}",
+        stderr(&own)
+    );
+    assert!(dbpress(&with(&["cleanup"])).status.success());
 }
 
 #[test]

@@ -60,6 +60,7 @@ dbpress_core::option_keys! {
     PGSQL_SSLROOTCERT: TextOpt("pgsql-sslrootcert"),
     PGSQL_PORT: TextOpt("pgsql-port"),
     VERBOSITY: IntOpt("verbosity", 0, 5),
+    VALIDATE: BoolOpt("validate"),
     PGSQL_PASSWORD: TextOpt("pgsql-password"),
     PGSQL_SCHEMA: TextOpt("pgsql-schema"),
     SQLITE_BUSY_TIMEOUT: IntOpt("sqlite-busy-timeout", 0, 86_400_000),

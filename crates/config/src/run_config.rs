@@ -99,6 +99,8 @@ pub struct RunShape {
     pub forced_shutdown: Option<f64>,
     /// `--thread-init-timeout`: seconds the set-up may take (0 = no limit).
     pub thread_init_timeout: u64,
+    /// `--validate`: the test checks what it can (fileio's blocks).
+    pub validate: bool,
 }
 
 impl RunShape {
@@ -622,6 +624,7 @@ impl RunConfig {
                     .then_some((latency_limit_ms * 1e6) as u64),
                 forced_shutdown,
                 thread_init_timeout,
+                validate: opts.flag(keys::VALIDATE)?,
             },
             reporting: Reporting {
                 interval: report_interval,

@@ -106,6 +106,10 @@ pub fn fatal_message(e: &DbError, h: &Hints, w: &dyn Workload) -> Error {
             e.message
         )),
         DbErrorKind::NoSuchTable => missing_table(e, w),
+        // fileio's own failure (an IO error, a block that failed --validate): no server's.
+        DbErrorKind::Other if e.code == dbpress_workload::machine::fileio::ERROR_CODE => {
+            failed(e.message.clone())
+        }
         // Not the run's failure but the account's: exit 2, with the grants to ask for.
         DbErrorKind::PermissionDenied => {
             dbpress_config::diagnose::permission_denied("a statement of the run", e, h.credentials)

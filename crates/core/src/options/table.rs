@@ -130,6 +130,7 @@ pub static GENERAL: &[Spec] = &[
     o("report-interval", Int, "0", General, "periodically report intermediate statistics every N seconds (0 = off)"),
     o("report-checkpoints", List, "", General, "print sysbench's full report at these seconds since the start, each covering the time since the previous one, and count anew (e.g. 60,120)"),
     o("verbosity", Int, "3", General, "what to print: 0 errors only, 1-2 also warnings on stderr, 3 also the header, lines and report, 4-5 also the end of the run"),
+    o("validate", Bool, "off", General, "check what the test can check (sysbench's --validate): fileio's blocks carry a CRC-32 and their offset, written and verified on read"),
     o("thread-init-timeout", Int, "30", General, "seconds the run may take to check its tables, connect its threads and prepare their statements before giving up with exit code 2 (0 = no limit)"),
     o("forced-shutdown", Str, "off", General, "seconds to wait after --time for events still running before ending the run without them (N, N% of --time, bare = 5%, or off)"),
     o("percentile", Int, "95", General, "percentile to report in the sysbench block and interval lines (1-100; 0 turns percentiles off, as in sysbench)"),
@@ -320,7 +321,6 @@ pub enum Alias {
 pub fn inert(name: &str) -> Option<(Kind, &'static str)> {
     Some(match name {
         "thread-stack-size" => (Str, "dbpress sizes its worker threads' stacks itself"),
-        "validate" => (Bool, "only sysbench's fileio test uses it"),
         "luajit-cmd" => (Str, "dbpress runs no Lua"),
         "db-debug" => (Bool, "per-statement latency and errors are always in dbpress's report"),
         "mysql-debug" => (Bool, "dbpress has no client library to trace; per-statement latency and errors are in its report"),

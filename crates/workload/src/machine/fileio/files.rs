@@ -96,9 +96,10 @@ pub fn open_all(
 /// Make each of the `n` files `size` bytes, written `block` bytes at a time and synced; a file
 /// already at least that size is kept (`Reusing existing file`). Says each as sysbench does; the bytes
 /// written.
-pub fn create_all(n: usize, size: u64, block: u64, flags: Flags) -> Result<u64> {
+pub fn create_all(n: usize, size: u64, block: u64, flags: Flags, validate: bool) -> Result<u64> {
     let mut written = 0;
-    let buf = Buffer::new(block as usize).map_err(|e| environment(e.to_string()))?;
+    let mut buf = Buffer::new(block as usize).map_err(|e| environment(e.to_string()))?;
+    let mut rng = dbpress_core::rand::Rng::new(size, block);
     for i in 0..n {
         let path = name(i);
         // At least that long, as sysbench reuses a file (a longer one is read and written
@@ -118,6 +119,9 @@ pub fn create_all(n: usize, size: u64, block: u64, flags: Flags) -> Result<u64> 
         let mut at = 0;
         while at < size {
             let len = block.min(size - at) as usize;
+            if validate && len == block as usize {
+                super::validate::seal(buf.bytes_mut(), len, at, &mut rng);
+            }
             f.write_all_at(&buf.bytes()[..len], at)
                 .map_err(|e| environment(format!("Cannot write file '{path}': {e}")))?;
             at += len as u64;

@@ -10,6 +10,7 @@ mod aio;
 mod choices;
 mod files;
 pub mod requests;
+mod validate;
 
 use crate::events::{EventGen, Exec};
 
@@ -47,6 +48,8 @@ pub struct FileIo {
     async_backlog: Option<usize>,
     /// The files, opened once before the threads start, shared by all.
     open: OnceLock<std::result::Result<Arc<Opened>, String>>,
+    /// `--validate`: blocks written sealed (a CRC-32 and their offset), blocks read checked.
+    validate: bool,
 }
 
 impl FileIo {
@@ -83,7 +86,20 @@ impl FileIo {
             },
             rw_ratio: opts.float(FILE_RW_RATIO)?,
         };
+        let validate = opts.flag(dbpress_config::keys::VALIDATE)?;
+        if validate && async_io {
+            return Err(dbpress_core::error::usage(
+                "--validate with --file-io-mode=async: dbpress checks the blocks in the sync and mmap modes; use one of them",
+            ));
+        }
+        if validate && block as usize <= validate::TRAILER {
+            return Err(dbpress_core::error::usage(format!(
+                "--validate needs blocks of more than {} bytes (each ends in its checksum and offset): raise --file-block-size",
+                validate::TRAILER
+            )));
+        }
         Ok(FileIo {
+            validate,
             shape,
             mode,
             flags,
@@ -170,6 +186,9 @@ impl FileIo {
             }
             .into(),
         );
+        if self.validate {
+            l.push("Using checksums validation.".into());
+        }
         l.push(s.mode.doing().into());
         l
     }
@@ -197,7 +216,7 @@ impl FileIo {
         dbpress_core::notice!("Creating files for the test...");
         dbpress_core::notice!("Extra file open flags: {}", self.flags.describe());
         let start = Instant::now();
-        let written = files::create_all(s.files, s.file_size, s.block, self.flags)?;
+        let written = files::create_all(s.files, s.file_size, s.block, self.flags, self.validate)?;
         let secs = start.elapsed().as_secs_f64();
         if written == 0 {
             dbpress_core::notice!("No bytes written.");
@@ -289,6 +308,7 @@ impl FileIo {
             // so no thread's last writes are left unsynced.
             fsync_end: self.fsync_end && !self.fsync_all && self.shape.mode.writes(),
             fdatasync: self.fdatasync,
+            validate: self.validate.then_some(self.shape.block as usize),
         })
     }
 }
@@ -360,6 +380,8 @@ pub struct FileIoEvents {
     /// This worker syncs every file when its work ends.
     fsync_end: bool,
     fdatasync: bool,
+    /// `--validate`: the block size its blocks are sealed and checked in.
+    validate: Option<usize>,
 }
 
 impl FileIoEvents {
@@ -373,12 +395,24 @@ impl FileIoEvents {
             use std::os::fd::AsRawFd;
             return aio.submit(f.as_raw_fd(), write, r.offset, len);
         }
+        if let (Some(block), true) = (self.validate, write) {
+            validate::seal(
+                &mut self.buf.bytes_mut()[..len],
+                block,
+                r.offset,
+                &mut self.rng,
+            );
+        }
         let map = self.files.maps.as_ref().map(|m| &m[r.file]);
         match (map, write) {
             (Some(m), false) => m.read(r.offset, &mut self.buf.bytes_mut()[..len])?,
             (Some(m), true) => m.write(r.offset, &self.buf.bytes()[..len])?,
             (None, false) => f.read_exact_at(&mut self.buf.bytes_mut()[..len], r.offset)?,
             (None, true) => f.write_all_at(&self.buf.bytes()[..len], r.offset)?,
+        }
+        if let (Some(block), false) = (self.validate, write) {
+            validate::check(&self.buf.bytes()[..len], block, r.offset, r.file)
+                .map_err(|m| std::io::Error::new(std::io::ErrorKind::InvalidData, m))?;
         }
         Ok(())
     }
@@ -396,8 +430,16 @@ impl FileIoEvents {
     }
 }
 
+/// The code of fileio's own failures (an IO error, a block that fails --validate): the run
+/// ends with its message as it stands.
+pub const ERROR_CODE: &str = "fileio";
+
 fn io_error(what: &str, e: std::io::Error) -> DbError {
-    DbError::new(DbErrorKind::Other, "fileio", format!("{what}: {e}"))
+    // A block that failed --validate is said in its own words.
+    if e.kind() == std::io::ErrorKind::InvalidData {
+        return DbError::new(DbErrorKind::Other, ERROR_CODE, e.to_string());
+    }
+    DbError::new(DbErrorKind::Other, ERROR_CODE, format!("{what}: {e}"))
 }
 
 impl EventGen for FileIoEvents {
