@@ -33,16 +33,7 @@ fn echo(c: char, v: &str) -> String {
 
 /// Run as tpcc_load: `program` is argv[0] as typed (getopt's messages name it).
 pub fn main(program: &str, args: &[String]) -> u8 {
-    dbpress_core::options::table::install(crate::cli::options_table());
-    let code = match speak(program, args) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("{program}: {}", e.message());
-            FAILED
-        }
-    };
-    let _ = std::io::Write::flush(&mut dbpress_core::out::Stdout);
-    code
+    getopt::speak_as(program, args, speak, FAILED)
 }
 
 fn speak(program: &str, args: &[String]) -> Result<u8> {

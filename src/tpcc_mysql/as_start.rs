@@ -111,21 +111,7 @@ fn parameters(l: &Line) -> String {
 
 /// Run as tpcc_start: `program` is argv[0] as typed (getopt's messages name it).
 pub fn main(program: &str, args: &[String]) -> u8 {
-    dbpress_core::options::table::install(crate::cli::options_table());
-    let code = match speak(program, args) {
-        Ok(code) => code,
-        Err(e) => {
-            if !e.message().is_empty() {
-                eprintln!("{program}: {}", e.message());
-            }
-            match e {
-                dbpress_core::error::Error::Interrupted(_, code) => code,
-                _ => 1,
-            }
-        }
-    };
-    let _ = std::io::Write::flush(&mut dbpress_core::out::Stdout);
-    code
+    getopt::speak_as(program, args, speak, 1)
 }
 
 fn speak(program: &str, args: &[String]) -> Result<u8> {

@@ -70,6 +70,32 @@ pub fn read(
     Ok((flags, operands))
 }
 
+/// Run `speak` as tpcc-mysql's program `program` (argv[0] as typed): dbpress's option table
+/// installed for its long options, an error said in one line after the program's name with
+/// `failed` as the exit code (a signal's own), stdout flushed.
+pub fn speak_as(
+    program: &str,
+    args: &[String],
+    speak: fn(&str, &[String]) -> dbpress_core::error::Result<u8>,
+    failed: u8,
+) -> u8 {
+    dbpress_core::options::table::install(crate::cli::options_table());
+    let code = match speak(program, args) {
+        Ok(code) => code,
+        Err(e) => {
+            if !e.message().is_empty() {
+                eprintln!("{program}: {}", e.message());
+            }
+            match e {
+                dbpress_core::error::Error::Interrupted(_, code) => code,
+                _ => failed,
+            }
+        }
+    };
+    let _ = std::io::Write::flush(&mut dbpress_core::out::Stdout);
+    code
+}
+
 /// tpcc-mysql's line for the arguments that are not options (printed after the echoes).
 pub fn say_operands(operands: &[String]) {
     if !operands.is_empty() {

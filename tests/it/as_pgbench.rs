@@ -420,6 +420,18 @@ const TROUBLE: &[(&str, &str)] = &[
     ),
 ];
 
+/// The same exit code, stdout (numbers masked) and stderr as pgbench's for `what`.
+fn same_as_pgbench(ours: &Output, theirs: &Output, what: &str) {
+    assert_eq!(
+        ours.status.code(),
+        theirs.status.code(),
+        "{what}: {}",
+        stderr(ours)
+    );
+    assert_eq!(masked(&stdout(ours)), masked(&stdout(theirs)), "{what}");
+    assert_eq!(stderr(ours), stderr(theirs), "{what}");
+}
+
 #[test]
 fn issue_42_as_pgbench_an_aborted_client_ends_the_run_as_pgbenchs_does() {
     let Some(_pg) = pg_server("as-pgbench-aborts") else {
@@ -433,15 +445,7 @@ fn issue_42_as_pgbench_an_aborted_client_ends_the_run_as_pgbenchs_does() {
             let line = [&["-n", "-t", "2", "-M", mode, "-f", name][..], TARGET].concat();
             let theirs = run(&peer(), &dir, &line);
             let ours = run(&link, &dir, &line);
-            let what = format!("{name} -M {mode}");
-            assert_eq!(
-                ours.status.code(),
-                theirs.status.code(),
-                "{what}: {}",
-                stderr(&ours)
-            );
-            assert_eq!(masked(&stdout(&ours)), masked(&stdout(&theirs)), "{what}");
-            assert_eq!(stderr(&ours), stderr(&theirs), "{what}");
+            same_as_pgbench(&ours, &theirs, &format!("{name} -M {mode}"));
         }
     }
 }
@@ -731,15 +735,7 @@ fn issue_42_as_pgbench_tap_suite_cases_are_pgbenchs_text() {
                 .unwrap()
         };
         let (theirs, ours) = (go(&peer()), go(&link));
-        let what = format!("{name} -M {mode}");
-        assert_eq!(
-            ours.status.code(),
-            theirs.status.code(),
-            "{what}: {}",
-            stderr(&ours)
-        );
-        assert_eq!(masked(&stdout(&ours)), masked(&stdout(&theirs)), "{what}");
-        assert_eq!(stderr(&ours), stderr(&theirs), "{what}");
+        same_as_pgbench(&ours, &theirs, &format!("{name} -M {mode}"));
     }
 }
 

@@ -3,7 +3,7 @@
 //! lines and for loads into tpcc-mysql's tables (made by its create_table.sql), the same
 //! statements as the server counts them, the same rows per table.
 
-use crate::common::{peer_link, run_in, scratch, server, stderr, stdout, Server};
+use crate::common::{numbers_as_n, peer_link, run_in, scratch, server, stderr, stdout, Server};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -58,18 +58,7 @@ fn masked(text: &str, program: &Path) -> String {
             "option p with value '*****'",
         )
         .replace("[pass]: sbtest", "[pass]: *****");
-    let mut out = String::new();
-    let mut in_number = false;
-    for c in t.chars() {
-        let digit = c.is_ascii_digit();
-        if digit && !in_number {
-            out.push('N');
-        } else if !digit {
-            out.push(c);
-        }
-        in_number = digit;
-    }
-    out
+    numbers_as_n(&t)
 }
 
 #[test]

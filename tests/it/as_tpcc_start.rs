@@ -3,7 +3,9 @@
 //! lines, the same report around the numbers for a run on the same tables, and tpcc-mysql's
 //! statements per transaction as the server executes them.
 
-use crate::common::{bin, peer_link, run_in, scratch, server, stderr, stdout, Server, SOCKET};
+use crate::common::{
+    bin, numbers_as_n, peer_link, run_in, scratch, server, stderr, stdout, Server, SOCKET,
+};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -40,18 +42,7 @@ fn masked(text: &str, program: &Path) -> String {
         .replace("[NG] *", "[V]")
         .replace("[OK]", "[V]")
         .replace("-nan", "N");
-    let mut out = String::new();
-    let mut in_number = false;
-    for c in t.chars() {
-        let digit = c.is_ascii_digit() || (in_number && c == '.');
-        if digit && !in_number {
-            out.push('N');
-        } else if !digit {
-            out.push(c);
-        }
-        in_number = digit;
-    }
-    out
+    numbers_as_n(&t)
 }
 
 /// Refused lines: tpcc_start's banner and usage on stdout, glibc's line on stderr, exit 0.

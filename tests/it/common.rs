@@ -440,3 +440,20 @@ pub fn run_in(program: &std::path::Path, dir: &std::path::Path, args: &[&str]) -
         .output()
         .expect("runs")
 }
+
+/// `text` with every number (digits, and a decimal point inside them) as `N`: peers' texts
+/// compared around their figures.
+pub fn numbers_as_n(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_number = false;
+    for c in text.chars() {
+        let digit = c.is_ascii_digit() || (in_number && c == '.');
+        if digit && !in_number {
+            out.push('N');
+        } else if !digit {
+            out.push(c);
+        }
+        in_number = digit;
+    }
+    out
+}
