@@ -114,11 +114,6 @@ pub fn initialize(line: &Line) -> Result<u8> {
 }
 
 pub fn benchmark(line: &Line) -> Result<u8> {
-    if line.log && line.rate.is_some() {
-        return Err(failed(
-            "-l with -R is not available as pgbench yet (the log's schedule lag): run -l without -R",
-        ));
-    }
     let seed = seed(line);
     if line.random_seed.is_some() {
         eprintln!("pgbench: setting random seed to {seed}");

@@ -1,7 +1,8 @@
 //! pgbench's `-l` logs: one file per pgbench thread (`pgbench_log.PID`, `pgbench_log.PID.N`,
 //! or `--log-prefix`), a line per transaction — client, its transaction number, latency in µs
-//! (or `failed`, `serialization`, `deadlock`), script, the time written — kept at
-//! `--sampling-rate`, or with `--aggregate-interval` a line of sums per interval.
+//! (or `failed`, `serialization`, `deadlock`), script, the time written, under --rate the
+//! schedule lag — kept at `--sampling-rate`, or with `--aggregate-interval` a line of sums per
+//! interval.
 
 use super::options::Line;
 use dbpress_workload::script::expr::prng::{PgPrng, RunSeeds};
@@ -30,6 +31,12 @@ struct Interval {
     retries: u64,
     serialization: u64,
     deadlock: u64,
+    /// Under --rate: the schedule lags' sum, sum of squares, least and most (µs).
+    lag_sum: f64,
+    lag_sum2: f64,
+    lag_min: f64,
+    lag_max: f64,
+    lagged: u64,
 }
 
 pub struct TxnLog {
@@ -125,6 +132,9 @@ impl TxnLog {
             now / 1_000_000,
             now % 1_000_000
         );
+        if let Some(lag) = t.lag_ns {
+            let _ = write!(th.out, " {:.0}", lag as f64 / 1e3);
+        }
         if self.retries {
             let _ = write!(th.out, " {}", t.retries);
         }
@@ -141,6 +151,16 @@ impl TxnLog {
         if t.retries > 0 && retries {
             agg.retried += 1;
             agg.retries += u64::from(t.retries);
+        }
+        if let Some(lag) = t.lag_ns {
+            let us = lag as f64 / 1e3;
+            if agg.lagged == 0 || us < agg.lag_min {
+                agg.lag_min = us;
+            }
+            agg.lag_max = agg.lag_max.max(us);
+            agg.lagged += 1;
+            agg.lag_sum += us;
+            agg.lag_sum2 += us * us;
         }
         match t.failed {
             Some("40001") if detailed => agg.serialization += 1,
@@ -168,13 +188,17 @@ impl TxnLog {
             let a = std::mem::take(agg);
             let _ = writeln!(
                 th.out,
-                "{} {} {:.0} {:.0} {:.0} {:.0} 0 0 0 0 0 {} {} {} {}",
+                "{} {} {:.0} {:.0} {:.0} {:.0} {:.0} {:.0} {:.0} {:.0} 0 {} {} {} {}",
                 a.start_s,
                 a.count,
                 a.sum,
                 a.sum2,
                 a.min,
                 a.max,
+                a.lag_sum,
+                a.lag_sum2,
+                a.lag_min,
+                a.lag_max,
                 a.retried,
                 a.retries,
                 a.serialization,

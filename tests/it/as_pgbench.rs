@@ -605,6 +605,22 @@ fn issue_42_as_pgbench_logs_each_transaction_as_pgbench_does() {
             "-l",
             "--aggregate-interval=1",
         ],
+        // Under -R each line ends in its schedule lag (µs); the aggregate's lag fields fill.
+        &[
+            "-n", "-S", "-c", "2", "-j", "2", "-t", "40", "-R", "400", "-l",
+        ],
+        &[
+            "-n",
+            "-S",
+            "-c",
+            "1",
+            "-T",
+            "3",
+            "-R",
+            "300",
+            "-l",
+            "--aggregate-interval=1",
+        ],
     ] {
         let mut seen = Vec::new();
         for program in [peer(), link.clone()] {
@@ -634,6 +650,12 @@ fn issue_42_as_pgbench_logs_each_transaction_as_pgbench_does() {
                 assert!((2..=4).contains(&o.len()), "{name}: {o:?}");
                 assert!(fields(o).iter().all(|&n| n == 15), "{name}: {o:?}");
                 assert!(fields(t).iter().all(|&n| n == 15), "{name}: {t:?}");
+                if args.contains(&"-R") {
+                    // sum_lag, sum_lag_2, min_lag, max_lag: a paced second has lags.
+                    let lags = |l: &String| l.split(' ').nth(9).map(|v| v.parse::<f64>().unwrap());
+                    assert!(o.iter().any(|l| lags(l) > Some(0.0)), "{name}: {o:?}");
+                    assert!(t.iter().any(|l| lags(l) > Some(0.0)), "{name}: {t:?}");
+                }
             } else {
                 assert_eq!(fields(o), fields(t), "{args:?} {name}: fields per line");
                 assert_eq!(

@@ -314,4 +314,10 @@ impl EventSteps for Driven<'_> {
     fn stopping(&self) -> bool {
         self.over || self.shared.stop.load(Ordering::Relaxed)
     }
+
+    fn lag_ns(&self) -> Option<u64> {
+        self.schedule?;
+        let open = self.open.as_ref()?;
+        Some(open.started.saturating_sub(open.intended))
+    }
 }

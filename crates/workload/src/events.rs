@@ -89,6 +89,11 @@ pub trait EventSteps {
     fn stopping(&self) -> bool {
         false
     }
+    /// Under --rate, how late the open event started after its slot in the schedule (ns);
+    /// None in a closed loop.
+    fn lag_ns(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// An event that is exactly one statement whose one parameter is a key drawn from the run's

@@ -105,7 +105,10 @@ pub struct TxnNote {
     pub client: u32,
     pub transaction: u64,
     pub script: usize,
+    /// From its slot in the schedule under --rate (its lag included), else from its start.
     pub latency_ns: u64,
+    /// Under --rate: how late it started after its slot (pgbench's schedule lag).
+    pub lag_ns: Option<u64>,
     pub failed: Option<&'static str>,
     pub retries: u32,
 }

@@ -394,6 +394,8 @@ impl ScriptEvents {
     ) -> Ended {
         let no = choose(&mut self.choose, &self.ready, self.total_weight);
         let t0 = rules.on_txn.is_some().then(dbpress_measure::stats::now_ns);
+        // Under --rate pgbench counts a transaction's time from its slot in the schedule.
+        let lag_ns = steps.lag_ns();
         if rules.connect_each && !self.connect(rules, exec) {
             return Ended::Aborted;
         }
@@ -447,7 +449,9 @@ impl ScriptEvents {
                 client: self.client_id,
                 transaction: self.transactions,
                 script: no,
-                latency_ns: dbpress_measure::stats::now_ns().saturating_sub(t0),
+                latency_ns: dbpress_measure::stats::now_ns().saturating_sub(t0)
+                    + lag_ns.unwrap_or(0),
+                lag_ns,
                 failed: match ended {
                     Ended::Failed(code) => Some(code),
                     _ => None,
