@@ -411,8 +411,14 @@ impl FileIoEvents {
             (None, true) => f.write_all_at(&self.buf.bytes()[..len], r.offset)?,
         }
         if let (Some(block), false) = (self.validate, write) {
-            validate::check(&self.buf.bytes()[..len], block, r.offset, r.file)
-                .map_err(|m| std::io::Error::new(std::io::ErrorKind::InvalidData, m))?;
+            validate::check(
+                &self.buf.bytes()[..len],
+                block,
+                r.offset,
+                r.file,
+                files::name,
+            )
+            .map_err(|m| std::io::Error::new(std::io::ErrorKind::InvalidData, m))?;
         }
         Ok(())
     }

@@ -24,9 +24,16 @@ pub fn seal(buf: &mut [u8], block: usize, offset: u64, rng: &mut Rng) {
     }
 }
 
-/// Check the blocks of `buf` read from `offset` of file number `file`: Err is what to say
-/// (under sysbench's personality its three `FATAL:` lines, the first without its prefix).
-pub fn check(buf: &[u8], block: usize, offset: u64, file: usize) -> Result<(), String> {
+/// Check the blocks of `buf` read from `offset` of file number `file` (`name` names it): Err
+/// is what to say (under sysbench's personality its three `FATAL:` lines, the first without its
+/// prefix).
+pub fn check(
+    buf: &[u8],
+    block: usize,
+    offset: u64,
+    file: usize,
+    name: impl Fn(usize) -> String,
+) -> Result<(), String> {
     for (i, b) in buf.chunks_exact(block).enumerate() {
         let (data, trailer) = b.split_at(block - TRAILER);
         let at = offset + (i * block) as u64;
@@ -54,7 +61,7 @@ pub fn check(buf: &[u8], block: usize, offset: u64, file: usize) -> Result<(), S
         };
         return Err(format!(
             "--validate: the block at offset {at} of {} fails its check ({why}): the file was written without --validate, or changed under the test; prepare the files again with --validate",
-            super::files::name(file)
+            name(file)
         ));
     }
     Ok(())
@@ -67,12 +74,13 @@ mod tests {
     #[test]
     fn a_sealed_block_passes_and_a_moved_or_zeroed_one_does_not() {
         let mut buf = vec![0u8; 3 * 4096];
-        assert!(check(&buf, 4096, 0, 0)
+        let name = |n: usize| format!("test_file.{n}");
+        assert!(check(&buf, 4096, 0, 0, name)
             .unwrap_err()
             .contains("CRC-32 is 0x8131530 where 0x0 is stored"));
         seal(&mut buf, 4096, 8192, &mut Rng::new(1, 2));
-        assert_eq!(check(&buf, 4096, 8192, 0), Ok(()));
-        let e = check(&buf[4096..], 4096, 0, 1).unwrap_err();
+        assert_eq!(check(&buf, 4096, 8192, 0, name), Ok(()));
+        let e = check(&buf[4096..], 4096, 0, 1, name).unwrap_err();
         assert!(e.contains("block at offset 0 of test_file.1"), "{e}");
         assert!(e.contains("belongs at offset 12288"), "{e}");
     }
