@@ -85,6 +85,7 @@ pub fn assemble(
         server_status: output.server_status,
         tpcc: None,
         machine_test: None,
+        no_database: w.opened_database() == Some(false),
     };
     // Each workload's figures in their own place of the result.
     match w.figures(&result) {

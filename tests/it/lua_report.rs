@@ -268,14 +268,14 @@ end
         "Threads started!",
         "[ 1s ] thds: 1 tps: ",
         "thread_done\t0\n",
-        "SQL statistics:",
+        "General statistics:",
     ] {
         let at = text[from..].find(needle);
         from += at.unwrap_or_else(|| panic!("no {needle:?} after byte {from} in:\n{text}"));
     }
     let at = |needle: &str| text.find(needle).unwrap();
     assert!(
-        at("[ 1s ]") < at("[ 2s ]") && at("[ 2s ]") < at("SQL statistics:"),
+        at("[ 1s ]") < at("[ 2s ]") && at("[ 2s ]") < at("General statistics:"),
         "{text}"
     );
     // report_default's line: sysbench's, `err/s` without its colon.

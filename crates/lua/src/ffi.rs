@@ -117,6 +117,15 @@ pub extern "C" fn rand_str(ctx: *mut Ctx, fmt: *const c_char, n: u32, out: *mut 
     })
 }
 
+/// Some script state asked for a driver (`sysbench.sql.driver()`): the run used the
+/// database, and its report has sysbench's SQL statistics.
+pub static DRIVER_ASKED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `sysbench.sql.driver()`.
+pub extern "C" fn driver_asked(_ctx: *mut Ctx) {
+    DRIVER_ASKED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 pub extern "C" fn connect(ctx: *mut Ctx) -> i32 {
     guarded(ctx, 1, |c| match c.host().and_then(|h| h.connect()) {
         Ok(()) => 0,
@@ -394,6 +403,10 @@ pub fn addresses() -> Vec<(&'static str, usize)> {
         (
             "rand_str",
             rand_str as extern "C" fn(*mut Ctx, *const c_char, u32, *mut c_char) as usize,
+        ),
+        (
+            "driver_asked",
+            driver_asked as extern "C" fn(*mut Ctx) as usize,
         ),
         (
             "connect",

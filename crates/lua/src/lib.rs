@@ -26,6 +26,11 @@ pub mod reporter;
 pub mod state;
 
 pub use cmdline::{Declared, Opt};
+
+/// Whether any script state of this process asked for a driver (`sysbench.sql.driver()`).
+pub fn driver_asked() -> bool {
+    ffi::DRIVER_ASKED.load(std::sync::atomic::Ordering::Relaxed)
+}
 pub use host::Host;
 pub use reporter::{Hook, Reports, Stat};
 pub use state::{Script, ScriptError, State};

@@ -96,6 +96,10 @@ pub struct RunResult {
     /// A test of the machine (sysbench's `cpu`) rather than of a database.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine_test: Option<machine::MachineTest>,
+    /// The run used no database (a sysbench script that never asked for a driver): its report
+    /// has no SQL statistics, as sysbench's has none.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_database: bool,
 }
 
 impl RunResult {

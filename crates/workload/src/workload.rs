@@ -51,6 +51,13 @@ pub trait CheckpointReport {
 }
 
 pub trait Workload: Send + Sync {
+    /// Whether the workload used the database at all, where that is up to it (a sysbench script
+    /// asks for a driver or not); None for a workload that always does. sysbench reports SQL
+    /// statistics only for a script that asked.
+    fn opened_database(&self) -> Option<bool> {
+        None
+    }
+
     fn name(&self) -> &'static str;
     /// Names of the statement kinds this workload reports on, indexed by `Exec::run`'s `kind`.
     fn statement_kinds(&self) -> &'static [&'static str];

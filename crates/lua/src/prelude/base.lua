@@ -59,6 +59,7 @@ for name, sig in pairs({
   rand_uint64 = "uint64_t (*)(dbp_ctx *)",
   rand_double = "double (*)(dbp_ctx *)",
   rand_str = "void (*)(dbp_ctx *, const char *, uint32_t, char *)",
+  driver_asked = "void (*)(dbp_ctx *)",
   connect = "int32_t (*)(dbp_ctx *)",
   prepare = "dbp_stmt *(*)(dbp_ctx *, const char *, uint32_t)",
   bind = "int32_t (*)(dbp_ctx *, dbp_stmt *, dbp_bind **, uint32_t)",

@@ -360,6 +360,7 @@ sysbench.sql = setmetatable({
       error(string.format("failed to initialize the DB driver: dbpress runs this script on '%s', not '%s'",
         info.driver, tostring(name)), 2)
     end
+    C.driver_asked(ctx)
     return setmetatable({}, driver)
   end,
 }, unsupported("sysbench.sql"))

@@ -92,6 +92,7 @@ pub(crate) fn fixture() -> RunResult {
         server_status: None,
         tpcc: None,
         machine_test: None,
+        no_database: false,
     }
 }
 

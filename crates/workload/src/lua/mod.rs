@@ -173,6 +173,10 @@ impl Workload for LuaWorkload {
         self.name
     }
 
+    fn opened_database(&self) -> Option<bool> {
+        Some(dbpress_lua::driver_asked())
+    }
+
     fn statement_kinds(&self) -> &'static [&'static str] {
         // Asked before the workers prepare (to size their cells) and after the run (to name
         // them): always KIND_CAP long, the names as interned so far.
