@@ -3,7 +3,10 @@
 //! returned, `\shell`/`\setshell` run through `sh -c`, and `\sleep`. SQL goes wherever a
 //! [`SqlTarget`] sends it: the measured executor in a run, a bare session for prepare.
 
+mod debug;
 mod shell;
+
+pub use debug::Debug;
 
 use super::expr::{self, eval::truth, prng::PgPrng, Value};
 use super::parse::{Command, Script, Sleep};
@@ -57,50 +60,6 @@ pub struct Ready {
     pub script: Script,
     /// Per command: (statement kind, slot) for SQL commands.
     pub sql: Vec<Option<(u8, Slot)>>,
-}
-
-/// pgbench's `-d`: the lines a client says on stderr as it works (which script, each
-/// meta-command, each statement sent, prepared and received).
-pub struct Debug {
-    pub client: u32,
-    /// Per script, pgbench's number of its first SQL command's prepared statement (`P_n`
-    /// counts the SQL commands of all scripts in order).
-    pub first_statement: Vec<usize>,
-}
-
-impl Debug {
-    pub fn new(client: u32, scripts: &[Script]) -> Debug {
-        let mut first_statement = Vec::with_capacity(scripts.len());
-        let mut n = 0;
-        for s in scripts {
-            first_statement.push(n);
-            n += s.sql().count();
-        }
-        Debug {
-            client,
-            first_statement,
-        }
-    }
-
-    fn say(&self, what: &str) {
-        eprintln!("pgbench: client {} {what}", self.client);
-    }
-
-    /// A meta-command's line: its name and words, as pgbench keeps them.
-    fn meta(&self, c: &Command, shown: Option<&String>) {
-        let words = match c {
-            Command::Set(name, _) => format!("\\set {name}"),
-            Command::If { .. } => "\\if".into(),
-            Command::Elif { .. } => "\\elif".into(),
-            Command::Else { .. } => "\\else".into(),
-            Command::EndIf => "\\endif".into(),
-            Command::Sql(_) => return,
-            _ => shown.map_or_else(String::new, |s| {
-                s.split_whitespace().collect::<Vec<_>>().join(" ")
-            }),
-        };
-        self.say(&format!("executing {words}"));
-    }
 }
 
 pub struct Client {
