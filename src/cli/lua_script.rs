@@ -112,6 +112,16 @@ pub fn read(
     let argv = std::iter::once(program_name())
         .chain(args.iter().cloned())
         .collect();
+    // sysbench says its first line before it loads the script: the script's top level prints
+    // after it (at --verbosity=0, neither).
+    if dbpress_core::personality::is_sysbench() {
+        if let Ok(v) = opts.int(dbpress_config::keys::VERBOSITY) {
+            dbpress_core::verbosity::set(v as u8);
+        }
+        if dbpress_core::verbosity::notices() {
+            dbpress_core::out!("{}", dbpress_core::personality::first_line_block());
+        }
+    }
     let mut main = MainScript::load_with_argv(&path, target.source, command, argv)?;
     if let Some(bare) = named.as_deref().filter(|n| is_bare_name(n) && *n != path) {
         main = main.named_as(bare);
@@ -191,6 +201,11 @@ fn reread(args: &[String], main: &MainScript) -> Result<(Table, OptionValues)> {
         Scanned::Options(o, _, _) => o,
         _ => unreachable!("the first reading found no --help or --version"),
     };
+    // sysbench applies --verbosity before it reads the script's options: a refusal below is
+    // said at that verbosity (at 0, without its first line).
+    if let Ok(v) = opts.int(dbpress_config::keys::VERBOSITY) {
+        dbpress_core::verbosity::set(v as u8);
+    }
     // A declared flag takes a flag's value, as under sysbench (`--flag=5` is refused).
     for name in flags {
         let value = opts.get(name);
@@ -200,8 +215,9 @@ fn reread(args: &[String], main: &MainScript) -> Result<(Table, OptionValues)> {
                 .find(|a| named(a, name))
                 .cloned()
                 .unwrap_or_else(|| format!("--{name}={value}"));
-            return Err(failed(format!(
-                "invalid option: {arg}: --{name} takes on, off, true, false, 1 or 0"
+            return Err(failed(dbpress_core::personality::words(
+                || format!("invalid option: {arg}"),
+                || format!("invalid option: {arg}: --{name} takes on, off, true, false, 1 or 0"),
             )));
         }
     }

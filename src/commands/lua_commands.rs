@@ -55,7 +55,7 @@ pub fn run(call: &Call<'_>, main: MainScript, command: &str, measure: Measure<'_
     };
     if first_line && verbosity::notices() {
         let mut out = dbpress_core::out::Stdout;
-        let _ = writeln!(out, "{}\n", dbpress_core::personality::first_line());
+        let _ = write!(out, "{}", dbpress_core::personality::first_line_block());
         let _ = out.flush();
     }
     let line = CommandLine {

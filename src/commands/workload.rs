@@ -158,7 +158,7 @@ fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8>
         OutputFormat::Text => &mut stdout,
         _ => &mut stderr,
     };
-    let _ = writeln!(out, "{}\n", dbpress_core::personality::first_line());
+    let _ = write!(out, "{}", dbpress_core::personality::first_line_block());
     match cfg.command {
         Command::Prepare => {
             // As sysbench (#42), no line of dbpress's after its own.

@@ -148,7 +148,7 @@ pub fn run(
         OutputFormat::Text => &mut stdout,
         _ => &mut stderr,
     };
-    let _ = writeln!(out, "{}\n", dbpress_core::personality::first_line());
+    let _ = write!(out, "{}", dbpress_core::personality::first_line_block());
     let mut next = Some(Level::new(&first, levels[0], build, adjust)?);
     preflight(next.as_ref().expect("the first level"))?;
     let mut sweep = Sweep::new(&first, args, levels);

@@ -115,6 +115,16 @@ pub fn first_line() -> String {
     current().first_line()
 }
 
+/// The first line and its blank line, to be printed where a command's text begins; as
+/// sysbench, said once per process (it says it before it loads a script, whose top level may
+/// print before the command does), so empty when said already.
+pub fn first_line_block() -> String {
+    if is_sysbench() && first_line_said() {
+        return String::new();
+    }
+    format!("{}\n\n", first_line())
+}
+
 /// Whether the first line was printed already.
 pub fn first_line_said() -> bool {
     FIRST_LINE_SAID.load(Ordering::Relaxed)

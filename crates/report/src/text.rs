@@ -134,8 +134,14 @@ pub fn summary(r: &RunResult, with_histogram: bool) -> String {
             o.push_str(&machine_section(m, s));
             general_block(&mut o, s, r.summary.total_time_s, r.run.percentile);
         }
-        // A script that used no database: sysbench's general statistics alone.
-        None if r.no_database => general_block(&mut o, s, r.summary.total_time_s, r.run.percentile),
+        // A script that used no database: sysbench's general statistics alone, after the
+        // blank line that ends its histogram, or a blank line of its own.
+        None if r.no_database => {
+            if !with_histogram {
+                o.push('\n');
+            }
+            general_block(&mut o, s, r.summary.total_time_s, r.run.percentile)
+        }
         None => sysbench_block(
             &mut o,
             s,
