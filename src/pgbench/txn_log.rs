@@ -18,25 +18,40 @@ struct ThreadLog {
     agg: Option<Interval>,
 }
 
-/// An aggregated interval's figures (µs).
+/// Count, sum, sum of squares, least and most of some times (µs), as pgbench sums them.
 #[derive(Default)]
-struct Interval {
-    start_s: u64,
+struct Sums {
     count: u64,
     sum: f64,
     sum2: f64,
     min: f64,
     max: f64,
+}
+
+impl Sums {
+    fn add(&mut self, us: f64) {
+        if self.count == 0 || us < self.min {
+            self.min = us;
+        }
+        self.max = self.max.max(us);
+        self.count += 1;
+        self.sum += us;
+        self.sum2 += us * us;
+    }
+}
+
+/// An aggregated interval's figures.
+#[derive(Default)]
+struct Interval {
+    start_s: u64,
+    /// The transactions that did not fail.
+    latency: Sums,
+    /// Under --rate: the schedule lags.
+    lag: Sums,
     retried: u64,
     retries: u64,
     serialization: u64,
     deadlock: u64,
-    /// Under --rate: the schedule lags' sum, sum of squares, least and most (µs).
-    lag_sum: f64,
-    lag_sum2: f64,
-    lag_min: f64,
-    lag_max: f64,
-    lagged: u64,
 }
 
 pub struct TxnLog {
@@ -153,29 +168,13 @@ impl TxnLog {
             agg.retries += u64::from(t.retries);
         }
         if let Some(lag) = t.lag_ns {
-            let us = lag as f64 / 1e3;
-            if agg.lagged == 0 || us < agg.lag_min {
-                agg.lag_min = us;
-            }
-            agg.lag_max = agg.lag_max.max(us);
-            agg.lagged += 1;
-            agg.lag_sum += us;
-            agg.lag_sum2 += us * us;
+            agg.lag.add(lag as f64 / 1e3);
         }
         match t.failed {
             Some("40001") if detailed => agg.serialization += 1,
             Some(_) if detailed => agg.deadlock += 1,
             Some(_) => {}
-            None => {
-                let us = t.latency_ns as f64 / 1e3;
-                if agg.count == 0 || us < agg.min {
-                    agg.min = us;
-                }
-                agg.max = agg.max.max(us);
-                agg.count += 1;
-                agg.sum += us;
-                agg.sum2 += us * us;
-            }
+            None => agg.latency.add(t.latency_ns as f64 / 1e3),
         }
     }
 
@@ -190,15 +189,15 @@ impl TxnLog {
                 th.out,
                 "{} {} {:.0} {:.0} {:.0} {:.0} {:.0} {:.0} {:.0} {:.0} 0 {} {} {} {}",
                 a.start_s,
-                a.count,
-                a.sum,
-                a.sum2,
-                a.min,
-                a.max,
-                a.lag_sum,
-                a.lag_sum2,
-                a.lag_min,
-                a.lag_max,
+                a.latency.count,
+                a.latency.sum,
+                a.latency.sum2,
+                a.latency.min,
+                a.latency.max,
+                a.lag.sum,
+                a.lag.sum2,
+                a.lag.min,
+                a.lag.max,
                 a.retried,
                 a.retries,
                 a.serialization,

@@ -37,18 +37,11 @@ pub fn main(program: &str, args: &[String]) -> u8 {
 }
 
 fn speak(program: &str, args: &[String]) -> Result<u8> {
-    dbpress_core::out!("{BANNER}");
-    let (extras, args) = getopt::extras(args);
-    let (flags, operands) = match getopt::read(program, &args, FLAGS, echo) {
-        Ok(x) => x,
-        Err(message) => {
-            dbpress_core::out!("{USAGE}");
-            let _ = std::io::Write::flush(&mut dbpress_core::out::Stdout);
-            eprintln!("{message}");
-            return Ok(0);
-        }
+    let Some((extras, _, flags)) =
+        getopt::banner_and_line(program, args, BANNER, USAGE, FLAGS, echo)
+    else {
+        return Ok(0);
     };
-    getopt::say_operands(&operands);
     dbpress_core::out!("{}", parameters(&flags));
     let Some(db) = get(&flags, 'd') else {
         // tpcc_load reads an uninitialised buffer here; dbpress names what is missing.

@@ -115,21 +115,12 @@ pub fn main(program: &str, args: &[String]) -> u8 {
 }
 
 fn speak(program: &str, args: &[String]) -> Result<u8> {
-    dbpress_core::out!("{BANNER}");
-    // dbpress's own long options (`--output=r.json`, `--store`, `--tag=k=v`) are taken out
-    // first: tpcc_start has no long options, so none of its lines means anything else.
-    let (extras, args) = getopt::extras(args);
-    let args = &args[..];
-    let (flags, operands) = match getopt::read(program, args, FLAGS, echo) {
-        Ok(x) => x,
-        Err(message) => {
-            dbpress_core::out!("{USAGE}");
-            let _ = std::io::Write::flush(&mut dbpress_core::out::Stdout);
-            eprintln!("{message}");
-            return Ok(0);
-        }
+    let Some((extras, args, flags)) =
+        getopt::banner_and_line(program, args, BANNER, USAGE, FLAGS, echo)
+    else {
+        return Ok(0);
     };
-    getopt::say_operands(&operands);
+    let args = &args[..];
     let l = line(flags);
     dbpress_core::out!("{}", parameters(&l));
     if l.get('m').is_some() {

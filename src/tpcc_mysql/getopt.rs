@@ -25,8 +25,11 @@ pub fn atoi(s: &str) -> i64 {
     }
 }
 
+/// Options read, in order: each letter and its value.
+pub type Flags = Vec<(char, String)>;
+
 /// The flags read, in order, and the arguments that are not flags.
-pub type Read = (Vec<(char, String)>, Vec<String>);
+pub type Read = (Flags, Vec<String>);
 
 /// glibc's getopt over `args` for the letters in `takes_value` (each takes a value) (short options, permuted operands, `--` ending them), echoing
 /// each option as it is read; Err: its message, after which tpcc_start prints its usage.
@@ -94,6 +97,34 @@ pub fn speak_as(
     };
     let _ = std::io::Write::flush(&mut dbpress_core::out::Stdout);
     code
+}
+
+/// The start every tpcc-mysql program shares: its `banner`, then its line read (dbpress's long
+/// options taken out first, each option echoed, the operands listed): dbpress's options, the
+/// program's own arguments, and its options read. None when getopt refused them: `usage` and
+/// glibc's line are said, and the program ends with 0, as tpcc-mysql's do.
+pub fn banner_and_line(
+    program: &str,
+    args: &[String],
+    banner: &str,
+    usage: &str,
+    takes_value: &str,
+    echo: fn(char, &str) -> String,
+) -> Option<(Vec<String>, Vec<String>, Flags)> {
+    dbpress_core::out!("{banner}");
+    let (extras, args) = extras(args);
+    match read(program, &args, takes_value, echo) {
+        Ok((flags, operands)) => {
+            say_operands(&operands);
+            Some((extras, args, flags))
+        }
+        Err(message) => {
+            dbpress_core::out!("{usage}");
+            let _ = std::io::Write::flush(&mut dbpress_core::out::Stdout);
+            eprintln!("{message}");
+            None
+        }
+    }
 }
 
 /// tpcc-mysql's line for the arguments that are not options (printed after the echoes).

@@ -289,7 +289,8 @@ impl Loader<'_, '_> {
         self.batch.clear();
         row(&mut self.rows, &mut self.batch);
         let skip = INSERTS[s].1;
-        let params: Vec<Value<'_>> = self
+        // A row's values stay on the stack (at most CUSTOMER's 21).
+        let params: smallvec::SmallVec<[Value<'_>; 21]> = self
             .batch
             .values()
             .enumerate()
