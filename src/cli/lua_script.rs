@@ -272,9 +272,11 @@ fn target(
         Some("-") => Ok(Some(stdin(read_stdin()?))),
         None if reserved.is_some() && stdin_is_given() => {
             let source = read_stdin()?;
-            // Nothing piped in and nothing else given: the general help, as with no arguments
-            // at all. With options, an empty script, run (and nothing done) as under sysbench.
-            Ok((!source.is_empty() || !no_args).then(|| stdin(source)))
+            // Nothing piped in and nothing else given: dbpress's general help, as with no
+            // arguments at all. With options, or as sysbench, an empty script, run (and nothing
+            // done) as under sysbench.
+            let sysbench = dbpress_core::personality::is_sysbench();
+            Ok((!source.is_empty() || !no_args || sysbench).then(|| stdin(source)))
         }
         None => Ok(None),
         Some(name) if name.ends_with(".lua") => Ok(super::stock_lua::lua_note(name, force)
@@ -304,9 +306,15 @@ fn target(
     }
 }
 
-/// Whether a script is piped or redirected in (not a terminal, nor /dev/null).
+/// Whether a script is piped or redirected in (not a terminal, nor /dev/null). As sysbench,
+/// any stdin but a terminal: sysbench reads a script from /dev/null too (bash gives an empty
+/// here-document as /dev/null).
 fn stdin_is_given() -> bool {
+    use std::io::IsTerminal;
     use std::os::unix::fs::FileTypeExt;
+    if dbpress_core::personality::is_sysbench() {
+        return !std::io::stdin().is_terminal();
+    }
     std::fs::metadata("/dev/stdin")
         .is_ok_and(|m| m.file_type().is_fifo() || m.file_type().is_file())
 }

@@ -66,8 +66,21 @@ pub fn main(call: &Call<'_>) -> Result<u8> {
         };
         return sweep::run(&workload, opts, &levels, args, &build, &|_| {});
     }
-    let mut cfg = RunConfig::from_options(&workload, command, opts)?;
-    let w = dbpress_workload::registry::build(&workload, opts, cfg.shape.threads, cfg.keys.seed)?;
+    // As sysbench, an unknown --db-driver fails only where a script asks for its driver.
+    let unknown_driver = run::unknown_driver::named(opts);
+    let driverless = unknown_driver
+        .as_ref()
+        .map(|_| run::unknown_driver::without(opts));
+    let read = driverless.as_ref().unwrap_or(opts);
+    let mut cfg = RunConfig::from_options(&workload, command, read)?;
+    let w = dbpress_workload::registry::build(&workload, read, cfg.shape.threads, cfg.keys.seed)?;
+    if let Some(name) = unknown_driver.filter(|_| w.needs_database()) {
+        let mut out = dbpress_core::out::Stdout;
+        let refusal = run::unknown_driver::refusal(&mut out, &cfg, w.as_ref(), &name);
+        // Elsewhere dbpress's own line, with the fix.
+        let own = || dbpress_config::resolve_driver(opts).err();
+        return Err(refusal.or_else(own).unwrap_or_else(|| error::failed(name)));
+    }
     if command == Command::Run {
         w.runnable()?;
     }
@@ -138,6 +151,13 @@ fn workload_help(call: &Call<'_>, name: &str) -> Result<u8> {
     if !given.ends_with(".lua") {
         main = main.named_as(given);
     }
+    // A stock script's help asks for no driver: sysbench gives it whatever --db-driver says.
+    let driverless =
+        run::unknown_driver::named(call.opts).map(|_| run::unknown_driver::without(call.opts));
+    let call = &Call {
+        opts: driverless.as_ref().unwrap_or(call.opts),
+        ..*call
+    };
     super::lua_commands::run(call, main, "help", &|cfg, w| run_command(cfg, w, call.argv))
 }
 

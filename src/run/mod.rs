@@ -8,6 +8,7 @@
 mod assemble;
 mod finish;
 mod header;
+pub mod unknown_driver;
 
 pub use assemble::Measured;
 pub use finish::{

@@ -287,6 +287,50 @@ fn issue_42_compat_sysbench_is_the_link_and_version_and_exit_codes_are_sysbenchs
 }
 
 #[test]
+fn issue_42_as_sysbench_an_unknown_driver_fails_where_the_script_asks_for_it() {
+    if !have_sysbench() {
+        return;
+    }
+    let dir = scratch("dropin-sysbench-driver");
+    let link = sysbench_link(&dir);
+    // sysbench's drivers.t: the stock script's command fails in its own function; its help
+    // asks for no driver.
+    let script = "/usr/share/sysbench/oltp_read_write.lua";
+    for command in ["cleanup", "prepare", "run", "help"] {
+        exactly_as_sysbench(&dir, &link, &["--db-driver=nonexisting", script, command]);
+    }
+    // A test of the machine never asks for one, and runs.
+    let cpu = in_dir(
+        link.to_str().unwrap(),
+        &dir,
+        &["--db-driver=nonexisting", "cpu", "run", "--time=1"],
+        None,
+    );
+    assert_eq!(cpu.status.code(), Some(0), "{}", stdout(&cpu));
+    assert!(stdout(&cpu).contains("events per second:"));
+    // cmdline.t: a malformed options table, in sysbench's words and place; a script on an
+    // empty stdin (bash's empty here-document is /dev/null) declares nothing, so any option
+    // is its own.
+    std::fs::write(
+        dir.join("rows.lua"),
+        "sysbench.cmdline.options = {\n  {},\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("desc.lua"),
+        "sysbench.cmdline.options = { a = {1, 2} }\n",
+    )
+    .unwrap();
+    for args in [
+        &["rows.lua", "help"][..],
+        &["desc.lua", "help"][..],
+        &["--unknown"][..],
+    ] {
+        exactly_as_sysbench(&dir, &link, args);
+    }
+}
+
+#[test]
 fn issue_42_install_links_makes_each_peers_link_once_and_keeps_other_files() {
     let dir = scratch("dropin-install-links");
     let o = in_dir(bin(), &dir, &["install-links", "."], None);

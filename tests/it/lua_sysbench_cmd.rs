@@ -80,31 +80,17 @@ fn sysbench_said(o: &Output) -> Said {
         let blank = lines.get(1).is_some_and(|l| l.is_empty());
         lines.drain(..if blank { 2 } else { 1 });
     }
-    // Where an error was raised in sysbench's own Lua (sysbench.cmdline.lua), which dbpress has
-    // not: the words are compared.
-    let own = |e: &str| -> String {
-        match e.find("[string \"sysbench.cmdline.lua\"]:") {
-            Some(at) => {
-                let rest = &e[at..];
-                let after = rest.find("]:").unwrap() + 2;
-                let tail = &rest[after..];
-                let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
-                format!("{}{}", &e[..at], tail[digits..].trim_start_matches(": "))
-            }
-            None => e.to_string(),
-        }
-    };
     let mut errors: Vec<String> = lines
         .iter()
         .filter_map(|l| l.strip_prefix("FATAL: "))
-        .map(own)
+        .map(str::to_string)
         .collect();
     lines.retain(|l| !l.starts_with("FATAL: "));
     errors.extend(
         String::from_utf8_lossy(&o.stderr)
             .lines()
             .filter(|l| !l.starts_with("WARNING: "))
-            .map(own),
+            .map(str::to_string),
     );
     let mut started = false;
     Said {

@@ -309,6 +309,11 @@ impl Engine {
         }
     }
 
+    /// The engine `--db-driver` names (any case), if any.
+    pub fn named(s: &str) -> Option<Engine> {
+        Engine::parse(&s.to_ascii_lowercase())
+    }
+
     fn parse(s: &str) -> Option<Engine> {
         match s {
             "mysql" | "mariadb" => Some(Engine::Mysql),

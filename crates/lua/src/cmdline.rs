@@ -28,8 +28,23 @@ pub struct Declared {
     pub default: Option<String>,
 }
 
-/// The message sysbench gives for a row that is not `{desc, default, ...}`.
-pub const WRONG_STRUCTURE: &str = "wrong table structure in sysbench.cmdline.options";
+/// The message sysbench gives for a row that is not `{desc, default, ...}`, with the place in
+/// its own `sysbench.cmdline.lua` it is raised from (scripts' error greps see that place).
+pub const WRONG_STRUCTURE: &str =
+    "[string \"sysbench.cmdline.lua\"]:132: wrong table structure in sysbench.cmdline.options";
+
+/// sysbench's message for a description that is not a string: its FFI refuses to pass the
+/// value as a C string, at that line of its `sysbench.cmdline.lua`.
+fn not_a_c_string(value: &LuaValue) -> mlua::Error {
+    mlua::Error::runtime(format!(
+        "[string \"sysbench.cmdline.lua\"]:138: cannot convert '{}' to 'const char *'",
+        // LuaJIT knows one number type.
+        match value.type_name() {
+            "integer" => "number",
+            other => other,
+        }
+    ))
+}
 
 /// The options the script's top level declared; None when it declares none (legacy mode:
 /// unknown options are then taken as strings).
@@ -45,7 +60,7 @@ pub(crate) fn declared(lua: &Lua) -> mlua::Result<Option<Vec<Declared>>> {
         let desc = match row.raw_get::<LuaValue>(1)? {
             LuaValue::String(s) => s.to_string_lossy(),
             LuaValue::Nil => String::new(),
-            _ => return Err(mlua::Error::runtime(WRONG_STRUCTURE)),
+            other => return Err(not_a_c_string(&other)),
         };
         let default: LuaValue = row.raw_get(2)?;
         let explicit: Option<i64> = row.raw_get::<Option<f64>>(3)?.map(|t| t as i64);
@@ -319,6 +334,22 @@ mod tests {
         );
         script.opts.clear();
         let e = State::main(&script).unwrap().declared().unwrap_err();
-        assert_eq!(e.message, WRONG_STRUCTURE);
+        assert_eq!(e.to_string(), WRONG_STRUCTURE);
+    }
+
+    #[test]
+    fn issue_42_a_description_that_is_no_string_is_sysbenchs_ffi_message() {
+        let mut script = Script::from_source(
+            "t.lua",
+            b"sysbench.cmdline.options = { a = {1, 2} }".to_vec().into(),
+            "",
+            &OptionValues::new(Table::general()),
+        );
+        script.opts.clear();
+        let e = State::main(&script).unwrap().declared().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "[string \"sysbench.cmdline.lua\"]:138: cannot convert 'number' to 'const char *'"
+        );
     }
 }

@@ -61,6 +61,11 @@ impl OptionValues {
         self.values.insert(name, value.into());
     }
 
+    /// As if `name` had not been given (its default again).
+    pub fn unset(&mut self, name: &str) {
+        self.values.remove(name);
+    }
+
     /// Every option given explicitly, secrets included (callers decide what to show).
     pub fn explicit(&self) -> impl Iterator<Item = (&'static str, &str)> {
         self.values.iter().map(|(k, v)| (*k, v.as_str()))

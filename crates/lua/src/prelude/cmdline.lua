@@ -49,7 +49,8 @@ function cmdline.read_cmdline_options()
   if options == nil then return true end
   for name, row in pairs(options) do
     if type(name) ~= "string" or type(row) ~= "table" then
-      error("wrong table structure in sysbench.cmdline.options", 2)
+      -- The place sysbench's own sysbench.cmdline.lua raises it from, as it names it.
+      error('[string "sysbench.cmdline.lua"]:132: wrong table structure in sysbench.cmdline.options', 0)
     end
   end
   return true
