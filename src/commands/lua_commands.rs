@@ -72,5 +72,29 @@ pub fn run(call: &Call<'_>, main: MainScript, command: &str, measure: Measure<'_
             None => measure(&cfg, build(&cfg)?.as_ref()),
         },
     };
-    commands::run(main, command, &line, &ctx)
+    let default_file = new_default_sqlite_file(&cfg);
+    let ran = commands::run(main, command, &line, &ctx);
+    if let Some(path) = default_file.filter(|_| !dbpress_workload::lua::driver_asked()) {
+        remove_database_file(&path);
+    }
+    ran
+}
+
+/// The file of the zero-setup SQLite target when it is not there yet: made by the session
+/// that reads the target's facts before a run, though a script may never ask for a driver.
+fn new_default_sqlite_file(cfg: &RunConfig) -> Option<std::path::PathBuf> {
+    match &cfg.connection.target {
+        dbpress_config::Target::Sqlite(t) if t.implicit && !t.path.exists() => Some(t.path.clone()),
+        _ => None,
+    }
+}
+
+/// A database file this run made and nothing used (with its WAL and shared-memory files): as
+/// under sysbench, a script that asks for no driver leaves no file behind.
+fn remove_database_file(path: &std::path::Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let _ = std::fs::remove_file(name);
+    }
 }

@@ -541,6 +541,39 @@ fn issue_41_a_parallel_command_runs_on_postgresql_too() {
 }
 
 #[test]
+fn issue_42_a_script_that_asks_for_no_driver_leaves_no_database_file() {
+    let dir = scratch("lua-no-driver-file");
+    write(&dir, "quiet.lua", "function event() end\n");
+    write(
+        &dir,
+        "asks.lua",
+        "function thread_init() c = sysbench.sql.driver():connect() end\n\
+         function event() c:query('SELECT 1') end\n",
+    );
+    let file = dir.join("dbpress.sqlite");
+    let _ = std::fs::remove_file(&file);
+    // As under sysbench, which opens no database for it: the default target's file, made by
+    // the session that reads its facts, goes again.
+    for args in [
+        &["quiet.lua", "--events=3", "run"][..],
+        &["quiet.lua", "--events=3", "--threads=1,2", "run"][..],
+    ] {
+        let o = in_dir(crate::common::bin(), &dir, args, None);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(!file.exists(), "{args:?} left {}", file.display());
+    }
+    let o = in_dir(
+        crate::common::bin(),
+        &dir,
+        &["asks.lua", "--events=3", "run"],
+        None,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("SQL statistics:"));
+    assert!(file.exists(), "the script's own database is kept");
+}
+
+#[test]
 fn issue_41_init_and_done_run_in_the_main_state_around_a_run_and_a_script_may_replace_run() {
     let dir = scratch("lua-cmdline-init");
     write(

@@ -15,6 +15,7 @@ use dbpress_core::error::{failed, Result};
 use dbpress_core::options::OptionValues;
 use dbpress_core::rand::{DistParams, Distribution, Rng};
 use dbpress_driver::{Connection, DbError, DbErrorKind, DbResult, Dialect, SqlFamily};
+pub use dbpress_lua::driver_asked;
 use dbpress_lua::{Script, ScriptError, State};
 pub use hosts::SCRIPT_COUNTED;
 use hosts::{Errors, EventHost, SetupHost};
