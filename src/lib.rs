@@ -76,12 +76,22 @@ pub fn shorten_long_words(message: &str) -> String {
 /// Run dbpress as `program` (argv[0]) with `args`: a link named after a peer tool, or
 /// `--compat=NAME`, makes dbpress speak as that tool (#42). Returns the exit code.
 pub fn main_with_program(program: &str, args: &[String]) -> u8 {
+    let given = args;
     match commands::personality::of_invocation(program, args) {
         Ok((personality, args)) => {
             dbpress_core::personality::set(personality);
             match personality {
                 dbpress_core::personality::Personality::Pgbench => {
-                    return pgbench::main(program, &args)
+                    let variable =
+                        std::env::var(dbpress_core::personality::PGBENCH_VERSION_VARIABLE).ok();
+                    match commands::personality::pgbench_release(given, variable.as_deref()) {
+                        Ok(major) => dbpress_core::personality::set_pgbench_major(major),
+                        Err(e) => {
+                            eprintln!("dbpress: error: {}", e.message());
+                            return 2;
+                        }
+                    }
+                    return pgbench::main(program, &args);
                 }
                 dbpress_core::personality::Personality::Mysqlslap => {
                     return mysqlslap::main(program, &args)

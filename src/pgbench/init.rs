@@ -58,14 +58,18 @@ fn query_failed(e: &DbError, sql: &str) -> dbpress_core::error::Error {
     dbpress_core::error::Error::Interrupted(String::new(), 1)
 }
 
+/// Run `sql`, printing the server's notices as libpq does.
 fn exec(conn: &mut dyn Connection, sql: &str) -> Result<()> {
-    conn.query(sql)
-        .map(|_| ())
-        .map_err(|e| query_failed(&e, sql))
+    let done = conn.query(sql);
+    for notice in conn.take_notices() {
+        eprintln!("{notice}");
+    }
+    done.map(|_| ()).map_err(|e| query_failed(&e, sql))
 }
 
 /// Run the steps on `conn`; pgbench's lines on stderr.
 pub fn run(line: &Line, conn: &mut dyn Connection) -> Result<u8> {
+    conn.collect_notices(true);
     let scale = line.scale.unwrap_or(1);
     let mut timings: Vec<(&str, f64)> = Vec::new();
     for step in steps(line).chars() {
@@ -125,26 +129,9 @@ pub fn run(line: &Line, conn: &mut dyn Connection) -> Result<u8> {
     Ok(0)
 }
 
-/// pgbench's one DROP; the server's notices for tables that were not there, as libpq prints
-/// them.
+/// pgbench's one DROP (the server's notices for tables that were not there are printed as
+/// libpq prints them).
 fn drop_tables(conn: &mut dyn Connection) -> Result<()> {
-    let names = [
-        "pgbench_accounts",
-        "pgbench_branches",
-        "pgbench_history",
-        "pgbench_tellers",
-    ];
-    let existing = conn
-        .query_rows("select relname from pg_catalog.pg_class where relname like 'pgbench\\_%' and pg_catalog.pg_table_is_visible(oid)")
-        .unwrap_or_default();
-    for n in names {
-        if !existing
-            .iter()
-            .any(|r| r.first().cloned().flatten().as_deref() == Some(n))
-        {
-            eprintln!("NOTICE:  table \"{n}\" does not exist, skipping");
-        }
-    }
     exec(
         conn,
         "drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers",
@@ -230,67 +217,146 @@ fn storage(line: &Line, fill: bool) -> String {
     s
 }
 
-/// Branches and tellers row by row, accounts by COPY, in one transaction; a progress line
-/// every 100 000 accounts (with `-q`, every 5 s).
+/// pgbench's load progress for one table: each 100 000th row, or under `-q` each 100th row
+/// past the next 5 s step (or the last row); padded to cover a longer line before it.
+struct Progress<'a> {
+    quiet: bool,
+    /// Named in the line from pgbench 17 on.
+    table: Option<&'a str>,
+    total: i64,
+    started: Instant,
+    log_interval: f64,
+    prev_chars: usize,
+}
+
+impl Progress<'_> {
+    fn row(&mut self, j: i64) {
+        let due = if self.quiet {
+            j % 100 == 0 && (j == self.total || self.elapsed() >= self.log_interval * 5.0)
+        } else {
+            j % 100_000 == 0
+        };
+        if !due {
+            return;
+        }
+        let elapsed = self.elapsed();
+        let remaining = (self.total - j) as f64 * elapsed / j as f64;
+        let of = self.table.map(|t| format!(" of {t}")).unwrap_or_default();
+        let text = format!(
+            "{j} of {} tuples ({}%){of} done (elapsed {elapsed:.2} s, remaining {remaining:.2} s)",
+            self.total,
+            j * 100 / self.total
+        );
+        let pad = self.prev_chars.saturating_sub(text.len());
+        eprintln!("{text}{:pad$}", "");
+        self.prev_chars = text.len();
+        if self.quiet {
+            self.log_interval = (elapsed / 5.0).ceil();
+        }
+    }
+
+    fn elapsed(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+}
+
+/// In one transaction, after emptying the tables: branches and tellers (pgbench 17 by COPY,
+/// before it row by row), then accounts by COPY, as pgbench words each statement.
 fn generate_client_side(line: &Line, conn: &mut dyn Connection, scale: i64) -> Result<()> {
     exec(conn, "begin")?;
     exec(
         conn,
         "truncate table pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers",
     )?;
-    for b in 1..=scale {
-        exec(
+    if dbpress_core::personality::pgbench_major() >= 17 {
+        populate(line, conn, "pgbench_branches", scale, &mut |b, k| {
+            b.int(k + 1);
+            b.int(0);
+            b.null();
+        })?;
+        populate(
+            line,
             conn,
-            &format!("insert into pgbench_branches(bid,bbalance) values({b},0)"),
+            "pgbench_tellers",
+            scale * TELLERS,
+            &mut |b, k| {
+                b.int(k + 1);
+                b.int(k / TELLERS + 1);
+                b.int(0);
+                b.null();
+            },
         )?;
-    }
-    for t in 1..=scale * TELLERS {
-        let b = (t - 1) / TELLERS + 1;
-        exec(
-            conn,
-            &format!("insert into pgbench_tellers(tid,bid,tbalance) values ({t},{b},0)"),
-        )?;
-    }
-    let total = ACCOUNTS * scale;
-    let started = Instant::now();
-    let mut next = 1i64;
-    let mut shown_at = 0u64;
-    let mut fill = |batch: &mut dbpress_driver::RowBatch| -> bool {
-        while !batch.is_full() && next <= total {
-            batch.int(next);
-            batch.int((next - 1) / ACCOUNTS + 1);
-            batch.int(0);
-            batch.str(b"");
-            progress_line(line.quiet, next, total, &started, &mut shown_at);
-            next += 1;
+    } else {
+        for b in 1..=scale {
+            exec(
+                conn,
+                &format!("insert into pgbench_branches(bid,bbalance) values({b},0)"),
+            )?;
         }
-        next <= total
-    };
-    conn.bulk_load("pgbench_accounts", "aid, bid, abalance, filler", &mut fill)
-        .map_err(|e| query_failed(&e, "copy pgbench_accounts from stdin"))?;
+        for t in 1..=scale * TELLERS {
+            let b = (t - 1) / TELLERS + 1;
+            exec(
+                conn,
+                &format!("insert into pgbench_tellers(tid,bid,tbalance) values ({t},{b},0)"),
+            )?;
+        }
+    }
+    populate(
+        line,
+        conn,
+        "pgbench_accounts",
+        scale * ACCOUNTS,
+        &mut |b, k| {
+            b.int(k + 1);
+            b.int(k / ACCOUNTS + 1);
+            b.int(0);
+            b.str(b"");
+        },
+    )?;
     exec(conn, "commit")
 }
 
-/// pgbench's load progress: each 100 000th row, or under `-q` the first row past each 5 s.
-fn progress_line(quiet: bool, j: i64, total: i64, started: &Instant, shown_at: &mut u64) {
-    let elapsed = started.elapsed().as_secs_f64();
-    let due = if quiet {
-        let slot = (elapsed / 5.0) as u64;
-        let due = slot > *shown_at || j == total;
-        if due {
-            *shown_at = slot;
-        }
-        due
-    } else {
-        j % 100_000 == 0
+/// `total` rows of `table` by pgbench's COPY (FREEZE on a server of 14 or later, unless the
+/// table is partitioned), `row` giving the k-th (from 0), with the progress lines.
+fn populate(
+    line: &Line,
+    conn: &mut dyn Connection,
+    table: &str,
+    total: i64,
+    row: &mut dyn FnMut(&mut dbpress_driver::RowBatch, i64),
+) -> Result<()> {
+    let server_major: u32 = conn
+        .server_version()
+        .and_then(|v| v.split(['.', ' ']).next()?.parse().ok())
+        .unwrap_or(0);
+    let partitioned = table == "pgbench_accounts" && line.partitions.unwrap_or(0) > 0;
+    let sql = match server_major >= 14 && !partitioned {
+        true => format!("copy {table} from stdin with (freeze on)"),
+        false => format!("copy {table} from stdin"),
     };
-    if due {
-        let remaining = elapsed * (total - j) as f64 / j as f64;
-        eprintln!(
-            "{j} of {total} tuples ({}%) done (elapsed {elapsed:.2} s, remaining {remaining:.2} s)",
-            j * 100 / total
-        );
-    }
+    let mut progress = Progress {
+        quiet: line.quiet,
+        table: (dbpress_core::personality::pgbench_major() >= 17).then_some(table),
+        total,
+        started: Instant::now(),
+        log_interval: 1.0,
+        prev_chars: 0,
+    };
+    let mut k = 0i64;
+    let mut fill = |batch: &mut dbpress_driver::RowBatch| -> bool {
+        while !batch.is_full() && k < total {
+            row(batch, k);
+            k += 1;
+            progress.row(k);
+        }
+        k < total
+    };
+    conn.copy_in(
+        &sql,
+        4 - usize::from(table == "pgbench_branches"),
+        &mut fill,
+    )
+    .map_err(|e| query_failed(&e, &sql))
 }
 
 fn generate_server_side(conn: &mut dyn Connection, scale: i64) -> Result<()> {

@@ -29,7 +29,13 @@ mod values;
 
 use std::io::Write;
 
-const HELP: &str = include_str!("help.txt");
+/// pgbench's `--help`, of the release spoken as.
+fn help() -> &'static str {
+    match dbpress_core::personality::pgbench_major() {
+        17 => include_str!("help17.txt"),
+        _ => include_str!("help15.txt"),
+    }
+}
 
 /// Run as pgbench: `program` is argv[0] as typed (getopt's messages name it).
 pub fn main(program: &str, args: &[String]) -> u8 {
@@ -57,13 +63,13 @@ fn speak(program: &str, args: &[String]) -> dbpress_core::error::Result<u8> {
     // --help and --version answer only as the first argument, as pgbench's do.
     match args.first().map(String::as_str) {
         Some("--help" | "-?") => {
-            dbpress_core::out!("{HELP}");
+            dbpress_core::out!("{}", help());
             return Ok(0);
         }
         Some("--version" | "-V") => {
             dbpress_core::outln!(
                 "pgbench (PostgreSQL) {}",
-                dbpress_core::personality::PGBENCH_VERSION
+                dbpress_core::personality::pgbench_version()
             );
             return Ok(0);
         }

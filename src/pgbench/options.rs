@@ -78,9 +78,33 @@ pub const SPECS: &[Spec] = &[
     opt!(None, Some("verbose-errors"), false, "verbose-errors"),
 ];
 
+/// pgbench 17's options: `-d` names the database (`--dbname`), debugging is `--debug` alone,
+/// and `--exit-on-abort` (16) is new; in getopt_long's order, which its ambiguity messages
+/// follow.
+fn specs_17() -> Vec<Spec> {
+    let mut specs: Vec<Spec> = SPECS
+        .iter()
+        .map(|s| match s.key {
+            "d" => opt!(Some('d'), Some("dbname"), true, "dbname"),
+            _ => *s,
+        })
+        .collect();
+    specs.push(opt!(None, Some("debug"), false, "d"));
+    specs.push(opt!(None, Some("exit-on-abort"), false, "exit-on-abort"));
+    specs
+}
+
+/// The options of the pgbench release spoken as.
+fn specs() -> std::borrow::Cow<'static, [Spec]> {
+    match dbpress_core::personality::pgbench_major() {
+        17 => std::borrow::Cow::Owned(specs_17()),
+        _ => std::borrow::Cow::Borrowed(SPECS),
+    }
+}
+
 fn mode_of(key: &str) -> Mode {
     match key {
-        "i" | "d" | "h" | "p" | "U" | "n" | "s" => Mode::Common,
+        "i" | "d" | "h" | "p" | "U" | "n" | "s" | "dbname" => Mode::Common,
         "I" | "F" | "q" | "unlogged-tables" | "tablespace" | "index-tablespace"
         | "foreign-keys" | "partitions" | "partition-method" => Mode::Init,
         _ => Mode::Bench,
@@ -148,6 +172,8 @@ pub struct Line {
     pub port: Option<String>,
     pub user: Option<String>,
     pub dbname: Option<String>,
+    /// pgbench 16's `--exit-on-abort`: the run ends when a client aborts.
+    pub exit_on_abort: bool,
     init_option: bool,
     bench_option: bool,
 }
@@ -199,7 +225,7 @@ fn script_error(text: String) -> Stop {
 /// Read `args` (without argv[0]); `program` is argv[0] as typed, for getopt's messages.
 pub fn read(program: &str, args: &[String]) -> Result<Line, Stop> {
     let mut line = Line::default();
-    let operands = getopt::parse(program, args, SPECS, |seen| {
+    let operands = getopt::parse(program, args, &specs(), |seen| {
         match mode_of(seen.key) {
             Mode::Init => line.init_option = true,
             Mode::Bench => line.bench_option = true,
@@ -215,8 +241,11 @@ pub fn read(program: &str, args: &[String]) -> Result<Line, Stop> {
         getopt::Stopped::Caller(stop) => stop,
     })?;
     let mut operands = operands.into_iter();
-    line.dbname = operands.next();
-    if let Some(extra) = operands.last() {
+    // The first operand names the database, unless -d did (pgbench 17).
+    if line.dbname.is_none() {
+        line.dbname = operands.next();
+    }
+    if let Some(extra) = operands.next() {
         return Err(Stop {
             stderr: format!(
                 "pgbench: error: too many command-line arguments (first is \"{extra}\")\npgbench: hint: Try \"pgbench --help\" for more information.\n"
@@ -270,6 +299,8 @@ impl Line {
             "show-script" => return Err(show_script(&v)),
             "verbose-errors" => self.verbose_errors = true,
             "d" => self.debug = true,
+            "dbname" => self.dbname = Some(v),
+            "exit-on-abort" => self.exit_on_abort = true,
             "h" => self.host = Some(v),
             "p" => self.port = Some(v),
             "U" => self.user = Some(v),

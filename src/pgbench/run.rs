@@ -9,11 +9,13 @@ use super::txn_log::TxnLog;
 use crate::script::args::{parse_args, Args};
 use dbpress_config::{Command as RunCommand, ConnectionFlags, RunConfig};
 use dbpress_core::error::{failed, Error, Result};
-use dbpress_core::personality::PGBENCH_VERSION;
+use dbpress_core::personality::pgbench_version;
 use dbpress_driver::Connection;
 use dbpress_workload::script::client::QueryMode;
 use dbpress_workload::script::expr::Value;
-use dbpress_workload::script::pgbench_rules::{PgbenchRules, SayTry, Tally, TryNote, TxnNote};
+use dbpress_workload::script::pgbench_rules::{
+    AbortNote, PgbenchRules, SayTry, Tally, TryNote, TxnNote,
+};
 use dbpress_workload::script::workload::ScriptWorkload;
 use dbpress_workload::Context;
 
@@ -144,7 +146,7 @@ pub fn benchmark(line: &Line) -> Result<u8> {
     if line.debug {
         eprintln!("pgbench: {}", debug_target(line, &a));
     }
-    dbpress_core::outln!("{}", banner(setup.as_mut()));
+    dbpress_core::outln!("{}", banner(setup.as_ref()));
     let scale = scale(line, &a, setup.as_mut())?;
     let partitions = partitioning(line, setup.as_mut());
     if !line.no_vacuum {
@@ -223,16 +225,42 @@ fn rules(
     seed: u64,
     tally: &std::sync::Arc<Tally>,
 ) -> Result<(PgbenchRules, Option<std::sync::Arc<TxnLog>>)> {
+    let log = match line.log {
+        false => None,
+        true => Some(std::sync::Arc::new(
+            TxnLog::create(line, seed)
+                .map_err(|e| failed(format!("could not open logfile: {e}")))?,
+        )),
+    };
+    let say_abort = super::aborts::sayer(line.protocol.unwrap_or(Protocol::Simple), &line.scripts);
+    let exit_on_abort = line.exit_on_abort.then(|| {
+        let clients = line.clients.unwrap_or(1);
+        let threads = line.jobs.unwrap_or(1);
+        (log.clone(), move |client| {
+            thread_of(client, clients, threads)
+        })
+    });
     let mut rules = PgbenchRules {
         max_tries: line.max_tries.unwrap_or(1) as u32,
         time_commands: line.per_command,
         connect_each: line.connect,
         debug: line.debug,
         tally: tally.clone(),
-        on_abort: std::sync::Arc::new(super::aborts::sayer(
-            line.protocol.unwrap_or(Protocol::Simple),
-            &line.scripts,
-        )),
+        on_abort: std::sync::Arc::new(move |note: &AbortNote<'_>| {
+            say_abort(note);
+            // pgbench 16's --exit-on-abort: the run ends there, without its report.
+            if let Some((log, thread_of)) = &exit_on_abort {
+                if let Some(log) = log {
+                    log.finish();
+                }
+                let _ = std::io::Write::flush(&mut dbpress_core::out::Stdout);
+                eprintln!(
+                    "pgbench: error: Run was aborted due to an error in thread {}",
+                    thread_of(note.client as i64)
+                );
+                std::process::exit(2);
+            }
+        }),
         on_try: line.verbose_errors.then(|| {
             let max_tries = line.max_tries.unwrap_or(1) as u32;
             std::sync::Arc::new(move |note: &TryNote<'_>| super::aborts::say_try(note, max_tries))
@@ -243,18 +271,24 @@ fn rules(
             eprintln!("pgbench: error: client {c} aborted while establishing connection")
         })),
     };
-    let log = match line.log {
-        false => None,
-        true => Some(std::sync::Arc::new(
-            TxnLog::create(line, seed)
-                .map_err(|e| failed(format!("could not open logfile: {e}")))?,
-        )),
-    };
     if let Some(log) = &log {
         let log = log.clone();
         rules.on_txn = Some(std::sync::Arc::new(move |t: &TxnNote| log.log(t)));
     }
     Ok((rules, log))
+}
+
+/// The thread pgbench runs `client` in: each thread in turn takes its share of the clients
+/// left, rounded up.
+fn thread_of(client: i64, clients: i64, threads: i64) -> i64 {
+    let mut dealt = 0;
+    for t in 0..threads {
+        dealt += (clients - dealt + threads - t - 1) / (threads - t);
+        if client < dealt {
+            return t;
+        }
+    }
+    threads - 1
 }
 
 /// pgbench's -d line about the run: where it connected, clients, transactions or duration.
@@ -284,17 +318,15 @@ fn unix_now() -> f64 {
 }
 
 /// `pgbench (VERSION)`, and the server's version when it is another one.
-fn banner(conn: &mut dyn Connection) -> String {
-    let server = conn
-        .query_rows("SHOW server_version")
-        .ok()
-        .and_then(|r| r.first().and_then(|row| row.first().cloned().flatten()))
-        .unwrap_or_default();
+fn banner(conn: &dyn Connection) -> String {
+    // As libpq keeps it from the session's start: pgbench sends no query for it.
+    let server = conn.server_version().unwrap_or_default().to_string();
     let number = |v: &str| v.split_whitespace().next().unwrap_or("").to_string();
-    if server.is_empty() || number(&server) == number(PGBENCH_VERSION) {
-        format!("pgbench ({PGBENCH_VERSION})")
+    let ours = pgbench_version();
+    if server.is_empty() || number(&server) == number(ours) {
+        format!("pgbench ({ours})")
     } else {
-        format!("pgbench ({PGBENCH_VERSION}, server {server})")
+        format!("pgbench ({ours}, server {server})")
     }
 }
 

@@ -8,16 +8,16 @@ use crate::engines::pg_server;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const TARGET: &[&str] = &["-h", "/var/run/postgresql", "-U", "sbtest", "sbtest"];
+pub(crate) const TARGET: &[&str] = &["-h", "/var/run/postgresql", "-U", "sbtest", "sbtest"];
 
-fn pgbench_link(dir: &Path) -> PathBuf {
+pub(crate) fn pgbench_link(dir: &Path) -> PathBuf {
     let link = dir.join("pgbench");
     let _ = std::fs::remove_file(&link);
     std::os::unix::fs::symlink(bin(), &link).unwrap();
     link
 }
 
-fn run(program: &Path, dir: &Path, args: &[&str]) -> Output {
+pub(crate) fn run(program: &Path, dir: &Path, args: &[&str]) -> Output {
     Command::new(program)
         .args(args)
         .current_dir(dir)
@@ -33,7 +33,7 @@ fn peer() -> PathBuf {
 }
 
 /// A stream with the program's own path as `PROGRAM` (getopt names argv[0] as typed).
-fn named(text: &str, program: &Path) -> String {
+pub(crate) fn named(text: &str, program: &Path) -> String {
     text.replace(&program.display().to_string(), "PROGRAM")
 }
 
@@ -137,7 +137,7 @@ fn issue_42_as_pgbench_every_refused_line_is_pgbenchs_words_and_code() {
 }
 
 /// A report's lines with every number as `#`.
-fn masked(text: &str) -> Vec<String> {
+pub(crate) fn masked(text: &str) -> Vec<String> {
     text.lines()
         .map(|l| {
             let mut out = String::new();
@@ -252,7 +252,7 @@ fn issue_42_as_pgbench_runs_print_pgbenchs_report() {
 
 /// The rows pgbench's tables took, as the server counts them, the write transactions, and the
 /// accounts' index lookups.
-fn server_counts(c: &mut postgres::Client) -> Vec<i64> {
+pub(crate) fn server_counts(c: &mut postgres::Client) -> Vec<i64> {
     for _ in 0..100 {
         let left: i64 = c
             .query_one(
@@ -341,7 +341,7 @@ fn issue_42_as_pgbench_the_server_does_pgbenchs_work_per_transaction() {
 
 /// What `-i` left, as the catalog says: each pgbench table's row count, persistence, options
 /// and partition bounds, and the constraints.
-fn made(c: &mut postgres::Client) -> Vec<String> {
+pub(crate) fn made(c: &mut postgres::Client) -> Vec<String> {
     let q = "SELECT c.relname || ' ' || c.relpersistence::text || ' ' || COALESCE(c.reloptions::text, '-') \
              || ' ' || COALESCE(pg_get_expr(c.relpartbound, c.oid), '-') \
              FROM pg_class c WHERE c.relname LIKE 'pgbench%' AND c.relkind IN ('r', 'p') \
@@ -421,7 +421,7 @@ const TROUBLE: &[(&str, &str)] = &[
 ];
 
 /// The same exit code, stdout (numbers masked) and stderr as pgbench's for `what`.
-fn same_as_pgbench(ours: &Output, theirs: &Output, what: &str) {
+pub(crate) fn same_as_pgbench(ours: &Output, theirs: &Output, what: &str) {
     assert_eq!(
         ours.status.code(),
         theirs.status.code(),

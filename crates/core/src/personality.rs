@@ -14,7 +14,7 @@ pub enum Personality {
     Dbpress = 0,
     /// sysbench 1.0.20, as Debian 12 packages it.
     Sysbench = 1,
-    /// pgbench of PostgreSQL 15 (`PGBENCH_VERSION`).
+    /// pgbench of PostgreSQL 15, or 17 when asked (`pgbench_version`).
     Pgbench = 2,
     /// mysqlslap of MariaDB 10.11, as Debian 12 packages it (also under its name `mariadb-slap`).
     Mysqlslap = 3,
@@ -28,9 +28,38 @@ pub enum Personality {
 pub const SYSBENCH_FIRST_LINE: &str = "sysbench 1.0.20 (using system LuaJIT 2.1.0-beta3)";
 /// What `sysbench --version` prints.
 pub const SYSBENCH_VERSION: &str = "sysbench 1.0.20";
-/// The PostgreSQL version pgbench's banner and `--version` name: Debian 12's pgbench, the peer
-/// the tests compare with.
-pub const PGBENCH_VERSION: &str = "15.18 (Debian 15.18-0+deb12u1)";
+/// The pgbench releases dbpress speaks as, by major version, with the version their banner
+/// and `--version` name: Debian 12's pgbench (the default) and Debian 13's, the peers the tests
+/// compare with. (16 is not among them: no package source of this machine's has its pgbench
+/// to compare with.)
+pub const PGBENCH_RELEASES: [(u8, &str); 2] = [
+    (15, "15.18 (Debian 15.18-0+deb12u1)"),
+    (17, "17.12 (Debian 17.12-0+deb13u1)"),
+];
+
+/// The variable that picks the pgbench release a `pgbench` link speaks as (`17`).
+pub const PGBENCH_VERSION_VARIABLE: &str = "DBPRESS_PGBENCH_VERSION";
+
+static PGBENCH_MAJOR: AtomicU8 = AtomicU8::new(15);
+
+/// Speak as pgbench of PostgreSQL `major` (one of `PGBENCH_RELEASES`).
+pub fn set_pgbench_major(major: u8) {
+    PGBENCH_MAJOR.store(major, Ordering::Relaxed);
+}
+
+/// The major version of the pgbench dbpress speaks as.
+pub fn pgbench_major() -> u8 {
+    PGBENCH_MAJOR.load(Ordering::Relaxed)
+}
+
+/// The version the banner and `--version` name.
+pub fn pgbench_version() -> &'static str {
+    let major = pgbench_major();
+    PGBENCH_RELEASES
+        .iter()
+        .find(|(m, _)| *m == major)
+        .map_or(PGBENCH_RELEASES[0].1, |(_, v)| v)
+}
 
 /// The names `--compat=` takes, and the links `install-links` makes for each.
 pub const PEERS: [(&str, Personality); 5] = [
@@ -98,7 +127,7 @@ impl Personality {
         match self {
             Personality::Dbpress => format!("dbpress {} (sysbench-compatible)", version()),
             Personality::Sysbench => SYSBENCH_FIRST_LINE.to_string(),
-            Personality::Pgbench => format!("pgbench ({PGBENCH_VERSION})"),
+            Personality::Pgbench => format!("pgbench ({})", pgbench_version()),
             // mysqlslap prints no first line before a run.
             Personality::Mysqlslap | Personality::TpccStart | Personality::TpccLoad => {
                 String::new()

@@ -36,23 +36,32 @@ const INT8: u32 = 20;
 struct Io {
     r: Buffered,
     out: Vec<u8>,
+    /// The server's notices as libpq prints them, when a caller collects them (pgbench's
+    /// `-i` prints the DROP's); None: passed over like any message nobody reads.
+    notices: Option<Vec<String>>,
 }
 
 impl Io {
-    /// The next backend message: (type, body), the body valid until the next call.
+    /// The next backend message: (type, body), the body valid until the next call. A notice
+    /// is collected instead, when notices are.
     fn next(&mut self) -> io::Result<(u8, &[u8])> {
-        self.r.fill(5)?;
-        let h = &self.r.unread()[..5];
-        let tag = h[0];
-        let len = u32::from_be_bytes([h[1], h[2], h[3], h[4]]) as usize;
-        if len < 4 {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidData,
-                "bad message length",
-            ));
+        loop {
+            self.r.fill(5)?;
+            let h = &self.r.unread()[..5];
+            let tag = h[0];
+            let len = u32::from_be_bytes([h[1], h[2], h[3], h[4]]) as usize;
+            if len < 4 {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "bad message length",
+                ));
+            }
+            self.r.fill(1 + len)?;
+            match (tag, &mut self.notices) {
+                (b'N', Some(notices)) => notices.push(notice_text(self.r.take(5, len - 4))),
+                _ => return Ok((tag, self.r.take(5, len - 4))),
+            }
         }
-        self.r.fill(1 + len)?;
-        Ok((tag, self.r.take(5, len - 4)))
     }
 
     /// Start a message of type `tag` in the write buffer; `finish` fills in its length.
@@ -165,6 +174,8 @@ pub struct PgWire {
     io: Io,
     /// The backend's process id, as pg_stat_activity.pid shows it.
     pid: u32,
+    /// The server's version as it said when the session started.
+    server_version: String,
     target: PgTarget,
     /// The TLS configuration when sslmode asks for TLS over TCP; kept for reconnecting.
     tls: Option<Arc<ClientConfig>>,
@@ -303,6 +314,24 @@ impl Connection for PgWire {
         self.txn_status != b'I'
     }
 
+    fn collect_notices(&mut self, on: bool) {
+        self.io.notices = on.then(Vec::new);
+    }
+
+    fn take_notices(&mut self) -> Vec<String> {
+        self.io
+            .notices
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    fn server_version(&self) -> Option<&str> {
+        Some(&self.server_version)
+            .filter(|v| !v.is_empty())
+            .map(String::as_str)
+    }
+
     fn reconnect(&mut self) -> DbResult<()> {
         self.reopen()?;
         for i in 0..self.stmts.len() {
@@ -320,6 +349,16 @@ impl Connection for PgWire {
         fill: &mut dyn FnMut(&mut RowBatch) -> bool,
     ) -> DbResult<&'static str> {
         let sql = format!("COPY {table} ({columns}) FROM STDIN");
+        let width = columns.split(',').count();
+        self.copy_in(&sql, width, fill).map(|()| "COPY")
+    }
+
+    fn copy_in(
+        &mut self,
+        sql: &str,
+        width: usize,
+        fill: &mut dyn FnMut(&mut RowBatch) -> bool,
+    ) -> DbResult<()> {
         let at = self.io.begin(b'Q');
         self.io.cstr(sql.as_bytes());
         self.io.finish(at);
@@ -337,7 +376,7 @@ impl Connection for PgWire {
             }
         }
         // COPY is one stream; batches only bound the memory between CopyData messages.
-        let mut batch = RowBatch::new(columns.split(',').count(), 4096, 1 << 20);
+        let mut batch = RowBatch::new(width, 4096, 1 << 20);
         loop {
             batch.clear();
             let more = fill(&mut batch);
@@ -354,8 +393,28 @@ impl Connection for PgWire {
         let at = self.io.begin(b'c');
         self.io.finish(at);
         self.io.flush().map_err(lost)?;
-        self.drain().map(|()| "COPY")
+        self.drain()
     }
+}
+
+/// A NoticeResponse as libpq's default notice processor prints it: `SEVERITY:  message`,
+/// then its detail and hint lines.
+fn notice_text(body: &[u8]) -> String {
+    let mut fields = std::collections::HashMap::new();
+    for field in body.split(|b| *b == 0).filter(|f| !f.is_empty()) {
+        fields.insert(field[0], String::from_utf8_lossy(&field[1..]).into_owned());
+    }
+    let mut text = format!(
+        "{}:  {}",
+        fields.get(&b'S').map_or("NOTICE", String::as_str),
+        fields.get(&b'M').map_or("", String::as_str)
+    );
+    for (code, label) in [(b'D', "DETAIL"), (b'H', "HINT")] {
+        if let Some(v) = fields.get(&code) {
+            text.push_str(&format!("\n{label}:  {v}"));
+        }
+    }
+    text
 }
 
 fn out_of_range(n: i64) -> DbError {

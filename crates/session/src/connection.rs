@@ -60,6 +60,20 @@ pub trait Connection: Send {
     ) -> DbResult<&'static str> {
         load_as_text(self, table, columns, fill)
     }
+    /// Run `sql`, a `COPY ... FROM STDIN` as the caller words it (a peer's own statement),
+    /// sending the rows `fill` gives (`width` values each) as its data. PostgreSQL's alone.
+    fn copy_in(
+        &mut self,
+        sql: &str,
+        _width: usize,
+        _fill: &mut dyn FnMut(&mut RowBatch) -> bool,
+    ) -> DbResult<()> {
+        Err(DbError::new(
+            DbErrorKind::Setup,
+            "0A000",
+            format!("`{sql}`: COPY FROM STDIN is PostgreSQL's; this server has no such statement"),
+        ))
+    }
     /// Free every statement this session prepared on the server (MySQL's COM_STMT_CLOSE, which
     /// has no answer) before it ends, as a peer that closes its statements before quitting
     /// (tpcc_load) does, so the server counts the same. Handles are not valid afterwards.
@@ -89,6 +103,18 @@ pub trait Connection: Send {
     /// ReadyForQuery status); false where the client cannot tell.
     fn in_transaction(&self) -> bool {
         false
+    }
+    /// Keep the server's notices (from now on, until turned off) for `take_notices`, as
+    /// libpq's notice processor would print them; where a server sends none, nothing.
+    fn collect_notices(&mut self, _on: bool) {}
+    /// The notices kept since the last call.
+    fn take_notices(&mut self) -> Vec<String> {
+        Vec::new()
+    }
+    /// The server's version as it told the client when the session started (PostgreSQL's
+    /// `server_version` parameter); None where the protocol says none before a query.
+    fn server_version(&self) -> Option<&str> {
+        None
     }
     /// The server's id for this session (PostgreSQL's backend pid, MySQL's connection id), as
     /// its session views show it; None where there is none or it is not known.

@@ -13,10 +13,11 @@ impl PgWire {
         tls: Option<Arc<ClientConfig>>,
         text_mode: bool,
     ) -> DbResult<PgWire> {
-        let (io, pid) = connect(target, tls.as_ref())?;
+        let (io, started) = connect(target, tls.as_ref())?;
         Ok(PgWire {
             io,
-            pid,
+            pid: started.pid,
+            server_version: started.server_version,
             target: target.clone(),
             tls,
             text_mode,
@@ -30,7 +31,10 @@ impl PgWire {
     /// A new session to the same server in place of this one. A prefer session asks for TLS
     /// again, so a server that turned TLS on since is used with it.
     pub(super) fn reopen(&mut self) -> DbResult<()> {
-        (self.io, self.pid) = connect(&self.target, self.tls.as_ref())?;
+        let started;
+        (self.io, started) = connect(&self.target, self.tls.as_ref())?;
+        self.pid = started.pid;
+        self.server_version = started.server_version;
         self.txn_status = b'I';
         self.pipeline = None;
         Ok(())
@@ -39,8 +43,8 @@ impl PgWire {
 
 /// Open a session; with `tls`, send SSLRequest first and run the TLS handshake if the server
 /// agrees.
-/// Returns the session and its backend's process id (BackendKeyData).
-fn connect(t: &PgTarget, tls: Option<&Arc<ClientConfig>>) -> DbResult<(Io, u32)> {
+/// Returns the session and what the server said of it as it started.
+fn connect(t: &PgTarget, tls: Option<&Arc<ClientConfig>>) -> DbResult<(Io, Started)> {
     let unreachable = |e: String, place: String| {
         DbError::new(
             DbErrorKind::Unreachable,
@@ -66,14 +70,24 @@ fn connect(t: &PgTarget, tls: Option<&Arc<ClientConfig>>) -> DbResult<(Io, u32)>
     let mut io = Io {
         r: Buffered::new(stream),
         out: Vec::with_capacity(1024),
+        notices: None,
     };
     if let Some(config) = tls {
         io = start_tls(io, t, config).map_err(|e| in_phase(e, HandshakeStep::Tls, t))?;
     }
-    let (io, pid) = start_session(io, t).map_err(|e| in_phase(e, HandshakeStep::Startup, t))?;
+    let (io, started) = start_session(io, t).map_err(|e| in_phase(e, HandshakeStep::Startup, t))?;
     // Logged in: from here on a statement may take as long as it takes.
     let _ = io.r.stream.set_io_timeout(None);
-    Ok((io, pid))
+    Ok((io, started))
+}
+
+/// What the server says of a session as it starts.
+pub(super) struct Started {
+    /// The backend's process id (BackendKeyData).
+    pid: u32,
+    /// Its `server_version` parameter (ParameterStatus), as libpq keeps it: what a client
+    /// knows of the server without asking.
+    server_version: String,
 }
 
 /// The steps of opening a session that the connect timeout bounds one by one.
@@ -107,7 +121,7 @@ pub(super) fn in_phase(e: DbError, phase: HandshakeStep, t: &PgTarget) -> DbErro
 }
 
 /// StartupMessage, authentication, then the server's parameters up to ReadyForQuery.
-pub(super) fn start_session(mut io: Io, t: &PgTarget) -> DbResult<(Io, u32)> {
+pub(super) fn start_session(mut io: Io, t: &PgTarget) -> DbResult<(Io, Started)> {
     // StartupMessage: no type byte, protocol 3.0, then name/value pairs.
     io.out.extend_from_slice(&[0; 4]);
     io.out.extend_from_slice(&196_608u32.to_be_bytes());
@@ -135,16 +149,26 @@ pub(super) fn start_session(mut io: Io, t: &PgTarget) -> DbResult<(Io, u32)> {
     io.flush().map_err(lost)?;
     authenticate(&mut io, t)?;
     // ParameterStatus, BackendKeyData, then ReadyForQuery.
-    let mut pid = 0;
+    let mut started = Started {
+        pid: 0,
+        server_version: String::new(),
+    };
     loop {
         let (tag, body) = io.next().map_err(lost)?;
         match tag {
             b'K' => {
                 if let Some(b) = body.get(0..4) {
-                    pid = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+                    started.pid = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
                 }
             }
-            b'Z' => return Ok((io, pid)),
+            b'S' => {
+                let mut parts = body.split(|b| *b == 0);
+                if parts.next() == Some(b"server_version") {
+                    let value = parts.next().unwrap_or_default();
+                    started.server_version = String::from_utf8_lossy(value).into_owned();
+                }
+            }
+            b'Z' => return Ok((io, started)),
             b'E' => return Err(error_response(body)),
             _ => {}
         }
@@ -205,5 +229,6 @@ pub(super) fn start_tls(mut io: Io, t: &PgTarget, config: &Arc<ClientConfig>) ->
     Ok(Io {
         r: Buffered::new(stream),
         out: io.out,
+        notices: io.notices,
     })
 }
