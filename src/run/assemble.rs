@@ -130,6 +130,7 @@ fn run_info(cfg: &RunConfig, before: &Before<'_>, output: &dbpress_run::RunOutpu
             },
         ),
         abandoned: output.abandoned.clone(),
+        sessions_ready_s: Some(output.sessions_ready_s),
     }
 }
 

@@ -162,6 +162,10 @@ pub struct RunInfo {
     /// Set when the run ended with sessions left behind, still waiting for the server.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abandoned: Option<Abandoned>,
+    /// Seconds from the workers' start until every session was connected and set up (its
+    /// statements prepared): pgbench's "initial connection time"; absent in earlier results.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sessions_ready_s: Option<f64>,
 }
 
 /// Sessions a run left behind at its end, each inside an event the server never answered: after

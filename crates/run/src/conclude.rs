@@ -24,6 +24,8 @@ pub struct RunOutput {
     pub fatal: Option<DbError>,
     /// The server's counters when the workers were released and after they disconnected.
     pub counters: Option<(Snapshot, Snapshot)>,
+    /// Seconds from the workers' start until every session was connected and set up.
+    pub sessions_ready_s: f64,
     /// `--forced-shutdown` ended the run with this many workers still inside an event.
     pub forced_unfinished: Option<u32>,
     /// The run ended with sessions left behind, still waiting for the server.
@@ -124,6 +126,7 @@ pub fn conclude(
         interrupted_by,
         fatal: None,
         counters: None,
+        sessions_ready_s: 0.0,
         forced_unfinished: None,
         abandoned: None,
         checkpoints,

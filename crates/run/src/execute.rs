@@ -53,8 +53,10 @@ pub fn run(
     let (shared, kinds) = (&parts.shared, crew.kinds);
     std::thread::scope(|s| -> Result<RunOutput> {
         let (ready_tx, ready_rx) = mpsc::channel();
+        let spawned = std::time::Instant::now();
         let handles = crate::start::spawn_workers(s, &crew, ready_tx)?;
         let failed = crate::start::await_ready(&crew, ready_rx, controls.init);
+        let sessions_ready_s = spawned.elapsed().as_secs_f64();
         // "Threads started!" before the workers go, as sysbench prints it at its start
         // barrier: a script's first event may print, and its lines come after (#41).
         let own = failed.is_none().then(|| {
@@ -102,6 +104,7 @@ pub fn run(
         };
         let left_behind = !matches!(end, End::Joined(_));
         let mut output = conclude(cfg, &parts.cells, shared, result, &mut host, end);
+        output.sessions_ready_s = sessions_ready_s;
         crate::conclude::final_report(&mut output, workload, driver.dialect(), shared);
         if left_behind {
             // The workers still waiting on the server are left to the process's exit.
