@@ -125,6 +125,67 @@ fn issue_42_as_pgbench_17_initialize_loads_as_pgbench_17_does() {
     }
 }
 
+/// pgbench 17's `\\syncpipeline`: a sync point inside a pipeline (its first segment's error
+/// leaves the next segment to commit), and refused outside one.
+const SYNC_SCRIPTS: &[(&str, &str)] = &[
+    ("sync.sql", "\\startpipeline\nSELECT 1;\n\\syncpipeline\nSELECT 2;\n\\endpipeline\n"),
+    (
+        "sync_err.sql",
+        "\\startpipeline\nSELECT 1/0;\n\\syncpipeline\nINSERT INTO pgbench_history(tid, bid, aid, delta) VALUES (1, 1, 1, 1);\n\\endpipeline\n",
+    ),
+    ("sync_out.sql", "\\syncpipeline\nSELECT 1;\n"),
+    ("sync_twice.sql", "\\startpipeline\n\\syncpipeline\n\\syncpipeline\nSELECT 1;\n\\endpipeline\n"),
+];
+
+#[test]
+fn issue_42_as_pgbench_17_syncpipeline_is_pgbench_17s() {
+    let Some(peer) = peer17() else { return };
+    let Some((_guard, mut c)) = pg_server("as-pgbench17-sync") else {
+        return;
+    };
+    let dir = scratch("as-pgbench17-sync");
+    let init = run17(&peer, &dir, &[&["-i", "-s", "1", "-q"], TARGET].concat());
+    assert!(init.status.success(), "{}", stderr(&init));
+    let link = pgbench_link(&dir);
+    for (name, text) in SYNC_SCRIPTS {
+        std::fs::write(dir.join(name), text).unwrap();
+        for mode in ["extended", "prepared", "simple"] {
+            let line = [&["-n", "-t", "3", "-M", mode, "-f", name][..], TARGET].concat();
+            let mut rows = Vec::new();
+            let mut said = Vec::new();
+            for program in [&peer, &link] {
+                c.batch_execute("TRUNCATE pgbench_history").unwrap();
+                said.push(run17(program, &dir, &line));
+                let n: i64 = c
+                    .query_one("SELECT COUNT(*) FROM pgbench_history", &[])
+                    .unwrap()
+                    .get(0);
+                rows.push(n);
+            }
+            same_as_pgbench(&said[1], &said[0], &format!("{name} -M {mode}"));
+            assert_eq!(rows[1], rows[0], "{name} -M {mode}: pgbench_history rows");
+        }
+    }
+    // pgbench 15 has no \\syncpipeline: its parser's words.
+    let as15 = Command::new(&link)
+        .args(
+            [
+                &["-n", "-t", "1", "-M", "extended", "-f", "sync.sql"][..],
+                TARGET,
+            ]
+            .concat(),
+        )
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(as15.status.code(), Some(1));
+    assert!(
+        stderr(&as15).contains("sync.sql:3: invalid command in command \"syncpipeline\""),
+        "{}",
+        stderr(&as15)
+    );
+}
+
 #[test]
 fn issue_42_as_pgbench_17_runs_and_exit_on_abort_are_pgbench_17s() {
     let Some(peer) = peer17() else { return };

@@ -184,7 +184,8 @@ pub struct PgWire {
     text_buf: Vec<u8>,
     /// The last ReadyForQuery's transaction status (`I`, `T` or `E`).
     txn_status: u8,
-    /// In pipeline mode: statements sent without a Sync, their results not read yet.
+    /// In pipeline mode: the Syncs sent inside it so far (`\syncpipeline`), each of whose
+    /// ReadyForQuery is read at its end, as the final Sync's.
     pipeline: Option<u32>,
 }
 
@@ -241,8 +242,7 @@ impl Connection for PgWire {
             return self.simple_template(stmt, params, Sink::Skip);
         }
         let returns_rows = p.returns_rows;
-        if let Some(queued) = &mut self.pipeline {
-            *queued += 1;
+        if self.pipeline.is_some() {
             self.send_execute(stmt, params, false, false)?;
             return Ok(QueryKind::Other);
         }
@@ -255,18 +255,36 @@ impl Connection for PgWire {
         Ok(())
     }
 
+    fn pipeline_sync(&mut self) -> DbResult<()> {
+        let Some(syncs) = &mut self.pipeline else {
+            return Err(not_in_pipeline());
+        };
+        *syncs += 1;
+        let at = self.io.begin(b'S');
+        self.io.finish(at);
+        self.io.flush().map_err(lost)
+    }
+
     fn pipeline_end(&mut self) -> DbResult<()> {
-        if self.pipeline.take().is_none() {
-            return Err(DbError::new(
-                DbErrorKind::Other,
-                "client",
-                "not in pipeline mode",
-            ));
-        }
+        let Some(syncs) = self.pipeline.take() else {
+            return Err(not_in_pipeline());
+        };
         let at = self.io.begin(b'S');
         self.io.finish(at);
         self.io.flush().map_err(lost)?;
-        self.drain()
+        // Each Sync's results to its ReadyForQuery: an error skips the rest of its segment
+        // only; the first error is the pipeline's.
+        let mut first = None;
+        for _ in 0..=syncs {
+            match self.drain() {
+                Err(e) if e.kind == DbErrorKind::ConnectionLost => return Err(e),
+                Err(e) => {
+                    first.get_or_insert(e);
+                }
+                Ok(()) => {}
+            }
+        }
+        first.map_or(Ok(()), Err)
     }
 
     fn execute_rows(
@@ -395,6 +413,10 @@ impl Connection for PgWire {
         self.io.flush().map_err(lost)?;
         self.drain()
     }
+}
+
+fn not_in_pipeline() -> DbError {
+    DbError::new(DbErrorKind::Other, "client", "not in pipeline mode")
 }
 
 /// A NoticeResponse as libpq's default notice processor prints it: `SEVERITY:  message`,

@@ -92,6 +92,15 @@ pub trait Connection: Send {
     }
     /// Sync the pipeline, read every queued statement's result, and leave pipeline mode; the
     /// first error among them.
+    /// A Sync inside the pipeline: the statements sent since the last one end (their
+    /// implicit transaction commits, or an error skips to here), the pipeline going on.
+    fn pipeline_sync(&mut self) -> DbResult<()> {
+        Err(DbError::new(
+            DbErrorKind::Unsupported,
+            "client",
+            "this connection is not in pipeline mode",
+        ))
+    }
     fn pipeline_end(&mut self) -> DbResult<()> {
         Err(DbError::new(
             DbErrorKind::Unsupported,

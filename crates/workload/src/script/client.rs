@@ -40,6 +40,9 @@ pub trait SqlTarget {
     ) -> DbResult<()>;
     /// `\startpipeline`: statements from here are sent without waiting for their results.
     fn pipeline_start(&mut self) -> DbResult<()>;
+    /// `\syncpipeline`: a sync point inside the pipeline (the statements before it end their
+    /// implicit transaction there), the pipeline going on.
+    fn pipeline_sync(&mut self) -> DbResult<()>;
     /// `\endpipeline`: every pipelined statement's result read; the first error.
     fn pipeline_end(&mut self) -> DbResult<()>;
 }
@@ -238,18 +241,25 @@ impl Client {
                 Command::Elif { end, .. } | Command::Else { end } => *end,
                 Command::EndIf => pc + 1,
                 Command::Sleep(s) => {
-                    let micros = self.sleep_micros(s).map_err(|m| Abort::meta(pc + 1, "sleep", m))?;
+                    let micros = self
+                        .sleep_micros(s)
+                        .map_err(|m| Abort::meta(pc + 1, "sleep", m))?;
                     std::thread::sleep(std::time::Duration::from_micros(micros));
                     pc + 1
                 }
                 Command::Shell(words) => {
-                    shell::run(&words_text(words, &self.vars).map_err(|m| Abort::meta(pc + 1, "shell", m))?)
-                        .map_err(|m| Abort::meta(pc + 1, "shell", m))?;
+                    shell::run(
+                        &words_text(words, &self.vars)
+                            .map_err(|m| Abort::meta(pc + 1, "shell", m))?,
+                    )
+                    .map_err(|m| Abort::meta(pc + 1, "shell", m))?;
                     pc + 1
                 }
                 Command::SetShell(name, words) => {
-                    let line = words_text(words, &self.vars).map_err(|m| Abort::meta(pc + 1, "setshell", m))?;
-                    let v = shell::output_int(&line).map_err(|m| Abort::meta(pc + 1, "setshell", m))?;
+                    let line = words_text(words, &self.vars)
+                        .map_err(|m| Abort::meta(pc + 1, "setshell", m))?;
+                    let v =
+                        shell::output_int(&line).map_err(|m| Abort::meta(pc + 1, "setshell", m))?;
                     self.set("setshell", name, Value::Int(v))
                         .map_err(|m| Abort::meta(pc + 1, "setshell", m))?;
                     pc + 1
@@ -266,7 +276,10 @@ impl Client {
                     let simple = matches!(slot, Some((_, Slot::Text)));
                     if let Some(d) = &self.debug {
                         let n = d.first_statement.get(no).copied().unwrap_or(0)
-                            + cmds[..pc].iter().filter(|c| matches!(c, Command::Sql(_))).count();
+                            + cmds[..pc]
+                                .iter()
+                                .filter(|c| matches!(c, Command::Sql(_)))
+                                .count();
                         if matches!(slot, Some((_, Slot::Unprepared))) {
                             d.say(&format!("preparing P_{n}"));
                         }
@@ -279,7 +292,11 @@ impl Client {
                         d.say("receiving");
                     }
                     if let Err((e, unprepared)) = sent {
-                        let sent = if simple { self.text.clone() } else { sql.numbered() };
+                        let sent = if simple {
+                            self.text.clone()
+                        } else {
+                            sql.numbered()
+                        };
                         return Err(Abort {
                             command: pc + 1,
                             what: "SQL",
@@ -324,18 +341,26 @@ impl Client {
                 }
                 Command::EndPipeline => {
                     if !self.in_pipeline {
-                        return Err(Abort::refused(pc + 1, "endpipeline", "not in pipeline mode"));
+                        return Err(Abort::refused(
+                            pc + 1,
+                            "endpipeline",
+                            "not in pipeline mode",
+                        ));
                     }
                     self.in_pipeline = false;
                     target.pipeline_end().map_err(|e| Abort::sql(pc + 1, e))?;
                     pc + 1
                 }
                 Command::SyncPipeline => {
-                    return Err(Abort::meta(
-                        pc + 1,
-                        "syncpipeline",
-                        "\\syncpipeline (pgbench 17) is not run yet: end the pipeline with \\endpipeline and start another (#42)".into(),
-                    ))
+                    if !self.in_pipeline {
+                        return Err(Abort::refused(
+                            pc + 1,
+                            "syncpipeline",
+                            "not in pipeline mode",
+                        ));
+                    }
+                    target.pipeline_sync().map_err(|e| Abort::sql(pc + 1, e))?;
+                    pc + 1
                 }
             };
             if let Some(t0) = t0 {

@@ -360,6 +360,13 @@ impl Meta<'_> {
                 self.no_args()?;
                 commands.push(Command::StartPipeline);
             }
+            // pgbench 17's; pgbench 15 knows no such command.
+            "syncpipeline"
+                if dbpress_core::personality::is_pgbench()
+                    && dbpress_core::personality::pgbench_major() < 17 =>
+            {
+                return Err(error("invalid command"))
+            }
             "syncpipeline" => {
                 self.no_args()?;
                 commands.push(Command::SyncPipeline);

@@ -41,6 +41,10 @@ impl SqlTarget for Session<'_> {
         self.0.pipeline_start()
     }
 
+    fn pipeline_sync(&mut self) -> DbResult<()> {
+        self.0.pipeline_sync()
+    }
+
     fn pipeline_end(&mut self) -> DbResult<()> {
         self.0.pipeline_end()
     }

@@ -350,6 +350,10 @@ impl SqlTarget for Exec<'_> {
         self.conn.pipeline_start()
     }
 
+    fn pipeline_sync(&mut self) -> DbResult<()> {
+        self.conn.pipeline_sync()
+    }
+
     fn pipeline_end(&mut self) -> DbResult<()> {
         self.conn.pipeline_end()
     }
