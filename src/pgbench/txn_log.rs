@@ -48,6 +48,8 @@ struct Interval {
     latency: Sums,
     /// Under --rate: the schedule lags.
     lag: Sums,
+    /// Slots --latency-limit skipped (in no sum).
+    skipped: u64,
     retried: u64,
     retries: u64,
     serialization: u64,
@@ -122,7 +124,7 @@ impl TxnLog {
         let mut th = self.threads[thread]
             .lock()
             .unwrap_or_else(|p| p.into_inner());
-        let now = now_us();
+        let now = t.skipped_at_us.unwrap_or_else(now_us);
         if let Some(every) = self.aggregate_s {
             self.aggregate(&mut th, t, now, every);
             return;
@@ -133,6 +135,7 @@ impl TxnLog {
             }
         }
         let time = match (t.failed, self.detailed) {
+            _ if t.skipped_at_us.is_some() => "skipped".into(),
             (None, _) => format!("{:.0}", t.latency_ns as f64 / 1e3),
             (Some(_), false) => "failed".into(),
             (Some("40001"), true) => "serialization".into(),
@@ -163,6 +166,10 @@ impl TxnLog {
         let Some(agg) = th.agg.as_mut() else {
             return;
         };
+        if t.skipped_at_us.is_some() {
+            agg.skipped += 1;
+            return;
+        }
         if t.retries > 0 && retries {
             agg.retried += 1;
             agg.retries += u64::from(t.retries);
@@ -187,7 +194,7 @@ impl TxnLog {
             let a = std::mem::take(agg);
             let _ = writeln!(
                 th.out,
-                "{} {} {:.0} {:.0} {:.0} {:.0} {:.0} {:.0} {:.0} {:.0} 0 {} {} {} {}",
+                "{} {} {:.0} {:.0} {:.0} {:.0} {:.0} {:.0} {:.0} {:.0} {} {} {} {} {}",
                 a.start_s,
                 a.latency.count,
                 a.latency.sum,
@@ -198,6 +205,7 @@ impl TxnLog {
                 a.lag.sum2,
                 a.lag.min,
                 a.lag.max,
+                a.skipped,
                 a.retried,
                 a.retries,
                 a.serialization,

@@ -668,6 +668,71 @@ fn issue_42_as_pgbench_logs_each_transaction_as_pgbench_does() {
     }
 }
 
+/// The report's `number of transactions skipped: N`.
+fn skipped_in_report(o: &Output) -> usize {
+    stdout(o)
+        .lines()
+        .find_map(|l| l.strip_prefix("number of transactions skipped: "))
+        .and_then(|r| r.split(' ').next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn issue_42_as_pgbench_logs_the_transactions_latency_limit_skips() {
+    let Some(_pg) = pg_server("as-pgbench-skipped") else {
+        return;
+    };
+    let base = scratch("as-pgbench-skipped");
+    let init = run(&peer(), &base, &[&["-i", "-q"], TARGET].concat());
+    assert!(init.status.success(), "{}", stderr(&init));
+    let link = pgbench_link(&base);
+    // A rate no server here keeps up with and a limit under any transaction's time: a backlog,
+    // and most slots skipped.
+    let paced = [
+        "-n", "-S", "-c", "2", "-T", "2", "-R", "20000", "-L", "0.05", "-l",
+    ];
+    for (program, side) in [(peer(), "theirs"), (link.clone(), "ours")] {
+        let dir = base.join(side);
+        std::fs::create_dir_all(&dir).unwrap();
+        let o = run(&program, &dir, &[&paced[..], TARGET].concat());
+        assert!(o.status.success(), "{side}: {}", stderr(&o));
+        let lines: Vec<String> = logs(&dir).into_iter().flat_map(|(_, l)| l).collect();
+        let skipped: Vec<&String> = lines.iter().filter(|l| l.contains(" skipped ")).collect();
+        assert!(!skipped.is_empty(), "{side}: nothing skipped");
+        assert_eq!(
+            skipped.len(),
+            skipped_in_report(&o),
+            "{side}: skipped lines vs report"
+        );
+        // client, transaction, `skipped`, script, time (s, µs), lag 0.
+        for l in &skipped {
+            let f: Vec<&str> = l.split(' ').collect();
+            assert_eq!((f.len(), f[2], f[6]), (7, "skipped", "0"), "{side}: {l}");
+        }
+        // Each client's transactions numbered 1, 2, … across run and skipped ones alike.
+        for client in ["0", "1"] {
+            let mut numbers: Vec<u64> = lines
+                .iter()
+                .filter(|l| l.split(' ').next() == Some(client))
+                .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
+                .collect();
+            numbers.sort();
+            let expected: Vec<u64> = (1..=numbers.len() as u64).collect();
+            assert_eq!(numbers, expected, "{side}: client {client}'s numbers");
+        }
+        // Aggregated, the 11th field counts them.
+        let o = run(
+            &program,
+            &dir,
+            &[&paced[..], &["--aggregate-interval=1"], TARGET].concat(),
+        );
+        assert!(o.status.success(), "{side}: {}", stderr(&o));
+        let agg: Vec<String> = logs(&dir).into_iter().flat_map(|(_, l)| l).collect();
+        let field = |l: &String| l.split(' ').nth(10).and_then(|v| v.parse::<u64>().ok());
+        assert!(agg.iter().any(|l| field(l) > Some(0)), "{side}: {agg:?}");
+    }
+}
+
 /// Cases from pgbench's own TAP suite that dbpress answered otherwise (#42): invalid variable
 /// names, `\shell`'s undefined variable, the 255-parameter, 255-word and 16-argument limits, a
 /// script ending inside a transaction block, `\gset` of a SELECT without columns, the server's

@@ -40,6 +40,7 @@ impl Worker<'_> {
             over: false,
             error_codes: Vec::new(),
             counts: Counts::default(),
+            skipped_at_us: Vec::new(),
         };
         loop {
             let measuring = self.shared.measuring.load(Ordering::Relaxed);
@@ -122,6 +123,8 @@ struct Driven<'a> {
     error_codes: Vec<String>,
     /// Statements of the open event's failed attempts.
     counts: Counts,
+    /// When each slot --latency-limit skipped since the generator last asked (Unix µs).
+    skipped_at_us: Vec<u64>,
 }
 
 impl Driven<'_> {
@@ -183,7 +186,10 @@ impl Driven<'_> {
                 Some(s) => match paced_start(shared, self.cell, s, self.rng, measuring) {
                     PacedStart::At(intended, started) => (intended, started),
                     // Later than --latency-limit when due: counted, not run; the next slot.
-                    PacedStart::Skipped => continue,
+                    PacedStart::Skipped => {
+                        self.skipped_at_us.push(unix_us());
+                        continue;
+                    }
                     PacedStart::Stop => return false,
                 },
             };
@@ -315,9 +321,20 @@ impl EventSteps for Driven<'_> {
         self.over || self.shared.stop.load(Ordering::Relaxed)
     }
 
+    fn take_skipped(&mut self) -> Vec<u64> {
+        std::mem::take(&mut self.skipped_at_us)
+    }
+
     fn lag_ns(&self) -> Option<u64> {
         self.schedule?;
         let open = self.open.as_ref()?;
         Some(open.started.saturating_sub(open.intended))
     }
+}
+
+/// The wall clock in µs since the Unix epoch (pgbench's log times).
+fn unix_us() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as u64)
 }

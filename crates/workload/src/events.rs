@@ -94,6 +94,11 @@ pub trait EventSteps {
     fn lag_ns(&self) -> Option<u64> {
         None
     }
+    /// The slots --latency-limit skipped (not run, already too late when due) since the last
+    /// call, each as the Unix time (µs) it was skipped: pgbench logs each one.
+    fn take_skipped(&mut self) -> Vec<u64> {
+        Vec::new()
+    }
 }
 
 /// An event that is exactly one statement whose one parameter is a key drawn from the run's

@@ -111,6 +111,8 @@ pub struct TxnNote {
     pub lag_ns: Option<u64>,
     pub failed: Option<&'static str>,
     pub retries: u32,
+    /// Skipped by --latency-limit at this Unix time (µs): not run, latency and lag 0.
+    pub skipped_at_us: Option<u64>,
 }
 
 /// What logs a transaction (the front end's files).

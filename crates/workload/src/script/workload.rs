@@ -461,6 +461,7 @@ impl ScriptEvents {
                     _ => None,
                 },
                 retries: tries - 1,
+                skipped_at_us: None,
             });
         }
         if left_open {
@@ -506,6 +507,31 @@ enum Ended {
     DoneThenAborted,
 }
 
+impl ScriptEvents {
+    /// The slots --latency-limit skipped before this transaction, as pgbench counts them: each
+    /// chose its script (a draw, with several) and took a transaction number, then was logged
+    /// as `skipped` and not run.
+    fn log_skipped(&mut self, rules: &PgbenchRules, steps: &mut dyn EventSteps) {
+        for at in steps.take_skipped() {
+            let no = choose(&mut self.choose, &self.ready, self.total_weight);
+            self.transactions += 1;
+            let Some(log) = &rules.on_txn else {
+                continue;
+            };
+            log(&TxnNote {
+                client: self.client_id,
+                transaction: self.transactions,
+                script: no,
+                latency_ns: 0,
+                lag_ns: Some(0),
+                failed: None,
+                retries: 0,
+                skipped_at_us: Some(at),
+            });
+        }
+    }
+}
+
 impl EventGen for ScriptEvents {
     fn event(&mut self, exec: &mut Exec<'_>) -> DbResult<()> {
         let no = choose(&mut self.choose, &self.ready, self.total_weight);
@@ -536,6 +562,7 @@ impl EventGen for ScriptEvents {
         };
         let mut more = steps.next(exec);
         while more {
+            self.log_skipped(&rules, steps);
             match self.pgbench_transaction(&rules, exec, steps) {
                 Ended::Aborted => break,
                 Ended::DoneThenAborted => {
@@ -548,6 +575,8 @@ impl EventGen for ScriptEvents {
             // One clock read ends this transaction and starts the next.
             more = steps.step(exec);
         }
+        // Slots skipped after the last transaction, before the run's end.
+        self.log_skipped(&rules, steps);
         Ok(())
     }
 }
