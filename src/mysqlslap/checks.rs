@@ -43,28 +43,37 @@ const NOT_DONE: &[(&str, &str)] = &[
     ),
 ];
 
-/// mysqlslap's refusals of the line read, then the line for the rounds; Err is the line to
-/// print (exit code 1).
-pub fn slap_line(program: &str, r: &Read) -> std::result::Result<SlapLine, String> {
+/// mysqlslap's own refusals of the options read, in its order (before it asks for a password
+/// or counts its arguments); the line to print (exit code 1).
+pub fn refusal(program: &str, r: &Read) -> Option<String> {
     let on = |n: &str| r.get(n) == Some("TRUE");
     let auto = on("auto-generate-sql");
     if auto && (r.get("query").is_some() || r.get("create").is_some()) {
-        return Err(format!(
+        return Some(format!(
             "{program}: Can't use --auto-generate-sql when create and query strings are specified!"
         ));
     }
     let guid = on("auto-generate-sql-guid-primary");
     let autoinc = on("auto-generate-sql-add-autoincrement");
     if auto && guid && autoinc {
-        return Err(format!("{program}: Either auto-generate-sql-guid-primary or auto-generate-sql-add-autoincrement can be used!"));
+        return Some(format!("{program}: Either auto-generate-sql-guid-primary or auto-generate-sql-add-autoincrement can be used!"));
     }
     let load = r.get("auto-generate-sql-load-type").unwrap_or("mixed");
     // (An update test without a key updates every row, as mysqlslap's does.)
     if auto && !guid && !autoinc && load == "key" {
-        return Err(format!(
+        return Some(format!(
             "{program}: Can't perform key test without a primary key!"
         ));
     }
+    None
+}
+
+/// dbpress's refusals of what it does not do as mysqlslap would, then the line for the
+/// rounds; Err is the line to print (exit code 1).
+pub fn slap_line(program: &str, r: &Read) -> std::result::Result<SlapLine, String> {
+    let on = |n: &str| r.get(n) == Some("TRUE");
+    let auto = on("auto-generate-sql");
+    let load = r.get("auto-generate-sql-load-type").unwrap_or("mixed");
     if auto && !["mixed", "update", "write", "key", "read"].contains(&load) {
         // mysqlslap runs no query at all for it and prints a block.
         return Err(format!("{program}: unknown --auto-generate-sql-load-type '{load}': use mixed, update, write, key or read"));

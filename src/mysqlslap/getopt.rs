@@ -33,6 +33,8 @@ pub struct Read {
     pub operands: usize,
     /// Warnings and `Info:` lines, for stderr, in order.
     pub notes: String,
+    /// The last `-p`/`--password` had no value: the password is asked for.
+    pub ask_password: bool,
 }
 
 impl Read {
@@ -260,7 +262,13 @@ impl Reader<'_> {
                 }
             },
             (Var::Num, Some(v)) => self.number(opt, &v)?.to_string(),
-            (_, v) => v.unwrap_or_default(),
+            (_, v) => {
+                if opt.long == "password" {
+                    // `--password=` is an empty password; `-p` alone asks for one.
+                    self.r.ask_password = v.is_none();
+                }
+                v.unwrap_or_default()
+            }
         };
         self.r.set(opt, v);
         Ok(())

@@ -11,6 +11,7 @@
 //! - `help`: `--help` and `--version`
 //! - `checks`: what mysqlslap refuses once the line is read, and the line as `dbpress slap`'s
 //! - `only_print`: `--only-print`'s statements
+//! - `password_prompt`: `-p` without a value, asked on the terminal (or stdin)
 
 mod checks;
 mod defaults;
@@ -18,6 +19,7 @@ mod getopt;
 mod help;
 mod only_print;
 mod options;
+mod password_prompt;
 
 use crate::slap::{self, peer::Peer, plan::Plan};
 use dbpress_core::error::{Error, Result};
@@ -83,6 +85,14 @@ fn speak(name: &str, args: &[String]) -> Result<u8> {
             return Ok(0);
         }
         None => {}
+    }
+    if let Some(refusal) = checks::refusal(name, &read) {
+        eprintln!("{refusal}");
+        return Ok(1);
+    }
+    let mut read = read;
+    if read.ask_password {
+        read.values.push(("password", password_prompt::ask()));
     }
     if read.operands > 2 {
         eprintln!("{name}: Too many arguments");

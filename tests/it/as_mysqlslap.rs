@@ -263,6 +263,79 @@ fn issue_42_as_mysqlslap_every_line_without_clients_is_mysqlslaps_text_and_code(
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// `args` under `program` with `answer` on stdin (no terminal: the password is read there).
+fn answered(program: &Path, dir: &Path, args: &[&str], answer: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(answer.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn issue_42_as_mysqlslap_asks_for_the_password_after_its_checks() {
+    let test = "as_mysqlslap_password";
+    let Some(peer) = peer(test) else { return };
+    let dir = scratch("as-mysqlslap-password");
+    let link = slap_link(&dir);
+    // mysqlslap's own refusals come before it asks, `Too many arguments` after.
+    for args in [
+        &["-p", "a", "b", "c"][..],
+        &["-p", "--auto-generate-sql", "-q", "x"],
+        &["--auto-generate-sql", "-q", "x", "a", "b", "c"],
+    ] {
+        same_answer(&peer, &link, &dir, args);
+    }
+    let Some(_srv) = server(test) else { return };
+    // The answer read from stdin, the prompt on stderr: the right password runs, a wrong one
+    // is refused as mysqlslap's is; `--password=` is an empty password, not a question.
+    let line = [
+        "-usbtest",
+        "-p",
+        "-q",
+        "SELECT 1",
+        "--create-schema=sbtest",
+        "-i",
+        "1",
+    ];
+    for answer in ["sbtest\n", "wrong\n"] {
+        let theirs = answered(&peer, &dir, &line, answer);
+        let ours = answered(&link, &dir, &line, answer);
+        same_text(&theirs, &peer, &ours, &link, &line);
+        assert!(
+            stderr(&ours).starts_with("Enter password: "),
+            "{}",
+            stderr(&ours)
+        );
+    }
+    let empty = [
+        "-usbtest",
+        "--password=",
+        "-q",
+        "SELECT 1",
+        "--create-schema=sbtest",
+    ];
+    let theirs = answered(&peer, &dir, &empty, "sbtest\n");
+    let ours = answered(&link, &dir, &empty, "sbtest\n");
+    same_text(&theirs, &peer, &ours, &link, &empty);
+    assert!(
+        !stderr(&ours).contains("Enter password"),
+        "{}",
+        stderr(&ours)
+    );
+}
+
 /// The schema the runs use (sbtest may make and drop `slap_…` schemas: scripts/services.sh).
 const SCHEMA: &str = "slap_as_mysqlslap";
 
