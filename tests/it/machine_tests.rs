@@ -415,6 +415,30 @@ fn issue_42_as_sysbench_fileio_prepares_runs_and_cleans_up_as_sysbench() {
     for more in FILEIO_RUNS {
         as_sysbench(&dir, &link, &with(more));
     }
+    // Merged sequential requests (4 blocks of 16 KiB): each read moves 64 KiB, as sysbench
+    // counts its throughput — MiB/s over reads/s is the request's size under both tools.
+    let merged = with(&[
+        "--file-test-mode=seqrd",
+        "--file-merged-requests=4",
+        "--events=400",
+        "--time=0",
+        "run",
+    ]);
+    for o in [sysbench(&merged), dbpress(&merged)] {
+        let figure = |label: &str| -> f64 {
+            stdout(&o)
+                .lines()
+                .find_map(|l| l.trim().strip_prefix(label))
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or_else(|| panic!("no {label} in {}", stdout(&o)))
+        };
+        let per_read = figure("read, MiB/s:") * 1048576.0 / figure("reads/s:");
+        assert!(
+            (per_read / 65536.0 - 1.0).abs() < 0.01,
+            "{per_read} bytes a read: {}",
+            stdout(&o)
+        );
+    }
     // A sequential write is sysbench's creation test: it empties the files first, so 300
     // events (292 blocks written and two rounds of 4 syncs) leave the third file short and the
     // fourth empty (as under sysbench: 576KiB), and a test that needs them

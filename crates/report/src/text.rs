@@ -247,7 +247,8 @@ fn machine_section(m: &dbpress_result::machine::MachineTest, s: &Summary) -> Str
         }
         "fileio" => {
             let t = s.total_time_s.max(1e-9);
-            let mib = |n: u64| (n * m.block_bytes.unwrap_or(0)) as f64 / (1024.0 * 1024.0) / t;
+            let bytes = m.request_bytes.or(m.block_bytes).unwrap_or(0);
+            let mib = |n: u64| (n * bytes) as f64 / (1024.0 * 1024.0) / t;
             let mut o = String::from("\nFile operations:\n");
             let _ = writeln!(o, "{:<34}{:.2}", "    reads/s:", s.reads as f64 / t);
             let _ = writeln!(o, "{:<34}{:.2}", "    writes/s:", s.writes as f64 / t);

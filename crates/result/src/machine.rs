@@ -14,6 +14,10 @@ pub struct MachineTest {
     /// `memory`: the block each event reads or writes, in bytes; `fileio`: `--file-block-size`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub block_bytes: Option<u64>,
+    /// `fileio`: the bytes of one request — the block, or `--file-merged-requests` blocks in a
+    /// sequential test — which the throughput counts, as sysbench's does.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_bytes: Option<u64>,
     /// `memory`: `read`, `write` or `none`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_oper: Option<String>,

@@ -177,7 +177,7 @@ impl Workload for Machine {
                 block_bytes: m.block_bytes(),
             }),
             Test::FileIo(f) => Box::new(FileOpsPerSecond {
-                block_bytes: f.block_bytes(),
+                block_bytes: f.request_bytes(),
                 percentile: self.percentile,
             }),
             _ => Box::new(EventsPerSecond {

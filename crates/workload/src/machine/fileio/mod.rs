@@ -117,8 +117,12 @@ impl FileIo {
         })
     }
 
-    pub fn block_bytes(&self) -> u64 {
-        self.shape.block
+    /// The bytes of one request: the block, or a sequential test's merged blocks.
+    pub fn request_bytes(&self) -> u64 {
+        match self.mode {
+            Some(m) if !m.random() => self.shape.block * self.shape.merged.max(1),
+            _ => self.shape.block,
+        }
     }
 
     /// Whether a run can start: it needs `--file-test-mode`.
@@ -196,6 +200,7 @@ impl FileIo {
     pub fn asked(&self) -> MachineTest {
         MachineTest {
             block_bytes: Some(self.shape.block),
+            request_bytes: Some(self.request_bytes()),
             file_test_mode: self.mode.map(|m| m.name().to_string()),
             file_num: Some(self.shape.files as u64),
             file_total_bytes: Some(self.shape.file_size * self.shape.files as u64),
