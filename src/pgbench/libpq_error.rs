@@ -157,6 +157,25 @@ fn connection_reason(e: &DbError) -> String {
     format!("FATAL:  {}", e.message)
 }
 
+/// libpq's refusal of the port (`-p`, else PGPORT) before it connects: a value that is no
+/// integer, or one outside 1..65535; None for a port it takes (or none given).
+pub fn bad_port(opts: &dbpress_core::options::OptionValues) -> Option<String> {
+    let text = match opts.is_set("pgsql-port") {
+        true => opts.get("pgsql-port").to_string(),
+        false => std::env::var("PGPORT").ok()?,
+    };
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return None;
+    }
+    let Ok(port) = trimmed.parse::<i64>() else {
+        return Some(format!(
+            "invalid integer value \"{text}\" for connection option \"port\""
+        ));
+    };
+    (!(1..=65535).contains(&port)).then(|| format!("invalid port number: \"{text}\""))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

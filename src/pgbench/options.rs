@@ -276,6 +276,10 @@ impl Line {
             "partition-method" => self.partition_method = Some(partition_method(&v)?),
             "b" | "S" | "N" => self.add_builtin(key, &v)?,
             "f" => self.add_file(&v)?,
+            // pgbench 17 names its option as its long form is spelled (--client).
+            "c" if dbpress_core::personality::pgbench_major() >= 17 => {
+                self.clients = Some(int("-c/--client", 1)?)
+            }
             "c" => self.clients = Some(int("-c/--clients", 1)?),
             "C" => self.connect = true,
             "D" => self.defines.push(define(&v)?),

@@ -14,7 +14,7 @@ use dbpress_driver::Connection;
 use dbpress_workload::script::client::QueryMode;
 use dbpress_workload::script::expr::Value;
 use dbpress_workload::script::pgbench_rules::{
-    AbortNote, PgbenchRules, SayTry, Tally, TryNote, TxnNote,
+    AbortNote, PgbenchRules, SayAbort, SayTry, Tally, TryNote, TxnNote,
 };
 use dbpress_workload::script::workload::ScriptWorkload;
 use dbpress_workload::Context;
@@ -80,9 +80,10 @@ fn as_script_args(line: &Line, seed: u64) -> Vec<String> {
     for (k, v) in &line.defines {
         pair("-D", format!("{k}={v}"));
     }
+    // Attached, so a value that starts with `-` stays a value.
     for (flag, v) in [("-h", &line.host), ("-p", &line.port), ("-U", &line.user)] {
         if let Some(v) = v {
-            pair(flag, v.clone());
+            a.push(format!("{flag}{v}"));
         }
     }
     a.push(format!("--rand-seed={seed}"));
@@ -90,8 +91,11 @@ fn as_script_args(line: &Line, seed: u64) -> Vec<String> {
     // samplers would add their own sessions' queries to the server's counts).
     a.push("--server-status=off".into());
     a.push("--server-waits=off".into());
-    if let Some(db) = &line.dbname {
-        a.push(db.clone());
+    match &line.dbname {
+        // pgbench 17's `-d --version` names a database `--version`: not a word to read again.
+        Some(db) if db.starts_with('-') => a.push(format!("--pgsql-db={db}")),
+        Some(db) => a.push(db.clone()),
+        None => {}
     }
     a
 }
@@ -99,6 +103,11 @@ fn as_script_args(line: &Line, seed: u64) -> Vec<String> {
 /// `pgbench -i`: the steps on one session to the target the line names.
 pub fn initialize(line: &Line) -> Result<u8> {
     let a = script_args(line, 0)?;
+    if let Some(why) = super::libpq_error::bad_port(&a.opts) {
+        eprintln!("pgbench: error: {why}");
+        eprintln!("pgbench: error: could not create connection for initialization");
+        return Ok(1);
+    }
     let mut cfg = RunConfig::from_options("script", RunCommand::Run, &a.opts)?;
     if a.pgbench_connection {
         cfg.connection.flags = ConnectionFlags::Pgbench;
@@ -107,7 +116,7 @@ pub fn initialize(line: &Line) -> Result<u8> {
     let mut conn = match driver.connect(0) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("pgbench: error: {}", connect_error(&a, &e));
+            eprintln!("pgbench: error: {}", connect_error(&cfg, &e));
             eprintln!("pgbench: error: could not create connection for initialization");
             return Ok(1);
         }
@@ -121,6 +130,11 @@ pub fn benchmark(line: &Line) -> Result<u8> {
         eprintln!("pgbench: setting random seed to {seed}");
     }
     let a = script_args(line, seed)?;
+    if let Some(why) = super::libpq_error::bad_port(&a.opts) {
+        eprintln!("pgbench: error: {why}");
+        eprintln!("pgbench: error: could not create connection for setup");
+        return Ok(1);
+    }
     let mut cfg = RunConfig::from_options("script", RunCommand::Run, &a.opts)?;
     crate::script::per_client(&a, &mut cfg);
     if a.pgbench_connection {
@@ -137,7 +151,7 @@ pub fn benchmark(line: &Line) -> Result<u8> {
     let mut setup = match ctx.driver.connect(0) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("pgbench: error: {}", connect_error(&a, &e));
+            eprintln!("pgbench: error: {}", connect_error(&cfg, &e));
             eprintln!("pgbench: error: could not create connection for setup");
             return Ok(1);
         }
@@ -232,35 +246,13 @@ fn rules(
                 .map_err(|e| failed(format!("could not open logfile: {e}")))?,
         )),
     };
-    let say_abort = super::aborts::sayer(line.protocol.unwrap_or(Protocol::Simple), &line.scripts);
-    let exit_on_abort = line.exit_on_abort.then(|| {
-        let clients = line.clients.unwrap_or(1);
-        let threads = line.jobs.unwrap_or(1);
-        (log.clone(), move |client| {
-            thread_of(client, clients, threads)
-        })
-    });
     let mut rules = PgbenchRules {
         max_tries: line.max_tries.unwrap_or(1) as u32,
         time_commands: line.per_command,
         connect_each: line.connect,
         debug: line.debug,
         tally: tally.clone(),
-        on_abort: std::sync::Arc::new(move |note: &AbortNote<'_>| {
-            say_abort(note);
-            // pgbench 16's --exit-on-abort: the run ends there, without its report.
-            if let Some((log, thread_of)) = &exit_on_abort {
-                if let Some(log) = log {
-                    log.finish();
-                }
-                let _ = std::io::Write::flush(&mut dbpress_core::out::Stdout);
-                eprintln!(
-                    "pgbench: error: Run was aborted due to an error in thread {}",
-                    thread_of(note.client as i64)
-                );
-                std::process::exit(2);
-            }
-        }),
+        on_abort: abort_hook(line, log.clone()),
         on_try: line.verbose_errors.then(|| {
             let max_tries = line.max_tries.unwrap_or(1) as u32;
             std::sync::Arc::new(move |note: &TryNote<'_>| super::aborts::say_try(note, max_tries))
@@ -278,17 +270,27 @@ fn rules(
     Ok((rules, log))
 }
 
-/// The thread pgbench runs `client` in: each thread in turn takes its share of the clients
-/// left, rounded up.
-fn thread_of(client: i64, clients: i64, threads: i64) -> i64 {
-    let mut dealt = 0;
-    for t in 0..threads {
-        dealt += (clients - dealt + threads - t - 1) / (threads - t);
-        if client < dealt {
-            return t;
-        }
+/// What a client's abort does: pgbench's lines; with pgbench 16's `--exit-on-abort`, then the
+/// run's end at once — the log written, `Run was aborted due to an error in thread N` (the
+/// client's thread as pgbench deals clients to threads), no report, exit code 2.
+fn abort_hook(line: &Line, log: Option<std::sync::Arc<TxnLog>>) -> SayAbort {
+    let say = super::aborts::sayer(line.protocol.unwrap_or(Protocol::Simple), &line.scripts);
+    if !line.exit_on_abort {
+        return std::sync::Arc::new(say);
     }
-    threads - 1
+    let clients = line.clients.unwrap_or(1) as usize;
+    let threads = (line.jobs.unwrap_or(1) as usize).min(clients).max(1);
+    let thread_of = super::txn_log::deal(clients, threads);
+    std::sync::Arc::new(move |note: &AbortNote<'_>| {
+        say(note);
+        if let Some(log) = &log {
+            log.finish();
+        }
+        let _ = std::io::Write::flush(&mut dbpress_core::out::Stdout);
+        let thread = thread_of.get(note.client as usize).copied().unwrap_or(0);
+        eprintln!("pgbench: error: Run was aborted due to an error in thread {thread}");
+        std::process::exit(2);
+    })
 }
 
 /// pgbench's -d line about the run: where it connected, clients, transactions or duration.
@@ -307,8 +309,15 @@ fn debug_target(line: &Line, a: &Args) -> String {
 }
 
 /// A connection that failed, in libpq's words for the target `a` names.
-fn connect_error(a: &Args, e: &dbpress_driver::DbError) -> String {
-    super::libpq_error::connection(a.opts.get("pgsql-host"), a.opts.get("pgsql-port"), e)
+/// A refused connection as libpq words it, at the host and port the target resolved to (from
+/// -h/-p, or PGHOST/PGPORT).
+fn connect_error(cfg: &RunConfig, e: &dbpress_driver::DbError) -> String {
+    match &cfg.connection.target {
+        dbpress_config::Target::Pgsql(t) => {
+            super::libpq_error::connection(&t.host, &t.port.to_string(), e)
+        }
+        _ => e.to_string(),
+    }
 }
 
 fn unix_now() -> f64 {

@@ -73,7 +73,7 @@ fn now_us() -> u64 {
 }
 
 /// pgbench's deal of `clients` to `threads`: thread i takes the next ⌈left / threads left⌉.
-fn deal(clients: usize, threads: usize) -> Vec<usize> {
+pub(super) fn deal(clients: usize, threads: usize) -> Vec<usize> {
     let mut of = Vec::with_capacity(clients);
     for t in 0..threads {
         let n = (clients - of.len() + threads - t - 1) / (threads - t);

@@ -38,8 +38,9 @@ pub(crate) fn named(text: &str, program: &Path) -> String {
 }
 
 /// Command lines pgbench refuses before connecting, or answers without a server.
-const LINES: &[&[&str]] = &[
+pub(crate) const LINES: &[&[&str]] = &[
     &["--help"],
+    &["-?"],
     &["-V"],
     &["--version"],
     &["--help", "-c", "0"],
@@ -110,6 +111,22 @@ const LINES: &[&[&str]] = &[
     &["-t", "1", "-f", "one.sql", "db1", "db2"],
     &["-d", "--version"],
     &["-f", "bad.sql"],
+    // Each value pgbench reads as a number, refused in its words; libpq's port checks.
+    &["-j", "x"],
+    &["-s", "x"],
+    &["-F", "x"],
+    &["-t", "x"],
+    &["-P", "x"],
+    &["--partitions=x"],
+    &["--aggregate-interval=x"],
+    &["-f", "one.sql@x"],
+    &["-p", "x"],
+    &["-p", "99999"],
+    &["-i", "-p", "x"],
+    &["--index-tablespace=x"],
+    &["-i", "-v"],
+    &["-i", "--verbose-errors"],
+    &["-h", "/nonexistent", "-t", "1"],
 ];
 
 #[test]

@@ -4,7 +4,7 @@
 //! and lines, and a run's report.
 
 use super::as_pgbench::{
-    made, masked, named, pgbench_link, same_as_pgbench, server_counts, TARGET,
+    made, masked, named, pgbench_link, same_as_pgbench, server_counts, LINES as LINES_15, TARGET,
 };
 use crate::common::{bin, scratch, stderr, stdout};
 use crate::engines::pg_server;
@@ -54,8 +54,11 @@ const LINES: &[&[&str]] = &[
 fn issue_42_as_pgbench_17_help_and_options_are_pgbench_17s() {
     let Some(peer) = peer17() else { return };
     let dir = scratch("as-pgbench17-lines");
+    std::fs::write(dir.join("one.sql"), "SELECT 1;\n").unwrap();
+    std::fs::write(dir.join("bad.sql"), "\\set x random(1)\nSELECT 1;\n").unwrap();
     let link = pgbench_link(&dir);
-    for args in LINES {
+    // pgbench 15's lines too: where 17 words them otherwise (`-c/--client`), as 17 does.
+    for args in LINES.iter().chain(LINES_15) {
         let theirs = run17(&peer, &dir, args);
         let ours = run17(&link, &dir, args);
         assert_eq!(

@@ -99,6 +99,9 @@ pub struct TryNote<'a> {
 /// What says a try (the front end's lines).
 pub type SayTry = Arc<dyn Fn(&TryNote<'_>) + Send + Sync>;
 
+/// What says a client's abort (the front end's lines, and what follows).
+pub type SayAbort = Arc<dyn Fn(&AbortNote<'_>) + Send + Sync>;
+
 /// A transaction that ended (pgbench's -l): whose, its number in the client's count, its
 /// script, how long it took, its failure's SQLSTATE if it failed, and its retries.
 pub struct TxnNote {
@@ -131,7 +134,7 @@ pub struct PgbenchRules {
     pub debug: bool,
     pub tally: Arc<Tally>,
     /// Says an abort as the peer says it (its lines are the front end's).
-    pub on_abort: Arc<dyn Fn(&AbortNote<'_>) + Send + Sync>,
+    pub on_abort: SayAbort,
     /// Says each retried or failed try (pgbench's --verbose-errors), when given.
     pub on_try: Option<SayTry>,
     /// Logs each transaction (pgbench's -l), when given.
