@@ -16,6 +16,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod libmariadb_words;
 pub mod mysqlslap;
 pub mod pgbench;
 pub mod run;
@@ -168,6 +169,10 @@ fn report_error(e: &dbpress_core::error::Error) -> u8 {
         // sysbench says a bad option or command of a Lua script on stderr, as any bad line.
         Error::Failed(_) if dbpress_core::personality::said_without_fatal(&message) => {
             eprintln!("{message}")
+        }
+        // sysbench's one refusal on stdout without `FATAL:`.
+        Error::Failed(_) if message.starts_with("Invalid value for verbosity: ") => {
+            dbpress_core::outln!("{message}");
         }
         Error::Environment(_) | Error::Failed(_) => {
             dbpress_core::outln!("FATAL: {message}");

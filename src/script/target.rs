@@ -31,7 +31,7 @@ pub fn libpq_env() -> Option<&'static str> {
 }
 
 /// The OS user, as libpq takes it for the default user name.
-fn os_user() -> String {
+pub(crate) fn os_user() -> String {
     if let Some(u) = env("USER").or_else(|| env("LOGNAME")) {
         return u;
     }

@@ -90,11 +90,22 @@ fn set_mysql(
     files: &OptionFiles,
     opts: &mut OptionValues,
 ) -> Result<()> {
-    set(opts, "mysql-user", conn("user"));
+    // As mysqlslap's client library: no user named is the login's own name.
+    let user = conn("user").or_else(|| {
+        (dbpress_core::personality::current() == dbpress_core::personality::Personality::Mysqlslap)
+            .then(crate::script::target::os_user)
+    });
+    set(opts, "mysql-user", user);
     set(opts, "mysql-password", conn("password"));
-    set(opts, "mysql-host", conn("host"));
+    let host = conn("host");
+    // A host other than `localhost` is reached over TCP: a socket an option file names is
+    // for `localhost` only, as in mysqlslap's client library.
+    let tcp = host.as_deref().is_some_and(|h| h != "localhost");
+    set(opts, "mysql-host", host);
     set(opts, "mysql-port", conn("port"));
-    set(opts, "mysql-socket", conn("socket"));
+    if !tcp {
+        set(opts, "mysql-socket", conn("socket"));
+    }
     // --defaults-file and --no-defaults replace ~/.my.cnf, where dbpress would look
     // for a password none of the above gave (MYSQL_PWD still counts, as in mysqlslap).
     if files.exclusive && !opts.is_set("mysql-password") && std::env::var_os("MYSQL_PWD").is_none()

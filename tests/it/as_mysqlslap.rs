@@ -91,6 +91,10 @@ fn same_text(theirs: &Output, peer: &Path, ours: &Output, link: &Path, args: &[&
 
 /// Lines mysqlslap refuses or answers without running clients.
 const LINES: &[&[&str]] = &[
+    // Servers that are not there, in the client library's words.
+    &["-h", "127.0.0.1", "-P", "1", "-q", "SELECT 1"],
+    &["-S", "/nonexistent", "-q", "SELECT 1"],
+    &["-h", "nosuchhost.invalid", "-q", "SELECT 1"],
     &["--help"],
     &["-?"],
     &[

@@ -95,6 +95,22 @@ fn issue_42_as_tpcc_load_refused_lines_are_its_text() {
         &["--help"],
         &["-h", "127.0.0.1", "-P", "3306", "-w"],
         &["-h", "127.0.0.1", "-Z", "-w", "1"],
+        // A word that is no option, and a server that is not there: the client library's line.
+        &[
+            "-h",
+            "127.0.0.1",
+            "-P",
+            "1",
+            "-d",
+            "x",
+            "-u",
+            "u",
+            "-p",
+            "sbtest",
+            "-w",
+            "1",
+            "extra",
+        ],
     ] {
         let (theirs, ours) = (run_in(&peer, &dir, args), run_in(&l, &dir, args));
         assert_eq!(

@@ -70,6 +70,33 @@ fn issue_42_as_tpcc_start_refused_lines_are_its_text() {
         &["--help"],
         &["-h", "127.0.0.1", "-w"],
         &["-Z", "-w", "1"],
+        // A word that is no option, and a server that is not there: each client's
+        // `error at thread_main` and the client library's line, then the empty report (a
+        // second of ramp-up: with none, tpcc_start's clients fail before or after its
+        // `MEASURING START.` as its threads happen to run).
+        &[
+            "-h",
+            "127.0.0.1",
+            "-P",
+            "1",
+            "-d",
+            "x",
+            "-u",
+            "u",
+            "-p",
+            "sbtest",
+            "-w",
+            "1",
+            "-c",
+            "1",
+            "-r",
+            "1",
+            "-l",
+            "1",
+            "-i",
+            "1",
+            "extra",
+        ],
     ] {
         let (theirs, ours) = (run(&peer, &dir, args), run(&l, &dir, args));
         assert_eq!(

@@ -264,6 +264,36 @@ fn issue_42_compat_sysbench_is_the_link_and_version_and_exit_codes_are_sysbenchs
         &["foo", "bar", "baz"][..],
         &["fileio"][..],
         &["--rate=2000000000", "cpu", "run", "--verbosity=1"][..],
+        // Each value sysbench refuses, in its words, stream and place (before or after its
+        // first line).
+        &["--threads=0", "cpu", "run"][..],
+        &["--threads=x", "cpu", "run"][..],
+        &["--forced-shutdown=x", "cpu", "run"][..],
+        &["--report-checkpoints=x", "cpu", "run"][..],
+        &["--thread-stack-size=x", "cpu", "run"][..],
+        &["--rand-type=bogus", "cpu", "run"][..],
+        &["--verbosity=9", "cpu", "run"][..],
+        &["--percentile=101", "cpu", "run"][..],
+        &["--percentile=x", "cpu", "run"][..],
+        &["--debug=maybe", "cpu", "run"][..],
+        &["--validate=x", "cpu", "run"][..],
+        &["--histogram=x", "cpu", "run"][..],
+        &["--memory-hugetlb=x", "memory", "run"][..],
+        &["--cpu-max-prime=0", "cpu", "run"][..],
+        &["--cpu-max-prime=x", "cpu", "run"][..],
+        &["--rate=x", "cpu", "run"][..],
+        &["--report-interval=x", "cpu", "run"][..],
+        &["--rand-seed=x", "cpu", "run"][..],
+        &["--warmup-time=x", "cpu", "run"][..],
+        &["--thread-init-timeout=x", "cpu", "run"][..],
+        &["--memory-block-size=0", "memory", "run"][..],
+        &["fileio", "--file-num=0", "--file-test-mode=rndrd", "run"][..],
+        &[
+            "fileio",
+            "--file-block-size=0",
+            "--file-test-mode=rndrd",
+            "run",
+        ][..],
     ] {
         exactly_as_sysbench(&dir, &link, args);
         let ours = in_dir(link.to_str().unwrap(), &dir, args, None);

@@ -3,7 +3,7 @@
 
 use crate::keys;
 use crate::{mysql_target, pgsql_target, sqlite_target};
-use dbpress_core::error::{usage, Result};
+use dbpress_core::error::{failed, usage, Result};
 use dbpress_core::options::table::Group;
 use dbpress_core::options::OptionValues;
 use dbpress_core::rand::{DistKind, DistParams};
@@ -216,9 +216,12 @@ fn checkpoints(raw: &str) -> Result<Vec<u64>> {
         match part.parse::<u64>() {
             Ok(n) if n > 0 => out.push(n),
             _ => {
-                return Err(usage(format!(
-                    "invalid checkpoint '{part}' in --report-checkpoints={raw}: use whole seconds after the start, like 60,120"
-                )))
+                return Err(dbpress_core::personality::refused(
+                    format!("Invalid value for --report-checkpoints: '{raw}'"),
+                    || {
+                        format!("invalid checkpoint '{part}' in --report-checkpoints={raw}: use whole seconds after the start, like 60,120")
+                    },
+                ))
             }
         }
     }
@@ -241,9 +244,12 @@ fn forced_shutdown(raw: &str, time: u64) -> Result<Option<f64>> {
         return Ok(None);
     }
     let bad = || {
-        usage(format!(
-            "invalid value '{raw}' for --forced-shutdown: use seconds after --time (10), a percentage of --time (5%), or off"
-        ))
+        dbpress_core::personality::refused(
+            format!("Invalid value for --forced-shutdown: '{raw}'"),
+            || {
+                format!("invalid value '{raw}' for --forced-shutdown: use seconds after --time (10), a percentage of --time (5%), or off")
+            },
+        )
     };
     let (number, percent) = match raw.strip_suffix('%') {
         _ if raw.is_empty() => ("5", true),
@@ -542,7 +548,15 @@ impl RunConfig {
             ));
         }
         let dist = DistParams {
-            kind: opts.choice(keys::RAND_TYPE, DistKind::NAMES, DistKind::parse)?,
+            kind: opts
+                .choice(keys::RAND_TYPE, DistKind::NAMES, DistKind::parse)
+                .map_err(|e| {
+                    let given = opts.text(keys::RAND_TYPE);
+                    match dbpress_core::personality::is_sysbench() {
+                        true => failed(format!("Invalid random numbers distribution: {given}.")),
+                        false => e,
+                    }
+                })?,
             spec_iter: opts.int(keys::RAND_SPEC_ITER)? as u32,
             spec_pct: opts.float(keys::RAND_SPEC_PCT)?,
             spec_res: opts.float(keys::RAND_SPEC_RES)?,

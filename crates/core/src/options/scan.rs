@@ -151,6 +151,9 @@ fn scan_with(
         }
         if let Some((kind, why)) = super::table::inert(&name) {
             let v = take_value(&name, inline, args, &mut i, kind, false)?;
+            if crate::personality::is_sysbench() {
+                inert_as_sysbench(&name, kind, &v)?;
+            }
             let shown = if v.is_empty() {
                 String::new()
             } else {
@@ -326,6 +329,22 @@ fn take_value(
             "option --{name} needs a value: --{name}=VALUE"
         ))),
     }
+}
+
+/// What sysbench refuses of an option dbpress takes and ignores: a flag's value that is no
+/// boolean, a stack size that is no size (or 0).
+fn inert_as_sysbench(name: &str, kind: Kind, v: &str) -> Result<()> {
+    if kind == Kind::Bool && !v.is_empty() && parse_bool(v).is_none() {
+        return Err(crate::error::failed(format!(
+            "invalid option: --{name}={v}"
+        )));
+    }
+    if name == "thread-stack-size" && super::values::size_bytes(v).unwrap_or(0) == 0 {
+        return Err(crate::error::failed(
+            "Invalid value for thread-stack-size: 0.\n".to_string(),
+        ));
+    }
+    Ok(())
 }
 
 fn bad_bool(name: &str, v: &str) -> crate::error::Error {
