@@ -65,7 +65,41 @@ pub fn refusal(program: &str, r: &Read) -> Option<String> {
             "{program}: Can't perform key test without a primary key!"
         ));
     }
+    // A value that names something on disk is read as a file: a directory is refused.
+    for (option, what) in [
+        ("create", "Create file"),
+        ("query", "User query supplied file"),
+        ("pre-query", "User query supplied file"),
+        ("post-query", "User query supplied file"),
+    ] {
+        let named = r.get(option).map(std::path::Path::new);
+        if named.is_some_and(|p| p.exists() && !p.is_file()) {
+            return Some(format!("{program}: {what} was not a regular file"));
+        }
+    }
+    // (mysqlslap's own words, its `n` included.)
+    let csv = r
+        .get("csv")
+        .filter(|f| !f.is_empty() && !f.starts_with('-'));
+    if let Some(file) = csv.filter(|f| !csv_opens(f)) {
+        return Some(format!("{program}: Could not open csv file: {file}n"));
+    }
     None
+}
+
+/// Whether the `--csv` file can be opened to append (mysqlslap opens it before any round).
+fn csv_opens(file: &str) -> bool {
+    let existed = std::path::Path::new(file).exists();
+    let opened = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(file)
+        .is_ok();
+    if opened && !existed {
+        // Made only to see; the run makes it again when it writes.
+        let _ = std::fs::remove_file(file);
+    }
+    opened
 }
 
 /// dbpress's refusals of what it does not do as mysqlslap would, then the line for the
@@ -93,7 +127,9 @@ pub fn slap_line(program: &str, r: &Read) -> std::result::Result<SlapLine, Strin
             ));
         }
     }
-    for (name, instead) in NOT_DONE {
+    // --only-print connects nowhere: what dbpress does not do on a connection is no matter.
+    let connects = !on("only-print");
+    for (name, instead) in NOT_DONE.iter().filter(|_| connects) {
         if r.get(name).is_some_and(|v| v != "0" && !v.is_empty()) {
             return Err(format!(
                 "{program}: --{name} is not supported by dbpress as mysqlslap: {instead}"

@@ -42,6 +42,15 @@ pub fn leading(args: &[String]) -> Leading<'_> {
     l
 }
 
+/// The option file named with `--defaults-file` or `--defaults-extra-file` that cannot be
+/// read: mysqlslap's two lines for it (exit code 1).
+pub fn missing_required(l: &Leading<'_>) -> Option<String> {
+    let named = l.file.as_ref().or(l.extra_file.as_ref())?;
+    (!Path::new(named).is_file()).then(|| {
+        format!("Could not open required defaults file: {named}\nFatal error in defaults handling. Program aborted\n")
+    })
+}
+
 /// The arguments the option files give, in the order they are read.
 pub fn file_args(l: &Leading<'_>) -> Vec<String> {
     if l.no_defaults {

@@ -247,6 +247,23 @@ impl Reader<'_> {
         value: Option<String>,
         body: &str,
     ) -> Result<(), Refused> {
+        // MariaDB builds its clients without debugging: my_getopt refuses the option.
+        if opt.long == "debug" {
+            let named = if body.starts_with('#') { "-#" } else { body };
+            return Err(self.refuse(format!("ERROR: Option '{named}' used, but is disabled"), 12));
+        }
+        if opt.long == "protocol" {
+            let known = ["tcp", "socket", "pipe"];
+            if !known.contains(&value.as_deref().unwrap_or("").to_ascii_lowercase().as_str()) {
+                return Err(Refused {
+                    lines: format!(
+                        "Unknown option to protocol: {}\nAlternatives are: 'TCP','SOCKET','PIPE'\n",
+                        value.unwrap_or_default()
+                    ),
+                    code: 1,
+                });
+            }
+        }
         let v = match (opt.var, value) {
             (Var::Bool, None) => "TRUE".to_string(),
             (Var::Bool, Some(v)) => match bool_value(&v) {
@@ -339,7 +356,9 @@ impl Reader<'_> {
                 Arg::No => self.value(opt, None, opt.long)?,
                 Arg::Optional => {
                     let v = (!rest.is_empty()).then(|| rest.to_string());
-                    self.value(opt, v, opt.long)?;
+                    // `-#` is named as typed in its refusal.
+                    let body = if c == '#' { "#" } else { opt.long };
+                    self.value(opt, v, body)?;
                     return Ok(false);
                 }
                 Arg::Required if !rest.is_empty() => {

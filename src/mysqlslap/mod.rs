@@ -62,6 +62,10 @@ fn program_name(program: &str) -> String {
 
 fn speak(name: &str, args: &[String]) -> Result<u8> {
     let leading = defaults::leading(args);
+    if let Some(lines) = defaults::missing_required(&leading).filter(|_| !leading.no_defaults) {
+        eprint!("{lines}");
+        return Ok(1);
+    }
     let files = defaults::file_args(&leading);
     if leading.print {
         dbpress_core::out!("{}", defaults::print_defaults(name, &files, leading.rest));
