@@ -252,6 +252,7 @@ fn rules(
         connect_each: line.connect,
         debug: line.debug,
         tally: tally.clone(),
+        skips: line.rate.is_some() && line.latency_limit_ms.is_some(),
         on_abort: abort_hook(line, log.clone()),
         on_try: line.verbose_errors.then(|| {
             let max_tries = line.max_tries.unwrap_or(1) as u32;

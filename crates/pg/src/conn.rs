@@ -44,24 +44,35 @@ struct Io {
 impl Io {
     /// The next backend message: (type, body), the body valid until the next call. A notice
     /// is collected instead, when notices are.
+    #[inline]
     fn next(&mut self) -> io::Result<(u8, &[u8])> {
-        loop {
-            self.r.fill(5)?;
-            let h = &self.r.unread()[..5];
-            let tag = h[0];
-            let len = u32::from_be_bytes([h[1], h[2], h[3], h[4]]) as usize;
-            if len < 4 {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    "bad message length",
-                ));
-            }
-            self.r.fill(1 + len)?;
-            match (tag, &mut self.notices) {
-                (b'N', Some(notices)) => notices.push(notice_text(self.r.take(5, len - 4))),
-                _ => return Ok((tag, self.r.take(5, len - 4))),
-            }
+        self.r.fill(5)?;
+        let h = &self.r.unread()[..5];
+        let tag = h[0];
+        let len = u32::from_be_bytes([h[1], h[2], h[3], h[4]]) as usize;
+        if len < 4 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "bad message length",
+            ));
         }
+        self.r.fill(1 + len)?;
+        if tag == b'N' && self.notices.is_some() {
+            return self.next_after_notice(len);
+        }
+        Ok((tag, self.r.take(5, len - 4)))
+    }
+
+    /// The notice just read kept, then the next message. Out of the way of `next`'s path,
+    /// which every result of every statement takes.
+    #[cold]
+    #[inline(never)]
+    fn next_after_notice(&mut self, len: usize) -> io::Result<(u8, &[u8])> {
+        let text = notice_text(self.r.take(5, len - 4));
+        if let Some(notices) = &mut self.notices {
+            notices.push(text);
+        }
+        self.next()
     }
 
     /// Start a message of type `tag` in the write buffer; `finish` fills in its length.

@@ -133,6 +133,9 @@ pub struct PgbenchRules {
     /// Each client says what it does on stderr (pgbench's -d).
     pub debug: bool,
     pub tally: Arc<Tally>,
+    /// `--latency-limit` under `--rate`: slots may be skipped, each taking a transaction number
+    /// and a script draw (asked of the runner only then: a transaction costs nothing more).
+    pub skips: bool,
     /// Says an abort as the peer says it (its lines are the front end's).
     pub on_abort: SayAbort,
     /// Says each retried or failed try (pgbench's --verbose-errors), when given.

@@ -562,7 +562,9 @@ impl EventGen for ScriptEvents {
         };
         let mut more = steps.next(exec);
         while more {
-            self.log_skipped(&rules, steps);
+            if rules.skips {
+                self.log_skipped(&rules, steps);
+            }
             match self.pgbench_transaction(&rules, exec, steps) {
                 Ended::Aborted => break,
                 Ended::DoneThenAborted => {
@@ -576,7 +578,9 @@ impl EventGen for ScriptEvents {
             more = steps.step(exec);
         }
         // Slots skipped after the last transaction, before the run's end.
-        self.log_skipped(&rules, steps);
+        if rules.skips {
+            self.log_skipped(&rules, steps);
+        }
         Ok(())
     }
 }
