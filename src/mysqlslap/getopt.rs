@@ -269,6 +269,15 @@ impl Reader<'_> {
             (Var::Bool, Some(v)) => match bool_value(&v) {
                 Some(true) => "TRUE".into(),
                 Some(false) => "FALSE".into(),
+                // The TLS switches take an optional value (my_getopt's OPT_ARG): a word it
+                // does not know turns them off, with its warning.
+                None if matches!(opt.long, "ssl" | "ssl-verify-server-cert") => {
+                    self.r.notes.push_str(&format!(
+                        "Warning: option '{}': boolean value '{v}' wasn't recognized. Set to OFF.\n",
+                        opt.long
+                    ));
+                    "FALSE".into()
+                }
                 None => {
                     let shown = body.split('=').next().unwrap_or(body);
                     self.r.notes.push_str(&format!(

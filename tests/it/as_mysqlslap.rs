@@ -116,6 +116,8 @@ const LINES: &[&[&str]] = &[
     &["--only-print", "-q", "/tmp"],
     &["--only-print", "-q", "x", "--post-query=/tmp"],
     &["--only-print", "--csv=/nonexistent/x.csv", "-q", "x"],
+    &["--only-print", "--ssl-verify-server-cert=maybe", "-q", "x"],
+    &["--ssl=maybe", "--help"],
     // Options that matter only on a connection, taken as mysqlslap takes them.
     &[
         "--only-print",
