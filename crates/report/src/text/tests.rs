@@ -50,6 +50,7 @@ pub(crate) fn fixture() -> RunResult {
             warnings: Vec::new(),
             forced_shutdown: None,
             abandoned: None,
+            sessions_ready_s: None,
         },
         intervals: vec![],
         throughput: None,

@@ -149,12 +149,32 @@ impl Workload for Machine {
     }
 
     fn preamble(&self) -> Vec<String> {
+        // sysbench's DEBUG lines (--verbosity=5) come first.
+        let debug = dbpress_core::verbosity::debug();
+        let mut lines = Vec::new();
         match &self.test {
+            Test::Cpu(_) if debug => {
+                lines.extend(["Doing CPU performance benchmark".to_string(), String::new()])
+            }
+            Test::Threads(t) if debug => {
+                let asked = t.asked();
+                lines.push("Doing thread subsystem performance test".into());
+                lines.push(format!(
+                    "Thread yields per test: {} Locks used: {}",
+                    asked.thread_yields.unwrap_or(0),
+                    asked.thread_locks.unwrap_or(0)
+                ));
+            }
+            Test::Mutex(_) if debug => lines.push("Doing mutex performance test".into()),
+            _ => {}
+        }
+        lines.extend(match &self.test {
             Test::Cpu(c) => c.preamble(),
             Test::Memory(m) => m.preamble(),
             Test::FileIo(f) => f.preamble(),
             Test::Threads(_) | Test::Mutex(_) => Vec::new(),
-        }
+        });
+        lines
     }
 
     fn figures(&self, _result: &RunResult) -> Option<WorkloadFigures> {
