@@ -9,6 +9,8 @@ scripts/services.sh mariadb pgsql sysbench
 scripts/go-tpc.sh
 # tpcc-mysql, whose tpcc_start the tests of dbpress as tpcc_start run beside the link.
 scripts/tpcc-mysql.sh
+# pgbench 16 (16.2, from the pgserver wheel), which the tests of dbpress speaking as pgbench 16 run.
+scripts/pgbench16.sh
 # pgbench 17 (Debian 13's), which the tests of dbpress speaking as pgbench 17 run beside it.
 scripts/pgbench17.sh
 cargo test --workspace --locked

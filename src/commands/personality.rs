@@ -64,9 +64,10 @@ pub fn pgbench_release(args: &[String], variable: Option<&str>) -> Result<u8> {
         .ok()
         .filter(|m| PGBENCH_RELEASES.iter().any(|(k, _)| k == m))
         .ok_or_else(|| {
+            let (last, first) = known.split_last().expect("releases");
             usage(format!(
-                "{how}: dbpress speaks as pgbench {}: give one of them",
-                known.join(" or ")
+                "{how}: dbpress speaks as pgbench {} or {last}: give one of them",
+                first.join(", ")
             ))
         })
 }
@@ -111,9 +112,11 @@ mod tests {
         assert_eq!(pgbench_release(&args, Some("15")).unwrap(), 17);
         assert_eq!(pgbench_release(&[], Some("17")).unwrap(), 17);
         assert_eq!(pgbench_release(&[], None).unwrap(), 15);
-        let e = pgbench_release(&[], Some("16")).unwrap_err();
+        assert_eq!(pgbench_release(&[], Some("16")).unwrap(), 16);
+        let e = pgbench_release(&[], Some("14")).unwrap_err();
         assert!(
-            e.message().contains("DBPRESS_PGBENCH_VERSION=16"),
+            e.message().contains("DBPRESS_PGBENCH_VERSION=14")
+                && e.message().contains("15, 16 or 17"),
             "{}",
             e.message()
         );

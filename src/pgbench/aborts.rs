@@ -23,12 +23,28 @@ pub fn sayer(protocol: Protocol, scripts: &[Script]) -> impl Fn(&AbortNote<'_>) 
         }
         names.push(of_script);
     }
-    move |note| say(note, protocol, &names)
+    let pipeline_ends: Vec<Vec<bool>> = scripts
+        .iter()
+        .map(|s| {
+            let ends = s.commands.iter();
+            ends.map(|c| matches!(c, Command::EndPipeline)).collect()
+        })
+        .collect();
+    move |note| say(note, protocol, &names, &pipeline_ends)
 }
 
-fn say(note: &AbortNote<'_>, protocol: Protocol, names: &[Vec<usize>]) {
+fn say(note: &AbortNote<'_>, protocol: Protocol, names: &[Vec<usize>], ends: &[Vec<bool>]) {
     let a = note.abort;
     let (client, script, command) = (note.client, note.script, a.command - 1);
+    // pgbench 16.2 reads a statement's error at `\endpipeline` from the pipeline's aborted
+    // result, whose message is empty (15 and 17 print the server's error there).
+    let at_pipeline_end = ends[script].get(command).copied().unwrap_or(false);
+    if a.db.is_some() && at_pipeline_end && dbpress_core::personality::pgbench_major() == 16 {
+        eprintln!(
+            "pgbench: error: client {client} script {script} aborted in command {command} query 0: "
+        );
+        return;
+    }
     let sent = a.sent.as_deref().map(|(t, ended)| (t.as_str(), *ended));
     let aborted = format!(
         "pgbench: error: client {client} script {script} aborted in command {command} query 0:"

@@ -32,6 +32,38 @@ fn peer() -> PathBuf {
     PathBuf::from("/usr/lib/postgresql/15/bin/pgbench")
 }
 
+/// A pgbench release the tests hold dbpress to: the real binary, and the major version the
+/// link speaks as (`DBPRESS_PGBENCH_VERSION`); `name` keeps each release's scratch apart.
+pub(crate) struct Release {
+    pub(crate) peer: PathBuf,
+    pub(crate) major: &'static str,
+}
+
+impl Release {
+    fn scratch(&self, name: &str) -> PathBuf {
+        scratch(&format!("{name}-{}", self.major))
+    }
+
+    /// `args` under `program` (the peer, or the link speaking as this release).
+    fn run(&self, program: &Path, dir: &Path, args: &[&str]) -> Output {
+        Command::new(program)
+            .args(args)
+            .current_dir(dir)
+            .env("PGPASSWORD", "sbtest")
+            .env("DBPRESS_PGBENCH_VERSION", self.major)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("runs")
+    }
+}
+
+fn release_15() -> Release {
+    Release {
+        peer: peer(),
+        major: "15",
+    }
+}
+
 /// A stream with the program's own path as `PROGRAM` (getopt names argv[0] as typed).
 pub(crate) fn named(text: &str, program: &Path) -> String {
     text.replace(&program.display().to_string(), "PROGRAM")
@@ -131,13 +163,17 @@ pub(crate) const LINES: &[&[&str]] = &[
 
 #[test]
 fn issue_42_as_pgbench_every_refused_line_is_pgbenchs_words_and_code() {
-    let dir = scratch("as-pgbench-lines");
+    refused_lines_are_pgbenchs(&release_15());
+}
+
+pub(crate) fn refused_lines_are_pgbenchs(r: &Release) {
+    let dir = r.scratch("as-pgbench-lines");
     std::fs::write(dir.join("one.sql"), "SELECT 1;\n").unwrap();
     std::fs::write(dir.join("bad.sql"), "\\set x random(1)\nSELECT 1;\n").unwrap();
     let link = pgbench_link(&dir);
     for args in LINES {
-        let theirs = run(&peer(), &dir, args);
-        let ours = run(&link, &dir, args);
+        let theirs = r.run(&r.peer, &dir, args);
+        let ours = r.run(&link, &dir, args);
         assert_eq!(
             ours.status.code(),
             theirs.status.code(),
@@ -147,7 +183,7 @@ fn issue_42_as_pgbench_every_refused_line_is_pgbenchs_words_and_code() {
         assert_eq!(stdout(&ours), stdout(&theirs), "{args:?}: stdout");
         assert_eq!(
             named(&stderr(&ours), &link),
-            named(&stderr(&theirs), &peer()),
+            named(&stderr(&theirs), &r.peer),
             "{args:?}: stderr"
         );
     }
@@ -216,22 +252,26 @@ const RUNS: &[&[&str]] = &[
 
 #[test]
 fn issue_42_as_pgbench_runs_print_pgbenchs_report() {
+    runs_print_pgbenchs_report(&release_15());
+}
+
+pub(crate) fn runs_print_pgbenchs_report(r: &Release) {
     let Some(_pg) = pg_server("as-pgbench-runs") else {
         return;
     };
-    let dir = scratch("as-pgbench-runs");
+    let dir = r.scratch("as-pgbench-runs");
     std::fs::write(
         dir.join("custom.sql"),
         "\\set a random(1, 100000 * :scale)\nSELECT abalance + :k FROM pgbench_accounts WHERE aid = :a;\n",
     )
     .unwrap();
-    let init = run(&peer(), &dir, &[&["-i", "-s", "2", "-q"], TARGET].concat());
+    let init = r.run(&r.peer, &dir, &[&["-i", "-s", "2", "-q"], TARGET].concat());
     assert!(init.status.success(), "{}", stderr(&init));
     let link = pgbench_link(&dir);
     for args in RUNS {
         let line = [args, TARGET].concat();
-        let theirs = run(&peer(), &dir, &line);
-        let ours = run(&link, &dir, &line);
+        let theirs = r.run(&r.peer, &dir, &line);
+        let ours = r.run(&link, &dir, &line);
         assert_eq!(
             ours.status.code(),
             theirs.status.code(),
@@ -451,17 +491,21 @@ pub(crate) fn same_as_pgbench(ours: &Output, theirs: &Output, what: &str) {
 
 #[test]
 fn issue_42_as_pgbench_an_aborted_client_ends_the_run_as_pgbenchs_does() {
+    aborts_are_pgbenchs(&release_15());
+}
+
+pub(crate) fn aborts_are_pgbenchs(r: &Release) {
     let Some(_pg) = pg_server("as-pgbench-aborts") else {
         return;
     };
-    let dir = scratch("as-pgbench-aborts");
+    let dir = r.scratch("as-pgbench-aborts");
     let link = pgbench_link(&dir);
     for (name, text) in TROUBLE {
         std::fs::write(dir.join(name), text).unwrap();
         for mode in ["simple", "extended", "prepared"] {
             let line = [&["-n", "-t", "2", "-M", mode, "-f", name][..], TARGET].concat();
-            let theirs = run(&peer(), &dir, &line);
-            let ours = run(&link, &dir, &line);
+            let theirs = r.run(&r.peer, &dir, &line);
+            let ours = r.run(&link, &dir, &line);
             same_as_pgbench(&ours, &theirs, &format!("{name} -M {mode}"));
         }
     }
@@ -757,10 +801,14 @@ fn issue_42_as_pgbench_logs_the_transactions_latency_limit_skips() {
 /// every query mode). With pgbench: the same exit code, stdout (numbers masked) and stderr.
 #[test]
 fn issue_42_as_pgbench_tap_suite_cases_are_pgbenchs_text() {
+    tap_cases_are_pgbenchs(&release_15());
+}
+
+pub(crate) fn tap_cases_are_pgbenchs(r: &Release) {
     let Some(_pg) = pg_server("as-pgbench-tap-cases") else {
         return;
     };
-    let dir = scratch("as-pgbench-tap-cases");
+    let dir = r.scratch("as-pgbench-tap-cases");
     let link = pgbench_link(&dir);
     let many_params = format!("\\set i 0\nSELECT LEAST({})\n", vec![":i"; 256].join(", "));
     let many_words = format!("\\shell echo {}\n", vec!["arg"; 255].join(" "));
@@ -834,11 +882,12 @@ fn issue_42_as_pgbench_tap_suite_cases_are_pgbenchs_text() {
                 .current_dir(&dir)
                 .env("PGPASSWORD", "sbtest")
                 .env("PGOPTIONS", pgoptions)
+                .env("DBPRESS_PGBENCH_VERSION", r.major)
                 .stdin(std::process::Stdio::null())
                 .output()
                 .unwrap()
         };
-        let (theirs, ours) = (go(&peer()), go(&link));
+        let (theirs, ours) = (go(&r.peer), go(&link));
         same_as_pgbench(&ours, &theirs, &format!("{name} -M {mode}"));
     }
 }

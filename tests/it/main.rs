@@ -8,6 +8,7 @@ mod common;
 /// Issue 42: dbpress as pgbench (a link), against PostgreSQL's pgbench on the same lines.
 mod as_mysqlslap;
 mod as_pgbench;
+mod as_pgbench16;
 mod as_pgbench17;
 mod as_tpcc_load;
 mod as_tpcc_start;

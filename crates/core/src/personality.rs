@@ -14,7 +14,7 @@ pub enum Personality {
     Dbpress = 0,
     /// sysbench 1.0.20, as Debian 12 packages it.
     Sysbench = 1,
-    /// pgbench of PostgreSQL 15, or 17 when asked (`pgbench_version`).
+    /// pgbench of PostgreSQL 15, or 16 or 17 when asked (`pgbench_version`).
     Pgbench = 2,
     /// mysqlslap of MariaDB 10.11, as Debian 12 packages it (also under its name `mariadb-slap`).
     Mysqlslap = 3,
@@ -30,10 +30,11 @@ pub const SYSBENCH_FIRST_LINE: &str = "sysbench 1.0.20 (using system LuaJIT 2.1.
 pub const SYSBENCH_VERSION: &str = "sysbench 1.0.20";
 /// The pgbench releases dbpress speaks as, by major version, with the version their banner
 /// and `--version` name: Debian 12's pgbench (the default) and Debian 13's, the peers the tests
-/// compare with. (16 is not among them: no package source of this machine's has its pgbench
-/// to compare with.)
-pub const PGBENCH_RELEASES: [(u8, &str); 2] = [
+/// compare with; and 16 as the build in the `pgserver` Python wheel names itself (16.2), the
+/// only pgbench 16 this machine's package sources have.
+pub const PGBENCH_RELEASES: [(u8, &str); 3] = [
     (15, "15.18 (Debian 15.18-0+deb12u1)"),
+    (16, "16.2"),
     (17, "17.12 (Debian 17.12-0+deb13u1)"),
 ];
 
