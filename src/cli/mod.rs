@@ -118,8 +118,11 @@ fn words_to_invocation(
         return Ok(Invocation::Help);
     }
     if let Some(extra) = words.get(2) {
-        return Err(usage(format!(
-            "unexpected argument '{extra}': the form is `dbpress <workload> prepare|run|cleanup [options]`"
+        return Err(usage(dbpress_core::personality::words(
+            || format!("Unrecognized command line argument: {extra}"),
+            || {
+                format!("unexpected argument '{extra}': the form is `dbpress <workload> prepare|run|cleanup [options]`")
+            },
         )));
     }
     Ok(Invocation::Words { words, opts })

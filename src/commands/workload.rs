@@ -49,9 +49,12 @@ pub fn main(call: &Call<'_>) -> Result<u8> {
     let machine_test = dbpress_workload::machine::is_machine_test(&workload);
     if let Some(levels) = sweep::levels(opts)? {
         if machine_test {
-            return Err(error::usage(format!(
-                "--threads={}: {workload} takes one thread count (a sweep of a test of the machine is not built yet): run it once per count",
-                opts.text(dbpress_config::keys::THREADS)
+            let threads = opts.text(dbpress_config::keys::THREADS);
+            return Err(error::usage(dbpress_core::personality::words(
+                || format!("Invalid value for the 'threads' option: '{threads}'"),
+                || {
+                    format!("--threads={threads}: {workload} takes one thread count (a sweep of a test of the machine is not built yet): run it once per count")
+                },
             )));
         }
         if command != Command::Run {

@@ -26,6 +26,7 @@ mod conformance;
 mod dropin_pgbench;
 /// Issue 42: dbpress as sysbench (a link, or --compat), its text against the real one's.
 mod dropin_sysbench;
+mod dropin_sysbench_reading;
 /// The dry-run driver: dbpress's own machinery without a server.
 mod dry_run;
 /// Engines under test for the conformance suite, each with an independent client.

@@ -5,6 +5,8 @@
 //! - `table`: the option rows (names, kinds, defaults, help, secrecy): core's general ones, the
 //!   `Table` that puts them together with a workload's, the one installed for the process
 //! - `scan`: a command line in sysbench's grammar read into values and words
+//! - `sysbench_reading`: where sysbench reads a line otherwise (`--config-file`, 1.0's
+//!   deprecated spellings), for its personality
 //! - `values`: `OptionValues` and the getters by name `int`, `float`, `boolean`, `choice`;
 //!   `size_bytes`, sysbench's sizes (`1K`, `100G`)
 //! - `keys`: typed option keys (`IntOpt`, `FloatOpt`, `BoolOpt`, `TextOpt`), their getters on
@@ -12,6 +14,7 @@
 
 pub mod keys;
 pub mod scan;
+mod sysbench_reading;
 pub mod table;
 mod values;
 

@@ -78,19 +78,25 @@ fn scan_with(
     args: &[String],
     mut unknown: Option<&mut Vec<Unknown>>,
 ) -> Result<Scanned> {
-    let expanded;
-    let args = match config_file_args(args)? {
-        Some(mut from_file) => {
+    let sysbench = crate::personality::is_sysbench();
+    // The options of `--config-file` put among the command line's, as each tool reads them.
+    let expanded = if sysbench {
+        Some(super::sysbench_reading::expand_config_files(table, args))
+    } else {
+        config_file_args(args)?.map(|mut from_file| {
             // The file's options come first, so the command line's own win.
             from_file.extend(args.iter().cloned());
-            expanded = from_file;
-            &expanded
-        }
-        None => args,
+            from_file
+        })
     };
+    let args = expanded.as_deref().unwrap_or(args);
     let mut opts = OptionValues::new(table.clone());
     let mut words: Vec<String> = Vec::new();
     let mut test_name: Option<String> = None;
+    // As sysbench: its deprecated spellings, applied after the scan; and the first unknown
+    // option, said after them (sysbench warns before it meets a test's options).
+    let mut deprecated: Vec<(String, String)> = Vec::new();
+    let mut first_unknown = None;
     let mut i = 0;
     while i < args.len() {
         let arg = &args[i];
@@ -164,7 +170,14 @@ fn scan_with(
             ));
             continue;
         }
-        match table.alias(&name) {
+        if sysbench && super::sysbench_reading::is_deprecated(&name) {
+            let v = take_value(&name, inline, args, &mut i, Kind::Int, false)?;
+            deprecated.push((name, v));
+            continue;
+        }
+        // sysbench 1.0 knows no other old spelling: each is an unknown option to it.
+        let alias = table.alias(&name).filter(|_| !sysbench);
+        match alias {
             Some(Alias::Rename(new)) => {
                 let spec = table
                     .find(new)
@@ -199,11 +212,20 @@ fn scan_with(
                     arg: arg.clone(),
                     name,
                 }),
+                None if sysbench => {
+                    first_unknown.get_or_insert_with(|| unknown_option(table, raw_name, arg));
+                }
                 None => return Err(unknown_option(table, raw_name, arg)),
             },
         }
     }
-
+    if sysbench {
+        super::sysbench_reading::apply_deprecated(&mut opts, &deprecated)?;
+        super::sysbench_reading::default_distribution(&mut opts);
+    }
+    if let Some(e) = first_unknown {
+        return Err(e);
+    }
     Ok(Scanned::Options(opts, words, test_name))
 }
 
@@ -275,6 +297,16 @@ fn take_value(
 ) -> Result<String> {
     if let Some(v) = inline {
         return Ok(v);
+    }
+    if crate::personality::is_sysbench() && !super::table::is_dbpress_own(name) {
+        // sysbench takes a value only after `=`: a bare flag is on, any other bare option
+        // empty, and the next word stays a word.
+        return Ok(if kind == Kind::Bool || bare_on {
+            "on"
+        } else {
+            ""
+        }
+        .to_string());
     }
     let next = args.get(*i);
     if name == "forced-shutdown" {

@@ -191,6 +191,14 @@ pub static GENERAL: &[Spec] = &[
     o("report-csv", Bool, "off", Output, "intervals as CSV rows (sysbench-tpcc's --report_csv; same as --output-format=csv)"),
 ];
 
+/// Whether `name` is one of dbpress's own result options (`--output`, `--store`, …), which
+/// keep dbpress's reading under a peer's personality.
+pub fn is_dbpress_own(name: &str) -> bool {
+    GENERAL
+        .iter()
+        .any(|s| s.name == name && s.group == Group::Output)
+}
+
 /// The general deprecated spellings (a workload's own are beside its rows).
 pub static GENERAL_ALIASES: &[(&str, Alias)] = &[
     ("num-threads", Alias::Rename("threads")),

@@ -90,7 +90,7 @@ pub fn size_bytes(text: &str) -> Option<u64> {
 
 /// sysbench's line for a value its option cannot take (it names the option with
 /// underscores, as it keeps it).
-fn sysbench_invalid(name: &str, raw: &str) -> String {
+pub(super) fn sysbench_invalid(name: &str, raw: &str) -> String {
     format!(
         "Invalid value for the '{}' option: '{raw}'",
         name.replace('-', "_")
@@ -131,7 +131,12 @@ pub fn int(opts: &OptionValues, name: &str, min: u64, max: u64) -> Result<u64> {
             "invalid option: --{name}={raw}"
         )));
     }
-    let v: u64 = raw.trim().parse().map_err(|_| {
+    // sysbench reads an empty number (a bare `--events`) as 0.
+    let digits = match raw.trim() {
+        "" if crate::personality::is_sysbench() => "0",
+        d => d,
+    };
+    let v: u64 = digits.parse().map_err(|_| {
         usage(crate::personality::words(
             || sysbench_invalid(name, raw),
             || format!("invalid value '{raw}' for --{name}: expected a whole number from {min} to {max}"),
@@ -152,7 +157,11 @@ pub fn int(opts: &OptionValues, name: &str, min: u64, max: u64) -> Result<u64> {
 
 pub fn float(opts: &OptionValues, name: &str, min: f64, max: f64) -> Result<f64> {
     let raw = opts.get(name);
-    match raw.trim().parse::<f64>() {
+    let digits = match raw.trim() {
+        "" if crate::personality::is_sysbench() => "0",
+        d => d,
+    };
+    match digits.parse::<f64>() {
         Ok(v) if v.is_finite() && v >= min && v <= max => Ok(v),
         Err(_) if crate::personality::is_sysbench() => Err(usage(sysbench_invalid(name, raw))),
         _ => Err(usage(format!(
