@@ -45,9 +45,6 @@ fn print_preamble(out: &mut dyn Write, w: &dyn Workload) {
 fn sysbench_lines(out: &mut dyn Write, cfg: &RunConfig) {
     let _ = writeln!(out, "Running the test with following options:");
     let _ = writeln!(out, "Number of threads: {}", cfg.shape.threads);
-    if cfg.shape.validate {
-        let _ = writeln!(out, "Validation checks: on.\n");
-    }
     if cfg.shape.warmup > 0 {
         let _ = writeln!(out, "Warmup time: {}s", cfg.shape.warmup);
     }
@@ -81,6 +78,12 @@ fn sysbench_lines(out: &mut dyn Write, cfg: &RunConfig) {
             .map(u64::to_string)
             .collect();
         let _ = writeln!(out, "Report checkpoint(s) at {} seconds", list.join(", "));
+    }
+    if dbpress_core::personality::sysbench_debug() {
+        let _ = writeln!(out, "Debug mode enabled.\n");
+    }
+    if cfg.shape.validate {
+        let _ = writeln!(out, "Validation checks: on.\n");
     }
     if cfg.keys.seed_from_time && dbpress_core::personality::is_sysbench() {
         // sysbench's words for --rand-seed=0; dbpress itself prints the seed it drew, so the

@@ -179,3 +179,69 @@ fn issue_42_as_sysbench_keys_are_drawn_by_sysbench_1_0s_special_distribution() {
     );
     assert!(stdout(&o).contains("rand_type=uniform"), "{}", stdout(&o));
 }
+
+/// stdout with numbers masked, and the DEBUG lines of threads starting apart, as a sorted
+/// list: where sysbench prints them among each other is a race between its threads.
+fn debug_masked(o: &std::process::Output) -> (Vec<String>, Vec<String>) {
+    let (lines, _) = crate::dropin_sysbench::masked(o);
+    let starting = |l: &String| {
+        l.starts_with("DEBUG:") && l.ends_with(" started") || l.starts_with("DEBUG: Worker thread")
+    };
+    let (mut threads, rest): (Vec<String>, Vec<String>) = lines.into_iter().partition(starting);
+    threads.sort();
+    (rest, threads)
+}
+
+#[test]
+fn issue_42_as_sysbench_debug_and_verbosity_4_and_5_say_what_sysbench_says() {
+    if !have_sysbench() {
+        return;
+    }
+    let dir = scratch("sysbench-debug");
+    let link = sysbench_link(&dir);
+    for args in [
+        // --debug: everything logged whatever --verbosity says, `Debug mode enabled.` in the
+        // header, each thread's figures after the report.
+        &["--debug", "cpu", "--events=40", "--threads=2", "run"][..],
+        &[
+            "--debug=on",
+            "--verbosity=0",
+            "threads",
+            "--events=10",
+            "run",
+        ],
+        &[
+            "--debug",
+            "--validate",
+            "--rate=200",
+            "--report-interval=1",
+            "--report-checkpoints=1",
+            "cpu",
+            "--events=10",
+            "run",
+        ],
+        // Each worker logs the limit it met; sysbench's log folds the repeats.
+        &["--verbosity=4", "cpu", "--events=40", "--threads=3", "run"],
+        &[
+            "--verbosity=5",
+            "threads",
+            "--events=10",
+            "--threads=2",
+            "run",
+        ],
+        &["--verbosity=4", "mutex", "--threads=2", "run"],
+        &["--verbosity=5", "cpu", "--time=1", "--threads=2", "run"],
+        &["--verbosity=5", "memory", "--memory-total-size=1M", "run"],
+    ] {
+        let theirs = in_dir("/usr/bin/sysbench", &dir, args, None);
+        let ours = in_dir(link.to_str().unwrap(), &dir, args, None);
+        assert_eq!(ours.status.code(), theirs.status.code(), "{args:?}");
+        assert_eq!(
+            debug_masked(&ours),
+            debug_masked(&theirs),
+            "{args:?}\n--- sysbench:\n{}--- dbpress:\n{}",
+            stdout(&theirs),
+            stdout(&ours)
+        );
+    }
+}

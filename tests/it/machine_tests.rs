@@ -645,3 +645,48 @@ fn issue_42_as_sysbench_the_general_help_is_sysbenchs_and_dbpress_words_are_test
         exactly_as_sysbench(&dir, &link, args);
     }
 }
+
+#[test]
+fn issue_42_the_result_keeps_each_threads_events_time_and_extremes() {
+    let dir = scratch("machine-per-thread");
+    let file = dir.join("cpu.json");
+    let o = dbpress(&[
+        "cpu",
+        "run",
+        "--events=300",
+        "--threads=3",
+        "--cpu-max-prime=3000",
+        &format!("--output={}", file.display()),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_matches_schema(include_str!("../../docs/results.schema.json"), &r);
+    let s = &r["summary"];
+    let threads = s["fairness"]["threads"]
+        .as_array()
+        .expect("per-thread figures");
+    assert_eq!(threads.len(), 3);
+    let events: u64 = threads.iter().map(|t| t["events"].as_u64().unwrap()).sum();
+    assert_eq!(events, 300);
+    let time_ms: f64 = threads.iter().map(|t| t["time_ms"].as_f64().unwrap()).sum();
+    let sum_ms = s["latency"]["sum_ms"].as_f64().unwrap();
+    assert!(
+        (time_ms - sum_ms).abs() <= 0.01 * sum_ms,
+        "{time_ms} vs {sum_ms}"
+    );
+    for t in threads {
+        let (min, max) = (t["min_ms"].as_f64().unwrap(), t["max_ms"].as_f64().unwrap());
+        if t["events"].as_u64().unwrap() > 0 {
+            assert!(0.0 < min && min <= max, "{t}");
+            assert!(
+                min >= s["latency"]["min_ms"].as_f64().unwrap() - 0.001,
+                "{t}"
+            );
+            assert!(
+                max <= s["latency"]["max_ms"].as_f64().unwrap() + 0.001,
+                "{t}"
+            );
+        }
+    }
+}

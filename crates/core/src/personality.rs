@@ -38,6 +38,19 @@ pub const PGBENCH_RELEASES: [(u8, &str); 3] = [
     (17, "17.12 (Debian 17.12-0+deb13u1)"),
 ];
 
+static SYSBENCH_DEBUG: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// As sysbench, `--debug` was given on: everything is logged (`verbosity::set` gives 5),
+/// `Debug mode enabled.` is said in the header, and each thread's figures after the report.
+pub fn set_sysbench_debug(on: bool) {
+    SYSBENCH_DEBUG.store(on, Ordering::Relaxed);
+}
+
+/// Whether sysbench's `--debug` is on (only ever under its personality).
+pub fn sysbench_debug() -> bool {
+    SYSBENCH_DEBUG.load(Ordering::Relaxed)
+}
+
 /// The variable that picks the pgbench release a `pgbench` link speaks as (`17`).
 pub const PGBENCH_VERSION_VARIABLE: &str = "DBPRESS_PGBENCH_VERSION";
 

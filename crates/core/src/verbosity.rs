@@ -12,6 +12,12 @@ pub const DEFAULT: u8 = 3;
 static LEVEL: AtomicU8 = AtomicU8::new(DEFAULT);
 
 pub fn set(level: u8) {
+    // sysbench's `--debug` logs everything, whatever `--verbosity` says.
+    let level = if crate::personality::sysbench_debug() {
+        5
+    } else {
+        level
+    };
     LEVEL.store(level, Ordering::Relaxed);
 }
 

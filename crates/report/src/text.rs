@@ -301,6 +301,31 @@ fn general_block(o: &mut String, s: &Summary, elapsed_s: f64, percentile: u32) {
         f.time_avg_s, f.time_stddev_s
     );
     let _ = writeln!(o);
+    if dbpress_core::personality::sysbench_debug() && !f.threads.is_empty() {
+        per_thread_debug(o, &f.threads);
+    }
+}
+
+/// sysbench's `--debug` statistics of each thread, after its report.
+fn per_thread_debug(o: &mut String, threads: &[dbpress_result::ThreadFigures]) {
+    let _ = writeln!(o, "DEBUG: Verbose per-thread statistics:\n");
+    for (n, t) in threads.iter().enumerate() {
+        let avg_ms = t.time_ms / t.events.max(1) as f64;
+        let _ = writeln!(
+            o,
+            "DEBUG:     thread #{n:3}: min: {:.4}s  avg: {:.4}s  max: {:.4}s  events: {}",
+            t.min_ms / 1e3,
+            avg_ms / 1e3,
+            t.max_ms / 1e3,
+            t.events
+        );
+        let _ = writeln!(
+            o,
+            "DEBUG:                  total time taken by event execution: {:.4}s",
+            t.time_ms / 1e3
+        );
+    }
+    let _ = writeln!(o);
 }
 
 /// `--latency-limit`: the finished events slower than it and, under --rate, the events not run

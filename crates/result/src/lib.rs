@@ -348,6 +348,20 @@ pub struct Fairness {
     pub time_avg_s: f64,
     pub time_stddev_s: f64,
     pub events_per_thread: Vec<u64>,
+    /// Each thread's figures, in thread order (sysbench's `--debug` statistics); empty in a
+    /// checkpoint's summary and in results from before it was kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub threads: Vec<ThreadFigures>,
+}
+
+/// One thread's share of the run: its finished events, the time they took together, and its
+/// shortest and longest event.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Default)]
+pub struct ThreadFigures {
+    pub events: u64,
+    pub time_ms: f64,
+    pub min_ms: f64,
+    pub max_ms: f64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]

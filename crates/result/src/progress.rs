@@ -13,8 +13,9 @@ pub enum Phase {
     Started,
     /// The `--warmup-time` before measurement begins.
     WarmingUp { seconds: u64 },
-    /// `--time` ran out while workers were still in an event.
-    TimeLimitExceeded,
+    /// The run's limit was met by its `threads` workers, each of which stops: `--time` ran
+    /// out (`events`: false), or `--events` did.
+    LimitExceeded { events: bool, threads: u32 },
     /// Some seconds after the run stopped, `running` of `threads` workers are still inside an
     /// event, waiting for the server (said once).
     StillWaiting {

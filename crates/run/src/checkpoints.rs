@@ -6,7 +6,7 @@
 
 use super::summary::summarize;
 use dbpress_config::{Reporting, RunConfig};
-use dbpress_measure::stats::snapshot::Totals;
+use dbpress_measure::stats::snapshot::{ThreadShare, Totals};
 use dbpress_result::{Checkpoint, Checkpoints, Summary};
 
 pub struct CheckpointClock {
@@ -16,7 +16,7 @@ pub struct CheckpointClock {
     /// What the current period has gathered.
     period: Totals,
     /// Per-thread (events, latency sum) at the start of the period.
-    base: Vec<(u64, u64)>,
+    base: Vec<ThreadShare>,
     /// When the period began, in seconds since the start of measurement.
     began_s: f64,
     reports: Vec<Checkpoint>,
@@ -28,7 +28,7 @@ impl CheckpointClock {
             due: reporting.checkpoints.clone(),
             next: 0,
             period: Totals::new(0),
-            base: vec![(0, 0); threads],
+            base: vec![ThreadShare::default(); threads],
             began_s: 0.0,
             reports: Vec::new(),
         }
@@ -46,7 +46,7 @@ impl CheckpointClock {
         &mut self,
         cfg: &RunConfig,
         time_s: f64,
-        per_thread: &[(u64, u64)],
+        per_thread: &[ThreadShare],
     ) -> Option<&Checkpoint> {
         // Ticks land a hair after their second; sysbench names them rounded, as here.
         let at = time_s.round() as u64;
@@ -68,7 +68,7 @@ impl CheckpointClock {
         cfg: &RunConfig,
         tail: &Totals,
         end_s: f64,
-        per_thread: &[(u64, u64)],
+        per_thread: &[ThreadShare],
     ) -> Option<Checkpoints> {
         if self.reports.is_empty() {
             return None;
@@ -81,13 +81,15 @@ impl CheckpointClock {
         })
     }
 
-    fn close_period(&mut self, cfg: &RunConfig, now_s: f64, per_thread: &[(u64, u64)]) -> Summary {
-        let since: Vec<(u64, u64)> = per_thread
+    fn close_period(&mut self, cfg: &RunConfig, now_s: f64, per_thread: &[ThreadShare]) -> Summary {
+        let since: Vec<ThreadShare> = per_thread
             .iter()
             .zip(&self.base)
-            .map(|(now, then)| (now.0 - then.0, now.1 - then.1))
+            .map(|(now, then)| now.since(then))
             .collect();
-        let summary = summarize(cfg, &self.period, (now_s - self.began_s).max(0.0), &since);
+        let mut summary = summarize(cfg, &self.period, (now_s - self.began_s).max(0.0), &since);
+        // A period's shortest and longest event per thread are not kept apart from the run's.
+        summary.fairness.threads.clear();
         self.period.reset();
         self.base = per_thread.to_vec();
         self.began_s = now_s;

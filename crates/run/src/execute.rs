@@ -48,6 +48,7 @@ pub fn run(
     )?;
     let parts = crate::start::Parts::new(cfg, workload);
     progress.phase(Phase::Initializing);
+    background_debug_lines(cfg);
     let status_items = crate::samplers::status_items(&cfg.sampling, driver);
     let crew = parts.crew(cfg, workload, driver);
     let (shared, kinds) = (&parts.shared, crew.kinds);
@@ -160,4 +161,21 @@ fn answers_within<'scope>(
 pub fn probe(driver: &dyn Driver) -> Result<Box<dyn Connection>> {
     dbpress_driver::connect_checked(driver, 0)
         .map_err(|e| dbpress_config::diagnose::connect_failed(&e, driver.hints()))
+}
+
+/// sysbench's DEBUG lines (--verbosity=5) of its background threads, which start as its workers
+/// do (their place among the workers' lines is a race in sysbench; here, first).
+fn background_debug_lines(cfg: &RunConfig) {
+    if !dbpress_core::verbosity::debug() {
+        return;
+    }
+    if cfg.reporting.interval > 0 {
+        dbpress_core::outln!("DEBUG: Reporting thread started");
+    }
+    if cfg.shape.rate.is_some() {
+        dbpress_core::outln!("DEBUG: Event generating thread started");
+    }
+    if !cfg.reporting.checkpoints.is_empty() {
+        dbpress_core::outln!("DEBUG: Checkpoints report thread started");
+    }
 }

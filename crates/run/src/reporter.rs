@@ -9,7 +9,7 @@ use dbpress_config::RunConfig;
 use dbpress_core::signals::Signals;
 use dbpress_driver::Dialect;
 use dbpress_measure::host::Sampler;
-use dbpress_measure::stats::snapshot::{collect, Totals};
+use dbpress_measure::stats::snapshot::{collect, ThreadShare, Totals};
 use dbpress_measure::stats::summary::percentile_ms;
 use dbpress_measure::stats::ThreadCell;
 use dbpress_result::progress::{Phase, Progress};
@@ -62,8 +62,8 @@ pub struct LoopOutput {
     pub intervals: Vec<Interval>,
     pub totals: Totals,
     pub interrupted_by: Option<&'static str>,
-    /// (events, latency sum ns) per thread, for the fairness figures.
-    pub per_thread: Vec<(u64, u64)>,
+    /// Each thread's share, for the fairness figures.
+    pub per_thread: Vec<ThreadShare>,
     pub measure_start: Instant,
     pub last_tick: Instant,
     /// When the reporter saw the run end (past --time, a signal, the workers gone).
@@ -148,7 +148,7 @@ impl<'a> Reporter<'a> {
             intervals: Vec::new(),
             totals: Totals::new(kinds),
             interrupted_by: None,
-            per_thread: vec![(0u64, 0u64); run.cells.len()],
+            per_thread: vec![ThreadShare::default(); run.cells.len()],
             measure_start,
             last_tick: measure_start,
             saw_end: measure_start,
@@ -204,16 +204,27 @@ impl<'a> Reporter<'a> {
             // sysbench's stay until the end. The last tick counts the threads of its second.
             running_now = running_now.max(self.running_at_tick);
         }
-        let finished = self.out.interrupted_by.is_some()
-            || shared.stop.load(Ordering::Relaxed)
-            || shared.running.load(Ordering::Relaxed) == 0
-            || timed_out;
+        let stopped = shared.stop.load(Ordering::Relaxed);
+        let all_left = shared.running.load(Ordering::Relaxed) == 0;
+        let finished = self.out.interrupted_by.is_some() || stopped || all_left || timed_out;
         if finished {
             shared.stop.store(true, Ordering::Relaxed);
             self.out.saw_end = now;
         }
-        if timed_out {
-            progress.phase(Phase::TimeLimitExceeded);
+        // Every worker left because --events ran out (not a failure, a signal, or a budget
+        // of each worker's own).
+        let events_ran_out = all_left
+            && !timed_out
+            && !stopped
+            && self.out.interrupted_by.is_none()
+            && shared.events_limit > 0
+            && shared.events_per_thread == 0
+            && shared.events_claimed.load(Ordering::Relaxed) >= shared.events_limit;
+        if timed_out || events_ran_out {
+            progress.phase(Phase::LimitExceeded {
+                events: !timed_out,
+                threads: self.run.cfg.shape.threads,
+            });
         }
         if now >= next || !finished {
             self.read_interval(now >= next, finished, running_now, host, progress);

@@ -159,6 +159,9 @@ fn scan_with(
             let v = take_value(&name, inline, args, &mut i, kind, false)?;
             if crate::personality::is_sysbench() {
                 inert_as_sysbench(&name, kind, &v)?;
+                if name == "debug" {
+                    crate::personality::set_sysbench_debug(parse_bool(&v).unwrap_or(true));
+                }
             }
             let shown = if v.is_empty() {
                 String::new()

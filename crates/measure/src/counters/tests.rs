@@ -31,6 +31,7 @@ fn summary(reads: u64, writes: u64, other: u64, errors: u64) -> Summary {
             time_avg_s: 0.0,
             time_stddev_s: 0.0,
             events_per_thread: vec![],
+            threads: vec![],
         },
         overrun: None,
     }

@@ -88,11 +88,44 @@ impl Totals {
     }
 }
 
+/// One thread's share of a run so far: its finished events, their latencies' sum, and their
+/// shortest and longest (for the fairness figures and sysbench's `--debug` statistics).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ThreadShare {
+    pub events: u64,
+    pub lat_sum_ns: u64,
+    /// `u64::MAX` before the first event.
+    pub lat_min_ns: u64,
+    pub lat_max_ns: u64,
+}
+
+impl Default for ThreadShare {
+    fn default() -> Self {
+        ThreadShare {
+            events: 0,
+            lat_sum_ns: 0,
+            lat_min_ns: u64::MAX,
+            lat_max_ns: 0,
+        }
+    }
+}
+
+impl ThreadShare {
+    /// What was added since `base`: events and the latency sum (the extremes are the run's).
+    pub fn since(&self, base: &ThreadShare) -> ThreadShare {
+        ThreadShare {
+            events: self.events - base.events,
+            lat_sum_ns: self.lat_sum_ns - base.lat_sum_ns,
+            ..*self
+        }
+    }
+}
+
 /// Take every thread's interval statistics (clearing them) into `interval`, which is reset
 /// first (the reporter reuses one: a fresh histogram costs ~33 000 instructions, mostly zeroing
 /// its counts). Statement counts and latencies, which workers hand over only when they stop, go
 /// straight into `stmts`, the run's cumulative ones; `interval` has none.
-/// `per_thread` receives each thread's (events, latency sum ns) for the fairness figures.
+/// `per_thread` receives each thread's share (`ThreadShare`).
 ///
 /// Returns the mean of the moments the cells were read. Each cell holds what its worker
 /// recorded since the cell was last read, so when a starved reporter takes a second to read
@@ -103,7 +136,7 @@ impl Totals {
 /// server doing 20 000, with 300 threads on 2 cores).
 pub fn collect(
     cells: &[ThreadCell],
-    per_thread: &mut [(u64, u64)],
+    per_thread: &mut [ThreadShare],
     stmts: &mut [StmtTotals],
     interval: &mut Totals,
 ) -> Instant {
@@ -113,8 +146,11 @@ pub fn collect(
     let mut fold = |i: usize, s: &mut ThreadStats| {
         read_ns += base.elapsed().as_nanos();
         interval.add_thread(s, stmts);
-        per_thread[i].0 += s.counts.events;
-        per_thread[i].1 += s.counts.lat_sum_ns;
+        let share = &mut per_thread[i];
+        share.events += s.counts.events;
+        share.lat_sum_ns += s.counts.lat_sum_ns;
+        share.lat_min_ns = share.lat_min_ns.min(s.counts.lat_min_ns);
+        share.lat_max_ns = share.lat_max_ns.max(s.counts.lat_max_ns);
         s.clear();
     };
     // A worker the scheduler preempted while recording holds its cell until it runs again:
@@ -173,7 +209,7 @@ mod tests {
             });
         }
         cells[0].deposit_statements(stmts);
-        let mut per_thread = [(0, 0)];
+        let mut per_thread = [ThreadShare::default()];
         let mut run = Totals::new(1);
         let mut t = Totals::new(0);
         collect(&cells, &mut per_thread, &mut run.stmts, &mut t);
@@ -192,7 +228,7 @@ mod tests {
             Some((1_000_000, 60_000_000_000, 61_251_000_000))
         );
         assert!(t.stmts.is_empty());
-        assert_eq!(per_thread[0].0, 4);
+        assert_eq!(per_thread[0].events, 4);
     }
 
     /// Issue 41 (memory at 1 000 threads): a worker's statement cells are made when a kind is
@@ -206,7 +242,7 @@ mod tests {
         stmts.record(2, 5_000_000, true);
         assert_eq!(stmts.kinds.len(), 3);
         cells[0].deposit_statements(stmts);
-        let mut per_thread = [(0, 0)];
+        let mut per_thread = [ThreadShare::default()];
         let mut run = Totals::new(64);
         let mut t = Totals::new(0);
         collect(&cells, &mut per_thread, &mut run.stmts, &mut t);
@@ -228,7 +264,7 @@ mod tests {
         for us in [5u64, 70, 900] {
             cells[0].record_statement_event(dbpress_driver::QueryKind::Write, us * 1000 + 1);
         }
-        let mut per_thread = [(0, 0)];
+        let mut per_thread = [ThreadShare::default()];
         let mut run = Totals::new(3);
         let mut t = Totals::new(0);
         collect(&cells, &mut per_thread, &mut run.stmts, &mut t);
@@ -241,7 +277,10 @@ mod tests {
         assert_eq!(s.latency.max(), t.response.max());
         assert_eq!(s.latency.min(), t.response.min());
         assert_eq!(run.stmts[0].counts.count + run.stmts[1].counts.count, 0);
-        assert_eq!(per_thread[0], (3, 975_003));
+        assert_eq!(
+            (per_thread[0].events, per_thread[0].lat_sum_ns),
+            (3, 975_003)
+        );
         // Collected means cleared: a second interval has nothing.
         collect(&cells, &mut per_thread, &mut run.stmts, &mut t);
         assert_eq!((t.counts.events, t.response.len()), (0, 0));
@@ -256,7 +295,7 @@ mod tests {
     fn issue_2_an_interval_ends_at_the_mean_moment_its_cells_were_read() {
         let cells: Vec<ThreadCell> = (0..10).map(|_| ThreadCell::new()).collect();
         let held = std::sync::Barrier::new(2);
-        let mut per_thread = [(0, 0); 10];
+        let mut per_thread = [ThreadShare::default(); 10];
         let mut run = Totals::new(1);
         let mut t = Totals::new(0);
         let (before, mean, after) = std::thread::scope(|scope| {

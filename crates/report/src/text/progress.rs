@@ -24,9 +24,15 @@ impl Progress for TextProgress<'_> {
             Phase::Initializing => writeln!(out, "Initializing worker threads...\n"),
             Phase::Started => writeln!(out, "Threads started!\n"),
             Phase::WarmingUp { seconds } => writeln!(out, "Warming up for {seconds} seconds...\n"),
-            // sysbench's INFO line, which its workers log on seeing the time limit.
-            Phase::TimeLimitExceeded if dbpress_core::verbosity::info() => {
-                writeln!(out, "Time limit exceeded, exiting...")
+            // sysbench's INFO line, which each of its workers logs on meeting the limit, and
+            // its log folds into one and a count of the repeats.
+            Phase::LimitExceeded { events, threads } if dbpress_core::verbosity::info() => {
+                let limit = if events { "Event" } else { "Time" };
+                let _ = writeln!(out, "{limit} limit exceeded, exiting...");
+                match threads {
+                    0 | 1 => Ok(()),
+                    n => writeln!(out, "(last message repeated {} times)", n - 1),
+                }
             }
             // sysbench's words, where its report goes.
             Phase::ForcedShutdown => writeln!(
@@ -34,7 +40,7 @@ impl Progress for TextProgress<'_> {
                 "FATAL: The --max-time limit has expired, forcing shutdown..."
             ),
             Phase::Done if dbpress_core::verbosity::info() => writeln!(out, "Done.\n"),
-            Phase::TimeLimitExceeded | Phase::Done => Ok(()),
+            Phase::LimitExceeded { .. } | Phase::Done => Ok(()),
             // A notice, on stderr whatever carries the report.
             Phase::StillWaiting {
                 running,
@@ -53,7 +59,7 @@ impl Progress for TextProgress<'_> {
         };
         if !matches!(
             phase,
-            Phase::TimeLimitExceeded | Phase::Done | Phase::StillWaiting { .. }
+            Phase::LimitExceeded { .. } | Phase::Done | Phase::StillWaiting { .. }
         ) {
             let _ = out.flush();
         }

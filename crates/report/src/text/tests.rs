@@ -75,6 +75,7 @@ pub(crate) fn fixture() -> RunResult {
                 time_avg_s: 59.9839,
                 time_stddev_s: 0.01,
                 events_per_thread: vec![12500; 8],
+                threads: vec![],
             },
             overrun: None,
         },

@@ -149,8 +149,8 @@ impl Workload for Machine {
     }
 
     fn preamble(&self) -> Vec<String> {
-        // sysbench's DEBUG lines (--verbosity=5) come first.
-        let debug = dbpress_core::verbosity::debug();
+        // sysbench's INFO lines (--verbosity=4 and up) come first.
+        let debug = dbpress_core::verbosity::info();
         let mut lines = Vec::new();
         match &self.test {
             Test::Cpu(_) if debug => {
