@@ -354,39 +354,69 @@ impl Reader<'_> {
         n.checked_mul(1u64 << shift).ok_or_else(out_of_range)
     }
 
-    /// A cluster of short options; true when the next argument was taken as a value.
+    /// A cluster of short options; true when the next argument was taken as a value. An
+    /// unknown letter and the disabled `-#` are said and passed over, and the cluster read
+    /// on: my_getopt fails after the cluster, with the code of the last refusal in it.
     fn short(&mut self, cluster: &str, next: Option<&String>) -> Result<bool, Refused> {
+        let mut failed: Option<Refused> = None;
+        let mut took_next = false;
+        let mut fail = |r: Refused| match failed.as_mut() {
+            Some(f) => {
+                f.lines.push_str(&r.lines);
+                f.code = r.code;
+            }
+            None => failed = Some(r),
+        };
         for (at, c) in cluster.char_indices() {
             let Some(opt) = options::by_short(c) else {
-                return Err(self.refuse(format!("unknown option '-{c}'"), 2));
+                fail(self.refuse(format!("unknown option '-{c}'"), 2));
+                continue;
             };
+            if opt.long == "debug" {
+                fail(self.refuse("ERROR: Option '-#' used, but is disabled".into(), 12));
+                continue;
+            }
             let rest = &cluster[at + c.len_utf8()..];
             match opt.arg {
-                Arg::No => self.value(opt, None, opt.long)?,
+                Arg::No => {
+                    if let Err(r) = self.value(opt, None, opt.long) {
+                        fail(r);
+                        break;
+                    }
+                }
                 Arg::Optional => {
                     let v = (!rest.is_empty()).then(|| rest.to_string());
-                    // `-#` is named as typed in its refusal.
-                    let body = if c == '#' { "#" } else { opt.long };
-                    self.value(opt, v, body)?;
-                    return Ok(false);
+                    if let Err(r) = self.value(opt, v, opt.long) {
+                        fail(r);
+                    }
+                    break;
                 }
                 Arg::Required if !rest.is_empty() => {
-                    self.value(opt, Some(rest.to_string()), opt.long)?;
-                    return Ok(false);
+                    if let Err(r) = self.value(opt, Some(rest.to_string()), opt.long) {
+                        fail(r);
+                    }
+                    break;
                 }
                 Arg::Required => {
                     let Some(v) = next else {
-                        return Err(self.refuse(format!("option '-{c}' requires an argument"), 5));
+                        fail(self.refuse(format!("option '-{c}' requires an argument"), 5));
+                        break;
                     };
-                    self.value(opt, Some(v.clone()), opt.long)?;
-                    return Ok(true);
+                    if let Err(r) = self.value(opt, Some(v.clone()), opt.long) {
+                        fail(r);
+                    }
+                    took_next = true;
+                    break;
                 }
             }
             if self.r.stop.is_some() {
                 break;
             }
         }
-        Ok(false)
+        match failed {
+            Some(r) => Err(r),
+            None => Ok(took_next),
+        }
     }
 }
 

@@ -113,7 +113,8 @@ fn speak(name: &str, args: &[String]) -> Result<u8> {
     a.iterations = line.iterations;
     let plan = Plan::new(&a)?;
     if a.only_print {
-        dbpress_core::out!("{}", only_print::statements_of_run(&a, &plan, &line.schema));
+        let text = only_print::statements_of_run(&a, &plan, &line.schema, read.verbose);
+        dbpress_core::out!("{text}");
         return Ok(0);
     }
     let main_driver = checks::main_session_driver(&a)?;
@@ -126,16 +127,8 @@ fn speak(name: &str, args: &[String]) -> Result<u8> {
         main_driver,
     );
     peer.commit = a.commit > 0;
-    if let Some(g) = &a.auto {
-        use dbpress_workload::slap::autogen::LoadType;
-        peer.say(2, "Building Create Statements for Auto");
-        peer.say(2, "Building Query Statements for Auto");
-        match g.load {
-            LoadType::Read => peer.say(2, "Generating SELECT Statements for Auto"),
-            LoadType::Key => peer.say(2, "Generating SELECT for keys Statements for Auto"),
-            LoadType::Write => peer.say(2, "Generating INSERT Statements for Auto"),
-            LoadType::Mixed | LoadType::Update => {}
-        }
+    for l in only_print::auto_lines(&a) {
+        peer.say(2, l);
     }
     let argv: Vec<String> = std::iter::once(name.to_string())
         .chain(args.iter().cloned())

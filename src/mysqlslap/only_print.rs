@@ -1,16 +1,24 @@
 //! mysqlslap's `--only-print`: every statement the run would send, in its order and spelling,
 //! nothing connected: for each engine, level and round, the schema's statements, --pre-query,
-//! each client's queries (its `--commit` statements around them), --post-query, the drop.
+//! each client's queries (its `--commit` statements around them), --post-query; the drop after
+//! the engine's last level; with
+//! `-vv`/`-vvv` mysqlslap's progress lines among them. `--pre-system`/`--post-system` run
+//! where a round's would, before the text is printed (as mysqlslap's buffered stdout in a pipe
+//! comes after the commands' own output).
 
 use crate::slap::args::{statements, SlapArgs};
 use crate::slap::plan::Plan;
+use crate::slap::system_command::{self, Voice};
 
-/// The statements of the whole run, each with its `;` and a line of its own.
-pub fn statements_of_run(a: &SlapArgs, plan: &Plan, schema: &str) -> String {
+/// The statements of the whole run, each with its `;` and a line of its own, and the lines
+/// mysqlslap's `-v` count (`verbose`) adds.
+pub fn statements_of_run(a: &SlapArgs, plan: &Plan, schema: &str, verbose: u32) -> String {
     let mut out = String::new();
-    let mut say = |s: &str| {
-        out.push_str(s);
-        out.push_str(";\n");
+    let mut line = |level: u32, s: &str| {
+        if verbose >= level {
+            out.push_str(s);
+            out.push('\n');
+        }
     };
     let engines: Vec<Option<&dbpress_workload::slap::tables::StorageEngine>> =
         match a.engines.is_empty() {
@@ -19,35 +27,77 @@ pub fn statements_of_run(a: &SlapArgs, plan: &Plan, schema: &str) -> String {
         };
     let owns = a.auto.is_some() || a.create.is_some();
     let queries = client_queries(a, plan);
+    for l in auto_lines(a) {
+        line(2, l);
+    }
+    line(2, "Parsing engines to use.");
     for engine in engines {
+        line(2, "Starting Concurrency Test");
         for &clients in &a.concurrency {
             for _ in 0..a.iterations {
                 if owns {
                     if !a.no_drop {
-                        say(&format!("DROP SCHEMA IF EXISTS `{schema}`"));
+                        line(0, &format!("DROP SCHEMA IF EXISTS `{schema}`;"));
                     }
-                    say(&format!("CREATE SCHEMA `{schema}`"));
-                    say(&format!("use {schema}"));
+                    line(2, "Loading Pre-data");
+                    line(0, &format!("CREATE SCHEMA `{schema}`;"));
+                    line(0, &format!("use {schema};"));
                     for s in plan.tables.create_for(engine) {
-                        say(&s.replace(" ENGINE = ", " Engine = "));
+                        line(0, &format!("{};", s.replace(" ENGINE = ", " Engine = ")));
                     }
                 }
+                line(2, "Generating primary key list");
                 if a.commit > 0 {
                     // The main session's, before --pre-query.
-                    say("SET AUTOCOMMIT=0");
+                    line(0, "SET AUTOCOMMIT=0;");
                 }
-                plan.tables.pre.iter().for_each(|s| say(s));
+                plan.tables
+                    .pre
+                    .iter()
+                    .for_each(|s| line(0, &format!("{s};")));
+                if let Some(cmd) = &a.pre_system {
+                    system_command::run("--pre-system", cmd, Voice::Mysqlslap);
+                }
                 for _ in 0..clients {
-                    client(a, &queries, clients, &mut say);
+                    line(3, "connected!");
+                    client(a, &queries, clients, &mut |s| line(0, &format!("{s};")));
                 }
-                plan.tables.post.iter().for_each(|s| say(s));
-                if owns && !a.no_drop {
-                    say(&format!("DROP SCHEMA IF EXISTS `{schema}`"));
+                plan.tables
+                    .post
+                    .iter()
+                    .for_each(|s| line(0, &format!("{s};")));
+                if let Some(cmd) = &a.post_system {
+                    system_command::run("--post-system", cmd, Voice::Mysqlslap);
                 }
             }
+            line(2, "Generating stats");
+        }
+        // The schema stays from round to round (the next one drops it first) until the
+        // engine's last level is done.
+        if owns && !a.no_drop {
+            line(0, &format!("DROP SCHEMA IF EXISTS `{schema}`;"));
         }
     }
     out
+}
+
+/// `-a`'s lines at `-vv`, before the run's.
+pub fn auto_lines(a: &SlapArgs) -> Vec<&'static str> {
+    use dbpress_workload::slap::autogen::LoadType;
+    let Some(g) = &a.auto else {
+        return Vec::new();
+    };
+    let mut lines = vec![
+        "Building Create Statements for Auto",
+        "Building Query Statements for Auto",
+    ];
+    match g.load {
+        LoadType::Read => lines.push("Generating SELECT Statements for Auto"),
+        LoadType::Key => lines.push("Generating SELECT for keys Statements for Auto"),
+        LoadType::Write => lines.push("Generating INSERT Statements for Auto"),
+        LoadType::Mixed | LoadType::Update => {}
+    }
+    lines
 }
 
 /// mysqlslap's queries: the pieces between delimiters (a line each by default), or -a's list.

@@ -12,6 +12,7 @@ mod mysqlslap_block;
 pub mod peer;
 pub mod plan;
 mod rounds;
+pub mod system_command;
 mod target;
 
 use crate::sweep::{self, Ending, Sweep};

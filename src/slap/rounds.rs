@@ -6,6 +6,7 @@ use super::args::SlapArgs;
 use super::mysqlslap_block::{benchmark_block, csv_line};
 use super::peer::{said, Peer};
 use super::plan::{events, Plan};
+use super::system_command::{self, Voice};
 use crate::run;
 use crate::sweep::{echo_with, level_config, Sweep};
 use dbpress_config::to_driver::make_driver;
@@ -260,7 +261,7 @@ impl<'a> Rounds<'a> {
         let peer = self.peer.as_mut().expect("a peer's round");
         peer.before_clients(&self.tables).map_err(said)?;
         if let Some(cmd) = &a.pre_system {
-            shell("--pre-system", cmd);
+            system_command::run("--pre-system", cmd, Voice::Mysqlslap);
         }
         let (w, hints) = (w.as_ref(), ctx.driver.hints());
         let started = std::time::Instant::now();
@@ -286,17 +287,20 @@ impl<'a> Rounds<'a> {
             );
             return Err(dbpress_core::error::Error::Interrupted(String::new(), 0));
         }
+        if let Err(e) = &measured {
+            // Clients that could not connect: mysqlslap's line as they fail, before the
+            // round's end, and the level goes on.
+            eprintln!("{}", peer.client_connect_line(ctx.driver, e));
+        }
         peer.tear_down(&self.tables, || {
             if let Some(cmd) = &a.post_system {
-                shell("--post-system", cmd);
+                system_command::run("--post-system", cmd, Voice::Mysqlslap);
             }
         })
         .map_err(said)?;
         let m = match measured {
             Ok(m) => m,
-            Err(e) => {
-                // Clients that could not connect: mysqlslap's line, and the level goes on.
-                eprintln!("{}", peer.client_connect_line(ctx.driver, &e));
+            Err(_) => {
                 let queries = cfg.shape.events * self.plan.slap_queries;
                 return Ok(RoundEnd::Ran {
                     seconds: elapsed,
@@ -392,7 +396,7 @@ impl<'a> Rounds<'a> {
         // the run, opened again after it.
         drop(setup);
         if let Some(cmd) = &a.pre_system {
-            shell("--pre-system", cmd);
+            system_command::run("--pre-system", cmd, Voice::Dbpress);
         }
         Ok(Some(w))
     }
@@ -410,7 +414,7 @@ impl<'a> Rounds<'a> {
         let a = self.a;
         let cleanup = self.tables.tear_down(ctx, || {
             if let Some(cmd) = &a.post_system {
-                shell("--post-system", cmd);
+                system_command::run("--post-system", cmd, Voice::Dbpress);
             }
         });
         let Err(e) = cleanup else {
@@ -513,28 +517,4 @@ fn auto_workload(
     g.engine_line = engine.map(StorageEngine::header_line);
     g.commit_every = a.commit;
     Ok(g)
-}
-
-/// mysqlslap's `--pre-system`/`--post-system`: `sh -c CMD`, its output on stderr (stdout keeps
-/// the report, or `--csv` alone); a failure is a warning and the rounds go on, as in mysqlslap.
-fn shell(option: &str, cmd: &str) {
-    use std::os::fd::AsFd;
-    let mut c = std::process::Command::new("sh");
-    c.arg("-c").arg(cmd);
-    if let Ok(fd) = std::io::stderr().as_fd().try_clone_to_owned() {
-        c.stdout(fd);
-    }
-    let _ = std::io::stdout().flush();
-    match c.status() {
-        Ok(s) if s.success() => {}
-        // The command itself is not repeated: it may hold a password (`mysql -pSECRET`).
-        Ok(s) => dbpress_core::verbosity::warn(&format!(
-            "the {option} command exited with {}; the rounds go on",
-            s.code()
-                .map_or("a signal".to_string(), |c| format!("status {c}"))
-        )),
-        Err(e) => dbpress_core::verbosity::warn(&format!(
-            "the {option} command could not start: {e}; the rounds go on"
-        )),
-    }
 }

@@ -100,6 +100,67 @@ const LINES: &[&[&str]] = &[
     // opened).
     &["--debug", "--only-print", "-q", "x"],
     &["-#", "--only-print", "-q", "x"],
+    // In a cluster, my_getopt says the disabled `-#` and each unknown letter and reads on; the
+    // last refusal's code is the exit code.
+    &["-#dt", "--only-print", "-q", "x"],
+    &["-d#", "--only-print", "-q", "x"],
+    &["-#v", "--only-print", "-q", "x"],
+    &["-#:", "--only-print", "-q", "x"],
+    // -vv and -vvv's lines among the statements, and the schema dropped once per engine.
+    &[
+        "-vvv",
+        "--only-print",
+        "-q",
+        "select 1",
+        "-i",
+        "2",
+        "-c",
+        "1,2",
+        "--pre-query=select 0",
+    ],
+    &[
+        "-vv",
+        "--only-print",
+        "-a",
+        "--auto-generate-sql-execute-number=2",
+        "--auto-generate-sql-load-type=read",
+        "-e",
+        "innodb,myisam",
+        "-i",
+        "2",
+    ],
+    &[
+        "-vv",
+        "--only-print",
+        "--create=create table t(a int)",
+        "-q",
+        "select 1",
+        "--commit=1",
+        "-i",
+        "2",
+        "-c",
+        "1,2",
+    ],
+    // --pre-system and --post-system run under --only-print too: their output first (the
+    // statements come out of mysqlslap's buffer at its end), their failures warned of.
+    &[
+        "--only-print",
+        "--pre-system=echo PRE",
+        "--post-system=echo POST",
+        "-q",
+        "select 1",
+        "-i",
+        "2",
+        "-c",
+        "1,2",
+    ],
+    &[
+        "--only-print",
+        "--pre-system=exit 127",
+        "--post-system=kill -9 $$",
+        "-q",
+        "select 1",
+    ],
     &["--debug=d:t", "--only-print", "-q", "x"],
     &["--protocol=bad", "--only-print", "-q", "x"],
     &["--protocol=TCP", "--only-print", "-q", "x"],
@@ -479,6 +540,17 @@ fn issue_42_as_mysqlslap_runs_print_its_text_and_send_its_statements() {
             "innodb,myisam",
             "-c",
             "1,2",
+        ],
+        // --pre-system's output where mysqlslap's goes; a failed --post-system warned of in
+        // its words, after the round's clients.
+        vec![
+            "--create=CREATE TABLE t(a INT)",
+            "-q",
+            "SELECT 3",
+            "-i",
+            "2",
+            "--pre-system=echo PRE",
+            "--post-system=exit 2",
         ],
         vec![
             "--create=CREATE TABLE t(a INT)",

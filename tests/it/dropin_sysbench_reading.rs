@@ -208,6 +208,7 @@ fn issue_42_as_sysbench_debug_and_verbosity_4_and_5_say_what_sysbench_says() {
             "--verbosity=0",
             "threads",
             "--events=10",
+            "--time=0",
             "run",
         ],
         &[
@@ -222,11 +223,14 @@ fn issue_42_as_sysbench_debug_and_verbosity_4_and_5_say_what_sysbench_says() {
         ],
         // Each worker logs the limit it met; sysbench's log folds the repeats.
         &["--verbosity=4", "cpu", "--events=40", "--threads=3", "run"],
+        // --time=0: on a loaded machine ten events of `threads` (each yield gives the CPU
+        // away) can outlast the default 10 s, and the time limit would end the run instead.
         &[
             "--verbosity=5",
             "threads",
             "--events=10",
             "--threads=2",
+            "--time=0",
             "run",
         ],
         &["--verbosity=4", "mutex", "--threads=2", "run"],
