@@ -16,7 +16,6 @@
 
 pub mod cli;
 pub mod commands;
-pub mod libmariadb_words;
 pub mod mysqlslap;
 pub mod pgbench;
 pub mod run;

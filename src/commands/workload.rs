@@ -182,6 +182,9 @@ fn run_command(cfg: &RunConfig, w: &dyn Workload, args: &[String]) -> Result<u8>
         _ => &mut stderr,
     };
     let _ = write!(out, "{}", dbpress_core::personality::first_line_block());
+    if let Some(refused) = as_sysbench_session_refused(cfg, driver.as_ref()) {
+        return Err(refused);
+    }
     match cfg.command {
         Command::Prepare => {
             // As sysbench (#42), no line of dbpress's after its own.
@@ -229,4 +232,23 @@ fn run_benchmark(
         run::exit_forced(cfg, &m, driver.hints(), w)
     })?;
     run::finish(cfg, &m, driver.hints(), w)
+}
+
+/// As sysbench (#42), a stock OLTP test's prepare (one thread) or cleanup whose session the
+/// server refuses, or that finds no server: sysbench's lines for it, from one session opened
+/// first (the work then opens its own, as it would have).
+fn as_sysbench_session_refused(
+    cfg: &RunConfig,
+    driver: &dyn dbpress_driver::Driver,
+) -> Option<error::Error> {
+    let one_session = match cfg.command {
+        Command::Prepare => cfg.shape.threads == 1,
+        Command::Cleanup => true,
+        _ => false,
+    };
+    if !dbpress_core::personality::is_sysbench() || !one_session {
+        return None;
+    }
+    let e = dbpress_driver::connect_checked(driver, 0).err()?;
+    dbpress_run::as_sysbench::failure(cfg, &e).map(error::failed)
 }

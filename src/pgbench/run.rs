@@ -315,7 +315,7 @@ fn debug_target(line: &Line, a: &Args) -> String {
 fn connect_error(cfg: &RunConfig, e: &dbpress_driver::DbError) -> String {
     match &cfg.connection.target {
         dbpress_config::Target::Pgsql(t) => {
-            super::libpq_error::connection(&t.host, &t.port.to_string(), e)
+            dbpress_driver::pgsql::libpq_words::connection(&t.host, &t.port.to_string(), e)
         }
         _ => e.to_string(),
     }

@@ -74,7 +74,7 @@ impl Peer {
     pub fn session(&mut self) -> std::result::Result<&mut Box<dyn Connection>, PeerExit> {
         if self.main.is_none() {
             let c = self.main_driver.connect(0).map_err(|e| {
-                let e = crate::libmariadb_words::connect_failure(&e);
+                let e = dbpress_driver::mysql::libmariadb_words::connect_failure(&e);
                 self.exit(format!("Error when connecting to server: {}", e.message), 1)
             })?;
             self.main = Some(c);
@@ -87,7 +87,7 @@ impl Peer {
     pub fn client_connect_line(&self, driver: &dyn Driver, e: &Error) -> String {
         match driver
             .connect(0)
-            .map_err(|e| crate::libmariadb_words::connect_failure(&e))
+            .map_err(|e| dbpress_driver::mysql::libmariadb_words::connect_failure(&e))
         {
             Err(db) if !db.code.is_empty() => format!(
                 "{}: Error when connecting to server: {} {}",

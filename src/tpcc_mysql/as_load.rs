@@ -59,7 +59,7 @@ fn speak(program: &str, args: &[String]) -> Result<u8> {
     let mut conn = match driver.connect(0) {
         Ok(c) => c,
         Err(e) => {
-            let e = crate::libmariadb_words::connect_failure(&e);
+            let e = dbpress_driver::mysql::libmariadb_words::connect_failure(&e);
             dbpress_core::out!("\n{}, {}, {}\n", e.code, sqlstate(&e), e.message);
             return Ok(FAILED);
         }

@@ -163,7 +163,7 @@ fn speak(program: &str, args: &[String]) -> Result<u8> {
         let _ = std::io::Write::flush(&mut dbpress_core::out::Stdout);
         match e {
             Failure::Connect(db) => {
-                let db = crate::libmariadb_words::connect_failure(&db);
+                let db = dbpress_driver::mysql::libmariadb_words::connect_failure(&db);
                 let state = db.sqlstate.map_or_else(
                     || "HY000".into(),
                     |s| String::from_utf8_lossy(&s).into_owned(),

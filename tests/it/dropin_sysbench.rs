@@ -510,3 +510,47 @@ fn issue_42_a_tpcc_start_link_hides_its_password_from_ps() {
     assert!(!shown.contains("S3cretTpccPw"), "{shown}");
     assert!(shown.contains("-p xxxxxxxxxxxx"), "{shown}");
 }
+
+/// A server that is not there (a closed port, a missing socket, a name that resolves to
+/// nothing) and a login refused, met by `run`'s threads, `prepare` and `cleanup`: sysbench's
+/// lines of its driver and the client library's words (libmariadb's `Can't connect…`, libpq's
+/// `connection to server … failed` with its hint), byte for byte, exit 1. No server is
+/// reached but the shared ones, for the refused logins (nothing is changed on them).
+#[test]
+fn issue_42_as_sysbench_a_server_not_there_is_said_in_its_drivers_words() {
+    let Some(_srv) = server("issue_42_as_sysbench_unreachable") else {
+        return;
+    };
+    if !have_sysbench() {
+        return;
+    }
+    let dir = scratch("dropin-sysbench-unreachable");
+    let link = sysbench_link(&dir);
+    let targets: [&[&str]; 6] = [
+        &["--mysql-host=127.0.0.1", "--mysql-port=1"],
+        &["--mysql-socket=/nonexistent"],
+        &["--mysql-host=nosuchhost.invalid"],
+        &[
+            "--mysql-socket=/run/mysqld/mysqld.sock",
+            "--mysql-user=sbtest",
+            "--mysql-password=wrong",
+        ],
+        &[
+            "--db-driver=pgsql",
+            "--pgsql-host=127.0.0.1",
+            "--pgsql-port=1",
+        ],
+        &["--db-driver=pgsql", "--pgsql-host=/nonexistent"],
+    ];
+    for target in targets {
+        for command in [&["--time=1", "run"][..], &["prepare"], &["cleanup"]] {
+            let args: Vec<&str> = ["oltp_read_write"]
+                .iter()
+                .chain(target)
+                .chain(command)
+                .copied()
+                .collect();
+            exactly_as_sysbench(&dir, &link, &args);
+        }
+    }
+}

@@ -25,7 +25,7 @@ const LAYERS: &[(&str, &[&str])] = &[
         &["mysqlslap", "pgbench", "slap", "script", "tpcc_mysql"],
     ),
     ("runs", &["sweep", "run", "store_option"]),
-    ("grammar", &["cli", "libmariadb_words"]),
+    ("grammar", &["cli"]),
 ];
 
 struct Crate {

@@ -2,6 +2,7 @@
 //! thread, on dbpress's own protocol client (the dbpress-mysql crate), TLS by rustls; the `mysql` crate for
 //! servers that want an auth plugin the own client does not speak.
 
+pub mod libmariadb_words;
 mod settings;
 pub mod target;
 

@@ -5,6 +5,7 @@
 //! for them (an id is int4), so workloads bind plain integers and byte strings. Errors carry the
 //! SQLSTATE as their code, which is what --pgsql-ignore-errors lists.
 
+pub mod libpq_words;
 mod settings;
 
 use crate::status::StatusKind;

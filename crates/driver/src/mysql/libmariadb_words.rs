@@ -3,7 +3,7 @@
 //! '127.0.0.1' (115)`, `Can't connect to local server through socket '/x' (2)`, `2005 Unknown
 //! server host 'x' (-2)`. dbpress's own words (place, cause and fix) stay for dbpress itself.
 
-use dbpress_driver::{DbError, DbErrorKind};
+use crate::{DbError, DbErrorKind};
 
 /// `e` as the client library says it, where dbpress's driver could not reach the server; any
 /// other error as it is.
