@@ -6,6 +6,7 @@
 use crate::cmdline::{self, typed, Declared, Opt};
 use crate::host::{lend, Ctx, Host};
 use crate::{exports, ffi};
+use dbpress_core::options::table::Kind;
 use dbpress_core::options::OptionValues;
 use dbpress_core::rand::{DistParams, Rng};
 use dbpress_session::DbError;
@@ -75,7 +76,7 @@ impl Script {
         command: &str,
         values: &OptionValues,
     ) -> Script {
-        let opts = values
+        let mut opts: Vec<Opt> = values
             .table()
             .rows()
             .filter(|s| !s.secret)
@@ -86,6 +87,9 @@ impl Script {
                 explicit: values.is_set(s.name),
             })
             .collect();
+        if dbpress_core::personality::is_sysbench() {
+            as_sysbench_opts(&mut opts);
+        }
         Script {
             path: path.to_string(),
             source,
@@ -93,6 +97,55 @@ impl Script {
             opts,
             argv: Vec::new(),
         }
+    }
+}
+
+/// As sysbench (#42), `sysbench.opt` as sysbench 1.0.20 fills it: its flags dbpress takes and
+/// ignores and its old spellings, at their defaults (`debug` as given), and `db_driver` naming
+/// the driver it defaults to, `mysql`, where none was given.
+fn as_sysbench_opts(opts: &mut Vec<Opt>) {
+    let debug = if dbpress_core::personality::sysbench_debug() {
+        "on"
+    } else {
+        "off"
+    };
+    let extra = [
+        ("debug", Kind::Bool, debug),
+        ("help", Kind::Bool, "off"),
+        ("version", Kind::Bool, "off"),
+        ("db_debug", Kind::Bool, "off"),
+        ("mysql_debug", Kind::Bool, "off"),
+        ("num_threads", Kind::Int, "1"),
+        ("max_requests", Kind::Int, "0"),
+        ("max_time", Kind::Int, "0"),
+        ("tx_rate", Kind::Int, "0"),
+        ("thread_stack_size", Kind::Int, "65536"),
+    ];
+    for (name, kind, text) in extra {
+        if !opts.iter().any(|o| o.name == name) {
+            opts.push(Opt {
+                name: name.to_string(),
+                kind,
+                text: text.to_string(),
+                explicit: false,
+            });
+        }
+    }
+    if let Some(d) = opts
+        .iter_mut()
+        .find(|o| o.name == "db_driver" && !o.explicit)
+    {
+        d.text = "mysql".to_string();
+    }
+    // --debug logs everything: sysbench's verbosity is then 5, whatever was given.
+    let verbosity = opts.iter_mut().find(|o| o.name == "verbosity");
+    if let Some(v) = verbosity.filter(|_| dbpress_core::personality::sysbench_debug()) {
+        v.text = "5".to_string();
+    }
+    // sysbench 1.0.20's --mysql-ssl is a flag; dbpress's also takes TLS modes.
+    let flag = |o: &&mut Opt| dbpress_core::options::parse_bool(&o.text).is_some();
+    if let Some(ssl) = opts.iter_mut().find(|o| o.name == "mysql_ssl").filter(flag) {
+        ssl.kind = Kind::Bool;
     }
 }
 
