@@ -269,23 +269,17 @@ fn generate_client_side(line: &Line, conn: &mut dyn Connection, scale: i64) -> R
         "truncate table pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers",
     )?;
     if dbpress_core::personality::pgbench_major() >= 17 {
-        populate(line, conn, "pgbench_branches", scale, &mut |b, k| {
+        populate(line, conn, BRANCHES_TABLE, scale, &mut |b, k| {
             b.int(k + 1);
             b.int(0);
             b.null();
         })?;
-        populate(
-            line,
-            conn,
-            "pgbench_tellers",
-            scale * TELLERS,
-            &mut |b, k| {
-                b.int(k + 1);
-                b.int(k / TELLERS + 1);
-                b.int(0);
-                b.null();
-            },
-        )?;
+        populate(line, conn, TELLERS_TABLE, scale * TELLERS, &mut |b, k| {
+            b.int(k + 1);
+            b.int(k / TELLERS + 1);
+            b.int(0);
+            b.null();
+        })?;
     } else {
         for b in 1..=scale {
             exec(
@@ -301,30 +295,44 @@ fn generate_client_side(line: &Line, conn: &mut dyn Connection, scale: i64) -> R
             )?;
         }
     }
-    populate(
-        line,
-        conn,
-        "pgbench_accounts",
-        scale * ACCOUNTS,
-        &mut |b, k| {
-            b.int(k + 1);
-            b.int(k / ACCOUNTS + 1);
-            b.int(0);
-            b.str(b"");
-        },
-    )?;
+    populate(line, conn, ACCOUNTS_TABLE, scale * ACCOUNTS, &mut |b, k| {
+        b.int(k + 1);
+        b.int(k / ACCOUNTS + 1);
+        b.int(0);
+        b.str(b"");
+    })?;
     exec(conn, "commit")
 }
 
-/// `total` rows of `table` by pgbench's COPY (FREEZE on a server of 14 or later, unless the
+/// A table pgbench's load copies rows into: its name and its number of columns.
+struct CopiedTable {
+    name: &'static str,
+    columns: usize,
+}
+
+const BRANCHES_TABLE: CopiedTable = CopiedTable {
+    name: "pgbench_branches",
+    columns: 3,
+};
+const TELLERS_TABLE: CopiedTable = CopiedTable {
+    name: "pgbench_tellers",
+    columns: 4,
+};
+const ACCOUNTS_TABLE: CopiedTable = CopiedTable {
+    name: "pgbench_accounts",
+    columns: 4,
+};
+
+/// `total` rows of `into` by pgbench's COPY (FREEZE on a server of 14 or later, unless the
 /// table is partitioned), `row` giving the k-th (from 0), with the progress lines.
 fn populate(
     line: &Line,
     conn: &mut dyn Connection,
-    table: &str,
+    into: CopiedTable,
     total: i64,
     row: &mut dyn FnMut(&mut dbpress_driver::RowBatch, i64),
 ) -> Result<()> {
+    let table = into.name;
     let server_major: u32 = conn
         .server_version()
         .and_then(|v| v.split(['.', ' ']).next()?.parse().ok())
@@ -351,12 +359,8 @@ fn populate(
         }
         k < total
     };
-    conn.copy_in(
-        &sql,
-        4 - usize::from(table == "pgbench_branches"),
-        &mut fill,
-    )
-    .map_err(|e| query_failed(&e, &sql))
+    conn.copy_in(&sql, into.columns, &mut fill)
+        .map_err(|e| query_failed(&e, &sql))
 }
 
 fn generate_server_side(conn: &mut dyn Connection, scale: i64) -> Result<()> {
