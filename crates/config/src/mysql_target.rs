@@ -197,6 +197,12 @@ fn parse_ssl(raw: &str) -> Result<SslMode> {
         "on" | "true" | "1" | "required" | "require" => SslMode::Required,
         "verify_ca" | "verify-ca" => SslMode::VerifyCa,
         "verify_identity" | "verify-identity" | "verify-full" => SslMode::VerifyIdentity,
+        // sysbench 1.0.20's --mysql-ssl is a flag: its refusal of a word that is no boolean.
+        _ if dbpress_core::personality::is_sysbench() => {
+            return Err(dbpress_core::error::failed(format!(
+                "invalid option: --mysql-ssl={raw}"
+            )))
+        }
         _ => {
             return Err(usage(format!(
                 "invalid value '{raw}' for --mysql-ssl: use off, on, preferred, required, verify_ca or verify_identity"

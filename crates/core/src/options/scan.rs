@@ -302,9 +302,9 @@ fn take_value(
         return Ok(v);
     }
     if crate::personality::is_sysbench() && !super::table::is_dbpress_own(name) {
-        // sysbench takes a value only after `=`: a bare flag is on, any other bare option
-        // empty, and the next word stays a word.
-        return Ok(if kind == Kind::Bool || bare_on {
+        // sysbench takes a value only after `=`: a bare flag is on (--mysql-ssl is one in
+        // sysbench 1.0.20), any other bare option empty, and the next word stays a word.
+        return Ok(if kind == Kind::Bool || bare_on || name == "mysql-ssl" {
             "on"
         } else {
             ""
