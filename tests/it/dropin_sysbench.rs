@@ -558,3 +558,83 @@ fn issue_42_as_sysbench_a_server_not_there_is_said_in_its_drivers_words() {
         }
     }
 }
+
+/// The stock OLTP tests' statement counts and switches, each line under sysbench and under the
+/// link: the server's Com_* counters grow by the same amounts (dbpress's statement mix is
+/// sysbench's for every option, not only the defaults parity.rs holds it to).
+#[test]
+fn issue_42_as_sysbench_each_statement_option_sends_sysbenchs_statements() {
+    let Some(mut srv) = server("issue_42_as_sysbench_statement_options") else {
+        return;
+    };
+    if !have_sysbench() {
+        return;
+    }
+    let dir = scratch("dropin-sysbench-statement-options");
+    let link = sysbench_link(&dir);
+    let lines: [&[&str]; 6] = [
+        &[
+            "oltp_read_write",
+            "--point-selects=3",
+            "--simple-ranges=2",
+            "--sum-ranges=0",
+            "--order-ranges=2",
+            "--distinct-ranges=1",
+            "--index-updates=2",
+            "--non-index-updates=0",
+            "--delete-inserts=2",
+        ],
+        &["oltp_read_write", "--range-selects=off", "--skip-trx=on"],
+        &["oltp_read_only", "--point-selects=0", "--range-size=5"],
+        &[
+            "oltp_write_only",
+            "--index-updates=0",
+            "--non-index-updates=3",
+            "--delete-inserts=0",
+        ],
+        &["select_random_points", "--random-points=3"],
+        &["oltp_read_write", "--db-ps-mode=disable", "--sum-ranges=3"],
+    ];
+    let table = ["--tables=1", "--table-size=1000"];
+    let sb = |program: &str, args: &[&str]| {
+        let all: Vec<&str> = args
+            .iter()
+            .chain(&SB_MYSQL)
+            .chain(&table)
+            .copied()
+            .collect();
+        let o = in_dir(program, &dir, &all, None);
+        assert!(o.status.success(), "{program} {args:?}: {}", stdout(&o));
+    };
+    sb("/usr/bin/sysbench", &["oltp_read_write", "prepare"]);
+    let n = 40;
+    let events = format!("--events={n}");
+    for line in lines {
+        let mut counts = Vec::new();
+        for program in ["/usr/bin/sysbench", link.to_str().unwrap()] {
+            let before = srv.com();
+            let run: Vec<&str> = line
+                .iter()
+                .copied()
+                .chain(["--threads=1", "--time=0", &events, "run"])
+                .collect();
+            sb(program, &run);
+            let after = srv.com();
+            let mut d: Vec<(String, u64)> = after
+                .iter()
+                // Com_stmt_close: sysbench closes its statements as each thread ends; dbpress's
+                // sessions end with theirs open, which the server frees (per run, not per event).
+                .filter(|(k, _)| !k.starts_with("Com_show_") && *k != "Com_stmt_close")
+                .map(|(k, v)| (k.clone(), v - before.get(k).copied().unwrap_or(0)))
+                .filter(|(_, v)| *v > 0)
+                .collect();
+            d.sort();
+            counts.push(d);
+        }
+        assert_eq!(
+            counts[1], counts[0],
+            "{line:?}: dbpress (left) vs sysbench (right)"
+        );
+    }
+    sb("/usr/bin/sysbench", &["oltp_read_write", "cleanup"]);
+}

@@ -188,6 +188,36 @@ pub struct Mix {
     pub reinsert: ReinsertId,
     /// Reconnect after every N events (0 = never), inside the timed event.
     pub reconnect_every: u64,
+    /// The statement groups each session prepares whatever their counts, as sysbench's
+    /// scripts prepare them (a count of 0 still prepares its statement).
+    pub prepared: PreparedGroups,
+}
+
+/// Which of sysbench's statement groups a variant's sessions prepare: its point selects, its
+/// range selects (unless `--range-selects=off`), its writes (updates, delete and insert).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct PreparedGroups {
+    pub selects: bool,
+    pub ranges: bool,
+    pub writes: bool,
+}
+
+impl PreparedGroups {
+    /// As oltp_read_write.lua, oltp_read_only.lua and oltp_write_only.lua prepare them; the
+    /// other variants prepare what they send.
+    fn of(variant: &str, range_selects: bool) -> PreparedGroups {
+        let (selects, writes) = match variant {
+            "oltp_read_write" => (true, true),
+            "oltp_read_only" => (true, false),
+            "oltp_write_only" => (false, true),
+            _ => return PreparedGroups::default(),
+        };
+        PreparedGroups {
+            selects,
+            ranges: selects && range_selects,
+            writes,
+        }
+    }
 }
 
 impl Mix {
@@ -362,6 +392,7 @@ impl Oltp {
                 _ => None,
             })?,
             reconnect_every: opts.int(keys::RECONNECT)?,
+            prepared: PreparedGroups::of(variant.name, range_selects),
         };
         (variant.shape)(&mut mix);
         let schema = Schema {
