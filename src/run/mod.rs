@@ -119,11 +119,11 @@ fn probe(
     if !dbpress_core::personality::is_sysbench() {
         return dbpress_run::probe(driver);
     }
-    dbpress_driver::connect_checked(driver, 0).map_err(|e| {
-        match dbpress_run::as_sysbench::thread_init_failure(cfg, &e) {
-            Some(lines) => dbpress_core::error::failed(lines),
-            None => dbpress_config::diagnose::connect_failed(&e, driver.hints()),
-        }
+    dbpress_driver::connect_checked(driver, 0).map_err(|e| match dbpress_run::as_sysbench::failure(
+        cfg, &e,
+    ) {
+        Some(lines) => dbpress_core::error::failed(lines),
+        None => dbpress_config::diagnose::connect_failed(&e, driver.hints()),
     })
 }
 

@@ -9,16 +9,12 @@ use dbpress_config::{Command, RunConfig, Target};
 use dbpress_driver::mysql::target::Transport;
 use dbpress_driver::{DbError, DbErrorKind};
 
-/// The lines after `FATAL: ` (each further one starts with `FATAL: ` too), or None. A
-/// failing thread's lines come once: sysbench's threads print theirs interleaved, in an
-/// order of their own, and its log folds a line equal to the one before it
-/// (`(last message repeated 1 times)`), so with more threads there is no one text to match.
-pub fn thread_init_failure(cfg: &RunConfig, e: &DbError) -> Option<String> {
-    failure(cfg, e)
-}
-
-/// The lines of `cfg`'s command failing on `e`: `run`'s thread set-up, or `prepare`'s and
-/// `cleanup`'s one session (their connection only).
+/// The lines of `cfg`'s command failing on `e` — `run`'s thread set-up, or `prepare`'s and
+/// `cleanup`'s one session (their connection only) — after `FATAL: ` (each further one starts
+/// with `FATAL: ` too), or None. A failing thread's lines come once: sysbench's threads print
+/// theirs interleaved, in an order of their own, and its log folds a line equal to the one
+/// before it (`(last message repeated 1 times)`), so with more threads there is no one text
+/// to match.
 pub fn failure(cfg: &RunConfig, e: &DbError) -> Option<String> {
     let stock = dbpress_workload::oltp::VARIANTS
         .iter()
@@ -96,16 +92,15 @@ fn mysql_failure(
 /// TLS attempts (with `sslmode=prefer` a server with TLS gets two tries, each a line): left
 /// to dbpress's line.
 fn pgsql_failure(host: &str, port: u16, e: &DbError) -> Option<String> {
-    let said = match e.kind {
-        DbErrorKind::Auth if host.starts_with('/') => {
-            dbpress_driver::pgsql::libpq_words::connection(host, &port.to_string(), e)
-        }
-        DbErrorKind::Unreachable => {
-            dbpress_driver::pgsql::libpq_words::connection(host, &port.to_string(), e)
-        }
-        _ => return None,
+    let said_by_libpq = match e.kind {
+        DbErrorKind::Auth => host.starts_with('/'),
+        DbErrorKind::Unreachable => true,
+        _ => false,
     };
-    Some(format!("Connection to database failed: {said}\n"))
+    said_by_libpq.then(|| {
+        let said = dbpress_driver::pgsql::libpq_words::connection(host, &port.to_string(), e);
+        format!("Connection to database failed: {said}\n")
+    })
 }
 
 /// Where sysbench says it tried: `socket '/run/mysqld/mysqld.sock'`, `host 'db1', port 3306`.

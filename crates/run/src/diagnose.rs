@@ -18,7 +18,7 @@ pub fn worker_setup_error(
 ) -> Error {
     // As sysbench (#42): its own lines where every word of them is known.
     if dbpress_core::personality::is_sysbench() {
-        if let Some(lines) = crate::as_sysbench::thread_init_failure(cfg, e) {
+        if let Some(lines) = crate::as_sysbench::failure(cfg, e) {
             return failed(lines);
         }
     }

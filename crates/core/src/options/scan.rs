@@ -157,11 +157,8 @@ fn scan_with(
         }
         if let Some((kind, why)) = super::table::inert(&name) {
             let v = take_value(&name, inline, args, &mut i, kind, false)?;
-            if crate::personality::is_sysbench() {
+            if sysbench {
                 inert_as_sysbench(&name, kind, &v)?;
-                if name == "debug" {
-                    crate::personality::set_sysbench_debug(parse_bool(&v).unwrap_or(true));
-                }
             }
             let shown = if v.is_empty() {
                 String::new()
@@ -366,8 +363,9 @@ fn take_value(
     }
 }
 
-/// What sysbench refuses of an option dbpress takes and ignores: a flag's value that is no
-/// boolean, a stack size that is no size (or 0).
+/// sysbench's reading of an option dbpress takes and ignores: what it refuses (a flag's value
+/// that is no boolean, a stack size that is no size or 0), and `--debug`, which changes what
+/// it logs.
 fn inert_as_sysbench(name: &str, kind: Kind, v: &str) -> Result<()> {
     if kind == Kind::Bool && !v.is_empty() && parse_bool(v).is_none() {
         return Err(crate::error::failed(format!(
@@ -378,6 +376,10 @@ fn inert_as_sysbench(name: &str, kind: Kind, v: &str) -> Result<()> {
         return Err(crate::error::failed(
             "Invalid value for thread-stack-size: 0.\n".to_string(),
         ));
+    }
+    if name == "debug" {
+        // sysbench's --debug changes what it logs: the personality keeps it (as on).
+        crate::personality::set_sysbench_debug(parse_bool(v).unwrap_or(true));
     }
     Ok(())
 }
